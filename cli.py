@@ -1,0 +1,166 @@
+"""The `kakapo` command. Heavy libraries are imported inside the commands that need them."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from solver.errors import KakapoError
+
+EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+
+
+def user_errors(fn):
+    """Turn our errors into a clear message on stderr and exit code 2, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except KakapoError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(EXIT_INPUT)
+
+    return wrapper
+
+
+def load_inputs(mission_path: str, pieces: str | None, warnings: list | None = None):
+    from solver.catalog import load_catalog
+    from solver.missionfile import load_mission
+
+    catalog = load_catalog(pieces)
+    return catalog, load_mission(mission_path, catalog, warnings)
+
+
+def check_output_path(path: str | None, inputs: list[str], suffix: str, option: str) -> None:
+    from solver.errors import InputError
+
+    if path is None:
+        return
+    if Path(path).suffix.lower() != suffix:
+        raise InputError(path, f"{option} expects a {suffix} file name", f"give a name ending in {suffix}")
+    for i in inputs:
+        if i and Path(i).resolve() == Path(path).resolve():
+            raise InputError(path, f"{option} would overwrite an input file", "choose another output name")
+
+
+def emit_json(doc) -> None:
+    click.echo(json.dumps(doc, indent=2))
+
+
+pieces_option = click.option("--pieces", "pieces", type=click.Path(dir_okay=False), default=None,
+                             help="Piece catalog TOML (default: missions/pieces.toml).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kakapo")
+def main():
+    """kakapo: mission solver and difficulty analyzer for The KAKAPO Buddy & Party."""
+
+
+@main.command()
+@click.argument("mission", type=click.Path())
+@pieces_option
+@click.option("--exclude", multiple=True, metavar="PIECE[,PIECE...]", help="Pieces that may not be used.")
+@click.option("--max-pieces", type=click.IntRange(min=0), default=None, help="Use at most N new pieces.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds for the search.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the solution.")
+@user_errors
+def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png):
+    """Find the fewest new pieces that clear MISSION, and prove it minimal.
+
+    Exit 0 solvable, 1 proven unsolvable, 3 unknown within the time limit.
+    """
+    from solver.cards import Card
+    from solver.errors import InputError, ParseError
+
+    check_output_path(png, [mission, pieces], ".png", "--png")
+    catalog, m = load_inputs(mission, pieces)
+    excluded = []
+    for item in exclude:
+        for name in item.split(","):
+            if name.strip():
+                try:
+                    excluded.append(Card.parse(name))
+                except ParseError as e:
+                    raise InputError("--exclude", str(e), "name pieces like red-5 or p8, separated by commas") from None
+
+    from solver.cpsat import solve as cpsat_solve
+    from solver.rules import check_placements
+
+    result = cpsat_solve(m, catalog, exclude=excluded, max_pieces=max_pieces, time_limit=time_limit)
+    board, _ = check_placements(m, catalog, result.placements)
+    if png:
+        from solver.plot import save_png
+
+        save_png(board, png, f"{m.name} ({m.id}): {result.status}", new=result.placements)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        from solver.render import LEGEND, draw, use_colour
+
+        click.echo(f"{m.name} ({m.id}), {m.mode}: scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s)")
+        if result.status == "solvable":
+            proof = "proven minimal" if result.optimal else f"not proven minimal (lower bound {result.lower_bound})"
+            click.echo(f"solvable with {result.pieces_used} new piece(s), {proof}; scans {', '.join(result.scanned) or '-'}")
+            for p in result.placements:
+                click.echo(f"  {p}")
+        elif result.status == "unsolvable":
+            click.echo("unsolvable: no set of available pieces scans enough birds" +
+                       (f" with at most {max_pieces} new pieces" if max_pieces is not None else ""))
+        else:
+            click.echo(f"unknown: no answer within {time_limit:g} s (try a longer --time-limit)")
+        click.echo(draw(board, use_colour(), new=result.placements))
+        click.echo(LEGEND)
+        click.echo(f"{result.seconds:.2f} s")
+    sys.exit({"solvable": EXIT_OK, "unsolvable": EXIT_NO}.get(result.status, EXIT_UNKNOWN))
+
+
+@main.command()
+@click.argument("mission", type=click.Path())
+@pieces_option
+@click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the mission.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def show(mission, pieces, png, as_json):
+    """Draw MISSION in the terminal (and with --png save a picture)."""
+    from solver.board import cell_name
+    from solver.rules import Board, blocked_reason
+    from solver.render import LEGEND, draw, use_colour
+
+    check_output_path(png, [mission, pieces], ".png", "--png")
+    catalog, m = load_inputs(mission, pieces)
+    board = Board.start(m)
+    if png:
+        from solver.plot import save_png
+
+        save_png(board, png, f"{m.name} ({m.id})")
+    if as_json:
+        emit_json({
+            "mission": m.id, "name": m.name, "mode": m.mode, "clear": m.clear, "rounds": m.rounds,
+            "skills": m.skills,
+            "birds": [{"bird": b.letter, "cells": [cell_name(c) for c in sorted(b.cells)],
+                       "blocked": blocked_reason(m, b)} for b in m.birds],
+            "marks": {cell_name(c): str(col) for c, col in m.marks},
+            "placed": [p.to_json() for p in m.placed],
+            "scanned": board.scanned(),
+        })
+        return
+    click.echo(f"{m.name} ({m.id}), {m.mode}: scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) "
+               f"in {m.rounds} rounds, {m.skills} skill counters")
+    click.echo(draw(board, use_colour()))
+    click.echo(LEGEND)
+    for b in m.birds:
+        why = blocked_reason(m, b)
+        if why:
+            click.echo(f"bird {b.letter} can never be scanned: {why}")
+
+
+if __name__ == "__main__":
+    main()

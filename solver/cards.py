@@ -1,0 +1,87 @@
+"""Colours and cards. A card and its scanner piece share one name, e.g. ``purple-8``.
+
+Cards are small frozen value types; ``Card.index`` (0..39) is the compact id the
+engines use in arrays: ``colour * 8 + (value - 1)``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+from .errors import ParseError
+
+VALUES = range(1, 9)
+NUM_CARDS = 40
+
+
+class Colour(IntEnum):
+    RED = 0
+    YELLOW = 1
+    GREEN = 2
+    BLUE = 3
+    PURPLE = 4
+
+    @property
+    def long(self) -> str:
+        return self.name.lower()
+
+    @property
+    def letter(self) -> str:
+        return self.long[0]
+
+    @classmethod
+    def parse(cls, text: str) -> "Colour":
+        t = text.strip().lower()
+        for c in cls:
+            if t in (c.long, c.letter):
+                return c
+        raise ParseError(f"unknown colour {text!r}; use one of red, yellow, green, blue, purple (or r y g b p)")
+
+    def __str__(self) -> str:
+        return self.long
+
+
+COLOURS = tuple(Colour)
+TRUMP_ROUND_ONE = Colour.PURPLE
+
+_CARD_RE = re.compile(r"^\s*([a-z]+)\s*-?\s*(\d+)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A scanner card, and the scanner piece of the same colour and value."""
+
+    colour: Colour
+    value: int
+
+    def __post_init__(self) -> None:
+        if self.value not in VALUES:
+            raise ParseError(f"card value {self.value} is out of range 1..8")
+
+    @property
+    def index(self) -> int:
+        return int(self.colour) * 8 + self.value - 1
+
+    @classmethod
+    def from_index(cls, index: int) -> "Card":
+        return ALL_CARDS[index]
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Accepts ``purple-8``, ``purple8``, ``p8``, ``P-8`` (case-insensitive)."""
+        m = _CARD_RE.match(str(text))
+        if not m:
+            raise ParseError(f"cannot read card/piece name {text!r}; write it like purple-8 or p8")
+        colour = Colour.parse(m.group(1))
+        value = int(m.group(2))
+        if value not in VALUES:
+            raise ParseError(f"card/piece {text!r} has value {value}; values run 1..8")
+        return cls(colour, value)
+
+    def __str__(self) -> str:
+        return f"{self.colour.long}-{self.value}"
+
+
+ALL_CARDS: tuple[Card, ...] = tuple(Card(c, v) for c in Colour for v in VALUES)

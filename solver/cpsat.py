@@ -1,0 +1,183 @@
+"""Exact mission solver: CP-SAT model with one Boolean per (piece, placement).
+
+Sections: candidate placements, variables, constraints, objective, solve,
+answer extraction (re-verified by the rules module before it is returned).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from .board import all_positions
+from .cards import ALL_CARDS, Card
+from .rules import Board, Mission, Placement, cells_of, check_placements, halo, mask_of
+
+DEFAULT_TIME_LIMIT = 60.0
+SEED = 20261122
+
+
+@dataclass
+class SolveResult:
+    mission: str
+    status: str  # "solvable" | "unsolvable" | "unknown"
+    placements: list[Placement]
+    optimal: bool
+    scanned: list[str]
+    seconds: float
+    lower_bound: int | None = None
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def pieces_used(self) -> int | None:
+        return len(self.placements) if self.status == "solvable" else None
+
+    def to_json(self) -> dict:
+        return {
+            "mission": self.mission,
+            "status": self.status,
+            "pieces_used": self.pieces_used,
+            "optimal": self.optimal,
+            "placements": [p.to_json() for p in self.placements] if self.status == "solvable" else [],
+            "scanned": self.scanned if self.status == "solvable" else [],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass
+class Candidates:
+    """Placements that can matter: legal on the start board and covering a ring cell they do not spoil."""
+
+    board: Board
+    birds: list  # birds that can still be scanned
+    pieces: list[Card]
+    placements: dict[Card, list[int]]  # card -> list of cell masks
+
+
+def candidate_placements(mission: Mission, catalog, exclude=()) -> Candidates:
+    board = Board.start(mission)
+    birds = [b for b in mission.birds if board.can_still_be_scanned(b)]
+    marks = mission.mark_map
+    exclude = set(exclude)
+    pieces = [c for c in ALL_CARDS if c not in exclude and not board.is_used(c)]
+    out: dict[Card, list[int]] = {}
+    for card in pieces:
+        col = int(card.colour)
+        masks = []
+        for cells in all_positions(catalog[card]):
+            m = mask_of(cells)
+            if not board.is_legal_mask(col, m):
+                continue
+            # A placement is useful if it covers a ring cell of a bird it does not spoil.
+            spoiled = mask_of(c for c in cells if c in marks and marks[c] != card.colour)
+            if any((m & b.ring) and not (spoiled & b.ring) for b in birds):
+                masks.append(m)
+        if masks:
+            out[card] = masks
+    return Candidates(board, birds, [c for c in pieces if c in out], out)
+
+
+def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
+          time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1) -> SolveResult:
+    t0 = time.perf_counter()
+    cand = candidate_placements(mission, catalog, exclude)
+    board, birds = cand.board, cand.birds
+    marks = mission.mark_map
+
+    def finish(status, placements=(), optimal=False, scanned=(), lb=None, stats=None):
+        return SolveResult(mission.id, status, list(placements), optimal, list(scanned),
+                           time.perf_counter() - t0, lb, stats or {})
+
+    if len(birds) < mission.clear:
+        return finish("unsolvable", optimal=False)
+
+    # ------------------------------------------------------------ variables
+    model = cp_model.CpModel()
+    x: dict[Card, list] = {}
+    for card in cand.pieces:
+        x[card] = [model.NewBoolVar(f"{card}#{k}") for k in range(len(cand.placements[card]))]
+    used = {card: sum(x[card]) for card in cand.pieces}
+    scanned = {b.letter: model.NewBoolVar(f"scan_{b.letter}") for b in birds}
+
+    # cell -> placements covering it, overall and per colour
+    cover: dict[int, list] = {}
+    cover_col: dict[tuple[int, int], list] = {}
+    cover_piece: dict[tuple[Card, int], list] = {}
+    halo_piece: dict[tuple[Card, int], list] = {}
+    for card in cand.pieces:
+        col = int(card.colour)
+        for m, v in zip(cand.placements[card], x[card]):
+            for c in cells_of(m):
+                cover.setdefault(c, []).append(v)
+                cover_col.setdefault((c, col), []).append(v)
+                cover_piece.setdefault((card, c), []).append(v)
+            for c in cells_of(halo(m)):
+                halo_piece.setdefault((card, c), []).append(v)
+
+    # ------------------------------------------------------------ constraints
+    for card in cand.pieces:
+        model.AddAtMostOne(x[card])
+    for c, vs in cover.items():
+        if len(vs) > 1:
+            model.AddAtMostOne(vs)
+    # No edge contact between two different pieces of one colour (pre-placed ones
+    # were filtered out when the candidates were built).
+    for (card, c), hs in halo_piece.items():
+        col = int(card.colour)
+        others = [v for v in cover_col.get((c, col), []) if v not in set(cover_piece.get((card, c), []))]
+        if others:
+            model.AddAtMostOne(hs + others)
+    for b in birds:
+        s = scanned[b.letter]
+        for c in cells_of(b.ring):
+            if board.occupied >> c & 1:
+                continue  # covered before play, and of the right colour (else the bird is not a candidate)
+            need = cover_col.get((c, int(marks[c])), []) if c in marks else cover.get(c, [])
+            model.AddBoolOr(need + [s.Not()]) if need else model.Add(s == 0)
+    model.Add(sum(scanned.values()) >= mission.clear)
+
+    # Symmetry: pieces of the same colour and shape are interchangeable.
+    by_class: dict[tuple, list[Card]] = {}
+    for card in cand.pieces:
+        by_class.setdefault((card.colour, catalog[card].orientations()), []).append(card)
+    for cards in by_class.values():
+        for a, b in zip(cards, cards[1:]):
+            model.Add(used[b] <= used[a])
+
+    total = sum(used.values())
+    if max_pieces is not None:
+        model.Add(total <= max_pieces)
+
+    # ------------------------------------------------------------ objective
+    model.Minimize(total)
+
+    # ------------------------------------------------------------ solve
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
+    solver.parameters.random_seed = SEED
+    solver.parameters.num_workers = workers
+    if workers > 1:
+        solver.parameters.interleave_search = True  # deterministic multi-worker search
+    code = solver.Solve(model)
+    stats = {"variables": sum(len(v) for v in x.values()), "conflicts": solver.NumConflicts(),
+             "branches": solver.NumBranches(), "wall": solver.WallTime()}
+
+    if code == cp_model.INFEASIBLE:
+        return finish("unsolvable", optimal=False, stats=stats)
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return finish("unknown", stats=stats)
+
+    # ------------------------------------------------------------ answer, re-verified
+    placements = []
+    for card in cand.pieces:
+        for m, v in zip(cand.placements[card], x[card]):
+            if solver.Value(v):
+                placements.append(Placement(card, frozenset(cells_of(m))))
+    _, got = check_placements(mission, catalog, placements)
+    if len(got) < mission.clear:
+        raise AssertionError(f"internal error: CP-SAT answer scans only {got} for {mission.id}")
+    lb = int(solver.BestObjectiveBound())
+    return finish("solvable", placements, code == cp_model.OPTIMAL, got, lb, stats)
+

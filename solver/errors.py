@@ -1,0 +1,33 @@
+"""Narrow exception types. Every user-facing error carries what, where and how to fix."""
+
+from __future__ import annotations
+
+
+class KakapoError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class ParseError(KakapoError, ValueError):
+    """A name (card, colour, cell) that cannot be parsed."""
+
+
+class InputError(KakapoError):
+    """A broken input file: names the file, the line where possible, the problem and the fix."""
+
+    def __init__(self, path: str, problem: str, fix: str = "", line: int | None = None):
+        self.path = str(path)
+        self.problem = problem
+        self.fix = fix
+        self.line = line
+        super().__init__(self.format())
+
+    def format(self) -> str:
+        where = self.path if self.line is None else f"{self.path}, line {self.line}"
+        text = f"{where}: {self.problem}"
+        if self.fix:
+            text += f"\n  fix: {self.fix}"
+        return text
+
+
+class IllegalPlacement(KakapoError):
+    """A placement that breaks a placement rule."""

@@ -1,0 +1,67 @@
+"""A plain exhaustive solver (no CP-SAT), to cross-check the CP-SAT model on small missions.
+
+For every set of ``clear`` birds that can still be scanned, iterative deepening
+on the number of pieces: take the first ring cell not yet covered and try every
+unused piece in every legal placement covering it (of the right colour if the
+cell is marked). Complete, since any solution covers that cell with some piece.
+Only for small missions and few available pieces: the search is exponential.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .board import all_positions
+from .cards import ALL_CARDS
+from .rules import Board, Mission, Placement, mask_of
+
+
+def min_pieces(mission: Mission, catalog, exclude=(), max_pieces: int = 6) -> list[Placement] | None:
+    """Fewest new placements that clear the mission, or None if none with <= max_pieces."""
+    start = Board.start(mission)
+    birds = [b for b in mission.birds if start.can_still_be_scanned(b)]
+    pieces = [c for c in ALL_CARDS if c not in set(exclude) and not start.is_used(c)]
+    positions = {c: [(mask_of(p), p) for p in all_positions(catalog[c])] for c in pieces}
+    marks = mission.mark_map
+    best: list[Placement] | None = None
+    for group in combinations(birds, mission.clear):
+        need = 0
+        for b in group:
+            need |= b.ring
+        need &= ~start.occupied
+        limit = max_pieces if best is None else len(best) - 1
+        for depth in range(0, limit + 1):
+            found = _search(start, need, marks, pieces, positions, depth, [])
+            if found is not None:
+                best = found
+                break
+    return best
+
+
+def _search(board: Board, need: int, marks, pieces, positions, depth: int, chosen: list[Placement]):
+    open_cells = need & ~board.occupied
+    if not open_cells:
+        return list(chosen)
+    if depth == 0:
+        return None
+    target = (open_cells & -open_cells).bit_length() - 1
+    want = marks.get(target)
+    for card in pieces:
+        if board.is_used(card) or (want is not None and card.colour != want):
+            continue
+        for m, cells in positions[card]:
+            if not (m >> target) & 1:
+                continue
+            p = Placement(card, cells)
+            if board.placement_problem(p) is not None:
+                continue
+            if any(c in marks and marks[c] != card.colour and (need >> c) & 1 for c in cells):
+                continue  # would spoil a coloured side we need
+            nxt = board.copy()
+            nxt.place(p)
+            chosen.append(p)
+            found = _search(nxt, need, marks, pieces, positions, depth - 1, chosen)
+            chosen.pop()
+            if found is not None:
+                return found
+    return None

@@ -1,0 +1,184 @@
+"""Reading and checking mission files (TOML, see SPEC.md). Every problem is an InputError."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .board import NUM_CELLS, SIZE, cell, cell_name, is_connected, neighbours, row_of, col_of
+from .cards import Card, Colour
+from .errors import InputError, ParseError
+from .rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Bird, Board, Mission, Placement, halo, mask_of
+from .board import parse_cell
+from .tomlfile import TomlSource
+
+KNOWN_KEYS = {"name", "mode", "clear", "rounds", "skills", "board", "placed"}
+MARK_LETTERS = {c.letter: c for c in Colour}
+
+
+def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -> Mission:
+    """Parse and check a mission file against a catalog; raises InputError naming file and line.
+
+    Non-fatal remarks (unknown keys) are appended to ``warnings`` when given.
+    """
+    src = TomlSource(path, "mission")
+    d = src.data
+    mission_id = Path(path).stem
+
+    for key in d:
+        if key not in KNOWN_KEYS and warnings is not None:
+            warnings.append(f"{src.path}, line {src.key_line(key) or src.table_line(key)}: unknown key {key!r} is ignored")
+
+    name = d.get("name")
+    if name is None:
+        raise src.error("missing required key 'name'", 'add a line such as  name = "First contact"', 1)
+    if not isinstance(name, str) or not name.strip():
+        raise src.error("'name' must be a non-empty string", 'write it like  name = "First contact"', src.key_line("name"))
+
+    mode = d.get("mode")
+    if mode is None:
+        raise src.error("missing required key 'mode'", 'add  mode = "buddy"  (2 players) or  mode = "party"  (3 or 4 players)', 1)
+    if mode not in ("buddy", "party"):
+        raise src.error(f"mode is {mode!r}; it must be \"buddy\" or \"party\"",
+                        'write  mode = "buddy"  (2 players) or  mode = "party"  (3 or 4 players)', src.key_line("mode"))
+
+    rounds = _positive_int(src, d, "rounds", DEFAULT_ROUNDS[mode], minimum=1)
+    skills = _positive_int(src, d, "skills", DEFAULT_SKILLS[mode], minimum=0)
+
+    birds, marks = _parse_board(src, d)
+
+    clear_raw = d.get("clear")
+    clear_line = src.key_line("clear")
+    if clear_raw is None:
+        raise src.error("missing required key 'clear'", 'add  clear = 1  (birds that must be scanned) or  clear = "all"', 1)
+    if clear_raw == "all":
+        clear, clear_all = len(birds), True
+    elif isinstance(clear_raw, int) and not isinstance(clear_raw, bool) and clear_raw >= 1:
+        clear, clear_all = clear_raw, False
+    else:
+        raise src.error(f"clear is {clear_raw!r}; it must be an integer >= 1 or \"all\"",
+                        'write  clear = 1  or  clear = "all"', clear_line)
+    if clear > len(birds):
+        raise src.error(f"clear = {clear_raw!r} but the board has only {len(birds)} bird(s)",
+                        f"lower clear to at most {len(birds)} or add birds to the board", clear_line)
+
+    mission = Mission(mission_id, name.strip(), mode, clear, clear_all, rounds, skills,
+                      tuple(birds), tuple(sorted(marks.items())), ())
+    placed = _parse_placed(src, d, mission, catalog)
+    return Mission(mission_id, mission.name, mode, clear, clear_all, rounds, skills,
+                   mission.birds, mission.marks, tuple(placed))
+
+
+def _positive_int(src: TomlSource, d: dict, key: str, default: int, minimum: int) -> int:
+    if key not in d:
+        return default
+    v = d[key]
+    if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
+        raise src.error(f"{key} is {v!r}; it must be an integer >= {minimum}",
+                        f"write  {key} = {default}  or remove the line to use the default", src.key_line(key))
+    return v
+
+
+def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour]]:
+    if "board" not in d:
+        raise src.error("missing required key 'board'", 'add  board = """  with 12 lines of 12 characters, then """', 1)
+    raw = d["board"]
+    key_line = src.key_line("board") or 1
+    if not isinstance(raw, str):
+        raise src.error("'board' must be a multi-line string", 'write  board = """  then 12 lines of 12 characters, then """', key_line)
+    after = src.lines[key_line - 1].split("=", 1)[1].strip() if key_line <= len(src.lines) else ""
+    first_line = key_line + (1 if after in ('"""', "'''") else 0)
+    all_rows = raw.split("\n")
+    numbered = [(first_line + i, r.strip()) for i, r in enumerate(all_rows)]
+    while numbered and not numbered[0][1]:
+        numbered.pop(0)
+    while numbered and not numbered[-1][1]:
+        numbered.pop()
+    if len(numbered) != SIZE:
+        raise src.error(f"the board has {len(numbered)} line(s); it must have exactly 12",
+                        "draw 12 lines of 12 characters ('.' empty, A-Z birds, r y g b p coloured sides)", key_line)
+    bird_cells: dict[str, list[int]] = {}
+    marks: dict[int, Colour] = {}
+    for r, (line, row) in enumerate(numbered):
+        if len(row) != SIZE:
+            raise src.error(f"board row {r + 1} has {len(row)} characters; it must have exactly 12",
+                            "make every board line 12 characters long", line)
+        for c, ch in enumerate(row):
+            if ch == ".":
+                continue
+            if "A" <= ch <= "Z":
+                bird_cells.setdefault(ch, []).append(cell(r, c))
+            elif ch in MARK_LETTERS:
+                marks[cell(r, c)] = MARK_LETTERS[ch]
+            else:
+                raise src.error(f"board row {r + 1}, column {c + 1} (cell {cell_name(cell(r, c))}) has {ch!r}",
+                                "use only '.' (empty), A-Z (bird cells) and r y g b p (coloured sides)", line)
+    birds = []
+    for letter in sorted(bird_cells):
+        cells = bird_cells[letter]
+        if not is_connected([(row_of(x), col_of(x)) for x in cells]):
+            line = numbered[row_of(cells[0])][0]
+            raise src.error(f"bird {letter} is not edge-connected (cells {' '.join(cell_name(x) for x in cells)})",
+                            f"join the cells of bird {letter}, or give separate birds different letters", line)
+        birds.append(Bird(letter, frozenset(cells)))
+    bird_mask = mask_of(c for b in birds for c in b.cells)
+    for c in marks:
+        if not (mask_of(neighbours(c)) & bird_mask):
+            line = numbered[row_of(c)][0]
+            raise src.error(f"coloured side mark {marks[c].letter!r} at {cell_name(c)} does not share an edge with any bird",
+                            "put colour marks on empty cells directly beside a bird (above, below, left or right)", line)
+    return birds, marks
+
+
+def _parse_placed(src: TomlSource, d: dict, mission: Mission, catalog) -> list[Placement]:
+    raw = d.get("placed", [])
+    lines = src.array_table_lines("placed")
+    if not isinstance(raw, list):
+        raise src.error("'placed' must be an array of tables", "write each pre-placed piece as a [[placed]] block",
+                        src.key_line("placed"))
+    board = Board(mission)
+    out = []
+    for i, entry in enumerate(raw):
+        line = lines[i] if i < len(lines) else src.key_line("placed")
+        where = f"[[placed]] #{i + 1}"
+        if not isinstance(entry, dict) or "piece" not in entry or "cells" not in entry:
+            raise src.error(f"{where} needs keys 'piece' and 'cells'",
+                            'write  piece = "red-5"  and  cells = ["c9", "c10", "d10", "e10"]', line)
+        try:
+            card = Card.parse(entry["piece"]) if isinstance(entry["piece"], str) else None
+        except ParseError as e:
+            card = None
+            err = str(e)
+        else:
+            err = f"piece must be a name like \"red-5\", not {entry['piece']!r}"
+        if card is None:
+            raise src.error(f"{where}: unknown piece: {err}", "name a piece as <colour>-<value>, e.g. red-5 or p8", line)
+        cells_raw = entry["cells"]
+        if not isinstance(cells_raw, list) or not all(isinstance(x, str) for x in cells_raw):
+            raise src.error(f"{where} ({card}): cells must be a list of cell names", 'write  cells = ["c9", "c10"]', line)
+        try:
+            cells = [parse_cell(x) for x in cells_raw]
+        except ParseError as e:
+            raise src.error(f"{where} ({card}): {e}", "use cell names a1..l12", line) from None
+        if len(set(cells)) != len(cells):
+            raise src.error(f"{where} ({card}): a cell is listed twice", "list each cell of the piece once", line)
+        p = Placement(card, frozenset(cells))
+        problem = board.placement_problem(p, catalog[card])
+        if problem:
+            if "already on the board" in problem:
+                problem = f"{card} is placed twice"
+                fix = "each piece exists once; remove the repeated [[placed]] block"
+            elif "shape" in problem:
+                fix = f"give cells that form {card}'s shape ({catalog[card].format()}) in the catalog in use"
+            elif "bird" in problem:
+                fix = "move the piece off the bird cells"
+            elif "overlaps" in problem:
+                fix = "pre-placed pieces may not share cells; move one of them"
+            elif "shares an edge" in problem:
+                fix = "pieces of the same colour may touch only at corners; move one of them"
+            else:
+                fix = "check the cells"
+            raise src.error(f"{where} ({card}): {problem}", fix, line)
+        board.place(p)
+        out.append(p)
+    return out

@@ -1,0 +1,82 @@
+"""PNG pictures of a board with matplotlib (imported only here)."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+
+from .board import COLUMNS, SIZE, col_of, row_of  # noqa: E402
+from .cards import Colour  # noqa: E402
+from .rules import Board  # noqa: E402
+
+FILL = {Colour.RED: "#d62728", Colour.YELLOW: "#f2c400", Colour.GREEN: "#2ca02c",
+        Colour.BLUE: "#1f77b4", Colour.PURPLE: "#8e44ad"}
+
+
+def save_png(board: Board, path: str, title: str = "", new=()) -> None:
+    mission = board.mission
+    fig, ax = plt.subplots(figsize=(6.4, 6.8), dpi=110)
+    ax.set_xlim(0, SIZE)
+    ax.set_ylim(SIZE, 0)
+    ax.set_aspect("equal")
+    for i in range(SIZE + 1):
+        ax.plot([0, SIZE], [i, i], color="#cccccc", lw=0.6, zorder=1)
+        ax.plot([i, i], [0, SIZE], color="#cccccc", lw=0.6, zorder=1)
+    new_cards = {p.card for p in new}
+    for p in board.pieces.values():
+        colour = FILL[p.card.colour]
+        for c in p.cells:
+            ax.add_patch(Rectangle((col_of(c), row_of(c)), 1, 1, facecolor=colour, edgecolor="none",
+                                   alpha=1.0 if p.card in new_cards else 0.65, zorder=2))
+        _outline(ax, p.cells)
+        first = min(p.cells)
+        ax.text(col_of(first) + 0.5, row_of(first) + 0.5, str(p.card.value), ha="center", va="center",
+                color="white", fontsize=9, weight="bold", zorder=5)
+    marks = mission.mark_map
+    for b in mission.birds:
+        for c in b.cells:
+            ax.add_patch(Rectangle((col_of(c), row_of(c)), 1, 1, facecolor="#444444", edgecolor="none", zorder=2))
+        _outline(ax, b.cells, color="white", lw=1.5)
+        first = min(b.cells)
+        ax.text(col_of(first) + 0.5, row_of(first) + 0.5, b.letter, ha="center", va="center", color="white",
+                fontsize=11, weight="bold", zorder=5)
+        for c in b.cells:  # coloured sides: a thick bar on the bird edge facing the mark
+            r, k = row_of(c), col_of(c)
+            for dr, dk in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                n = (r + dr) * SIZE + (k + dk)
+                if 0 <= r + dr < SIZE and 0 <= k + dk < SIZE and n in marks:
+                    if dr:
+                        y = r + (0 if dr < 0 else 1)
+                        ax.plot([k + 0.1, k + 0.9], [y, y], color=FILL[marks[n]], lw=5, zorder=6, solid_capstyle="butt")
+                    else:
+                        x = k + (0 if dk < 0 else 1)
+                        ax.plot([x, x], [r + 0.1, r + 0.9], color=FILL[marks[n]], lw=5, zorder=6, solid_capstyle="butt")
+    for c, col in marks.items():
+        if not (board.occupied >> c) & 1:
+            ax.add_patch(Rectangle((col_of(c) + 0.3, row_of(c) + 0.3), 0.4, 0.4, facecolor=FILL[col],
+                                   edgecolor="none", zorder=3))
+    ax.set_xticks([i + 0.5 for i in range(SIZE)], list(COLUMNS[:SIZE]))
+    ax.set_yticks([i + 0.5 for i in range(SIZE)], [str(i + 1) for i in range(SIZE)])
+    ax.xaxis.tick_top()
+    ax.tick_params(length=0)
+    for s in ax.spines.values():
+        s.set_visible(False)
+    if title:
+        ax.set_title(title, pad=22)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _outline(ax, cells, color="black", lw=1.2):
+    cells = set(cells)
+    for c in cells:
+        r, k = row_of(c), col_of(c)
+        for dr, dk, seg in ((-1, 0, ([k, k + 1], [r, r])), (1, 0, ([k, k + 1], [r + 1, r + 1])),
+                            (0, -1, ([k, k], [r, r + 1])), (0, 1, ([k + 1, k + 1], [r, r + 1]))):
+            rr, kk = r + dr, k + dk
+            if not (0 <= rr < SIZE and 0 <= kk < SIZE) or rr * SIZE + kk not in cells:
+                ax.plot(*seg, color=color, lw=lw, zorder=4)
