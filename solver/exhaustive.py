@@ -44,6 +44,10 @@ def _search(board: Board, need: int, marks, pieces, positions, depth: int, chose
         return list(chosen)
     if depth == 0:
         return None
+    # Bound: the largest unused pieces cannot cover more open cells than their size.
+    sizes = sorted((len(positions[c][0][1]) for c in pieces if not board.is_used(c)), reverse=True)
+    if bin(open_cells).count("1") > sum(sizes[:depth]):
+        return None
     target = (open_cells & -open_cells).bit_length() - 1
     want = marks.get(target)
     for card in pieces:

@@ -1,0 +1,54 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from solver.catalog import load_catalog  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    return load_catalog()
+
+
+@pytest.fixture
+def write(tmp_path):
+    """Write a text file into a temp folder and return its path."""
+
+    def _write(name: str, text: str) -> Path:
+        p = tmp_path / name
+        p.write_text(text, encoding="utf-8")
+        return p
+
+    return _write
+
+
+EMPTY_ROWS = ["." * 12] * 12
+
+
+def board_text(rows: dict[int, str] | None = None) -> str:
+    """A 12x12 board drawing with the given 1-based rows replaced."""
+    lines = list(EMPTY_ROWS)
+    for r, text in (rows or {}).items():
+        lines[r - 1] = text
+    return "\n".join(lines)
+
+
+def mission_text(board: str, mode: str = "buddy", clear="1", extra: str = "") -> str:
+    return f'name = "Test"\nmode = "{mode}"\nclear = {clear}\nboard = """\n{board}\n"""\n{extra}'
+
+
+@pytest.fixture
+def load(write, catalog):
+    """Mission text -> Mission (through the real parser)."""
+    from solver.missionfile import load_mission
+
+    counter = iter(range(10**6))
+
+    def _load(text: str, name: str | None = None):
+        return load_mission(write(name or f"m{next(counter)}.toml", text), catalog)
+
+    return _load

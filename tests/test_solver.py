@@ -1,0 +1,150 @@
+"""CP-SAT solver: cross-checked by the exhaustive solver, golden answers, options and exit codes."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from solver import cpsat, exhaustive
+from solver.cards import Card
+from solver.missionfile import load_mission
+from solver.rules import check_placements
+from tests.conftest import board_text, mission_text
+from tests.generate import small_mission
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = json.loads((ROOT / "tests/golden/min_pieces.json").read_text())
+BUNDLED = sorted((ROOT / "missions").glob("*/*.toml"))
+
+
+def test_golden_covers_every_bundled_mission():
+    assert {p.stem for p in BUNDLED} == {k for k in GOLDEN if not k.startswith("_")}
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_bundled_missions_golden_minimum(path, catalog):
+    m = load_mission(path, catalog)
+    r = cpsat.solve(m, catalog)
+    assert r.status == "solvable" and r.optimal
+    assert r.pieces_used == GOLDEN[m.id]
+    _, scanned = check_placements(m, catalog, r.placements)  # independent replay with every rule
+    assert len(scanned) >= m.clear and sorted(scanned) == sorted(r.scanned)
+    # one piece fewer must be proven impossible
+    fewer = cpsat.solve(m, catalog, max_pieces=GOLDEN[m.id] - 1)
+    assert fewer.status == "unsolvable"
+
+
+def test_cpsat_agrees_with_exhaustive_on_200_generated_missions(catalog):
+    outcomes = {}
+    for seed in range(200):
+        m, exclude = small_mission(seed, catalog)
+        brute = exhaustive.min_pieces(m, catalog, exclude, max_pieces=4)
+        r = cpsat.solve(m, catalog, exclude, max_pieces=4)
+        if brute is None:
+            assert r.status == "unsolvable", seed
+        else:
+            assert r.status == "solvable" and r.optimal, seed
+            assert r.pieces_used == len(brute), seed
+            _, scanned = check_placements(m, catalog, brute)
+            assert len(scanned) >= m.clear
+            assert not set(exclude) & {p.card for p in r.placements}
+        outcomes[r.status] = outcomes.get(r.status, 0) + 1
+    assert outcomes.get("solvable", 0) >= 50 and outcomes.get("unsolvable", 0) >= 20  # both kinds exercised
+
+
+def test_exclude_forces_other_pieces(load, catalog):
+    m = load(mission_text(board_text({5: ".....r......", 6: "....bAy.....", 7: ".....g......"})))
+    base = cpsat.solve(m, catalog)
+    assert base.pieces_used == 4
+    used = {p.card for p in base.placements}
+    again = cpsat.solve(m, catalog, exclude=used)
+    assert again.status == "solvable" and not used & {p.card for p in again.placements}
+    only_red = [c for c in catalog if c.colour.long != "red"]
+    assert cpsat.solve(m, catalog, exclude=only_red).status == "unsolvable"  # needs four colours
+
+
+def test_deterministic_answer(catalog):
+    m = load_mission(ROOT / "missions/buddy/b03.toml", catalog)
+    a, b = cpsat.solve(m, catalog), cpsat.solve(m, catalog)
+    assert [str(p) for p in a.placements] == [str(p) for p in b.placements]
+
+
+def test_already_cleared_needs_no_piece(load, catalog):
+    extra = "".join(f'[[placed]]\npiece = "{p}"\ncells = ["{c}"]\n'
+                    for p, c in [("red-1", "f5"), ("yellow-1", "g6"), ("green-1", "f7"), ("blue-1", "e6")])
+    m = load(mission_text(board_text({5: ".....r......", 6: "....bAy.....", 7: ".....g......"}), extra=extra))
+    r = cpsat.solve(m, catalog)
+    assert r.status == "solvable" and r.pieces_used == 0 and r.scanned == ["A"]
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_cli_solve_json_contract():
+    res = invoke("solve", ROOT / "missions/buddy/b01.toml", "--json")
+    assert res.exit_code == 0
+    doc = json.loads(res.output)
+    assert set(doc) >= {"mission", "status", "pieces_used", "optimal", "placements", "scanned", "seconds"}
+    assert doc["mission"] == "b01" and doc["status"] == "solvable" and doc["optimal"] is True
+    assert doc["pieces_used"] == len(doc["placements"]) == GOLDEN["b01"]
+    for p in doc["placements"]:
+        assert Card.parse(p["piece"]) and str(Card.parse(p["piece"])) == p["piece"]
+
+
+def test_cli_unsolvable_exit_1(write):
+    path = write("decoy.toml", mission_text(board_text({1: "A..........."})))
+    res = invoke("solve", path, "--json")
+    assert res.exit_code == 1
+    doc = json.loads(res.output)
+    assert doc["status"] == "unsolvable" and doc["pieces_used"] is None and doc["placements"] == []
+
+
+def test_cli_max_pieces_makes_it_unsolvable():
+    res = invoke("solve", ROOT / "missions/buddy/b01.toml", "--max-pieces", GOLDEN["b01"] - 1)
+    assert res.exit_code == 1 and "unsolvable" in res.output
+
+
+def test_cli_unknown_exit_3_when_time_runs_out():
+    res = invoke("solve", ROOT / "missions/buddy/b03.toml", "--time-limit", "0.001", "--json")
+    assert res.exit_code == 3
+    assert json.loads(res.output)["status"] == "unknown"
+
+
+def test_cli_plain_text_when_piped_and_png(tmp_path):
+    png = tmp_path / "sol.png"
+    res = invoke("solve", ROOT / "missions/party/p03.toml", "--png", png)
+    assert res.exit_code == 0 and "\x1b[" not in res.output and "proven minimal" in res.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_show(tmp_path):
+    res = invoke("show", ROOT / "missions/buddy/b03.toml")
+    assert res.exit_code == 0 and "bird C can never be scanned" in res.output
+    png = tmp_path / "m.png"
+    assert invoke("show", ROOT / "missions/buddy/b04.toml", "--png", png).exit_code == 0
+    assert png.stat().st_size > 1000
+
+
+def test_colour_output_when_forced(catalog):
+    from solver.render import draw
+    from solver.rules import Board
+
+    m = load_mission(ROOT / "missions/buddy/b04.toml", catalog)
+    assert "\x1b[" in draw(Board.start(m), colour=True)
+    assert "\x1b[" not in draw(Board.start(m), colour=False)
+
+
+def test_no_color_env_disables_colour(monkeypatch):
+    from solver.render import use_colour
+
+    class Tty:
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert use_colour(Tty())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_colour(Tty())
