@@ -184,5 +184,15 @@ def _all_positions(cells) -> tuple[frozenset[Cell], ...]:
     return tuple(out)
 
 
+def position_index(shape: Shape) -> dict[frozenset[Cell], int]:
+    """Cell set -> its index in ``all_positions(shape)``: the placement id both engines use."""
+    return _position_index(shape.cells)
+
+
+@cache
+def _position_index(cells) -> dict[frozenset[Cell], int]:
+    return {p: i for i, p in enumerate(_all_positions(cells))}
+
+
 def shape_of_cells(cells) -> Shape:
     return Shape.of([(row_of(c), col_of(c)) for c in cells])

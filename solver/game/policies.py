@@ -1,0 +1,284 @@
+"""Simulated players. A policy sees one seat's Observation and the seat's own PRNG, nothing else.
+
+``random``: uniform over the legal choices.
+``greedy``: random card play and no skills, but places each piece where it
+covers the most open bird sides right now (the naive baseline).
+``heuristic``: the cooperative strategy described in docs/policies.md.
+
+Every score is an integer and every tie is broken by a fixed order, so the
+Numba engine (solver/game/fast.py) reproduces each decision exactly.
+"""
+
+from __future__ import annotations
+
+from ..board import all_positions
+from ..cards import ALL_CARDS, Card
+from ..rules import Board, blocked_reason, grow, mask_of
+from .state import decision_card
+
+UNPLACEABLE = -1
+W_UNPLACEABLE = -60
+SKILL_COST = 3
+DEAD_END_CHECKS = 12
+
+
+def popcount(m: int) -> int:
+    return bin(m).count("1")
+
+
+class RandomPolicy:
+    name = "random"
+
+    def play_card(self, obs, legal, rng):
+        return legal[rng.below(len(legal))]
+
+    def select(self, obs, options, rng):
+        return rng.below(len(options))
+
+    def place(self, obs, piece, legal, rng):
+        return rng.below(len(legal))
+
+
+class MissionTables:
+    """Public, static facts about a mission and catalog that the smart policies look up."""
+
+    def __init__(self, mission, catalog):
+        self.mission = mission
+        self.live = [b for b in mission.birds if blocked_reason(mission, b) is None]
+        ring_union = 0
+        for b in self.live:
+            ring_union |= b.ring
+        birds = mission.bird_mask
+        self.mark_colour = [0] * 5  # marked cells per colour
+        for c, col in mission.marks:
+            self.mark_colour[col] |= 1 << c
+        self.mark_all = sum(self.mark_colour)
+        self.positions = {card: [mask_of(p) for p in all_positions(catalog[card])] for card in ALL_CARDS}
+        # placements that can touch a live bird's ring (others never score)
+        self.candidates = {card: [(i, m) for i, m in enumerate(ms) if m & ring_union and not m & birds]
+                           for card, ms in self.positions.items()}
+        self.cover: dict[int, list[tuple[Card, int]]] = {}
+        for card in ALL_CARDS:
+            for m in self.positions[card]:
+                if m & birds:
+                    continue
+                mm = m & ring_union
+                while mm:
+                    low = mm & -mm
+                    self.cover.setdefault(low.bit_length() - 1, []).append((card, m))
+                    mm ^= low
+
+
+class BoardView:
+    """Integer evaluations of one board position (public information only)."""
+
+    def __init__(self, t: MissionTables, board: Board):
+        self.t = t
+        self.board = board
+        self.targets = [b for b in t.live if not board.is_scanned(b) and board.can_still_be_scanned(b)]
+        need = 0
+        for b in self.targets:
+            need |= b.ring
+        self.need = need & ~board.occupied
+        self._u: dict[Card, int] = {}
+
+    def score(self, colour: int, m: int) -> int:
+        """How much a legal placement advances the scan (negative if it spoils a bird)."""
+        occ = self.board.occupied
+        wrong = self.t.mark_all & ~self.t.mark_colour[colour]
+        gain = 0
+        for b in self.targets:
+            ring = b.ring
+            cov = m & ring & ~occ
+            if not cov:
+                continue
+            if cov & wrong:
+                gain -= 40
+                continue
+            gain += 2 * popcount(cov) + 2 * popcount(cov & self.t.mark_colour[colour])
+            if not (ring & ~occ & ~m):
+                gain += 10
+        return gain
+
+    def usefulness(self, card: Card) -> int:
+        """Best score of the piece now (>= 0), or UNPLACEABLE (-1) if it fits nowhere. Used pieces give 0."""
+        if card in self._u:
+            return self._u[card]
+        board = self.board
+        col = int(card.colour)
+        if board.is_used(card):
+            u = 0
+        else:
+            u = UNPLACEABLE
+            for _, m in self.t.candidates[card]:
+                if board.is_legal_mask(col, m):
+                    s = self.score(col, m)
+                    u = max(u, s, 0)
+            if u == UNPLACEABLE:
+                for m in self.t.positions[card]:
+                    if board.is_legal_mask(col, m):
+                        u = 0
+                        break
+        self._u[card] = u
+        return u
+
+    def is_dead_end(self, colour: int, card: Card, m: int) -> bool:
+        """Would this placement leave fewer than `clear` birds that can still be scanned?"""
+        board = self.board
+        occ = board.occupied | m
+        colour_masks = list(board.colour_masks)
+        colour_masks[colour] |= m
+        used = set(board.pieces) | {card}
+        bird_mask = self.t.mission.bird_mask
+        alive = 0
+        for b in self.t.live:
+            ring = b.ring
+            spoiled = False
+            for col in range(5):
+                if ring & occ & self.t.mark_colour[col] & ~colour_masks[col]:
+                    spoiled = True
+                    break
+            if spoiled:
+                continue
+            open_cells = ring & ~occ
+            ok = True
+            while open_cells and ok:
+                low = open_cells & -open_cells
+                c = low.bit_length() - 1
+                open_cells ^= low
+                want = -1
+                for col in range(5):
+                    if self.t.mark_colour[col] & low:
+                        want = col
+                ok = False
+                for r, pm in self.t.cover.get(c, ()):
+                    if r in used or (want >= 0 and int(r.colour) != want):
+                        continue
+                    if not (pm & (occ | bird_mask)) and not (grow(pm) & ~pm & colour_masks[r.colour]):
+                        ok = True
+                        break
+            if ok:
+                alive += 1
+        return alive < self.t.mission.clear
+
+
+class SmartBase:
+    """Shared machinery: per-mission tables and a per-board cache."""
+
+    def __init__(self):
+        self._tables: dict = {}
+        self._view_key = None
+        self._view = None
+
+    def view(self, obs) -> BoardView:
+        key = (id(obs.mission), id(obs.catalog))
+        t = self._tables.get(key)
+        if t is None:
+            t = self._tables[key] = MissionTables(obs.mission, obs.catalog)
+        bkey = (key, obs.board.occupied, frozenset(obs.board.pieces))
+        if bkey != self._view_key:
+            self._view_key, self._view = bkey, BoardView(t, obs.board)
+        return self._view
+
+    def place(self, obs, piece, legal, rng):
+        v = self.view(obs)
+        col = int(piece.colour)
+        masks = [mask_of(p.cells) for p in legal]
+        scores = [v.score(col, m) if m & v.need else 0 for m in masks]
+        useful = sorted((i for i in range(len(legal)) if scores[i] > 0), key=lambda i: (-scores[i], i))
+        if not self.avoid_dead_ends:
+            return useful[0] if useful else self._filler(v, masks, scores)
+        for i in useful[:DEAD_END_CHECKS]:
+            if not v.is_dead_end(col, piece, masks[i]):
+                return i
+        f = self._filler(v, masks, scores)
+        if not useful or not v.is_dead_end(col, piece, masks[f]):
+            return f
+        return useful[0]
+
+    @staticmethod
+    def _filler(v: BoardView, masks, scores) -> int:
+        """The legal placement that intrudes least on the cells around the birds still wanted."""
+        zone = grow(grow(v.need))
+        best, best_cost = 0, None
+        for i, m in enumerate(masks):
+            if scores[i] > 0:
+                continue
+            cost = popcount(m & zone) + (100 if m & v.need else 0)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = i, cost
+        return best
+
+
+class GreedyPolicy(SmartBase):
+    """Naive baseline: random cards, no skills, best immediate placement."""
+
+    name = "greedy"
+    avoid_dead_ends = False
+
+    def play_card(self, obs, legal, rng):
+        return legal[rng.below(len(legal))]
+
+    def select(self, obs, options, rng):
+        return 0
+
+
+class HeuristicPolicy(SmartBase):
+    name = "heuristic"
+    avoid_dead_ends = True
+
+    @staticmethod
+    def worth(v: BoardView, card: Card) -> int:
+        """What it is worth to the team that this card becomes the decision card."""
+        u = v.usefulness(card)
+        return W_UNPLACEABLE if u == UNPLACEABLE else u
+
+    def play_card(self, obs, legal, rng):
+        v = self.view(obs)
+        trick = list(obs.trick)
+        best, best_key = legal[0], None
+        if not trick:
+            unseen = obs.unseen()
+            trump = obs.trump
+            for c in legal:
+                beaters = sum(1 for x in unseen if (x.colour == c.colour and x.value > c.value)
+                              or (c.colour != trump and x.colour == trump))
+                w = self.worth(v, c)
+                value = (w * 4) // (4 + beaters) if w > 0 else w
+                key = (value, -c.value)
+                if best_key is None or key > best_key:
+                    best, best_key = c, key
+            return best
+        for c in legal:
+            _, winner = decision_card(trick + [(obs.seat, c)], obs.trump)
+            value = self.worth(v, winner) * 4
+            if winner != c:
+                u = v.usefulness(c)
+                if u > 0:
+                    value -= 2 * u
+            key = (value, -c.value)
+            if best_key is None or key > best_key:
+                best, best_key = c, key
+        return best
+
+    def select(self, obs, options, rng):
+        v = self.view(obs)
+        best, best_val = 0, None
+        for k, o in enumerate(options):
+            total = 0
+            for p in o.pieces:
+                u = v.usefulness(p)
+                total += -1000 if u == UNPLACEABLE else u
+            val = 4 * total - (4 * SKILL_COST if o.skill else 0)
+            if len(o.pieces) == 2 and v.usefulness(o.pieces[0]) >= v.usefulness(o.pieces[1]):
+                val += 1
+            if best_val is None or val > best_val:
+                best, best_val = k, val
+        return best
+
+
+POLICIES = {"heuristic": HeuristicPolicy, "random": RandomPolicy, "greedy": GreedyPolicy}
+
+
+def make_policy(name: str):
+    return POLICIES[name]()

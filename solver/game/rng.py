@@ -1,0 +1,31 @@
+"""SplitMix64: a tiny PRNG with a bit-identical twin in the Numba engine."""
+
+from __future__ import annotations
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+FNV_OFFSET = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+
+
+class SplitMix64:
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int):
+        self.state = seed & MASK64
+
+    def next(self) -> int:
+        self.state = (self.state + GOLDEN) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform-enough integer in [0, n); n >= 1."""
+        return self.next() % n
+
+
+def mix(h: int, v: int) -> int:
+    """FNV-1a style step used for the game trace hash (both engines)."""
+    return ((h ^ (v & MASK64)) * FNV_PRIME) & MASK64
