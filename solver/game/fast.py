@@ -1,0 +1,616 @@
+"""The Numba engine: a fast twin of solver/game/engine.py and the policies in policies.py.
+
+Same deal, same rules, same policies, same random draws in the same order, so
+a seed gives the same game here and in the reference engine (the tests compare
+the trace hash of every decision, game by game). The geometry comes from the
+tables built by solver/game/tables.py out of the rules module; masks are three
+48-bit words in int64. All kernels live in this one file so that Numba's cache
+(cache=True) is invalidated whenever any of them changes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+POLICY_IDS = {"heuristic": 0, "random": 1, "greedy": 2}
+RESULT_NAMES = ("cleared", "rounds_exhausted", "unplaceable")
+
+M48 = (1 << 48) - 1
+_COL_A = sum(1 << (r * 12) for r in range(4))
+_COL_L = sum(1 << (r * 12 + 11) for r in range(4))
+NOT_COL_A = M48 & ~_COL_A
+NOT_COL_L = M48 & ~_COL_L
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MUL1 = np.uint64(0xBF58476D1CE4E5B9)
+MUL2 = np.uint64(0x94D049BB133111EB)
+FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+FNV_PRIME = np.uint64(0x100000001B3)
+S30, S27, S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+UNPLACEABLE = -1
+W_UNPLACEABLE = -60
+SKILL_COST = 3
+DEAD_END_CHECKS = 12
+PURPLE_1, PURPLE_8 = 32, 39
+
+
+# ---------------------------------------------------------------- bits and random numbers
+@njit(cache=True, inline="always")
+def popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
+
+
+@njit(cache=True)
+def grow(a0, a1, a2):
+    d0 = (a0 << 12) & M48
+    d1 = ((a1 << 12) & M48) | (a0 >> 36)
+    d2 = ((a2 << 12) & M48) | (a1 >> 36)
+    u0 = (a0 >> 12) | ((a1 & 0xFFF) << 36)
+    u1 = (a1 >> 12) | ((a2 & 0xFFF) << 36)
+    u2 = a2 >> 12
+    r0 = a0 | d0 | u0 | ((a0 & NOT_COL_L) << 1) | ((a0 & NOT_COL_A) >> 1)
+    r1 = a1 | d1 | u1 | ((a1 & NOT_COL_L) << 1) | ((a1 & NOT_COL_A) >> 1)
+    r2 = a2 | d2 | u2 | ((a2 & NOT_COL_L) << 1) | ((a2 & NOT_COL_A) >> 1)
+    return r0, r1, r2
+
+
+@njit(cache=True)
+def rnext(rs, k):
+    s = rs[k] + GOLDEN
+    rs[k] = s
+    z = (s ^ (s >> S30)) * MUL1
+    z = (z ^ (z >> S27)) * MUL2
+    return z ^ (z >> S31)
+
+
+@njit(cache=True)
+def below(rs, k, n):
+    return np.int64(rnext(rs, k) % np.uint64(n))
+
+
+@njit(cache=True)
+def mix(h, v):
+    return (h ^ np.uint64(v)) * FNV_PRIME
+
+
+# ---------------------------------------------------------------- rules lookups
+@njit(cache=True)
+def is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
+    if (pos_mask[g, 0] & (occ[0] | bird_all[0])) | (pos_mask[g, 1] & (occ[1] | bird_all[1])) | \
+            (pos_mask[g, 2] & (occ[2] | bird_all[2])):
+        return False
+    return ((pos_halo[g, 0] & cm[col, 0]) | (pos_halo[g, 1] & cm[col, 1]) | (pos_halo[g, 2] & cm[col, 2])) == 0
+
+
+@njit(cache=True)
+def is_scanned(b, occ, cm, bird_ring, bird_edge, mark_colour):
+    if bird_edge[b]:
+        return False
+    for w in range(3):
+        if bird_ring[b, w] & ~occ[w]:
+            return False
+    for col in range(5):
+        for w in range(3):
+            if bird_ring[b, w] & mark_colour[col, w] & ~cm[col, w]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def is_spoiled(b, occ, cm, bird_ring, mark_colour):
+    for col in range(5):
+        for w in range(3):
+            if bird_ring[b, w] & mark_colour[col, w] & occ[w] & ~cm[col, w]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def count_scanned(occ, cm, bird_ring, bird_edge, mark_colour):
+    n = 0
+    for b in range(bird_ring.shape[0]):
+        if is_scanned(b, occ, cm, bird_ring, bird_edge, mark_colour):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def decide(trick, nt, trump):
+    """Index in the trick of the decision card: highest trump, else highest of the lead colour."""
+    best = -1
+    for i in range(nt):
+        if trick[i] // 8 == trump and (best < 0 or trick[i] % 8 > trick[best] % 8):
+            best = i
+    if best >= 0:
+        return best
+    lead = trick[0] // 8
+    best = 0
+    for i in range(1, nt):
+        if trick[i] // 8 == lead and trick[i] % 8 > trick[best] % 8:
+            best = i
+    return best
+
+
+# ---------------------------------------------------------------- the board view used by the policies
+@njit(cache=True)
+def refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour):
+    need[0] = 0
+    need[1] = 0
+    need[2] = 0
+    for b in range(bird_ring.shape[0]):
+        t = bird_live[b] == 1 and not is_scanned(b, occ, cm, bird_ring, bird_edge, mark_colour) \
+            and not is_spoiled(b, occ, cm, bird_ring, mark_colour)
+        tgt[b] = 1 if t else 0
+        if t:
+            for w in range(3):
+                need[w] |= bird_ring[b, w]
+    for w in range(3):
+        need[w] &= ~occ[w]
+    for k in range(40):
+        uvalid[k] = 0
+
+
+@njit(cache=True)
+def score(col, g, occ, tgt, pos_mask, bird_ring, mark_colour, mark_all):
+    gain = 0
+    for b in range(bird_ring.shape[0]):
+        if not tgt[b]:
+            continue
+        c0 = pos_mask[g, 0] & bird_ring[b, 0] & ~occ[0]
+        c1 = pos_mask[g, 1] & bird_ring[b, 1] & ~occ[1]
+        c2 = pos_mask[g, 2] & bird_ring[b, 2] & ~occ[2]
+        if (c0 | c1 | c2) == 0:
+            continue
+        wrong = (c0 & mark_all[0] & ~mark_colour[col, 0]) | (c1 & mark_all[1] & ~mark_colour[col, 1]) | \
+                (c2 & mark_all[2] & ~mark_colour[col, 2])
+        if wrong:
+            gain -= 40
+            continue
+        gain += 2 * (popcount(c0) + popcount(c1) + popcount(c2))
+        gain += 2 * (popcount(c0 & mark_colour[col, 0]) + popcount(c1 & mark_colour[col, 1])
+                     + popcount(c2 & mark_colour[col, 2]))
+        rest = (bird_ring[b, 0] & ~occ[0] & ~pos_mask[g, 0]) | (bird_ring[b, 1] & ~occ[1] & ~pos_mask[g, 1]) | \
+               (bird_ring[b, 2] & ~occ[2] & ~pos_mask[g, 2])
+        if rest == 0:
+            gain += 10
+    return gain
+
+
+@njit(cache=True)
+def usefulness(card, occ, cm, used, tgt, uval, uvalid, T):
+    (pos_start, pos_mask, pos_halo, pos_card, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
+     bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
+    if uvalid[card]:
+        return uval[card]
+    col = card // 8
+    if used[card]:
+        u = 0
+    else:
+        u = UNPLACEABLE
+        for j in range(cand_start[card], cand_start[card + 1]):
+            g = cand_ids[j]
+            if is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
+                s = score(col, g, occ, tgt, pos_mask, bird_ring, mark_colour, mark_all)
+                if s > u:
+                    u = s
+                if u < 0:
+                    u = 0
+        if u == UNPLACEABLE:
+            for g in range(pos_start[card], pos_start[card + 1]):
+                if is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
+                    u = 0
+                    break
+    uval[card] = u
+    uvalid[card] = 1
+    return u
+
+
+@njit(cache=True)
+def is_dead_end(col, card, g, occ, cm, used, clear, T):
+    (pos_start, pos_mask, pos_halo, pos_card, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
+     bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
+    occ2 = np.empty(3, np.int64)
+    cm2 = cm.copy()
+    for w in range(3):
+        occ2[w] = occ[w] | pos_mask[g, w]
+        cm2[col, w] |= pos_mask[g, w]
+    alive = 0
+    for b in range(bird_ring.shape[0]):
+        if not bird_live[b]:
+            continue
+        if is_spoiled(b, occ2, cm2, bird_ring, mark_colour):
+            continue
+        ok = True
+        for w in range(3):
+            if not ok:
+                break
+            open_w = bird_ring[b, w] & ~occ2[w]
+            while open_w and ok:
+                low = open_w & -open_w
+                open_w ^= low
+                c = w * 48 + popcount(low - 1)
+                want = -1
+                for k in range(5):
+                    if mark_colour[k, w] & low:
+                        want = k
+                ok = False
+                for j in range(cover_start[c], cover_start[c + 1]):
+                    h = cover_ids[j]
+                    r = pos_card[h]
+                    if r == card or used[r] or (want >= 0 and r // 8 != want):
+                        continue
+                    if is_legal(h, r // 8, occ2, cm2, bird_all, pos_mask, pos_halo):
+                        ok = True
+                        break
+        if ok:
+            alive += 1
+    return alive < clear
+
+
+# ---------------------------------------------------------------- policies
+@njit(cache=True)
+def worth(card, occ, cm, used, tgt, uval, uvalid, T):
+    u = usefulness(card, occ, cm, used, tgt, uval, uvalid, T)
+    return W_UNPLACEABLE if u == UNPLACEABLE else u
+
+
+@njit(cache=True)
+def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, cm, used, tgt, uval, uvalid, T):
+    best = legal[0]
+    best_value = 0
+    best_card_value = 0
+    first = True
+    if nt == 0:
+        for i in range(nl):
+            c = legal[i]
+            beaters = 0
+            for x in range(40):
+                if hand[seat, x] or seen[x] or removed[x]:
+                    continue
+                if (x // 8 == c // 8 and x % 8 > c % 8) or (c // 8 != trump and x // 8 == trump):
+                    beaters += 1
+            w = worth(c, occ, cm, used, tgt, uval, uvalid, T)
+            value = (w * 4) // (4 + beaters) if w > 0 else w
+            if first or value > best_value or (value == best_value and c % 8 < best_card_value):
+                best, best_value, best_card_value, first = c, value, c % 8, False
+        return best
+    for i in range(nl):
+        c = legal[i]
+        trick[nt] = c
+        wi = decide(trick, nt + 1, trump)
+        winner = trick[wi]
+        value = worth(winner, occ, cm, used, tgt, uval, uvalid, T) * 4
+        if winner != c:
+            u = usefulness(c, occ, cm, used, tgt, uval, uvalid, T)
+            if u > 0:
+                value -= 2 * u
+        if first or value > best_value or (value == best_value and c % 8 < best_card_value):
+            best, best_value, best_card_value, first = c, value, c % 8, False
+    return best
+
+
+@njit(cache=True)
+def heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, uval, uvalid, T):
+    best = 0
+    best_val = 0
+    for k in range(nopt):
+        total = 0
+        for j in range(opt_n[k]):
+            p = opt_a[k] if j == 0 else opt_b[k]
+            u = usefulness(p, occ, cm, used, tgt, uval, uvalid, T)
+            total += -1000 if u == UNPLACEABLE else u
+        val = 4 * total - (4 * SKILL_COST if opt_skill[k] else 0)
+        if opt_n[k] == 2:
+            if usefulness(opt_a[k], occ, cm, used, tgt, uval, uvalid, T) >= \
+                    usefulness(opt_b[k], occ, cm, used, tgt, uval, uvalid, T):
+                val += 1
+        if k == 0 or val > best_val:
+            best, best_val = k, val
+    return best
+
+
+@njit(cache=True)
+def filler(lp, nlp, scores, need, pos_mask):
+    z0, z1, z2 = grow(need[0], need[1], need[2])
+    z0, z1, z2 = grow(z0, z1, z2)
+    best = 0
+    best_cost = -1
+    for i in range(nlp):
+        if scores[i] > 0:
+            continue
+        g = lp[i]
+        cost = popcount(pos_mask[g, 0] & z0) + popcount(pos_mask[g, 1] & z1) + popcount(pos_mask[g, 2] & z2)
+        if (pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2]):
+            cost += 100
+        if best_cost < 0 or cost < best_cost:
+            best, best_cost = i, cost
+    return best
+
+
+@njit(cache=True)
+def smart_place(card, lp, nlp, scores, checked, avoid_dead_ends, occ, cm, used, tgt, need, clear, T):
+    (pos_start, pos_mask, pos_halo, pos_card, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
+     bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
+    col = card // 8
+    n_useful = 0
+    for i in range(nlp):
+        g = lp[i]
+        checked[i] = 0
+        if (pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2]):
+            scores[i] = score(col, g, occ, tgt, pos_mask, bird_ring, mark_colour, mark_all)
+        else:
+            scores[i] = 0
+        if scores[i] > 0:
+            n_useful += 1
+    top = -1
+    for step in range(min(n_useful, DEAD_END_CHECKS if avoid_dead_ends else 1)):
+        pick = -1
+        for i in range(nlp):
+            if scores[i] > 0 and not checked[i] and (pick < 0 or scores[i] > scores[pick]):
+                pick = i
+        checked[pick] = 1
+        if step == 0:
+            top = pick
+        if not avoid_dead_ends:
+            return pick
+        if not is_dead_end(col, card, lp[pick], occ, cm, used, clear, T):
+            return pick
+    f = filler(lp, nlp, scores, need, pos_mask)
+    if n_useful == 0 or not avoid_dead_ends:
+        return f
+    if not is_dead_end(col, card, lp[f], occ, cm, used, clear, T):
+        return f
+    return top
+
+
+# ---------------------------------------------------------------- one game
+@njit(cache=True)
+def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
+    (pos_start, pos_mask, pos_halo, pos_card, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
+     bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
+    buddy = settings[0] == 1
+    rounds = settings[1]
+    skills = settings[2]
+    clear = settings[3]
+    nb = bird_ring.shape[0]
+
+    # ---- deal (same draws as state.deal)
+    rs = np.empty(players + 1, np.uint64)
+    rs[players] = np.uint64(seed)
+    G = players  # the game stream lives in the last slot
+    removed = np.zeros(40, np.int64)
+    deck = np.empty(40, np.int64)
+    n = 0
+    for c in range(40):
+        if players == 3 and c == PURPLE_1:
+            removed[c] = 1
+            continue
+        deck[n] = c
+        n += 1
+    for i in range(n - 1, 0, -1):
+        j = below(rs, G, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    aside = 8 if buddy else 0
+    hand_size = 16 if buddy else (13 if players == 3 else 10)
+    hand = np.zeros((players, 40), np.int64)
+    for k in range(players):
+        for i in range(aside + k * hand_size, aside + (k + 1) * hand_size):
+            hand[k, deck[i]] = 1
+    start = -1
+    for k in range(players):
+        if hand[k, PURPLE_8]:
+            start = k
+    if start < 0:
+        start = below(rs, G, players)
+    for k in range(players):
+        rs[k] = rnext(rs, G)
+
+    # ---- state
+    occ = occ0.copy()
+    cm = cm0.copy()
+    used = used0.copy()
+    seen = np.zeros(40, np.int64)
+    tgt = np.zeros(max(nb, 1), np.int64)
+    need = np.zeros(3, np.int64)
+    uval = np.zeros(40, np.int64)
+    uvalid = np.zeros(40, np.int64)
+    refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour)
+    max_pos = 0
+    for c in range(40):
+        max_pos = max(max_pos, pos_start[c + 1] - pos_start[c])
+    lp = np.empty(max_pos, np.int64)
+    scores = np.empty(max_pos, np.int64)
+    checked = np.empty(max_pos, np.int64)
+    legal = np.empty(40, np.int64)
+    trick = np.empty(5, np.int64)
+    trick_player = np.empty(4, np.int64)
+    order = np.empty(4, np.int64)
+    opt_skill = np.zeros(10, np.int64)
+    opt_n = np.zeros(10, np.int64)
+    opt_a = np.zeros(10, np.int64)
+    opt_b = np.zeros(10, np.int64)
+    skills_left = skills
+    trump = 4
+    h = FNV_OFFSET
+    result = -1
+    rnd = 0
+    for rnd in range(1, rounds + 1):
+        if buddy:
+            order[0] = start
+            order[1] = 1 - start
+            order[2] = start
+            order[3] = 1 - start
+            nplays = 4
+        else:
+            for k in range(players):
+                order[k] = (start + k) % players
+            nplays = players
+        nt = 0
+        for step in range(nplays):
+            seat = order[step]
+            nl = 0
+            if nt > 0:
+                lead = trick[0] // 8
+                for c in range(lead * 8, lead * 8 + 8):
+                    if hand[seat, c]:
+                        legal[nl] = c
+                        nl += 1
+            if nl == 0:
+                for c in range(40):
+                    if hand[seat, c]:
+                        legal[nl] = c
+                        nl += 1
+            if policy == 0:
+                card = heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, cm, used,
+                                      tgt, uval, uvalid, T)
+            else:
+                card = legal[below(rs, seat, nl)]
+            hand[seat, card] = 0
+            trick[nt] = card
+            trick_player[nt] = seat
+            nt += 1
+            seen[card] = 1
+            h = mix(h, card)
+        wi = decide(trick, nt, trump)
+        decision = trick[wi]
+        in_charge = trick_player[wi]
+        h = mix(h, 64 + in_charge)
+
+        # ---- selection options, in the order of state.selection_options
+        nopt = 1
+        opt_skill[0] = 0
+        if used[decision]:
+            opt_n[0] = 0
+        else:
+            opt_n[0] = 1
+            opt_a[0] = decision
+        if skills_left > 0:
+            same = True
+            lowest = trick[0]
+            for i in range(nt):
+                if trick[i] // 8 != trick[0] // 8:
+                    same = False
+                if trick[i] % 8 < lowest % 8:
+                    lowest = trick[i]
+            if same and not used[lowest]:
+                if not used[decision]:
+                    opt_skill[nopt] = 1
+                    opt_n[nopt] = 2
+                    opt_a[nopt] = decision
+                    opt_b[nopt] = lowest
+                    nopt += 1
+                    opt_skill[nopt] = 1
+                    opt_n[nopt] = 2
+                    opt_a[nopt] = lowest
+                    opt_b[nopt] = decision
+                    nopt += 1
+                else:
+                    opt_skill[nopt] = 1
+                    opt_n[nopt] = 1
+                    opt_a[nopt] = lowest
+                    nopt += 1
+            if buddy:
+                for colour in range(5):
+                    alt = colour * 8 + decision % 8
+                    if colour != decision // 8 and not used[alt]:
+                        opt_skill[nopt] = 2
+                        opt_n[nopt] = 1
+                        opt_a[nopt] = alt
+                        nopt += 1
+                for dv in (-1, 1):
+                    v = decision % 8 + dv
+                    if 0 <= v <= 7 and not used[(decision // 8) * 8 + v]:
+                        opt_skill[nopt] = 3
+                        opt_n[nopt] = 1
+                        opt_a[nopt] = (decision // 8) * 8 + v
+                        nopt += 1
+        if policy == 0:
+            k = heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, uval, uvalid, T)
+        elif policy == 1:
+            k = below(rs, in_charge, nopt)
+        else:
+            k = 0
+        h = mix(h, 128 + k)
+        if opt_skill[k]:
+            skills_left -= 1
+
+        # ---- placements
+        for j in range(opt_n[k]):
+            piece = opt_a[k] if j == 0 else opt_b[k]
+            col = piece // 8
+            nlp = 0
+            for g in range(pos_start[piece], pos_start[piece + 1]):
+                if is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
+                    lp[nlp] = g
+                    nlp += 1
+            if nlp == 0:
+                result = 2
+                break
+            if policy == 1:
+                i = below(rs, in_charge, nlp)
+            else:
+                i = smart_place(piece, lp, nlp, scores, checked, policy == 0, occ, cm, used, tgt, need, clear, T)
+            g = lp[i]
+            for w in range(3):
+                occ[w] |= pos_mask[g, w]
+                cm[col, w] |= pos_mask[g, w]
+            used[piece] = 1
+            h = mix(h, 4096 + piece * 4096 + (g - pos_start[piece]))
+            refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour)
+        trump = decision // 8
+        start = in_charge
+        if result < 0:
+            if count_scanned(occ, cm, bird_ring, bird_edge, mark_colour) >= clear:
+                result = 0
+            elif rnd == rounds:
+                result = 1
+        if result >= 0:
+            break
+    out[0] = result
+    out[1] = rnd
+    out[2] = count_scanned(occ, cm, bird_ring, bird_edge, mark_colour)
+    return h
+
+
+@njit(cache=True)
+def play_many(seeds, players, policy, T, settings, occ0, cm0, used0, results, rounds_played, scanned, traces):
+    out = np.zeros(3, np.int64)
+    for i in range(seeds.shape[0]):
+        traces[i] = play_one(seeds[i], players, policy, T, settings, occ0, cm0, used0, out)
+        results[i] = out[0]
+        rounds_played[i] = out[1]
+        scanned[i] = out[2]
+
+
+# ---------------------------------------------------------------- Python entry point
+def pack(tables: dict) -> tuple:
+    mark_all = tables["mark_colour"][0] | tables["mark_colour"][1] | tables["mark_colour"][2] | \
+        tables["mark_colour"][3] | tables["mark_colour"][4]
+    return (tables["pos_start"], tables["pos_mask"], tables["pos_halo"], tables["pos_card"], tables["cand_start"],
+            tables["cand_ids"], tables["cover_start"], tables["cover_ids"], tables["bird_ring"], tables["bird_edge"],
+            tables["bird_live"], tables["bird_all"], tables["mark_colour"], mark_all.astype(np.int64))
+
+
+def run(tables: dict, seeds: np.ndarray, players: int, policy: str):
+    """Play one game per seed; returns (result codes, rounds played, birds scanned, trace hashes)."""
+    n = len(seeds)
+    results = np.zeros(n, np.int64)
+    rounds_played = np.zeros(n, np.int64)
+    scanned = np.zeros(n, np.int64)
+    traces = np.zeros(n, np.uint64)
+    bird_ring = tables["bird_ring"]
+    T = pack(tables)
+    if bird_ring.shape[0] == 0:
+        raise ValueError("mission has no birds")
+    play_many(np.asarray(seeds, np.uint64), players, POLICY_IDS[policy], T, tables["settings"], tables["occupied"],
+              tables["colour_masks"], tables["used"], results, rounds_played, scanned, traces)
+    return results, rounds_played, scanned, traces

@@ -1,0 +1,104 @@
+"""Flat NumPy tables of a mission and catalog for the Numba engine.
+
+Every geometric fact here is computed by solver.rules / solver.board (the one
+rules module); the Numba kernels only look these tables up. A 144-cell mask is
+stored as three int64 words of 48 bits (4 board rows each), so that row shifts
+stay inside signed 64-bit arithmetic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import NUM_CELLS, all_positions
+from ..cards import ALL_CARDS
+from ..rules import Board, blocked_reason, halo, mask_of
+
+WORD_BITS = 48
+WORD_MASK = (1 << WORD_BITS) - 1
+
+
+def split(m: int) -> tuple[int, int, int]:
+    return m & WORD_MASK, (m >> WORD_BITS) & WORD_MASK, m >> (2 * WORD_BITS)
+
+
+def join(words) -> int:
+    return int(words[0]) | (int(words[1]) << WORD_BITS) | (int(words[2]) << (2 * WORD_BITS))
+
+
+def build_tables(mission, catalog) -> dict[str, np.ndarray]:
+    board = Board.start(mission)
+    birds = mission.bird_mask
+    live = [b for b in mission.birds if blocked_reason(mission, b) is None]
+    ring_union = 0
+    for b in live:
+        ring_union |= b.ring
+
+    pos_start = np.zeros(41, np.int64)
+    pos_mask, pos_halo, pos_card = [], [], []
+    cand_start = np.zeros(41, np.int64)
+    cand_ids = []
+    cover: dict[int, list[int]] = {}
+    for card in ALL_CARDS:
+        pos_start[card.index] = len(pos_mask)
+        cand_start[card.index] = len(cand_ids)
+        for cells in all_positions(catalog[card]):
+            m = mask_of(cells)
+            gid = len(pos_mask)
+            pos_mask.append(split(m))
+            pos_halo.append(split(halo(m)))
+            pos_card.append(card.index)
+            if m & birds:
+                continue
+            if m & ring_union:
+                cand_ids.append(gid)
+                mm = m & ring_union
+                while mm:
+                    low = mm & -mm
+                    cover.setdefault(low.bit_length() - 1, []).append(gid)
+                    mm ^= low
+    pos_start[40] = len(pos_mask)
+    cand_start[40] = len(cand_ids)
+    cover_start = np.zeros(NUM_CELLS + 1, np.int64)
+    cover_ids = []
+    for c in range(NUM_CELLS):
+        cover_start[c] = len(cover_ids)
+        cover_ids.extend(cover.get(c, ()))
+    cover_start[NUM_CELLS] = len(cover_ids)
+
+    mark_colour = np.zeros((5, 3), np.int64)
+    mark_cell = np.full(NUM_CELLS, -1, np.int64)
+    for c, col in mission.marks:
+        mark_colour[col] = split(join(mark_colour[col]) | (1 << c))
+        mark_cell[c] = int(col)
+    colour_masks = np.array([split(m) for m in board.colour_masks], np.int64)
+    used = np.zeros(40, np.int64)
+    for card in board.pieces:
+        used[card.index] = 1
+    return {
+        "pos_start": pos_start,
+        "pos_mask": np.array(pos_mask, np.int64).reshape(-1, 3),
+        "pos_halo": np.array(pos_halo, np.int64).reshape(-1, 3),
+        "pos_card": np.array(pos_card, np.int64),
+        "cand_start": cand_start,
+        "cand_ids": np.array(cand_ids, np.int64),
+        "cover_start": cover_start,
+        "cover_ids": np.array(cover_ids, np.int64),
+        "bird_ring": np.array([split(b.ring) for b in mission.birds], np.int64).reshape(-1, 3),
+        "bird_edge": np.array([1 if b.sides_on_edge() else 0 for b in mission.birds], np.int64),
+        "bird_live": np.array([1 if b in live else 0 for b in mission.birds], np.int64),
+        "bird_all": np.array(split(birds), np.int64),
+        "mark_colour": mark_colour,
+        "mark_cell": mark_cell,
+        "occupied": np.array(split(board.occupied), np.int64),
+        "colour_masks": colour_masks,
+        "used": used,
+        # mode, players-independent settings: buddy flag, rounds, skills, clear
+        "settings": np.array([1 if mission.mode == "buddy" else 0, mission.rounds, mission.skills, mission.clear],
+                             np.int64),
+    }
+
+
+TABLE_ORDER = ("pos_start", "pos_mask", "pos_halo", "pos_card", "cand_start", "cand_ids", "cover_start",
+               "cover_ids", "bird_ring", "bird_edge", "bird_live", "bird_all", "mark_colour", "mark_cell",
+               "occupied", "colour_masks", "used", "settings")
