@@ -61,7 +61,7 @@ def grow(a0, a1, a2):
     return r0, r1, r2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rnext(rs, k):
     s = rs[k] + GOLDEN
     rs[k] = s
@@ -70,18 +70,18 @@ def rnext(rs, k):
     return z ^ (z >> S31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def below(rs, k, n):
     return np.int64(rnext(rs, k) % np.uint64(n))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mix(h, v):
     return (h ^ np.uint64(v)) * FNV_PRIME
 
 
 # ---------------------------------------------------------------- rules lookups
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
     if (pos_mask[g, 0] & (occ[0] | bird_all[0])) | (pos_mask[g, 1] & (occ[1] | bird_all[1])) | \
             (pos_mask[g, 2] & (occ[2] | bird_all[2])):
@@ -89,7 +89,7 @@ def is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
     return ((pos_halo[g, 0] & cm[col, 0]) | (pos_halo[g, 1] & cm[col, 1]) | (pos_halo[g, 2] & cm[col, 2])) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_scanned(b, occ, cm, bird_ring, bird_edge, mark_colour):
     if bird_edge[b]:
         return False
@@ -103,7 +103,7 @@ def is_scanned(b, occ, cm, bird_ring, bird_edge, mark_colour):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_spoiled(b, occ, cm, bird_ring, mark_colour):
     for col in range(5):
         for w in range(3):
@@ -121,7 +121,7 @@ def count_scanned(occ, cm, bird_ring, bird_edge, mark_colour):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(trick, nt, trump):
     """Index in the trick of the decision card: highest trump, else highest of the lead colour."""
     best = -1
@@ -157,11 +157,16 @@ def refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, ma
         uvalid[k] = 0
 
 
-@njit(cache=True)
-def score(col, g, occ, tgt, pos_mask, bird_ring, mark_colour, mark_all):
+@njit(cache=True, inline="always")
+def score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all):
     gain = 0
-    for b in range(bird_ring.shape[0]):
-        if not tgt[b]:
+    touched = pos_birds[g]
+    b = -1
+    while touched:
+        b += 1
+        bit = touched & 1
+        touched >>= 1
+        if not bit or not tgt[b]:
             continue
         c0 = pos_mask[g, 0] & bird_ring[b, 0] & ~occ[0]
         c1 = pos_mask[g, 1] & bird_ring[b, 1] & ~occ[1]
@@ -184,8 +189,8 @@ def score(col, g, occ, tgt, pos_mask, bird_ring, mark_colour, mark_all):
 
 
 @njit(cache=True)
-def usefulness(card, occ, cm, used, tgt, uval, uvalid, T):
-    (pos_start, pos_mask, pos_halo, pos_card, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
+def usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T):
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids, bird_ring,
      bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     if uvalid[card]:
         return uval[card]
@@ -195,9 +200,13 @@ def usefulness(card, occ, cm, used, tgt, uval, uvalid, T):
     else:
         u = UNPLACEABLE
         for j in range(cand_start[card], cand_start[card + 1]):
+            if u >= 0 and cand_ub[j] <= u:
+                break  # candidates are sorted by this upper bound: none left can do better
             g = cand_ids[j]
+            if u >= 0 and ((pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2])) == 0:
+                continue  # touches no open cell: scores 0, and u is already >= 0
             if is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
-                s = score(col, g, occ, tgt, pos_mask, bird_ring, mark_colour, mark_all)
+                s = score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all)
                 if s > u:
                     u = s
                 if u < 0:
@@ -214,7 +223,7 @@ def usefulness(card, occ, cm, used, tgt, uval, uvalid, T):
 
 @njit(cache=True)
 def is_dead_end(col, card, g, occ, cm, used, clear, T):
-    (pos_start, pos_mask, pos_halo, pos_card, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids, bird_ring,
      bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     occ2 = np.empty(3, np.int64)
     cm2 = cm.copy()
@@ -256,13 +265,13 @@ def is_dead_end(col, card, g, occ, cm, used, clear, T):
 
 # ---------------------------------------------------------------- policies
 @njit(cache=True)
-def worth(card, occ, cm, used, tgt, uval, uvalid, T):
-    u = usefulness(card, occ, cm, used, tgt, uval, uvalid, T)
+def worth(card, occ, cm, used, tgt, need, uval, uvalid, T):
+    u = uval[card] if uvalid[card] else usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T)
     return W_UNPLACEABLE if u == UNPLACEABLE else u
 
 
 @njit(cache=True)
-def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, cm, used, tgt, uval, uvalid, T):
+def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, cm, used, tgt, need, uval, uvalid, T):
     best = legal[0]
     best_value = 0
     best_card_value = 0
@@ -276,7 +285,9 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, 
                     continue
                 if (x // 8 == c // 8 and x % 8 > c % 8) or (c // 8 != trump and x // 8 == trump):
                     beaters += 1
-            w = worth(c, occ, cm, used, tgt, uval, uvalid, T)
+            w = uval[c] if uvalid[c] else usefulness(c, occ, cm, used, tgt, need, uval, uvalid, T)
+            if w == UNPLACEABLE:
+                w = W_UNPLACEABLE
             value = (w * 4) // (4 + beaters) if w > 0 else w
             if first or value > best_value or (value == best_value and c % 8 < best_card_value):
                 best, best_value, best_card_value, first = c, value, c % 8, False
@@ -286,9 +297,10 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, 
         trick[nt] = c
         wi = decide(trick, nt + 1, trump)
         winner = trick[wi]
-        value = worth(winner, occ, cm, used, tgt, uval, uvalid, T) * 4
+        w = uval[winner] if uvalid[winner] else usefulness(winner, occ, cm, used, tgt, need, uval, uvalid, T)
+        value = (W_UNPLACEABLE if w == UNPLACEABLE else w) * 4
         if winner != c:
-            u = usefulness(c, occ, cm, used, tgt, uval, uvalid, T)
+            u = uval[c] if uvalid[c] else usefulness(c, occ, cm, used, tgt, need, uval, uvalid, T)
             if u > 0:
                 value -= 2 * u
         if first or value > best_value or (value == best_value and c % 8 < best_card_value):
@@ -297,19 +309,19 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, 
 
 
 @njit(cache=True)
-def heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, uval, uvalid, T):
+def heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, need, uval, uvalid, T):
     best = 0
     best_val = 0
     for k in range(nopt):
         total = 0
         for j in range(opt_n[k]):
             p = opt_a[k] if j == 0 else opt_b[k]
-            u = usefulness(p, occ, cm, used, tgt, uval, uvalid, T)
+            u = usefulness(p, occ, cm, used, tgt, need, uval, uvalid, T)
             total += -1000 if u == UNPLACEABLE else u
         val = 4 * total - (4 * SKILL_COST if opt_skill[k] else 0)
         if opt_n[k] == 2:
-            if usefulness(opt_a[k], occ, cm, used, tgt, uval, uvalid, T) >= \
-                    usefulness(opt_b[k], occ, cm, used, tgt, uval, uvalid, T):
+            if usefulness(opt_a[k], occ, cm, used, tgt, need, uval, uvalid, T) >= \
+                    usefulness(opt_b[k], occ, cm, used, tgt, need, uval, uvalid, T):
                 val += 1
         if k == 0 or val > best_val:
             best, best_val = k, val
@@ -336,7 +348,7 @@ def filler(lp, nlp, scores, need, pos_mask):
 
 @njit(cache=True)
 def smart_place(card, lp, nlp, scores, checked, avoid_dead_ends, occ, cm, used, tgt, need, clear, T):
-    (pos_start, pos_mask, pos_halo, pos_card, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids, bird_ring,
      bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     col = card // 8
     n_useful = 0
@@ -344,7 +356,7 @@ def smart_place(card, lp, nlp, scores, checked, avoid_dead_ends, occ, cm, used, 
         g = lp[i]
         checked[i] = 0
         if (pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2]):
-            scores[i] = score(col, g, occ, tgt, pos_mask, bird_ring, mark_colour, mark_all)
+            scores[i] = score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all)
         else:
             scores[i] = 0
         if scores[i] > 0:
@@ -373,7 +385,7 @@ def smart_place(card, lp, nlp, scores, checked, avoid_dead_ends, occ, cm, used, 
 # ---------------------------------------------------------------- one game
 @njit(cache=True)
 def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
-    (pos_start, pos_mask, pos_halo, pos_card, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids, bird_ring,
      bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     buddy = settings[0] == 1
     rounds = settings[1]
@@ -471,7 +483,7 @@ def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
                         nl += 1
             if policy == 0:
                 card = heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, cm, used,
-                                      tgt, uval, uvalid, T)
+                                      tgt, need, uval, uvalid, T)
             else:
                 card = legal[below(rs, seat, nl)]
             hand[seat, card] = 0
@@ -534,7 +546,7 @@ def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
                         opt_a[nopt] = (decision // 8) * 8 + v
                         nopt += 1
         if policy == 0:
-            k = heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, uval, uvalid, T)
+            k = heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, need, uval, uvalid, T)
         elif policy == 1:
             k = below(rs, in_charge, nopt)
         else:
@@ -595,8 +607,9 @@ def play_many(seeds, players, policy, T, settings, occ0, cm0, used0, results, ro
 def pack(tables: dict) -> tuple:
     mark_all = tables["mark_colour"][0] | tables["mark_colour"][1] | tables["mark_colour"][2] | \
         tables["mark_colour"][3] | tables["mark_colour"][4]
-    return (tables["pos_start"], tables["pos_mask"], tables["pos_halo"], tables["pos_card"], tables["cand_start"],
-            tables["cand_ids"], tables["cover_start"], tables["cover_ids"], tables["bird_ring"], tables["bird_edge"],
+    return (tables["pos_start"], tables["pos_mask"], tables["pos_halo"], tables["pos_card"], tables["pos_birds"],
+            tables["cand_start"],
+            tables["cand_ids"], tables["cand_ub"], tables["cover_start"], tables["cover_ids"], tables["bird_ring"], tables["bird_edge"],
             tables["bird_live"], tables["bird_all"], tables["mark_colour"], mark_all.astype(np.int64))
 
 

@@ -35,7 +35,7 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
         ring_union |= b.ring
 
     pos_start = np.zeros(41, np.int64)
-    pos_mask, pos_halo, pos_card = [], [], []
+    pos_mask, pos_halo, pos_card, pos_birds = [], [], [], []
     cand_start = np.zeros(41, np.int64)
     cand_ids = []
     cover: dict[int, list[int]] = {}
@@ -48,6 +48,7 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
             pos_mask.append(split(m))
             pos_halo.append(split(halo(m)))
             pos_card.append(card.index)
+            pos_birds.append(sum(1 << i for i, b in enumerate(mission.birds) if m & b.ring))
             if m & birds:
                 continue
             if m & ring_union:
@@ -59,6 +60,26 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
                     mm ^= low
     pos_start[40] = len(pos_mask)
     cand_start[40] = len(cand_ids)
+    # Within each piece, candidates go by a static upper bound of their score, best first, so that
+    # the Numba usefulness scan can stop early; the maximum it finds does not depend on the order.
+    mark_colour_int = [0] * 5
+    for c, col in mission.marks:
+        mark_colour_int[col] |= 1 << c
+    cand_ub = []
+    for card in ALL_CARDS:
+        lo, hi = cand_start[card.index], cand_start[card.index + 1]
+        block = []
+        for gid in cand_ids[lo:hi]:
+            m = join(pos_mask[gid])
+            ub = 0
+            for b in live:
+                cov = m & b.ring
+                if cov:
+                    ub += 2 * bin(cov).count("1") + 2 * bin(cov & mark_colour_int[card.colour]).count("1") + 10
+            block.append((-ub, gid))
+        block.sort()
+        cand_ids[lo:hi] = [g for _, g in block]
+        cand_ub.extend(-u for u, _ in block)
     cover_start = np.zeros(NUM_CELLS + 1, np.int64)
     cover_ids = []
     for c in range(NUM_CELLS):
@@ -80,8 +101,10 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
         "pos_mask": np.array(pos_mask, np.int64).reshape(-1, 3),
         "pos_halo": np.array(pos_halo, np.int64).reshape(-1, 3),
         "pos_card": np.array(pos_card, np.int64),
+        "pos_birds": np.array(pos_birds, np.int64),  # bit i: the position touches bird i's ring
         "cand_start": cand_start,
         "cand_ids": np.array(cand_ids, np.int64),
+        "cand_ub": np.array(cand_ub, np.int64),
         "cover_start": cover_start,
         "cover_ids": np.array(cover_ids, np.int64),
         "bird_ring": np.array([split(b.ring) for b in mission.birds], np.int64).reshape(-1, 3),
@@ -99,6 +122,6 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
     }
 
 
-TABLE_ORDER = ("pos_start", "pos_mask", "pos_halo", "pos_card", "cand_start", "cand_ids", "cover_start",
+TABLE_ORDER = ("pos_start", "pos_mask", "pos_halo", "pos_card", "pos_birds", "cand_start", "cand_ids", "cand_ub", "cover_start",
                "cover_ids", "bird_ring", "bird_edge", "bird_live", "bird_all", "mark_colour", "mark_cell",
                "occupied", "colour_masks", "used", "settings")
