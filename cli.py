@@ -41,7 +41,7 @@ def check_output_path(path: str | None, inputs: list[str], suffix: str, option: 
 
     if path is None:
         return
-    if Path(path).suffix.lower() != suffix:
+    if suffix and Path(path).suffix.lower() != suffix:
         raise InputError(path, f"{option} expects a {suffix} file name", f"give a name ending in {suffix}")
     for i in inputs:
         if i and Path(i).resolve() == Path(path).resolve():
@@ -160,6 +160,109 @@ def show(mission, pieces, png, as_json):
         why = blocked_reason(m, b)
         if why:
             click.echo(f"bird {b.letter} can never be scanned: {why}")
+
+
+POLICY_NAMES = ("heuristic", "random", "greedy")
+
+
+def resolve_players(m, players: int | None, source: str) -> int:
+    from solver.game.state import game_shape
+
+    players = players if players is not None else (2 if m.mode == "buddy" else 4)
+    game_shape(m, players, source)
+    return players
+
+
+@main.command()
+@click.argument("mission", type=click.Path())
+@click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
+@click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default="heuristic", show_default=True,
+              help="heuristic (cooperative strategy), random, or greedy (random cards, best placement).")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--engine", type=click.Choice(["numba", "python"]), default="numba", show_default=True)
+@pieces_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def simulate(mission, players, games, seed, policy, workers, engine, pieces, as_json):
+    """Play many games of MISSION with simulated players and estimate the clear rate."""
+    from solver.game.simulate import default_workers, play_games, summarise
+
+    catalog, m = load_inputs(mission, pieces)
+    players = resolve_players(m, players, mission)
+    workers = workers or default_workers()
+    out = play_games(m, catalog, players, games, seed, policy, engine, workers)
+    doc = summarise(m, players, policy, games, seed, out, engine, workers)
+    if as_json:
+        emit_json(doc)
+        return
+    lo, hi = doc["ci95"]
+    click.echo(f"{m.name} ({m.id}), {players} players, policy {policy}, {games} games, seed {seed}")
+    click.echo(f"cleared {doc['cleared']} ({doc['clear_rate']:.1%}; 95% interval {lo:.1%} .. {hi:.1%})")
+    f = doc["failures"]
+    click.echo(f"failed: rounds ran out {f['rounds_exhausted']}, piece could not be placed {f['unplaceable']}")
+    if doc["mean_rounds_when_cleared"] is not None:
+        click.echo(f"mean rounds when cleared: {doc['mean_rounds_when_cleared']:.2f}")
+    click.echo(f"{doc['games_per_second']:.0f} games/s ({engine} engine, {workers} worker(s))")
+
+
+@main.command()
+@click.argument("mission", type=click.Path())
+@click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default="heuristic", show_default=True)
+@pieces_option
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the game as JSON Lines to this file.")
+@user_errors
+def play(mission, players, seed, policy, pieces, log_path):
+    """Play one game of MISSION and tell it round by round. Exit 0 when cleared, 1 otherwise."""
+    from solver.game.engine import play_game
+    from solver.game.policies import make_policy
+    from solver.game.simulate import game_seeds
+    from solver.render import draw, use_colour
+    from solver.rules import Board, check_placements
+
+    check_output_path(log_path, [mission, pieces], None, "--log")
+    catalog, m = load_inputs(mission, pieces)
+    players = resolve_players(m, players, mission)
+    game = play_game(m, catalog, players, int(game_seeds(seed, 0, 1)[0]), make_policy(policy), log=True)
+    if log_path:
+        with open(log_path, "w", encoding="utf-8") as f:
+            for e in game.events:
+                f.write(json.dumps(e) + "\n")
+    setup = game.events[0]
+    click.echo(f"{m.name} ({m.id}): {players} players, policy {policy}, seed {seed}; "
+               f"scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) in {m.rounds} rounds")
+    for k, hand in enumerate(setup["hands"]):
+        click.echo(f"  player {k} holds {' '.join(hand)}")
+    if setup["set_aside"]:
+        click.echo(f"  set aside: {' '.join(setup['set_aside'])}")
+    click.echo(f"  player {setup['start_player']} starts")
+    placements = []
+    for e in game.events[1:-1]:
+        plays = ", ".join(f"P{p['player']} {p['card']}" for p in e["plays"])
+        click.echo(f"round {e['round']} (trump {e['trump']}): {plays} -> {e['decision']} by P{e['in_charge']}")
+        if e["skill"]:
+            click.echo(f"  skill {e['skill']} ({e['skills_left']} left)")
+        for p in e["placements"]:
+            click.echo(f"  places {p['piece']} at {' '.join(p['cells'])}")
+        if len(e["pieces"]) > len(e["placements"]):
+            click.echo(f"  {e['pieces'][-1]} fits nowhere")
+        elif not e["pieces"]:
+            click.echo("  nothing to place (piece already used)")
+        click.echo(f"  scanned: {', '.join(e['scanned']) or '-'}")
+        placements += e["placements"]
+    from solver.rules import Placement
+
+    board, _ = check_placements(m, catalog, [Placement.parse(p["piece"], p["cells"]) for p in placements])
+    click.echo(draw(board, use_colour(), new=list(board.pieces.values())[len(m.placed):]))
+    end = game.events[-1]
+    words = {"cleared": "CLEARED", "rounds_exhausted": "failed: the rounds ran out",
+             "unplaceable": "failed: a selected piece could not be placed"}
+    click.echo(f"{words[end['result']]} after {end['rounds_played']} round(s)")
+    sys.exit(EXIT_OK if end["result"] == "cleared" else EXIT_NO)
 
 
 if __name__ == "__main__":

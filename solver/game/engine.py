@@ -34,8 +34,10 @@ class GameResult:
         return self.result == "cleared"
 
 
-def play_game(mission, catalog, players: int, seed: int, policy, log: bool = False) -> GameResult:
-    state = deal(mission, catalog, players, seed)
+def play_game(mission, catalog, players: int, seed: int, policy, log: bool = False,
+              state: GameState | None = None) -> GameResult:
+    """Play one game from the deal of ``seed`` (or from a prepared ``state``, for tests)."""
+    state = state or deal(mission, catalog, players, seed)
     events: list[dict] = []
     if log:
         events.append({

@@ -1,0 +1,144 @@
+"""The Numba engine is a twin of the Python reference engine: same games, decision by decision."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from solver.game import fast
+from solver.game.engine import play_game
+from solver.game.policies import make_policy
+from solver.game.simulate import game_seeds, play_games, wilson
+from solver.game.tables import build_tables
+from solver.missionfile import load_mission
+from tests.conftest import ROOT
+from tests.referee import referee
+
+CASES = [("buddy/b03", 2), ("party/p02", 3), ("party/p03", 4)]
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_engines_agree_game_by_game_500_deals(name, players, catalog):
+    m = load_mission(ROOT / f"missions/{name}.toml", catalog)
+    seeds = game_seeds(20261122, 0, 500)
+    tables = build_tables(m, catalog)
+    for policy, count in (("heuristic", 500), ("random", 150), ("greedy", 150)):
+        res, rounds, scanned, traces = fast.run(tables, seeds[:count], players, policy)
+        pol = make_policy(policy)
+        for i in range(count):
+            g = play_game(m, catalog, players, int(seeds[i]), pol)
+            assert (g.trace, g.result, g.rounds_played, len(g.scanned)) == \
+                (int(traces[i]), fast.RESULT_NAMES[res[i]], int(rounds[i]), int(scanned[i])), (policy, i)
+
+
+@pytest.mark.parametrize("name,players", CASES + [("buddy/b04", 2), ("party/p01", 4)])
+def test_logs_pass_the_referee(name, players, catalog):
+    m = load_mission(ROOT / f"missions/{name}.toml", catalog)
+    results = set()
+    for policy in ("heuristic", "random", "greedy"):
+        for seed in range(12):
+            g = play_game(m, catalog, players, seed, make_policy(policy), log=True)
+            results.add(referee(json.loads(json.dumps(g.events)), m, catalog))
+    assert "cleared" in results and "rounds_exhausted" in results
+
+
+def test_same_numbers_whatever_workers_and_engine(catalog):
+    m = load_mission(ROOT / "missions/party/p03.toml", catalog)
+    one = play_games(m, catalog, 3, 2500, 7, "heuristic", "numba", 1)
+    two = play_games(m, catalog, 3, 2500, 7, "heuristic", "numba", 2)
+    assert np.array_equal(one.traces, two.traces) and np.array_equal(one.results, two.results)
+    py = play_games(m, catalog, 3, 60, 7, "heuristic", "python", 2)
+    assert np.array_equal(py.traces, one.traces[:60])
+
+
+def test_seeds_do_not_depend_on_chunking():
+    whole = game_seeds(5, 0, 2600)
+    parts = np.concatenate([game_seeds(5, 0, 999), game_seeds(5, 999, 1001), game_seeds(5, 2000, 600)])
+    assert np.array_equal(whole, parts)
+    assert len(set(whole.tolist())) == 2600
+    assert not np.array_equal(game_seeds(6, 0, 10), whole[:10])
+
+
+def test_wilson_interval_matches_spec_example():
+    lo, hi = wilson(6123, 10000)
+    assert round(lo, 4) == 0.6027 and round(hi, 4) == 0.6218
+    assert wilson(0, 50)[0] == 0.0 and 0.06 < wilson(0, 50)[1] < 0.08
+    assert wilson(50, 50)[1] == 1.0
+
+
+def simulate(*args):
+    return CliRunner().invoke(main, ["simulate", *map(str, args)])
+
+
+def test_simulate_json_contract():
+    res = simulate(ROOT / "missions/buddy/b01.toml", "--games", 500, "--seed", 3, "--workers", 1, "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    for key in ("mission", "players", "policy", "games", "seed", "cleared", "clear_rate", "ci95", "failures",
+                "mean_rounds_when_cleared", "games_per_second"):
+        assert key in doc
+    assert doc["mission"] == "b01" and doc["players"] == 2 and doc["policy"] == "heuristic" and doc["games"] == 500
+    assert doc["clear_rate"] == doc["cleared"] / 500
+    assert doc["cleared"] + doc["failures"]["rounds_exhausted"] + doc["failures"]["unplaceable"] == 500
+    assert list(wilson(doc["cleared"], 500)) == doc["ci95"]
+
+
+def test_simulate_engines_agree_on_the_cli():
+    a = json.loads(simulate(ROOT / "missions/party/p01.toml", "--games", 80, "--players", 3, "--engine", "python",
+                            "--workers", 1, "--json").output)
+    b = json.loads(simulate(ROOT / "missions/party/p01.toml", "--games", 80, "--players", 3, "--engine", "numba",
+                            "--workers", 2, "--json").output)
+    for key in ("cleared", "failures", "mean_rounds_when_cleared", "ci95"):
+        assert a[key] == b[key]
+
+
+def test_simulate_unclearable_mission_clears_nothing(write):
+    from tests.conftest import board_text, mission_text
+
+    path = write("decoy.toml", mission_text(board_text({1: "AA.........."}), mode="party"))
+    for players in (3, 4):
+        doc = json.loads(simulate(path, "--games", 300, "--players", players, "--workers", 1, "--json").output)
+        assert doc["cleared"] == 0 and doc["mean_rounds_when_cleared"] is None
+
+
+@pytest.mark.parametrize("args", [["--players", 3], ["--players", 5]])
+def test_simulate_wrong_player_count_exit_2(args):
+    res = simulate(ROOT / "missions/buddy/b01.toml", *args)
+    assert res.exit_code == 2 and "b01.toml" in res.output and "--players" in res.output
+    res = simulate(ROOT / "missions/party/p01.toml", "--players", 2)
+    assert res.exit_code == 2 and "3 or 4" in res.output
+
+
+def test_play_log_and_exit_code(tmp_path):
+    log = tmp_path / "game.jsonl"
+    res = CliRunner().invoke(main, ["play", str(ROOT / "missions/party/p01.toml"), "--players", "3", "--seed", "4",
+                                    "--log", str(log)])
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert lines[0]["event"] == "setup" and lines[-1]["event"] == "end"
+    assert res.exit_code == (0 if lines[-1]["result"] == "cleared" else 1)
+    assert f"round {len(lines) - 2} " in res.output
+    keys = {"event", "round", "start_player", "trump", "plays", "decision", "in_charge", "skill", "pieces",
+            "placements", "skills_left", "scanned"}
+    assert all(set(e) == keys for e in lines[1:-1])
+    assert set(lines[0]) == {"event", "mission", "players", "rounds", "skills", "hands", "set_aside", "removed",
+                             "start_player"}
+
+
+def test_play_is_game_zero_of_simulate(tmp_path, catalog):
+    m = load_mission(ROOT / "missions/buddy/b02.toml", catalog)
+    log = tmp_path / "g.jsonl"
+    CliRunner().invoke(main, ["play", str(ROOT / "missions/buddy/b02.toml"), "--seed", "9", "--log", str(log)])
+    end = json.loads(log.read_text().splitlines()[-1])
+    out = play_games(m, catalog, 2, 1, 9, "heuristic", "numba", 1)
+    assert fast.RESULT_NAMES[out.results[0]] == end["result"] and out.rounds[0] == end["rounds_played"]
+
+
+def test_heuristic_beats_random_and_greedy(catalog):
+    for path in sorted((ROOT / "missions").glob("*/*.toml")):
+        m = load_mission(path, catalog)
+        players = m.player_counts()[-1]
+        rate = {p: (play_games(m, catalog, players, 400, 1, p, "numba", 1).results == 0).mean()
+                for p in ("heuristic", "greedy", "random")}
+        assert rate["heuristic"] > rate["greedy"] + 0.05 and rate["heuristic"] > rate["random"] + 0.2, (m.id, rate)
