@@ -140,17 +140,24 @@ def decide(trick, nt, trump):
 
 # ---------------------------------------------------------------- the board view used by the policies
 @njit(cache=True)
-def refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour):
+def refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour, max_size):
+    """Targets (birds still worth scanning), open cells around them in need[0:3], and in need[3]
+    the most completion bonus any placement can earn now (10 per target a single piece could finish)."""
     need[0] = 0
     need[1] = 0
     need[2] = 0
+    need[3] = 0
     for b in range(bird_ring.shape[0]):
         t = bird_live[b] == 1 and not is_scanned(b, occ, cm, bird_ring, bird_edge, mark_colour) \
             and not is_spoiled(b, occ, cm, bird_ring, mark_colour)
         tgt[b] = 1 if t else 0
         if t:
+            open_cells = 0
             for w in range(3):
                 need[w] |= bird_ring[b, w]
+                open_cells += popcount(bird_ring[b, w] & ~occ[w])
+            if open_cells <= max_size:
+                need[3] += 10
     for w in range(3):
         need[w] &= ~occ[w]
     for k in range(40):
@@ -200,7 +207,7 @@ def usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T):
     else:
         u = UNPLACEABLE
         for j in range(cand_start[card], cand_start[card + 1]):
-            if u >= 0 and cand_ub[j] <= u:
+            if u >= 0 and cand_ub[j] + need[3] <= u:
                 break  # candidates are sorted by this upper bound: none left can do better
             g = cand_ids[j]
             if u >= 0 and ((pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2])) == 0:
@@ -329,55 +336,70 @@ def heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, n
 
 
 @njit(cache=True)
-def filler(lp, nlp, scores, need, pos_mask):
+def filler(piece, need, occ, cm, tgt, T):
+    """The legal placement (global id) intruding least on the cells around the wanted birds, or -1."""
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids,
+     bird_ring, bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
+    col = piece // 8
     z0, z1, z2 = grow(need[0], need[1], need[2])
     z0, z1, z2 = grow(z0, z1, z2)
-    best = 0
+    best = -1
     best_cost = -1
-    for i in range(nlp):
-        if scores[i] > 0:
+    for g in range(pos_start[piece], pos_start[piece + 1]):
+        if not is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
             continue
-        g = lp[i]
+        touches = (pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2])
+        if touches and score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all) > 0:
+            continue
         cost = popcount(pos_mask[g, 0] & z0) + popcount(pos_mask[g, 1] & z1) + popcount(pos_mask[g, 2] & z2)
-        if (pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2]):
+        if touches:
             cost += 100
         if best_cost < 0 or cost < best_cost:
-            best, best_cost = i, cost
+            best, best_cost = g, cost
     return best
 
 
 @njit(cache=True)
-def smart_place(card, lp, nlp, scores, checked, avoid_dead_ends, occ, cm, used, tgt, need, clear, T):
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids, bird_ring,
-     bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
-    col = card // 8
+def smart_place(piece, useful_g, useful_s, avoid_dead_ends, occ, cm, used, tgt, need, clear, T):
+    """Global id of the chosen placement, as policies.SmartBase.place chooses it; -1 if none is legal.
+
+    Useful placements (score > 0) are taken best score first, ties to the lower position index."""
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids,
+     bird_ring, bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
+    col = piece // 8
     n_useful = 0
-    for i in range(nlp):
-        g = lp[i]
-        checked[i] = 0
-        if (pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2]):
-            scores[i] = score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all)
-        else:
-            scores[i] = 0
-        if scores[i] > 0:
+    for j in range(cand_start[piece], cand_start[piece + 1]):
+        g = cand_ids[j]
+        if ((pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2])) == 0:
+            continue
+        if not is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
+            continue
+        sc = score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all)
+        if sc > 0:
+            useful_g[n_useful] = g
+            useful_s[n_useful] = sc
             n_useful += 1
     top = -1
     for step in range(min(n_useful, DEAD_END_CHECKS if avoid_dead_ends else 1)):
         pick = -1
-        for i in range(nlp):
-            if scores[i] > 0 and not checked[i] and (pick < 0 or scores[i] > scores[pick]):
+        for i in range(n_useful):
+            if useful_s[i] > 0 and (pick < 0 or useful_s[i] > useful_s[pick] or
+                                    (useful_s[i] == useful_s[pick] and useful_g[i] < useful_g[pick])):
                 pick = i
-        checked[pick] = 1
+        g = useful_g[pick]
+        useful_s[pick] = 0  # checked
         if step == 0:
-            top = pick
+            top = g
         if not avoid_dead_ends:
-            return pick
-        if not is_dead_end(col, card, lp[pick], occ, cm, used, clear, T):
-            return pick
-    f = filler(lp, nlp, scores, need, pos_mask)
+            return g
+        if not is_dead_end(col, piece, g, occ, cm, used, clear, T):
+            return g
+    f = filler(piece, need, occ, cm, tgt, T)
+    if f < 0:
+        return top  # every legal placement is useful (or none is legal: -1)
     if n_useful == 0 or not avoid_dead_ends:
         return f
-    if not is_dead_end(col, card, lp[f], occ, cm, used, clear, T):
+    if not is_dead_end(col, piece, f, occ, cm, used, clear, T):
         return f
     return top
 
@@ -432,16 +454,15 @@ def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
     used = used0.copy()
     seen = np.zeros(40, np.int64)
     tgt = np.zeros(max(nb, 1), np.int64)
-    need = np.zeros(3, np.int64)
+    need = np.zeros(4, np.int64)
     uval = np.zeros(40, np.int64)
     uvalid = np.zeros(40, np.int64)
-    refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour)
+    refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour, settings[4])
     max_pos = 0
     for c in range(40):
         max_pos = max(max_pos, pos_start[c + 1] - pos_start[c])
     lp = np.empty(max_pos, np.int64)
     scores = np.empty(max_pos, np.int64)
-    checked = np.empty(max_pos, np.int64)
     legal = np.empty(40, np.int64)
     trick = np.empty(5, np.int64)
     trick_player = np.empty(4, np.int64)
@@ -559,25 +580,24 @@ def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
         for j in range(opt_n[k]):
             piece = opt_a[k] if j == 0 else opt_b[k]
             col = piece // 8
-            nlp = 0
-            for g in range(pos_start[piece], pos_start[piece + 1]):
-                if is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
-                    lp[nlp] = g
-                    nlp += 1
-            if nlp == 0:
+            if policy == 1:
+                nlp = 0
+                for g in range(pos_start[piece], pos_start[piece + 1]):
+                    if is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
+                        lp[nlp] = g
+                        nlp += 1
+                g = lp[below(rs, in_charge, nlp)] if nlp > 0 else -1
+            else:
+                g = smart_place(piece, lp, scores, policy == 0, occ, cm, used, tgt, need, clear, T)
+            if g < 0:
                 result = 2
                 break
-            if policy == 1:
-                i = below(rs, in_charge, nlp)
-            else:
-                i = smart_place(piece, lp, nlp, scores, checked, policy == 0, occ, cm, used, tgt, need, clear, T)
-            g = lp[i]
             for w in range(3):
                 occ[w] |= pos_mask[g, w]
                 cm[col, w] |= pos_mask[g, w]
             used[piece] = 1
             h = mix(h, 4096 + piece * 4096 + (g - pos_start[piece]))
-            refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour)
+            refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour, settings[4])
         trump = decision // 8
         start = in_charge
         if result < 0:

@@ -192,15 +192,18 @@ class SmartBase:
             if not v.is_dead_end(col, piece, masks[i]):
                 return i
         f = self._filler(v, masks, scores)
+        if f is None:
+            return useful[0]  # every legal placement is useful
         if not useful or not v.is_dead_end(col, piece, masks[f]):
             return f
         return useful[0]
 
     @staticmethod
-    def _filler(v: BoardView, masks, scores) -> int:
-        """The legal placement that intrudes least on the cells around the birds still wanted."""
+    def _filler(v: BoardView, masks, scores) -> int | None:
+        """The legal placement that intrudes least on the cells around the birds still wanted
+        (among those that do not score), or None if there is none."""
         zone = grow(grow(v.need))
-        best, best_cost = 0, None
+        best, best_cost = None, None
         for i, m in enumerate(masks):
             if scores[i] > 0:
                 continue

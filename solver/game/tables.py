@@ -60,8 +60,9 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
                     mm ^= low
     pos_start[40] = len(pos_mask)
     cand_start[40] = len(cand_ids)
-    # Within each piece, candidates go by a static upper bound of their score, best first, so that
-    # the Numba usefulness scan can stop early; the maximum it finds does not depend on the order.
+    # Within each piece, candidates go by a static upper bound of their score (without the completion
+    # bonus, which the engine adds while a bird is close to complete), best first, so that the Numba
+    # usefulness scan can stop early; the maximum it finds does not depend on the order.
     mark_colour_int = [0] * 5
     for c, col in mission.marks:
         mark_colour_int[col] |= 1 << c
@@ -75,7 +76,7 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
             for b in live:
                 cov = m & b.ring
                 if cov:
-                    ub += 2 * bin(cov).count("1") + 2 * bin(cov & mark_colour_int[card.colour]).count("1") + 10
+                    ub += 2 * bin(cov).count("1") + 2 * bin(cov & mark_colour_int[card.colour]).count("1")
             block.append((-ub, gid))
         block.sort()
         cand_ids[lo:hi] = [g for _, g in block]
@@ -117,8 +118,8 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
         "colour_masks": colour_masks,
         "used": used,
         # mode, players-independent settings: buddy flag, rounds, skills, clear
-        "settings": np.array([1 if mission.mode == "buddy" else 0, mission.rounds, mission.skills, mission.clear],
-                             np.int64),
+        "settings": np.array([1 if mission.mode == "buddy" else 0, mission.rounds, mission.skills, mission.clear,
+                              max(catalog[c].size for c in ALL_CARDS)], np.int64),
     }
 
 
