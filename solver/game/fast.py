@@ -165,9 +165,9 @@ def refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, ma
 
 
 @njit(cache=True, inline="always")
-def score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all):
+def score_mask(col, m0, m1, m2, touched, occ, tgt, bird_ring, mark_colour, mark_all):
+    """policies.BoardView.score on a mask; ``touched`` has bit b set if the mask meets bird b's ring."""
     gain = 0
-    touched = pos_birds[g]
     b = -1
     while touched:
         b += 1
@@ -175,9 +175,9 @@ def score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_al
         touched >>= 1
         if not bit or not tgt[b]:
             continue
-        c0 = pos_mask[g, 0] & bird_ring[b, 0] & ~occ[0]
-        c1 = pos_mask[g, 1] & bird_ring[b, 1] & ~occ[1]
-        c2 = pos_mask[g, 2] & bird_ring[b, 2] & ~occ[2]
+        c0 = m0 & bird_ring[b, 0] & ~occ[0]
+        c1 = m1 & bird_ring[b, 1] & ~occ[1]
+        c2 = m2 & bird_ring[b, 2] & ~occ[2]
         if (c0 | c1 | c2) == 0:
             continue
         wrong = (c0 & mark_all[0] & ~mark_colour[col, 0]) | (c1 & mark_all[1] & ~mark_colour[col, 1]) | \
@@ -188,17 +188,25 @@ def score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_al
         gain += 2 * (popcount(c0) + popcount(c1) + popcount(c2))
         gain += 2 * (popcount(c0 & mark_colour[col, 0]) + popcount(c1 & mark_colour[col, 1])
                      + popcount(c2 & mark_colour[col, 2]))
-        rest = (bird_ring[b, 0] & ~occ[0] & ~pos_mask[g, 0]) | (bird_ring[b, 1] & ~occ[1] & ~pos_mask[g, 1]) | \
-               (bird_ring[b, 2] & ~occ[2] & ~pos_mask[g, 2])
+        rest = (bird_ring[b, 0] & ~occ[0] & ~m0) | (bird_ring[b, 1] & ~occ[1] & ~m1) | \
+               (bird_ring[b, 2] & ~occ[2] & ~m2)
         if rest == 0:
             gain += 10
     return gain
 
 
+@njit(cache=True, inline="always")
+def score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all):
+    return score_mask(col, pos_mask[g, 0], pos_mask[g, 1], pos_mask[g, 2], pos_birds[g], occ, tgt, bird_ring,
+                      mark_colour, mark_all)
+
+
 @njit(cache=True)
-def usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T):
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids, bird_ring,
-     bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
+def usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T, G):
+    """policies.BoardView.usefulness: best score of a legal placement (>= 0), -1 if none is legal."""
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids,
+     bird_ring, bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
+    grp_start, grp_mask, grp_ub, grp_birds, grp_pos_start, grp_pos = G
     if uvalid[card]:
         return uval[card]
     col = card // 8
@@ -206,18 +214,20 @@ def usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T):
         u = 0
     else:
         u = UNPLACEABLE
-        for j in range(cand_start[card], cand_start[card + 1]):
-            if u >= 0 and cand_ub[j] + need[3] <= u:
-                break  # candidates are sorted by this upper bound: none left can do better
-            g = cand_ids[j]
-            if u >= 0 and ((pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2])) == 0:
-                continue  # touches no open cell: scores 0, and u is already >= 0
-            if is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
-                s = score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all)
-                if s > u:
-                    u = s
-                if u < 0:
-                    u = 0
+        for k in range(grp_start[card], grp_start[card + 1]):
+            if u >= 0 and grp_ub[k] + need[3] <= u:
+                break  # groups are sorted by this upper bound: none left can do better
+            m0, m1, m2 = grp_mask[k, 0], grp_mask[k, 1], grp_mask[k, 2]
+            if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
+                s = score_mask(col, m0, m1, m2, grp_birds[k], occ, tgt, bird_ring, mark_colour, mark_all)
+            else:
+                s = 0
+            if u >= 0 and s <= u:
+                continue  # cannot improve, whatever is legal
+            for j in range(grp_pos_start[k], grp_pos_start[k + 1]):
+                if is_legal(grp_pos[j], col, occ, cm, bird_all, pos_mask, pos_halo):
+                    u = s if s > 0 else 0
+                    break
         if u == UNPLACEABLE:
             for g in range(pos_start[card], pos_start[card + 1]):
                 if is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
@@ -229,11 +239,12 @@ def usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T):
 
 
 @njit(cache=True)
-def is_dead_end(col, card, g, occ, cm, used, clear, T):
+def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
+    """Would placing position g leave fewer than `clear` birds that can still be scanned?
+    occ2 and cm2 are scratch arrays (3,) and (5, 3)."""
     (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids, bird_ring,
      bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
-    occ2 = np.empty(3, np.int64)
-    cm2 = cm.copy()
+    cm2[:, :] = cm
     for w in range(3):
         occ2[w] = occ[w] | pos_mask[g, w]
         cm2[col, w] |= pos_mask[g, w]
@@ -272,13 +283,13 @@ def is_dead_end(col, card, g, occ, cm, used, clear, T):
 
 # ---------------------------------------------------------------- policies
 @njit(cache=True)
-def worth(card, occ, cm, used, tgt, need, uval, uvalid, T):
-    u = uval[card] if uvalid[card] else usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T)
+def worth(card, occ, cm, used, tgt, need, uval, uvalid, T, G):
+    u = uval[card] if uvalid[card] else usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T, G)
     return W_UNPLACEABLE if u == UNPLACEABLE else u
 
 
 @njit(cache=True)
-def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, cm, used, tgt, need, uval, uvalid, T):
+def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, cm, used, tgt, need, uval, uvalid, T, G):
     best = legal[0]
     best_value = 0
     best_card_value = 0
@@ -292,7 +303,7 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, 
                     continue
                 if (x // 8 == c // 8 and x % 8 > c % 8) or (c // 8 != trump and x // 8 == trump):
                     beaters += 1
-            w = uval[c] if uvalid[c] else usefulness(c, occ, cm, used, tgt, need, uval, uvalid, T)
+            w = uval[c] if uvalid[c] else usefulness(c, occ, cm, used, tgt, need, uval, uvalid, T, G)
             if w == UNPLACEABLE:
                 w = W_UNPLACEABLE
             value = (w * 4) // (4 + beaters) if w > 0 else w
@@ -304,10 +315,10 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, 
         trick[nt] = c
         wi = decide(trick, nt + 1, trump)
         winner = trick[wi]
-        w = uval[winner] if uvalid[winner] else usefulness(winner, occ, cm, used, tgt, need, uval, uvalid, T)
+        w = uval[winner] if uvalid[winner] else usefulness(winner, occ, cm, used, tgt, need, uval, uvalid, T, G)
         value = (W_UNPLACEABLE if w == UNPLACEABLE else w) * 4
         if winner != c:
-            u = uval[c] if uvalid[c] else usefulness(c, occ, cm, used, tgt, need, uval, uvalid, T)
+            u = uval[c] if uvalid[c] else usefulness(c, occ, cm, used, tgt, need, uval, uvalid, T, G)
             if u > 0:
                 value -= 2 * u
         if first or value > best_value or (value == best_value and c % 8 < best_card_value):
@@ -316,19 +327,19 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, 
 
 
 @njit(cache=True)
-def heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, need, uval, uvalid, T):
+def heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, need, uval, uvalid, T, G):
     best = 0
     best_val = 0
     for k in range(nopt):
         total = 0
         for j in range(opt_n[k]):
             p = opt_a[k] if j == 0 else opt_b[k]
-            u = usefulness(p, occ, cm, used, tgt, need, uval, uvalid, T)
+            u = usefulness(p, occ, cm, used, tgt, need, uval, uvalid, T, G)
             total += -1000 if u == UNPLACEABLE else u
         val = 4 * total - (4 * SKILL_COST if opt_skill[k] else 0)
         if opt_n[k] == 2:
-            if usefulness(opt_a[k], occ, cm, used, tgt, need, uval, uvalid, T) >= \
-                    usefulness(opt_b[k], occ, cm, used, tgt, need, uval, uvalid, T):
+            if usefulness(opt_a[k], occ, cm, used, tgt, need, uval, uvalid, T, G) >= \
+                    usefulness(opt_b[k], occ, cm, used, tgt, need, uval, uvalid, T, G):
                 val += 1
         if k == 0 or val > best_val:
             best, best_val = k, val
@@ -367,6 +378,8 @@ def smart_place(piece, useful_g, useful_s, avoid_dead_ends, occ, cm, used, tgt, 
     (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids,
      bird_ring, bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     col = piece // 8
+    scratch_occ = np.empty(3, np.int64)
+    scratch_cm = np.empty((5, 3), np.int64)
     n_useful = 0
     for j in range(cand_start[piece], cand_start[piece + 1]):
         g = cand_ids[j]
@@ -392,21 +405,21 @@ def smart_place(piece, useful_g, useful_s, avoid_dead_ends, occ, cm, used, tgt, 
             top = g
         if not avoid_dead_ends:
             return g
-        if not is_dead_end(col, piece, g, occ, cm, used, clear, T):
+        if not is_dead_end(col, piece, g, occ, cm, used, clear, scratch_occ, scratch_cm, T):
             return g
     f = filler(piece, need, occ, cm, tgt, T)
     if f < 0:
         return top  # every legal placement is useful (or none is legal: -1)
     if n_useful == 0 or not avoid_dead_ends:
         return f
-    if not is_dead_end(col, piece, f, occ, cm, used, clear, T):
+    if not is_dead_end(col, piece, f, occ, cm, used, clear, scratch_occ, scratch_cm, T):
         return f
     return top
 
 
 # ---------------------------------------------------------------- one game
 @njit(cache=True)
-def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
+def play_one(seed, players, policy, T, G, settings, occ0, cm0, used0, out):
     (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids, bird_ring,
      bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     buddy = settings[0] == 1
@@ -418,7 +431,7 @@ def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
     # ---- deal (same draws as state.deal)
     rs = np.empty(players + 1, np.uint64)
     rs[players] = np.uint64(seed)
-    G = players  # the game stream lives in the last slot
+    GAME = players  # the game stream lives in the last slot
     removed = np.zeros(40, np.int64)
     deck = np.empty(40, np.int64)
     n = 0
@@ -429,7 +442,7 @@ def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
         deck[n] = c
         n += 1
     for i in range(n - 1, 0, -1):
-        j = below(rs, G, i + 1)
+        j = below(rs, GAME, i + 1)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
@@ -444,9 +457,9 @@ def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
         if hand[k, PURPLE_8]:
             start = k
     if start < 0:
-        start = below(rs, G, players)
+        start = below(rs, GAME, players)
     for k in range(players):
-        rs[k] = rnext(rs, G)
+        rs[k] = rnext(rs, GAME)
 
     # ---- state
     occ = occ0.copy()
@@ -504,7 +517,7 @@ def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
                         nl += 1
             if policy == 0:
                 card = heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, cm, used,
-                                      tgt, need, uval, uvalid, T)
+                                      tgt, need, uval, uvalid, T, G)
             else:
                 card = legal[below(rs, seat, nl)]
             hand[seat, card] = 0
@@ -567,7 +580,7 @@ def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
                         opt_a[nopt] = (decision // 8) * 8 + v
                         nopt += 1
         if policy == 0:
-            k = heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, need, uval, uvalid, T)
+            k = heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, need, uval, uvalid, T, G)
         elif policy == 1:
             k = below(rs, in_charge, nopt)
         else:
@@ -614,10 +627,10 @@ def play_one(seed, players, policy, T, settings, occ0, cm0, used0, out):
 
 
 @njit(cache=True)
-def play_many(seeds, players, policy, T, settings, occ0, cm0, used0, results, rounds_played, scanned, traces):
+def play_many(seeds, players, policy, T, G, settings, occ0, cm0, used0, results, rounds_played, scanned, traces):
     out = np.zeros(3, np.int64)
     for i in range(seeds.shape[0]):
-        traces[i] = play_one(seeds[i], players, policy, T, settings, occ0, cm0, used0, out)
+        traces[i] = play_one(seeds[i], players, policy, T, G, settings, occ0, cm0, used0, out)
         results[i] = out[0]
         rounds_played[i] = out[1]
         scanned[i] = out[2]
@@ -644,6 +657,8 @@ def run(tables: dict, seeds: np.ndarray, players: int, policy: str):
     T = pack(tables)
     if bird_ring.shape[0] == 0:
         raise ValueError("mission has no birds")
-    play_many(np.asarray(seeds, np.uint64), players, POLICY_IDS[policy], T, tables["settings"], tables["occupied"],
+    G = (tables["grp_start"], tables["grp_mask"], tables["grp_ub"], tables["grp_birds"], tables["grp_pos_start"],
+         tables["grp_pos"])
+    play_many(np.asarray(seeds, np.uint64), players, POLICY_IDS[policy], T, G, tables["settings"], tables["occupied"],
               tables["colour_masks"], tables["used"], results, rounds_played, scanned, traces)
     return results, rounds_played, scanned, traces

@@ -81,6 +81,26 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
         block.sort()
         cand_ids[lo:hi] = [g for _, g in block]
         cand_ub.extend(-u for u, _ in block)
+    # Candidates of one piece with the same cells around the birds ("footprint") score the same,
+    # so the usefulness scan scores each footprint once and checks its positions' legality.
+    grp_start = np.zeros(41, np.int64)
+    grp_mask, grp_ub, grp_birds, grp_pos_start, grp_pos = [], [], [], [], []
+    for card in ALL_CARDS:
+        grp_start[card.index] = len(grp_mask)
+        groups: dict[int, list[int]] = {}
+        ubs: dict[int, int] = {}
+        for j in range(cand_start[card.index], cand_start[card.index + 1]):
+            foot = join(pos_mask[cand_ids[j]]) & ring_union
+            groups.setdefault(foot, []).append(cand_ids[j])
+            ubs[foot] = cand_ub[j]
+        for foot in sorted(groups, key=lambda f: (-ubs[f], min(groups[f]))):
+            grp_mask.append(split(foot))
+            grp_ub.append(ubs[foot])
+            grp_birds.append(sum(1 << i for i, b in enumerate(mission.birds) if foot & b.ring))
+            grp_pos_start.append(len(grp_pos))
+            grp_pos.extend(sorted(groups[foot]))
+    grp_start[40] = len(grp_mask)
+    grp_pos_start.append(len(grp_pos))
     cover_start = np.zeros(NUM_CELLS + 1, np.int64)
     cover_ids = []
     for c in range(NUM_CELLS):
@@ -106,6 +126,12 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
         "cand_start": cand_start,
         "cand_ids": np.array(cand_ids, np.int64),
         "cand_ub": np.array(cand_ub, np.int64),
+        "grp_start": grp_start,
+        "grp_mask": np.array(grp_mask, np.int64).reshape(-1, 3),
+        "grp_ub": np.array(grp_ub, np.int64),
+        "grp_birds": np.array(grp_birds, np.int64),
+        "grp_pos_start": np.array(grp_pos_start, np.int64),
+        "grp_pos": np.array(grp_pos, np.int64),
         "cover_start": cover_start,
         "cover_ids": np.array(cover_ids, np.int64),
         "bird_ring": np.array([split(b.ring) for b in mission.birds], np.int64).reshape(-1, 3),
