@@ -71,6 +71,14 @@ def main():
                 nf, ns = args.games / fast.seconds, args.python_games / slow.seconds
                 print(f"{m.id:8} {players:>7} {policy:10} {nf:>10.0f} {ns:>10.0f} {nf / ns:>6.0f}x "
                       f"{(fast.results == 0).mean():>6.3f}", flush=True)
+    print(f"clear rates over {args.games} games (numba), heuristic against the baselines")
+    print(f"{'mission':8} {'players':>7} {'heuristic':>10} {'greedy':>8} {'random':>8}")
+    for path in paths:
+        m = load_mission(path, cat)
+        for players in m.player_counts():
+            rates = [(play_games(m, cat, players, args.games, 1, p, "numba", 2).results == 0).mean()
+                     for p in ("heuristic", "greedy", "random")]
+            print(f"{m.id:8} {players:>7} {rates[0]:>10.3f} {rates[1]:>8.3f} {rates[2]:>8.3f}", flush=True)
     cold, warm = compile_times()
     print(f"numba first call: cold cache {cold:.2f} s, warm cache {warm:.2f} s")
     print("wall time of `kakapo simulate MISSION --games 10000 --workers 2` (start-up included)")

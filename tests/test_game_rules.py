@@ -25,6 +25,9 @@ def p01(catalog):
 
 
 def test_rule_buddy_setup_8_aside_16_each(b01, catalog):
+
+
+    """RULES.md §5."""
     for seed in range(20):
         s = deal(b01, catalog, 2, seed)
         assert len(s.set_aside) == 8 and [len(h) for h in s.hands] == [16, 16]
@@ -32,11 +35,17 @@ def test_rule_buddy_setup_8_aside_16_each(b01, catalog):
 
 
 def test_rule_party_four_players_deal_all(p01, catalog):
+
+
+    """RULES.md §6."""
     s = deal(p01, catalog, 4, 7)
     assert [len(h) for h in s.hands] == [10] * 4 and not s.set_aside and not s.removed
 
 
 def test_rule_party_three_players_remove_purple_1(p01, catalog):
+
+
+    """RULES.md §7."""
     for seed in range(20):
         s = deal(p01, catalog, 3, seed)
         assert s.removed == [C("purple-1")]
@@ -45,6 +54,9 @@ def test_rule_party_three_players_remove_purple_1(p01, catalog):
 
 
 def test_rule_start_player_holds_purple_8(p01, b01, catalog):
+
+
+    """RULES.md §8."""
     for seed in range(30):
         for m, n in ((p01, 3), (p01, 4), (b01, 2)):
             s = deal(m, catalog, n, seed)
@@ -53,6 +65,9 @@ def test_rule_start_player_holds_purple_8(p01, b01, catalog):
 
 
 def test_rule_buddy_random_start_when_purple_8_set_aside(b01, catalog):
+
+
+    """RULES.md §8."""
     starts = set()
     for seed in range(400):
         s = deal(b01, catalog, 2, seed)
@@ -62,6 +77,9 @@ def test_rule_buddy_random_start_when_purple_8_set_aside(b01, catalog):
 
 
 def test_rule_rounds_by_mode(b01, p01, catalog):
+
+
+    """RULES.md §5, §6, §18."""
     assert (b01.rounds, p01.rounds) == (8, 10)
     g = play_game(b01, catalog, 2, 3, RandomPolicy(), log=True)
     assert g.result == "rounds_exhausted" and g.rounds_played == 8
@@ -77,6 +95,9 @@ def test_rule_wrong_player_count_is_an_input_error(b01, p01, catalog):
 
 
 def test_rule_must_follow():
+
+
+    """RULES.md §11."""
     hand = [C("red-2"), C("red-5"), C("blue-1")]
     assert legal_cards(hand, Colour.RED) == [C("red-2"), C("red-5")]
     assert legal_cards(hand, Colour.GREEN) == hand
@@ -84,6 +105,9 @@ def test_rule_must_follow():
 
 
 def test_rule_engine_refuses_a_card_that_breaks_must_follow(b01, catalog):
+
+
+    """RULES.md §11."""
     class Cheat(RandomPolicy):
         name = "cheat"
 
@@ -97,6 +121,9 @@ def test_rule_engine_refuses_a_card_that_breaks_must_follow(b01, catalog):
 
 
 def test_rule_trump_beats_lead_and_highest_wins():
+
+
+    """RULES.md §12."""
     plays = [(0, C("red-3")), (1, C("red-7")), (0, C("blue-1")), (1, C("green-8"))]
     assert decision_card(plays, Colour.PURPLE) == (1, C("red-7"))  # no trump: highest lead colour
     assert decision_card(plays, Colour.BLUE) == (0, C("blue-1"))  # a low trump beats the lead
@@ -106,6 +133,9 @@ def test_rule_trump_beats_lead_and_highest_wins():
 
 
 def test_rule_trump_is_purple_then_last_decision_colour(b01, catalog):
+
+
+    """RULES.md §12, §13."""
     g = play_game(b01, catalog, 2, 11, RandomPolicy(), log=True)
     rounds = g.events[1:-1]
     assert rounds[0]["trump"] == "purple"
@@ -114,6 +144,9 @@ def test_rule_trump_is_purple_then_last_decision_colour(b01, catalog):
 
 
 def test_rule_in_charge_starts_next_round(b01, p01, catalog):
+
+
+    """RULES.md §13."""
     for m, n in ((b01, 2), (p01, 3), (p01, 4)):
         rounds = play_game(m, catalog, n, 5, RandomPolicy(), log=True).events[1:-1]
         for prev, cur in zip(rounds, rounds[1:]):
@@ -121,12 +154,18 @@ def test_rule_in_charge_starts_next_round(b01, p01, catalog):
 
 
 def test_rule_buddy_play_order_start_other_start_other(b01, catalog):
+
+
+    """RULES.md §10."""
     for e in play_game(b01, catalog, 2, 9, RandomPolicy(), log=True).events[1:-1]:
         s = e["start_player"]
         assert [p["player"] for p in e["plays"]] == [s, 1 - s, s, 1 - s]
 
 
 def test_rule_party_clockwise_order(p01, catalog):
+
+
+    """RULES.md §10."""
     for e in play_game(p01, catalog, 4, 9, RandomPolicy(), log=True).events[1:-1]:
         s = e["start_player"]
         assert [p["player"] for p in e["plays"]] == [(s + k) % 4 for k in range(4)]
@@ -137,6 +176,9 @@ def options(mission, board, plays, decision, skills=5):
 
 
 def test_rule_double_scan_only_when_one_colour(b01, p01):
+
+
+    """RULES.md §14."""
     board = Board.start(b01)
     same = options(b01, board, ["red-3", "red-7", "red-2", "red-5"], "red-7")
     assert Option("double_scan", (C("red-7"), C("red-2"))) in same
@@ -147,6 +189,9 @@ def test_rule_double_scan_only_when_one_colour(b01, p01):
 
 
 def test_rule_wild_colour_and_shift_change_buddy_only(b01, p01):
+
+
+    """RULES.md §14."""
     opts = options(b01, Board.start(b01), ["red-3", "red-7", "blue-2", "red-5"], "red-7")
     wild = {o.pieces[0] for o in opts if o.skill == "wild_color"}
     shift = {o.pieces[0] for o in opts if o.skill == "shift_change"}
@@ -159,11 +204,17 @@ def test_rule_wild_colour_and_shift_change_buddy_only(b01, p01):
 
 
 def test_rule_no_skill_without_counters(b01):
+
+
+    """RULES.md §14."""
     opts = options(b01, Board.start(b01), ["red-3", "red-7", "red-2", "red-5"], "red-7", skills=0)
     assert opts == [Option(None, (C("red-7"),))]
 
 
 def test_rule_used_piece_not_selectable_and_nothing_placed(b01):
+
+
+    """RULES.md §15."""
     board = Board.start(b01)
     board.place(Placement.parse("red-7", ["a1", "a2", "b2", "c2", "c3"]))
     opts = options(b01, board, ["red-3", "red-7", "blue-2", "red-5"], "red-7")
@@ -173,6 +224,9 @@ def test_rule_used_piece_not_selectable_and_nothing_placed(b01):
 
 
 def test_rule_preplaced_pieces_never_selected_again(catalog):
+
+
+    """RULES.md §9."""
     m = load_mission(ROOT / "missions/buddy/b04.toml", catalog)
     for seed in range(15):
         for e in play_game(m, catalog, 2, seed, RandomPolicy(), log=True).events[1:-1]:
@@ -180,6 +234,9 @@ def test_rule_preplaced_pieces_never_selected_again(catalog):
 
 
 def test_rule_skill_counters_spent_one_per_use(b01, catalog):
+
+
+    """RULES.md §14."""
     for seed in range(10):
         g = play_game(b01, catalog, 2, seed, RandomPolicy(), log=True)
         left = b01.skills
@@ -198,6 +255,9 @@ def crowded_mission(write, catalog):
 
 
 def test_rule_unplaceable_piece_fails_at_once(write, catalog):
+
+
+    """RULES.md §17."""
     m = crowded_mission(write, catalog)
     results = {play_game(m, catalog, 2, s, RandomPolicy()).result for s in range(30)}
     assert results == {"unplaceable"}
@@ -228,7 +288,7 @@ class Script(RandomPolicy):
 
 
 def test_rule_clear_check_after_all_placements(write, catalog):
-    """purple-1 completes bird B's scan, then purple-8 fits nowhere: the mission fails anyway."""
+    """RULES.md §17, §18: purple-1 completes bird B's scan, then purple-8 fits nowhere: the mission fails anyway."""
     rows = {r: "AAAAAAAAAAAA" for r in range(1, 13)}
     rows[10] = "AAAAAAAAA..."
     rows[11] = "AAAAAAAAA.B."
@@ -259,9 +319,34 @@ def test_rule_clear_check_after_all_placements(write, catalog):
 
 
 def test_rule_game_ends_when_cleared(catalog):
+
+
+    """RULES.md §18."""
     m = load_mission(ROOT / "missions/buddy/b01.toml", catalog)
     for seed in range(10):
         g = play_game(m, catalog, 2, seed, HeuristicPolicy(), log=True)
         if g.result == "cleared":
             assert len(g.events[-2]["scanned"]) >= m.clear
             assert all(len(e["scanned"]) < m.clear for e in g.events[1:-2])
+
+
+def test_rule_skill_counters_by_mode(write, catalog):
+    """RULES.md §4: 5 counters in Buddy, 3 in Party, unless the mission says otherwise."""
+    from tests.conftest import board_text as bt
+
+    board = bt({5: ".....A......"})
+    assert load_mission(write("a.toml", mission_text(board)), catalog).skills == 5
+    assert load_mission(write("b.toml", mission_text(board, mode="party")), catalog).skills == 3
+    assert load_mission(write("c.toml", mission_text(board, extra="skills = 1\n")), catalog).skills == 1
+
+
+def test_rule_scan_stays_complete(catalog):
+    """RULES.md §22: once scanned, a bird stays scanned for the rest of the game."""
+    m = load_mission(ROOT / "missions/party/p02.toml", catalog)
+    seen_partial = False
+    for seed in range(30):
+        rounds = play_game(m, catalog, 4, seed, HeuristicPolicy(), log=True).events[1:-1]
+        for prev, cur in zip(rounds, rounds[1:]):
+            assert set(prev["scanned"]) <= set(cur["scanned"])
+            seen_partial |= 0 < len(prev["scanned"]) < len(m.birds)
+    assert seen_partial  # some game had one bird scanned before the other

@@ -17,6 +17,9 @@ ALLOWED = {"seat", "num_players", "mission", "catalog", "round", "hand", "hand_s
 
 
 def test_observation_holds_only_public_fields_and_own_hand():
+
+
+    """RULES.md §23."""
     assert {f.name for f in dataclasses.fields(Observation)} == ALLOWED
 
 
@@ -78,6 +81,7 @@ class Probe:
 @pytest.mark.parametrize("name,players", [("buddy/b03", 2), ("party/p02", 3), ("party/p03", 4)])
 @pytest.mark.parametrize("policy", ["heuristic", "random"])
 def test_changing_other_hands_changes_no_decision(name, players, policy, catalog):
+    """RULES.md §23."""
     m = load_mission(ROOT / f"missions/{name}.toml", catalog)
     for seed in range(6):
         state = deal(m, catalog, players, seed)

@@ -20,12 +20,18 @@ def test_bad_card_names_rejected(text):
 
 
 def test_forty_cards_with_compact_indices():
+
+
+    """RULES.md §2."""
     assert len(ALL_CARDS) == 40
     assert [c.index for c in ALL_CARDS] == list(range(40))
     assert all(Card.from_index(c.index) == c for c in ALL_CARDS)
 
 
 def test_cell_names_top_left_to_bottom_right():
+
+
+    """RULES.md §1."""
     assert cell_name(A1) == "a1" and parse_cell("a1") == 0
     assert cell_name(L12) == "l12" and parse_cell("L12") == 143
     assert parse_cell("c10") == 9 * 12 + 2
@@ -43,6 +49,7 @@ def test_neighbours_share_an_edge_and_stay_on_board():
                                          ("###/#..", 8), (".##/##./.#.", 8), (".#./###/.#.", 1),
                                          ("#../###/..#", 4)])
 def test_orientations_remove_duplicates(shape, count):
+    """RULES.md §2."""
     assert len(Shape.parse(shape).orientations()) == count
 
 
@@ -64,6 +71,9 @@ def test_positions_are_inside_board_and_distinct():
 
 
 def test_default_catalog_matches_issue_sizes(catalog):
+
+
+    """RULES.md §2."""
     sizes = {1: 1, 2: 2, 3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 5}
     for card in ALL_CARDS:
         assert catalog[card].size == sizes[card.value]

@@ -10,8 +10,33 @@ tables built by solver/game/tables.py out of the rules module; masks are three
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+import os
+import tempfile
+from pathlib import Path
+
+
+def _cache_dir_if_needed() -> None:
+    """Numba caches next to this file; where that folder is read-only (an installed package),
+    point it at a per-user folder instead, so a missing or unwritable cache only costs a compile."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    here = Path(__file__).resolve().parent
+    if os.access(here, os.W_OK):
+        return
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    target = base / "kakapo" / "numba"
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        target = Path(tempfile.gettempdir()) / "kakapo-numba"
+        target.mkdir(parents=True, exist_ok=True)
+    os.environ["NUMBA_CACHE_DIR"] = str(target)
+
+
+_cache_dir_if_needed()
+
+import numpy as np  # noqa: E402
+from numba import njit  # noqa: E402
 
 POLICY_IDS = {"heuristic": 0, "random": 1, "greedy": 2}
 RESULT_NAMES = ("cleared", "rounds_exhausted", "unplaceable")
