@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..board import all_positions
 from ..cards import ALL_CARDS, Card
-from ..rules import Board, blocked_reason, grow, mask_of
+from ..rules import Board, Placement, blocked_reason, cells_of, grow, mask_of
 from .state import decision_card
 
 UNPLACEABLE = -1
@@ -123,40 +123,24 @@ class BoardView:
         return u
 
     def is_dead_end(self, colour: int, card: Card, m: int) -> bool:
-        """Would this placement leave fewer than `clear` birds that can still be scanned?"""
-        board = self.board
-        occ = board.occupied | m
-        colour_masks = list(board.colour_masks)
-        colour_masks[colour] |= m
-        used = set(board.pieces) | {card}
-        bird_mask = self.t.mission.bird_mask
+        """Would this placement leave fewer than `clear` birds that can still be scanned?
+
+        A bird still can be when no coloured side is spoiled and every open cell around it can be
+        covered legally, now, by some unused piece (of the side's colour where it is marked)."""
+        after = self.board.copy()
+        after.place(Placement(card, frozenset(cells_of(m))))
+        marks = self.t.mission.mark_map
         alive = 0
         for b in self.t.live:
-            ring = b.ring
-            spoiled = False
-            for col in range(5):
-                if ring & occ & self.t.mark_colour[col] & ~colour_masks[col]:
-                    spoiled = True
-                    break
-            if spoiled:
+            if not after.can_still_be_scanned(b):
                 continue
-            open_cells = ring & ~occ
             ok = True
-            while open_cells and ok:
-                low = open_cells & -open_cells
-                c = low.bit_length() - 1
-                open_cells ^= low
-                want = -1
-                for col in range(5):
-                    if self.t.mark_colour[col] & low:
-                        want = col
-                ok = False
-                for r, pm in self.t.cover.get(c, ()):
-                    if r in used or (want >= 0 and int(r.colour) != want):
-                        continue
-                    if not (pm & (occ | bird_mask)) and not (grow(pm) & ~pm & colour_masks[r.colour]):
-                        ok = True
-                        break
+            for c in cells_of(b.ring & ~after.occupied):
+                want = marks.get(c)
+                ok = any(not after.is_used(r) and (want is None or r.colour == want)
+                         and after.is_legal_mask(int(r.colour), pm) for r, pm in self.t.cover.get(c, ()))
+                if not ok:
+                    break
             if ok:
                 alive += 1
         return alive < self.t.mission.clear
