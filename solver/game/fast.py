@@ -36,7 +36,7 @@ def _cache_dir_if_needed() -> None:
 _cache_dir_if_needed()
 
 import numpy as np  # noqa: E402
-from numba import njit  # noqa: E402
+from numba import errors, njit  # noqa: E402
 
 POLICY_IDS = {"heuristic": 0, "random": 1, "greedy": 2}
 RESULT_NAMES = ("cleared", "rounds_exhausted", "unplaceable")
@@ -684,6 +684,24 @@ def run(tables: dict, seeds: np.ndarray, players: int, policy: str):
         raise ValueError("mission has no birds")
     G = (tables["grp_start"], tables["grp_mask"], tables["grp_ub"], tables["grp_birds"], tables["grp_pos_start"],
          tables["grp_pos"])
-    play_many(np.asarray(seeds, np.uint64), players, POLICY_IDS[policy], T, G, tables["settings"], tables["occupied"],
-              tables["colour_masks"], tables["used"], results, rounds_played, scanned, traces)
+    args = (np.asarray(seeds, np.uint64), players, POLICY_IDS[policy], T, G, tables["settings"],
+            tables["occupied"], tables["colour_masks"], tables["used"], results, rounds_played, scanned, traces)
+    try:
+        play_many(*args)
+    except errors.TypingError:
+        raise
+    except Exception:  # most likely a damaged cache file: drop the cache and compile afresh
+        flush_caches()
+        play_many(*args)
     return results, rounds_played, scanned, traces
+
+
+def flush_caches() -> None:
+    """Forget every cached compilation of this module (a damaged index is overwritten)."""
+    for obj in list(globals().values()):
+        cache = getattr(obj, "_cache", None)
+        if cache is not None and hasattr(cache, "flush"):
+            try:
+                cache.flush()
+            except OSError:
+                pass

@@ -1,0 +1,39 @@
+"""A missing or damaged Numba cache costs a compile, never a failure (issue: compile once, cache safely)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+SCRIPT = """
+import json, sys
+sys.path.insert(0, {root!r})
+from solver.catalog import load_catalog
+from solver.missionfile import load_mission
+from solver.game.simulate import play_games
+cat = load_catalog()
+m = load_mission({mission!r}, cat)
+out = play_games(m, cat, 2, 200, 3, "heuristic", "numba", 1)
+print(json.dumps([int(x) for x in out.traces[:20]] + [int((out.results == 0).sum())]))
+"""
+
+
+def run_with_cache(cache: Path) -> list:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    code = SCRIPT.format(root=str(ROOT), mission=str(ROOT / "missions/buddy/b02.toml"))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_missing_then_damaged_cache_is_harmless(tmp_path):
+    first = run_with_cache(tmp_path)  # empty cache: compiles and writes it
+    files = [p for p in tmp_path.rglob("*") if p.suffix in (".nbi", ".nbc")]
+    assert files, "the engine wrote no cache"
+    for p in files:
+        p.write_bytes(b"garbage")
+    assert run_with_cache(tmp_path) == first  # damaged cache: recompiles, same games
+    assert run_with_cache(tmp_path) == first  # and the rewritten cache loads
