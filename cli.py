@@ -265,5 +265,125 @@ def play(mission, players, seed, policy, pieces, log_path):
     sys.exit(EXIT_OK if end["result"] == "cleared" else EXIT_NO)
 
 
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@pieces_option
+@click.option("--games", type=click.IntRange(min=0), default=2000, show_default=True,
+              help="Games per player count for the difficulty estimate (0: skip it).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default="heuristic", show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds for the solver, per file.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def validate(files, pieces, games, seed, policy, workers, time_limit, as_json):
+    """Check fan missions: errors, warnings, solvability, fewest pieces, difficulty.
+
+    Exit 0 when every file is valid and solvable, 1 when one is valid but
+    unsolvable, 2 when one is invalid, 3 when solvability stays undecided.
+    """
+    from solver.catalog import load_catalog
+    from solver.errors import KakapoError
+
+    try:
+        catalog = load_catalog(pieces)
+    except KakapoError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_INPUT)
+    from solver.game.simulate import default_workers
+    from solver.validate import bundled_rates, validate_file
+
+    workers = workers or default_workers()
+    baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
+    docs = [validate_file(f, catalog, time_limit, games, seed, policy, workers, baseline) for f in files]
+    if any(not d["valid"] for d in docs):
+        code = EXIT_INPUT
+    elif any(d["status"] == "unsolvable" for d in docs):
+        code = EXIT_NO
+    elif any(d["status"] != "solvable" for d in docs):
+        code = EXIT_UNKNOWN
+    else:
+        code = EXIT_OK
+    if as_json:
+        emit_json({"files": docs, "ok": code == EXIT_OK})
+        sys.exit(code)
+    for d in docs:
+        click.echo(f"== {d['file']}")
+        for e in d["errors"]:
+            click.echo(f"error: {e}", err=True)
+        if not d["valid"]:
+            click.echo("invalid")
+            continue
+        for w in d["warnings"]:
+            click.echo(f"warning: {w}")
+        if d["status"] == "solvable":
+            proof = "proven" if d["optimal"] else "not proven minimal"
+            click.echo(f"valid, solvable with at least {d['min_pieces']} new piece(s) ({proof})")
+        elif d["status"] == "unsolvable":
+            click.echo("valid but UNSOLVABLE: no set of pieces scans enough birds")
+        else:
+            click.echo(f"valid; solvability unknown within {time_limit:g} s")
+        for e in d["difficulty"]:
+            lo, hi = e["ci95"]
+            line = f"  {e['players']} players: clears {e['clear_rate']:.1%} ({lo:.1%} .. {hi:.1%}, {e['games']} games)"
+            if "of" in e:
+                a, b = e["between"]
+                where = " and ".join(x for x in (f"after {a}" if a else "", f"before {b}" if b else "") if x)
+                line += f"; harder than {e['harder_than']} of {e['of']} bundled missions ({where})"
+            click.echo(line)
+    sys.exit(code)
+
+
+@main.command()
+@click.argument("targets", nargs=-1, type=click.Path())
+@click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--players", "players_list", default=None, metavar="LIST",
+              help="Player counts to include, e.g. 2,3 (default: those of each mission's mode).")
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default="heuristic", show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds for the solver, per mission.")
+@pieces_option
+@user_errors
+def report(targets, games, seed, players_list, policy, workers, out_dir, time_limit, pieces):
+    """Batch difficulty report of missions (files or folders; default: the bundled ones).
+
+    Writes report.csv, report.md, report.html and PNG plots into --out. Interrupted
+    work is kept; the same command again finishes it.
+    """
+    from solver.catalog import DEFAULT_CATALOG, load_catalog
+    from solver.errors import InputError
+    from solver.game.simulate import default_workers
+    from solver.report import compute_rows, find_missions, write_outputs
+    from solver.validate import BUNDLED
+
+    catalog = load_catalog(pieces)
+    wanted = None
+    if players_list:
+        try:
+            wanted = {int(x) for x in players_list.split(",") if x.strip()}
+        except ValueError:
+            raise InputError("--players", f"cannot read {players_list!r}", "give counts like 2,3,4") from None
+        if not wanted or not wanted <= {2, 3, 4}:
+            raise InputError("--players", f"{players_list!r}: player counts are 2 (buddy), 3 or 4 (party)",
+                             "give counts like 2,3,4")
+    paths = find_missions(list(targets), BUNDLED)
+    out = Path(out_dir)
+    try:
+        rows = compute_rows(paths, catalog, Path(pieces or DEFAULT_CATALOG).read_bytes(), games, seed, wanted,
+                            policy, workers or default_workers(), time_limit, out,
+                            echo=lambda s: click.echo(s, err=True))
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: finished rows are kept in {out / 'report.progress.jsonl'}; "
+                   "run the same command again to finish the report", err=True)
+        sys.exit(130)
+    if not rows:
+        raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
+    for f in write_outputs(rows, out):
+        click.echo(str(f))
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,92 @@
+"""Checking fan missions: errors, warnings, solvability, fewest pieces and a difficulty estimate
+placed among the bundled missions of the same mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import InputError
+from .missionfile import load_mission
+from .rules import Board, blocked_reason
+
+BUNDLED = Path(__file__).resolve().parent.parent / "missions"
+
+
+def mission_warnings(m, min_pieces: int | None) -> list[str]:
+    """Things a designer should know that do not make the file invalid."""
+    out = []
+    board = Board.start(m)
+    for b in m.birds:
+        why = blocked_reason(m, b)
+        if why:
+            out.append(f"bird {b.letter} can never be scanned ({why}): a decoy")
+        elif not board.can_still_be_scanned(b):
+            out.append(f"bird {b.letter} can never be scanned: a pre-placed piece covers a coloured side "
+                       "with another colour")
+    if len(board.scanned()) >= m.clear:
+        out.append("the mission is already cleared by the pre-placed pieces")
+    if min_pieces is not None:
+        per_round = 2 if m.skills > 0 else 1
+        if min_pieces > m.rounds * per_round:
+            out.append(f"it needs at least {min_pieces} pieces but at most {m.rounds * per_round} can be placed "
+                       f"in {m.rounds} rounds: it cannot be cleared in play")
+        elif min_pieces > m.rounds:
+            out.append(f"it needs at least {min_pieces} pieces in {m.rounds} rounds: only double scans can do it")
+    return out
+
+
+def bundled_rates(catalog, games: int, seed: int, policy: str, workers: int) -> dict:
+    """(mode, players) -> [(mission id, clear rate)] for the bundled missions."""
+    from .game.simulate import play_games
+
+    out: dict = {}
+    for path in sorted(BUNDLED.glob("*/*.toml")):
+        try:
+            m = load_mission(path, catalog)
+        except InputError:
+            continue  # a bundled mission may not fit another catalog's shapes
+        for players in m.player_counts():
+            res = play_games(m, catalog, players, games, seed, policy, "numba", workers)
+            out.setdefault((m.mode, players), []).append((m.id, float((res.results == 0).mean())))
+    return out
+
+
+def place_among(rate: float, bundled: list[tuple[str, float]]) -> dict:
+    """Where a clear rate falls among bundled missions (higher rate = easier)."""
+    ranked = sorted(bundled, key=lambda x: (-x[1], x[0]))
+    harder_than = sum(1 for _, r in ranked if r > rate)
+    easier = [mid for mid, r in ranked if r > rate]
+    harder = [mid for mid, r in ranked if r <= rate]
+    return {"harder_than": harder_than, "of": len(ranked),
+            "between": [easier[-1] if easier else None, harder[0] if harder else None]}
+
+
+def validate_file(path, catalog, time_limit: float, games: int, seed: int, policy: str, workers: int,
+                  baseline=None) -> dict:
+    doc = {"file": str(path), "mission": Path(path).stem, "valid": False, "errors": [], "warnings": [],
+           "status": None, "min_pieces": None, "optimal": None, "difficulty": []}
+    warnings: list[str] = []
+    try:
+        m = load_mission(path, catalog, warnings)
+    except InputError as e:
+        doc["errors"].append(str(e))
+        return doc
+    from .cpsat import solve
+
+    doc["valid"] = True
+    r = solve(m, catalog, time_limit=time_limit)
+    doc["status"], doc["min_pieces"], doc["optimal"] = r.status, r.pieces_used, r.optimal
+    doc["warnings"] = warnings + mission_warnings(m, r.pieces_used)
+    if r.status != "solvable" or games <= 0:
+        return doc
+    from .game.simulate import play_games, wilson
+
+    for players in m.player_counts():
+        res = play_games(m, catalog, players, games, seed, policy, "numba", workers)
+        cleared = int((res.results == 0).sum())
+        entry = {"players": players, "games": games, "cleared": cleared, "clear_rate": cleared / games,
+                 "ci95": list(wilson(cleared, games))}
+        if baseline is not None and (m.mode, players) in baseline:
+            entry.update(place_among(cleared / games, baseline[(m.mode, players)]))
+        doc["difficulty"].append(entry)
+    return doc

@@ -1,0 +1,94 @@
+"""`kakapo validate` and `kakapo report`: exit codes, JSON, warnings, files, resuming after an interrupt."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from solver.catalog import load_catalog
+from solver.report import compute_rows, write_outputs
+from tests.conftest import ROOT, board_text, mission_text
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_validate_bundled_mission_ok_with_difficulty_and_decoy_warning():
+    res = invoke("validate", ROOT / "missions/buddy/b03.toml", "--games", 150, "--workers", 1, "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)["files"][0]
+    assert doc["valid"] and doc["status"] == "solvable" and doc["min_pieces"] == 5 and doc["optimal"]
+    assert any("bird C" in w and "decoy" in w for w in doc["warnings"])
+    (d,) = doc["difficulty"]
+    assert d["players"] == 2 and d["games"] == 150 and 0 <= d["harder_than"] <= d["of"] == 4
+
+
+def test_validate_exit_codes(write):
+    good = ROOT / "missions/party/p01.toml"
+    unsolvable = write("edge.toml", mission_text(board_text({1: "A..........."})))
+    broken = write("broken.toml", mission_text(board_text({2: "..x........."})))
+    assert invoke("validate", good, "--games", 0).exit_code == 0
+    res = invoke("validate", good, unsolvable, "--games", 0)
+    assert res.exit_code == 1 and "UNSOLVABLE" in res.output
+    res = invoke("validate", good, unsolvable, broken, "--games", 0)
+    assert res.exit_code == 2 and "broken.toml" in res.output and "Traceback" not in res.output
+
+
+def test_validate_warns_when_rounds_cannot_suffice(write):
+    text = mission_text(board_text({5: ".....r......", 6: "....pAy.....", 7: ".....g......"}), extra="rounds = 1\n")
+    doc = json.loads(invoke("validate", write("short.toml", text), "--games", 0, "--json").output)["files"][0]
+    assert any("cannot be cleared in play" in w for w in doc["warnings"])
+
+
+def test_report_files_and_columns(tmp_path):
+    res = invoke("report", ROOT / "missions/buddy/b01.toml", ROOT / "missions/party", "--games", 200, "--workers", 1,
+                 "--out", tmp_path, "--players", "2,4")
+    assert res.exit_code == 0, res.output
+    for name in ("report.csv", "report.md", "report.html", "clear_rate.png", "pieces_vs_clear_rate.png"):
+        assert (tmp_path / name).stat().st_size > 100
+    import pandas as pd
+
+    df = pd.read_csv(tmp_path / "report.csv")
+    for col in ("mission", "mode", "players", "games", "cleared", "clear_rate", "ci95_low", "ci95_high", "min_pieces"):
+        assert col in df.columns
+    assert sorted(zip(df["mission"], df["players"])) == [("b01", 2), ("p01", 4), ("p02", 4), ("p03", 4)]
+    assert (df["games"] == 200).all() and (df["clear_rate"] == df["cleared"] / 200).all()
+
+
+def test_report_bad_players_and_paths(tmp_path):
+    assert invoke("report", "--players", "5", "--out", tmp_path).exit_code == 2
+    res = invoke("report", "nowhere/", "--out", tmp_path)
+    assert res.exit_code == 2 and "nowhere" in res.output
+
+
+def test_interrupted_report_resumes_to_the_same_result(tmp_path, monkeypatch):
+    from solver.game import simulate
+
+    catalog = load_catalog()
+    paths = sorted((ROOT / "missions").glob("*/*.toml"))
+    cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
+    args = (catalog, cat_bytes, 150, 4, None, "heuristic", 1, 30.0)
+    whole = compute_rows(paths, *args, tmp_path / "whole")
+
+    real = simulate.play_games
+    calls = {"n": 0}
+
+    def flaky(*a, **k):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(simulate, "play_games", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        compute_rows(paths, *args, tmp_path / "cut")
+    monkeypatch.setattr(simulate, "play_games", real)
+    done = len((tmp_path / "cut" / "report.progress.jsonl").read_text().splitlines())
+    assert done >= 3  # the finished work was kept
+    resumed = compute_rows(paths, *args, tmp_path / "cut")
+    assert resumed == whole
+    write_outputs(whole, tmp_path / "whole")
+    write_outputs(resumed, tmp_path / "cut")
+    assert (tmp_path / "whole/report.csv").read_text() == (tmp_path / "cut/report.csv").read_text()
