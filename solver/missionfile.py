@@ -86,7 +86,8 @@ def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour
     key_line = src.key_line("board") or 1
     if not isinstance(raw, str):
         raise src.error("'board' must be a multi-line string", 'write  board = """  then 12 lines of 12 characters, then """', key_line)
-    after = src.lines[key_line - 1].split("=", 1)[1].strip() if key_line <= len(src.lines) else ""
+    parts = src.lines[key_line - 1].split("=", 1) if key_line <= len(src.lines) else []
+    after = parts[1].strip() if len(parts) == 2 else ""
     first_line = key_line + (1 if after in ('"""', "'''") else 0)
     all_rows = raw.split("\n")
     numbered = [(first_line + i, r.strip()) for i, r in enumerate(all_rows)]

@@ -49,7 +49,7 @@ class TomlSource:
         return None
 
     def key_line(self, key: str, start: int = 1, stop: int | None = None) -> int | None:
-        return self.line_of(rf"^\s*{re.escape(key)}\s*=", start, stop)
+        return self.line_of(rf"""^\s*["']?{re.escape(key)}["']?\s*=""", start, stop)
 
     def table_line(self, name: str) -> int | None:
         return self.line_of(rf"^\s*\[\s*{re.escape(name)}\s*\]")
