@@ -1,0 +1,43 @@
+"""Mangled mission and catalog files give an InputError (clear message), never another exception."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.catalog import load_catalog
+from solver.errors import InputError
+from solver.missionfile import load_mission
+from tests.conftest import ROOT
+
+MISSION = (ROOT / "missions/buddy/b04.toml").read_text()
+CATALOG = (ROOT / "missions/pieces.toml").read_text()
+ALPHABET = st.sampled_from(list('.#ABrgybp"=[]\n 0123456789-,/xall') + ["\"\"\"", "[[placed]]", "clear", "cells"])
+
+
+def mangle(text: str, data) -> str:
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text)))
+        j = data.draw(st.integers(i, min(len(text), i + 8)))
+        text = text[:i] + "".join(data.draw(st.lists(ALPHABET, max_size=4))) + text[j:]
+    return text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mangled_mission_is_input_error_or_valid(tmp_path, catalog, data):
+    path = tmp_path / "m.toml"
+    path.write_text(mangle(MISSION, data))
+    try:
+        load_mission(path, catalog)
+    except InputError as e:
+        assert str(path) in str(e)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mangled_catalog_is_input_error_or_valid(tmp_path, data):
+    path = tmp_path / "p.toml"
+    path.write_text(mangle(CATALOG, data))
+    try:
+        load_catalog(path)
+    except InputError as e:
+        assert str(path) in str(e)
