@@ -84,7 +84,8 @@ def candidate_placements(mission: Mission, catalog, exclude=()) -> Candidates:
 
 
 def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
-          time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None) -> SolveResult:
+          time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None,
+          symmetry: bool = False) -> SolveResult:
     t0 = time.perf_counter()
     cand = candidate_placements(mission, catalog, exclude)
     board, birds = cand.board, cand.birds
@@ -142,11 +143,13 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
             model.AddBoolOr(need + [s.Not()]) if need else model.Add(s == 0)
     model.Add(sum(scanned.values()) >= mission.clear)
 
-    # Symmetry: pieces of the same colour and shape are interchangeable.
+    # Symmetry: pieces of the same colour and shape are interchangeable. Ordering them is off by
+    # default: CP-SAT's own symmetry detection does this, and the extra constraints cost ~25 % on a
+    # catalog full of duplicates (benchmarks/RESULTS.md).
     by_class: dict[tuple, list[Card]] = {}
     for card in cand.pieces:
         by_class.setdefault((card.colour, catalog[card].orientations()), []).append(card)
-    for cards in by_class.values():
+    for cards in by_class.values() if symmetry else ():
         for a, b in zip(cards, cards[1:]):
             model.Add(used[b] <= used[a])
 
