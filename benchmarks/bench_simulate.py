@@ -54,6 +54,8 @@ def main():
     ap.add_argument("--games", type=int, default=10000)
     ap.add_argument("--python-games", type=int, default=200)
     ap.add_argument("--quick", action="store_true", help="first mission of each mode only")
+    ap.add_argument("--draft", action="store_true",
+                    help="also the harder draft campaign missions (benchmarks/draft_campaign), heuristic only")
     args = ap.parse_args()
     cat = load_catalog()
     paths = sorted(ROOT.glob("missions/*/*.toml"))
@@ -79,6 +81,19 @@ def main():
             rates = [(play_games(m, cat, players, args.games, 1, p, "numba", 2).results == 0).mean()
                      for p in ("heuristic", "greedy", "random")]
             print(f"{m.id:8} {players:>7} {rates[0]:>10.3f} {rates[1]:>8.3f} {rates[2]:>8.3f}", flush=True)
+    if args.draft:
+        print("draft campaign missions, heuristic, numba, one core")
+        rates = []
+        for path in sorted((ROOT / "benchmarks/draft_campaign").glob("*/*.toml")):
+            m = load_mission(path, cat)
+            for players in m.player_counts():
+                play_games(m, cat, players, 1, 1, "heuristic", "numba", 1)
+                out = play_games(m, cat, players, args.games, 1, "heuristic", "numba", 1)
+                rates.append(args.games / out.seconds)
+                print(f"  {m.id} {players}p: {rates[-1]:.0f} g/s, clear {(out.results == 0).mean():.3f}, "
+                      f"mean rounds {out.rounds.mean():.2f}", flush=True)
+        rates.sort()
+        print(f"  min {rates[0]:.0f}, median {rates[len(rates) // 2]:.0f}, max {rates[-1]:.0f} g/s")
     cold, warm = compile_times()
     print(f"numba first call: cold cache {cold:.2f} s, warm cache {warm:.2f} s")
     print("wall time of `kakapo simulate MISSION --games 10000 --workers 2` (start-up included)")
