@@ -308,13 +308,8 @@ def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
 
 # ---------------------------------------------------------------- policies
 @njit(cache=True)
-def worth(card, occ, cm, used, tgt, need, uval, uvalid, T, G):
-    u = uval[card] if uvalid[card] else usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T, G)
-    return W_UNPLACEABLE if u == UNPLACEABLE else u
-
-
-@njit(cache=True)
-def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, cm, used, tgt, need, uval, uvalid, T, G):
+def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, uval):
+    """policies.HeuristicPolicy.play_card; uval must hold the usefulness of every legal and trick card."""
     best = legal[0]
     best_value = 0
     best_card_value = 0
@@ -328,7 +323,7 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, 
                     continue
                 if (x // 8 == c // 8 and x % 8 > c % 8) or (c // 8 != trump and x // 8 == trump):
                     beaters += 1
-            w = uval[c] if uvalid[c] else usefulness(c, occ, cm, used, tgt, need, uval, uvalid, T, G)
+            w = uval[c]
             if w == UNPLACEABLE:
                 w = W_UNPLACEABLE
             value = (w * 4) // (4 + beaters) if w > 0 else w
@@ -340,10 +335,10 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, 
         trick[nt] = c
         wi = decide(trick, nt + 1, trump)
         winner = trick[wi]
-        w = uval[winner] if uvalid[winner] else usefulness(winner, occ, cm, used, tgt, need, uval, uvalid, T, G)
+        w = uval[winner]
         value = (W_UNPLACEABLE if w == UNPLACEABLE else w) * 4
         if winner != c:
-            u = uval[c] if uvalid[c] else usefulness(c, occ, cm, used, tgt, need, uval, uvalid, T, G)
+            u = uval[c]
             if u > 0:
                 value -= 2 * u
         if first or value > best_value or (value == best_value and c % 8 < best_card_value):
@@ -352,20 +347,18 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, 
 
 
 @njit(cache=True)
-def heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, need, uval, uvalid, T, G):
+def heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, uval):
+    """policies.HeuristicPolicy.select; uval must hold the usefulness of every option's pieces."""
     best = 0
     best_val = 0
     for k in range(nopt):
         total = 0
         for j in range(opt_n[k]):
-            p = opt_a[k] if j == 0 else opt_b[k]
-            u = usefulness(p, occ, cm, used, tgt, need, uval, uvalid, T, G)
+            u = uval[opt_a[k] if j == 0 else opt_b[k]]
             total += -1000 if u == UNPLACEABLE else u
         val = 4 * total - (4 * SKILL_COST if opt_skill[k] else 0)
-        if opt_n[k] == 2:
-            if usefulness(opt_a[k], occ, cm, used, tgt, need, uval, uvalid, T, G) >= \
-                    usefulness(opt_b[k], occ, cm, used, tgt, need, uval, uvalid, T, G):
-                val += 1
+        if opt_n[k] == 2 and uval[opt_a[k]] >= uval[opt_b[k]]:
+            val += 1
         if k == 0 or val > best_val:
             best, best_val = k, val
     return best
@@ -541,8 +534,11 @@ def play_one(seed, players, policy, T, G, settings, occ0, cm0, used0, out):
                         legal[nl] = c
                         nl += 1
             if policy == 0:
-                card = heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, occ, cm, used,
-                                      tgt, need, uval, uvalid, T, G)
+                for i in range(nl + nt):  # usefulness of the cards the decision looks at
+                    c = legal[i] if i < nl else trick[i - nl]
+                    if not uvalid[c]:
+                        usefulness(c, occ, cm, used, tgt, need, uval, uvalid, T, G)
+                card = heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, uval)
             else:
                 card = legal[below(rs, seat, nl)]
             hand[seat, card] = 0
@@ -605,7 +601,12 @@ def play_one(seed, players, policy, T, G, settings, occ0, cm0, used0, out):
                         opt_a[nopt] = (decision // 8) * 8 + v
                         nopt += 1
         if policy == 0:
-            k = heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, occ, cm, used, tgt, need, uval, uvalid, T, G)
+            for i in range(nopt):
+                for j in range(opt_n[i]):
+                    p = opt_a[i] if j == 0 else opt_b[i]
+                    if not uvalid[p]:
+                        usefulness(p, occ, cm, used, tgt, need, uval, uvalid, T, G)
+            k = heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, uval)
         elif policy == 1:
             k = below(rs, in_charge, nopt)
         else:
