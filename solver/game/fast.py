@@ -39,7 +39,7 @@ import numpy as np  # noqa: E402
 from numba import errors, njit  # noqa: E402
 
 POLICY_IDS = {"heuristic": 0, "random": 1, "greedy": 2}
-RESULT_NAMES = ("cleared", "rounds_exhausted", "unplaceable")
+from .engine import RESULTS as RESULT_NAMES  # noqa: E402  result codes are indices into it
 
 M48 = (1 << 48) - 1
 _COL_A = sum(1 << (r * 12) for r in range(4))
@@ -229,7 +229,7 @@ def score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_al
 @njit(cache=True)
 def usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T, G):
     """policies.BoardView.usefulness: best score of a legal placement (>= 0), -1 if none is legal."""
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids,
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cover_start, cover_ids,
      bird_ring, bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     grp_start, grp_mask, grp_ub, grp_birds, grp_pos_start, grp_pos = G
     if uvalid[card]:
@@ -267,7 +267,7 @@ def usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T, G):
 def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
     """Would placing position g leave fewer than `clear` birds that can still be scanned?
     occ2 and cm2 are scratch arrays (3,) and (5, 3)."""
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids, bird_ring,
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
      bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     cm2[:, :] = cm
     for w in range(3):
@@ -367,7 +367,7 @@ def heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, uval):
 @njit(cache=True)
 def filler(piece, need, occ, cm, tgt, T):
     """The legal placement (global id) intruding least on the cells around the wanted birds, or -1."""
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids,
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cover_start, cover_ids,
      bird_ring, bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     col = piece // 8
     z0, z1, z2 = grow(need[0], need[1], need[2])
@@ -393,7 +393,7 @@ def smart_place(piece, useful_g, useful_s, avoid_dead_ends, occ, cm, used, tgt, 
     """Global id of the chosen placement, as policies.SmartBase.place chooses it; -1 if none is legal.
 
     Useful placements (score > 0) are taken best score first, ties to the lower position index."""
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids,
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cover_start, cover_ids,
      bird_ring, bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     col = piece // 8
     scratch_occ = np.empty(3, np.int64)
@@ -438,7 +438,7 @@ def smart_place(piece, useful_g, useful_s, avoid_dead_ends, occ, cm, used, tgt, 
 # ---------------------------------------------------------------- one game
 @njit(cache=True)
 def play_one(seed, players, policy, T, G, settings, occ0, cm0, used0, out):
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cand_ub, cover_start, cover_ids, bird_ring,
+    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
      bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
     buddy = settings[0] == 1
     rounds = settings[1]
@@ -668,7 +668,7 @@ def pack(tables: dict) -> tuple:
         tables["mark_colour"][3] | tables["mark_colour"][4]
     return (tables["pos_start"], tables["pos_mask"], tables["pos_halo"], tables["pos_card"], tables["pos_birds"],
             tables["cand_start"],
-            tables["cand_ids"], tables["cand_ub"], tables["cover_start"], tables["cover_ids"], tables["bird_ring"], tables["bird_edge"],
+            tables["cand_ids"], tables["cover_start"], tables["cover_ids"], tables["bird_ring"], tables["bird_edge"],
             tables["bird_live"], tables["bird_all"], tables["mark_colour"], mark_all.astype(np.int64))
 
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .engine import RESULTS as RESULT_NAMES  # result codes are indices into it
+
 BLOCK = 1000
-RESULT_NAMES = ("cleared", "rounds_exhausted", "unplaceable")
 Z95 = 1.959963984540054
 
 

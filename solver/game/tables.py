@@ -60,39 +60,31 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
                     mm ^= low
     pos_start[40] = len(pos_mask)
     cand_start[40] = len(cand_ids)
-    # Within each piece, candidates go by a static upper bound of their score (without the completion
-    # bonus, which the engine adds while a bird is close to complete), best first, so that the Numba
-    # usefulness scan can stop early; the maximum it finds does not depend on the order.
+    # Candidates of one piece with the same cells around the birds ("footprint") score the same,
+    # so the usefulness scan scores each footprint once and checks its positions' legality.
+    # Groups go by a static upper bound of their score (without the completion bonus, which the
+    # engine adds while a bird is close to complete), best first, so that the scan can stop early;
+    # the maximum it finds does not depend on the order.
     mark_colour_int = [0] * 5
     for c, col in mission.marks:
         mark_colour_int[col] |= 1 << c
-    cand_ub = []
-    for card in ALL_CARDS:
-        lo, hi = cand_start[card.index], cand_start[card.index + 1]
-        block = []
-        for gid in cand_ids[lo:hi]:
-            m = join(pos_mask[gid])
-            ub = 0
-            for b in live:
-                cov = m & b.ring
-                if cov:
-                    ub += 2 * bin(cov).count("1") + 2 * bin(cov & mark_colour_int[card.colour]).count("1")
-            block.append((-ub, gid))
-        block.sort()
-        cand_ids[lo:hi] = [g for _, g in block]
-        cand_ub.extend(-u for u, _ in block)
-    # Candidates of one piece with the same cells around the birds ("footprint") score the same,
-    # so the usefulness scan scores each footprint once and checks its positions' legality.
+
+    def upper_bound(foot: int, colour: int) -> int:
+        ub = 0
+        for b in live:
+            cov = foot & b.ring
+            ub += 2 * bin(cov).count("1") + 2 * bin(cov & mark_colour_int[colour]).count("1")
+        return ub
+
     grp_start = np.zeros(41, np.int64)
     grp_mask, grp_ub, grp_birds, grp_pos_start, grp_pos = [], [], [], [], []
     for card in ALL_CARDS:
         grp_start[card.index] = len(grp_mask)
         groups: dict[int, list[int]] = {}
-        ubs: dict[int, int] = {}
         for j in range(cand_start[card.index], cand_start[card.index + 1]):
             foot = join(pos_mask[cand_ids[j]]) & ring_union
             groups.setdefault(foot, []).append(cand_ids[j])
-            ubs[foot] = cand_ub[j]
+        ubs = {foot: upper_bound(foot, int(card.colour)) for foot in groups}
         for foot in sorted(groups, key=lambda f: (-ubs[f], min(groups[f]))):
             grp_mask.append(split(foot))
             grp_ub.append(ubs[foot])
@@ -125,7 +117,6 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
         "pos_birds": np.array(pos_birds, np.int64),  # bit i: the position touches bird i's ring
         "cand_start": cand_start,
         "cand_ids": np.array(cand_ids, np.int64),
-        "cand_ub": np.array(cand_ub, np.int64),
         "grp_start": grp_start,
         "grp_mask": np.array(grp_mask, np.int64).reshape(-1, 3),
         "grp_ub": np.array(grp_ub, np.int64),
@@ -148,7 +139,3 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
                               max(catalog[c].size for c in ALL_CARDS)], np.int64),
     }
 
-
-TABLE_ORDER = ("pos_start", "pos_mask", "pos_halo", "pos_card", "pos_birds", "cand_start", "cand_ids", "cand_ub", "cover_start",
-               "cover_ids", "bird_ring", "bird_edge", "bird_live", "bird_all", "mark_colour", "mark_cell",
-               "occupied", "colour_masks", "used", "settings")
