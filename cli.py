@@ -52,6 +52,15 @@ def emit_json(doc) -> None:
     click.echo(json.dumps(doc, indent=2))
 
 
+def write_csv(path: str, header: list[str], rows) -> None:
+    import csv
+
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
 pieces_option = click.option("--pieces", "pieces", type=click.Path(dir_okay=False), default=None,
                              help="Piece catalog TOML (default: missions/pieces.toml).")
 
@@ -163,6 +172,34 @@ def show(mission, pieces, png, as_json):
 
 
 POLICY_NAMES = ("heuristic", "random", "greedy")
+OPEN_HAND = "open-hand"
+
+
+def open_hand_player(m, catalog, players: int, game_seed: int, time_limit: float):
+    """The open-hand plan of this deal as a policy, and a line saying what the solver found.
+
+    Without a plan it plays the first witness policy of the ceiling that clears the deal (so that
+    it clears exactly the deals ``kakapo ceiling`` counts), else the heuristic."""
+    from solver.game.engine import play_game
+    from solver.game.policies import make_policy
+    from solver.openhand.ceiling import WITNESS_POLICIES
+    from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver
+    from solver.openhand.plan import PlanPolicy
+
+    answer = DealSolver(m, catalog, players, time_limit).decide(game_seed)
+    fallback = make_policy("heuristic")
+    if answer.plan is None:
+        for name in WITNESS_POLICIES:
+            if play_game(m, catalog, players, game_seed, make_policy(name)).cleared:
+                fallback = make_policy(name)
+                break
+    if answer.result == CLEARABLE:
+        note = f"open hands: clearable ({answer.seconds:.2f} s); the plan follows"
+    elif answer.result == NOT_CLEARABLE:
+        note = f"open hands: proven not clearable ({answer.seconds:.2f} s); the heuristic plays it out"
+    else:
+        note = f"open hands: undecided within {time_limit:g} s; {fallback.name} plays it out"
+    return PlanPolicy(answer.plan, fallback), note
 
 
 def resolve_players(m, players: int | None, source: str) -> int:
@@ -183,17 +220,23 @@ def resolve_players(m, players: int | None, source: str) -> int:
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @click.option("--engine", type=click.Choice(["numba", "python"]), default="numba", show_default=True)
 @pieces_option
+@click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
+              help="Write one CSV row per game: game,result,rounds.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def simulate(mission, players, games, seed, policy, workers, engine, pieces, as_json):
+def simulate(mission, players, games, seed, policy, workers, engine, pieces, results_path, as_json):
     """Play many games of MISSION with simulated players and estimate the clear rate."""
-    from solver.game.simulate import default_workers, play_games, summarise
+    from solver.game.simulate import RESULT_NAMES, default_workers, play_games, summarise
 
+    check_output_path(results_path, [mission, pieces], ".csv", "--results")
     catalog, m = load_inputs(mission, pieces)
     players = resolve_players(m, players, mission)
     workers = workers or default_workers()
     out = play_games(m, catalog, players, games, seed, policy, engine, workers)
     doc = summarise(m, players, policy, games, seed, out, engine, workers)
+    if results_path:
+        write_csv(results_path, ["game", "result", "rounds"],
+                  ([i, RESULT_NAMES[r], int(n)] for i, (r, n) in enumerate(zip(out.results, out.rounds))))
     if as_json:
         emit_json(doc)
         return
@@ -211,30 +254,45 @@ def simulate(mission, players, games, seed, policy, workers, engine, pieces, as_
 @click.argument("mission", type=click.Path())
 @click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--policy", type=click.Choice(POLICY_NAMES), default="heuristic", show_default=True)
+@click.option("--game", "game_index", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Play game I of `simulate` with the same seed (the same deal).")
+@click.option("--policy", type=click.Choice(POLICY_NAMES + (OPEN_HAND,)), default="heuristic", show_default=True,
+              help="A simulated player, or open-hand: the plan of a team that sees every hand (an upper bound "
+                   "that cheats).")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds for the open-hand solver.")
 @pieces_option
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Write the game as JSON Lines to this file.")
 @user_errors
-def play(mission, players, seed, policy, pieces, log_path):
+def play(mission, players, seed, game_index, policy, time_limit, pieces, log_path):
     """Play one game of MISSION and tell it round by round. Exit 0 when cleared, 1 otherwise."""
     from solver.game.engine import play_game
     from solver.game.policies import make_policy
     from solver.game.simulate import game_seeds
     from solver.render import draw, use_colour
-    from solver.rules import Board, check_placements
+    from solver.rules import check_placements
 
     check_output_path(log_path, [mission, pieces], None, "--log")
     catalog, m = load_inputs(mission, pieces)
     players = resolve_players(m, players, mission)
-    game = play_game(m, catalog, players, int(game_seeds(seed, 0, 1)[0]), make_policy(policy), log=True)
+    game_seed = int(game_seeds(seed, game_index, 1)[0])
+    note = None
+    if policy == OPEN_HAND:
+        player, note = open_hand_player(m, catalog, players, game_seed, time_limit)
+    else:
+        player = make_policy(policy)
+    game = play_game(m, catalog, players, game_seed, player, log=True)
     if log_path:
         with open(log_path, "w", encoding="utf-8") as f:
             for e in game.events:
                 f.write(json.dumps(e) + "\n")
     setup = game.events[0]
-    click.echo(f"{m.name} ({m.id}): {players} players, policy {policy}, seed {seed}; "
+    label = f"{policy} (sees every hand: an upper bound that cheats, not a player)" if policy == OPEN_HAND else policy
+    click.echo(f"{m.name} ({m.id}): {players} players, policy {label}, seed {seed}, game {game_index}; "
                f"scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) in {m.rounds} rounds")
+    if note:
+        click.echo(f"  {note}")
     for k, hand in enumerate(setup["hands"]):
         click.echo(f"  player {k} holds {' '.join(hand)}")
     if setup["set_aside"]:
@@ -263,6 +321,48 @@ def play(mission, players, seed, policy, pieces, log_path):
              "unplaceable": "failed: a selected piece could not be placed"}
     click.echo(f"{words[end['result']]} after {end['rounds_played']} round(s)")
     sys.exit(EXIT_OK if end["result"] == "cleared" else EXIT_NO)
+
+
+@main.command()
+@click.argument("mission", type=click.Path())
+@click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@pieces_option
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds per deal for the exact solver.")
+@click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
+              help="Write one CSV row per deal: game,result.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_path, as_json):
+    """The open-hand ceiling: how many deals a team that sees every hand could clear.
+
+    Decides each of the first N deals of `simulate` with the same seed exactly (clearable,
+    not clearable, or undecided within the time limit). An upper bound on any real table.
+    """
+    from solver.game.simulate import default_workers
+    from solver.openhand.ceiling import ceiling as run_ceiling
+
+    check_output_path(results_path, [mission, pieces], ".csv", "--results")
+    catalog, m = load_inputs(mission, pieces)
+    players = resolve_players(m, players, mission)
+    workers = workers or default_workers()
+    doc = run_ceiling(m, catalog, players, games, seed, workers, time_limit)
+    answers = doc.pop("answers")
+    if results_path:
+        write_csv(results_path, ["game", "result"], enumerate(answers))
+    if as_json:
+        emit_json(doc)
+        return
+    lo, hi = doc["ci95"]
+    click.echo(f"{m.name} ({m.id}), {players} players, {games} deals, seed {seed}: open-hand ceiling "
+               "(a team that sees every hand; an upper bound, not a player)")
+    click.echo(f"clearable {doc['clearable']} ({doc['clear_rate']:.1%}; 95% interval {lo:.1%} .. {hi:.1%}), "
+               f"not clearable {doc['not_clearable']}, undecided {doc['undecided']}")
+    click.echo(f"{doc['cleared_by_policies']} deals were cleared by the simulated players already; "
+               f"{doc['seconds']:.1f} s")
 
 
 @main.command()

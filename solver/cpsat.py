@@ -83,23 +83,31 @@ def candidate_placements(mission: Mission, catalog, exclude=()) -> Candidates:
     return Candidates(board, birds, [c for c in pieces if c in out], out)
 
 
-def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
-          time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None,
-          symmetry: bool = False) -> SolveResult:
-    t0 = time.perf_counter()
-    cand = candidate_placements(mission, catalog, exclude)
+@dataclass
+class PlacementModel:
+    """The puzzle's variables inside a CP-SAT model: one Boolean per (piece, candidate placement)."""
+
+    cand: Candidates
+    x: dict[Card, list]  # card -> one Boolean per mask in cand.placements[card]
+    used: dict[Card, object]  # card -> linear expression: 1 if the piece is placed
+    scanned: dict[str, object]  # bird letter -> Boolean
+
+    def chosen(self, value) -> list[Placement]:
+        """The placements a solution picks (``value`` reads a variable's value)."""
+        out = []
+        for card in self.cand.pieces:
+            for m, v in zip(self.cand.placements[card], self.x[card]):
+                if value(v):
+                    out.append(Placement(card, frozenset(cells_of(m))))
+        return out
+
+
+def add_placement_model(model, mission: Mission, cand: Candidates, available=None) -> PlacementModel:
+    """Placement rules and the scan requirement; ``available`` maps a card to a literal or linear
+    expression that must be 1 for its piece to be used (the open-hand model: the piece was selected)."""
     board, birds = cand.board, cand.birds
     marks = mission.mark_map
-
-    def finish(status, placements=(), optimal=False, scanned=(), lb=None, stats=None):
-        return SolveResult(mission.id, status, list(placements), optimal, list(scanned),
-                           time.perf_counter() - t0, lb, stats or {})
-
-    if len(birds) < mission.clear:
-        return finish("unsolvable", optimal=False)
-
     # ------------------------------------------------------------ variables
-    model = cp_model.CpModel()
     x: dict[Card, list] = {}
     for card in cand.pieces:
         x[card] = [model.NewBoolVar(f"{card}#{k}") for k in range(len(cand.placements[card]))]
@@ -123,7 +131,10 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
 
     # ------------------------------------------------------------ constraints
     for card in cand.pieces:
-        model.AddAtMostOne(x[card])
+        if available is None:
+            model.AddAtMostOne(x[card])
+        else:
+            model.Add(used[card] <= available[card])
     for c, vs in cover.items():
         if len(vs) > 1:
             model.AddAtMostOne(vs)
@@ -142,6 +153,37 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
             need = cover_col.get((c, int(marks[c])), []) if c in marks else cover.get(c, [])
             model.AddBoolOr(need + [s.Not()]) if need else model.Add(s == 0)
     model.Add(sum(scanned.values()) >= mission.clear)
+    return PlacementModel(cand, x, used, scanned)
+
+
+def tuned_solver(time_limit: float, workers: int = 1, params: dict | None = None) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+    solver.parameters.random_seed = SEED
+    solver.parameters.num_workers = workers
+    if workers > 1:
+        solver.parameters.interleave_search = True  # deterministic multi-worker search
+    for k, v in (TUNED_PARAMS if params is None else params).items():
+        setattr(solver.parameters, k, v)
+    return solver
+
+
+def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
+          time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None,
+          symmetry: bool = False) -> SolveResult:
+    t0 = time.perf_counter()
+    cand = candidate_placements(mission, catalog, exclude)
+
+    def finish(status, placements=(), optimal=False, scanned=(), lb=None, stats=None):
+        return SolveResult(mission.id, status, list(placements), optimal, list(scanned),
+                           time.perf_counter() - t0, lb, stats or {})
+
+    if len(cand.birds) < mission.clear:
+        return finish("unsolvable", optimal=False)
+
+    model = cp_model.CpModel()
+    pm = add_placement_model(model, mission, cand)
+    used = pm.used
 
     # Symmetry: pieces of the same colour and shape are interchangeable. Ordering them is off by
     # default: CP-SAT's own symmetry detection does this, and the extra constraints cost ~25 % on a
@@ -161,16 +203,9 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
     model.Minimize(total)
 
     # ------------------------------------------------------------ solve
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
-    solver.parameters.random_seed = SEED
-    solver.parameters.num_workers = workers
-    if workers > 1:
-        solver.parameters.interleave_search = True  # deterministic multi-worker search
-    for k, v in (TUNED_PARAMS if params is None else params).items():
-        setattr(solver.parameters, k, v)
+    solver = tuned_solver(time_limit - (time.perf_counter() - t0), workers, params)
     code = solver.Solve(model)
-    stats = {"variables": sum(len(v) for v in x.values()), "conflicts": solver.NumConflicts(),
+    stats = {"variables": sum(len(v) for v in pm.x.values()), "conflicts": solver.NumConflicts(),
              "branches": solver.NumBranches(), "wall": solver.WallTime()}
 
     if code == cp_model.INFEASIBLE:
@@ -179,14 +214,9 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
         return finish("unknown", stats=stats)
 
     # ------------------------------------------------------------ answer, re-verified
-    placements = []
-    for card in cand.pieces:
-        for m, v in zip(cand.placements[card], x[card]):
-            if solver.Value(v):
-                placements.append(Placement(card, frozenset(cells_of(m))))
+    placements = pm.chosen(solver.Value)
     _, got = check_placements(mission, catalog, placements)
     if len(got) < mission.clear:
         raise AssertionError(f"internal error: CP-SAT answer scans only {got} for {mission.id}")
     lb = int(solver.BestObjectiveBound())
     return finish("solvable", placements, code == cp_model.OPTIMAL, got, lb, stats)
-

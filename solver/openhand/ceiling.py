@@ -1,0 +1,92 @@
+"""The open-hand ceiling of a mission: for each of the first N deals of ``simulate``, whether a
+team that sees every hand could clear it.
+
+A deal that a hidden-information policy clears is clearable: that game is the witness, and
+the Numba engine plays those first, in a fraction of a second for all deals. The others go
+to the deal solver (``deal.py``) in worker processes. Every answer depends only on the deal
+and deterministic budgets, so the numbers are the same whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from ..game.simulate import game_seeds, wilson
+from .deal import ANSWERS, CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver
+
+# Policies whose cleared games count as witnesses, in this order (``play --policy open-hand``
+# falls back to the first of them that clears a deal the solver could not decide).
+WITNESS_POLICIES = ("heuristic", "greedy")
+
+_JOB: dict = {}
+
+
+def policy_clears(mission, catalog, players: int, seeds: np.ndarray) -> dict[str, np.ndarray]:
+    """For each witness policy, which of these deals it clears (Numba engine)."""
+    from ..game import fast
+    from ..game.tables import build_tables
+
+    tables = build_tables(mission, catalog)
+    out = {}
+    for name in WITNESS_POLICIES:
+        results, _, _, _ = fast.run(tables, seeds, players, name)
+        out[name] = results == 0
+    return out
+
+
+def _decide_chunk(indices):
+    solver, seeds = _JOB["solver"], _JOB["seeds"]
+    return [(i, solver.decide(int(seeds[i])).result) for i in indices]
+
+
+def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int = 1,
+            time_limit: float | None = None, progress=None) -> dict:
+    """Answers per deal and the summary of SPEC's ``kakapo ceiling``."""
+    t0 = time.perf_counter()
+    seeds = game_seeds(seed, 0, games)
+    answers = np.full(games, -1, np.int64)
+    by_policy = policy_clears(mission, catalog, players, seeds)
+    witnessed = np.zeros(games, bool)
+    for cleared in by_policy.values():
+        witnessed |= cleared
+    answers[witnessed] = ANSWERS.index(CLEARABLE)
+    todo = [i for i in range(games) if answers[i] < 0]
+    limit = {} if time_limit is None else {"time_limit": time_limit}
+    solver = DealSolver(mission, catalog, players, **limit) if todo else None
+    if progress:
+        progress(games - len(todo), games)
+    _JOB.clear()
+    _JOB.update(solver=solver, seeds=seeds)
+    chunks = [todo[k:k + 4] for k in range(0, len(todo), 4)]
+    done = games - len(todo)
+    if workers <= 1 or len(chunks) <= 1:
+        results = map(_decide_chunk, chunks)
+        pool = None
+    else:
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        results = pool.map(_decide_chunk, chunks)
+    try:
+        for part in results:
+            for i, result in part:
+                answers[i] = ANSWERS.index(result)
+            done += len(part)
+            if progress:
+                progress(done, games)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    counts = {name: int((answers == ANSWERS.index(name)).sum()) for name in ANSWERS}
+    lo, hi = wilson(counts[CLEARABLE], games)
+    return {
+        "mission": mission.id, "players": players, "games": games, "seed": seed,
+        "clearable": counts[CLEARABLE], "not_clearable": counts[NOT_CLEARABLE], "undecided": counts[UNDECIDED],
+        "clear_rate": counts[CLEARABLE] / games, "ci95": [lo, hi],
+        "cleared_by_policies": int(witnessed.sum()),
+        "seconds": time.perf_counter() - t0,
+        "answers": [ANSWERS[a] for a in answers],
+    }

@@ -1,0 +1,130 @@
+"""Decide deals with open hands: clearable (with a plan that the reference engine replays),
+not clearable (proven), or undecided within the time limit (never guessed).
+
+Per mission, once: the puzzle's candidate placements and its fewest pieces (no solution at
+all, or more pieces than the rounds can ever select, proves every deal not clearable), and
+the solution library. Per deal: the library-guided search (``search.py``), then the exact
+CP-SAT model of the whole deal (``model.py``) for what the search did not clear.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..game.state import deal
+from .plan import Plan, PlannedRound, place_fillers, play_order
+
+CLEARABLE, NOT_CLEARABLE, UNDECIDED = "clearable", "not_clearable", "undecided"
+ANSWERS = (CLEARABLE, NOT_CLEARABLE, UNDECIDED)
+DEFAULT_TIME_LIMIT = 10.0
+SEARCH_NODES = 1500  # rounds the library-guided search may expand per deal
+# CP-SAT parameters measured on the deal model (benchmarks/bench_ceiling.py): presolve costs more
+# than it saves on these models, and the LP relaxation does not pay for itself.
+DEAL_PARAMS = {"linearization_level": 0, "cp_model_presolve": False}
+
+
+def selection_capacity(mission) -> int:
+    """The most pieces a game can select: one per round, two in rounds with a double scan."""
+    return mission.rounds + min(mission.skills, mission.rounds)
+
+
+@dataclass
+class DealAnswer:
+    result: str
+    plan: Plan | None
+    seconds: float
+    how: str  # "puzzle", "search", "model", "limit"
+
+
+class DealSolver:
+    """Everything about a mission that does not depend on the deal, and ``decide(seed)``."""
+
+    def __init__(self, mission, catalog, players: int, time_limit: float = DEFAULT_TIME_LIMIT,
+                 library=None, puzzle=None):
+        from ..cpsat import candidate_placements, solve
+        from ..game.state import game_shape
+        from ..library import build_library
+
+        game_shape(mission, players)
+        self.mission, self.catalog, self.players, self.time_limit = mission, catalog, players, time_limit
+        removed = ["purple-1"] if players == 3 else []
+        from ..cards import Card
+
+        exclude = [Card.parse(c) for c in removed]
+        self.cand = candidate_placements(mission, catalog, exclude)
+        self.puzzle = puzzle or solve(mission, catalog, exclude=exclude,
+                                      max_pieces=selection_capacity(mission), time_limit=max(time_limit, 60.0))
+        # the puzzle is decided for every deal at once when it has no solution the game can select
+        self.impossible = self.puzzle.status == "unsolvable"
+        if self.puzzle.status == "solvable":
+            self.library = library if library is not None else build_library(mission, catalog,
+                                                                            optimal=self.puzzle.placements)
+        else:
+            self.library = []
+
+    def decide(self, seed: int) -> DealAnswer:
+        from .search import WitnessSearch
+
+        t0 = time.perf_counter()
+        if self.impossible:
+            return DealAnswer(NOT_CLEARABLE, None, time.perf_counter() - t0, "puzzle")
+        state = deal(self.mission, self.catalog, self.players, seed)
+        found = WitnessSearch(state, self.catalog, self.library, SEARCH_NODES).run()
+        if found is not None:
+            return DealAnswer(CLEARABLE, self._plan(found.rounds, found.placements), time.perf_counter() - t0,
+                              "search")
+        left = self.time_limit - (time.perf_counter() - t0)
+        result, plan = self._model(state, left)
+        return DealAnswer(result, plan, time.perf_counter() - t0, "model" if result != UNDECIDED else "limit")
+
+    def _model(self, state, seconds: float):
+        from ortools.sat.python import cp_model
+
+        from ..cpsat import tuned_solver
+        from .model import DealModel
+        from .plan import arrange
+
+        t0 = time.perf_counter()
+        dm = DealModel(state, self.cand, min_pieces=self.puzzle.pieces_used)
+        while True:
+            left = seconds - (time.perf_counter() - t0)
+            if left <= 0:
+                return UNDECIDED, None
+            solver = tuned_solver(left, params=DEAL_PARAMS)
+            # The budget is CP-SAT's deterministic time, so that the answer does not depend on how
+            # busy the machine is; the wall-clock limit only guards against a very slow machine.
+            solver.parameters.max_deterministic_time = left / 2
+            code = solver.Solve(dm.model)
+            if code == cp_model.INFEASIBLE:
+                return NOT_CLEARABLE, None
+            if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return UNDECIDED, None
+            rounds = dm.rounds_of(solver.Value)
+            core = dm.puzzle.chosen(solver.Value)
+            selected = [p for r in rounds for p in r.pieces]
+            in_core = {p.card for p in core}
+            fillers = place_fillers(self.mission, self.catalog, core, [p for p in selected if p not in in_core])
+            if fillers is not None:
+                return CLEARABLE, self._plan(rounds, core + fillers)
+            placements = arrange(self.mission, self.catalog, selected,
+                                 max(0.1, seconds - (time.perf_counter() - t0)))
+            if placements == "unknown":
+                return UNDECIDED, None
+            if placements is not None:
+                return CLEARABLE, self._plan(rounds, placements)
+            dm.forbid_selection(set(selected))  # these pieces cannot all lie on the board: solve again
+
+    def _plan(self, rounds, placements) -> Plan:
+        where = {p.card: p for p in placements}
+        buddy = self.mission.mode == "buddy"
+        return Plan(tuple(PlannedRound(play_order(r, self.players, buddy), r.skill, tuple(r.pieces),
+                                       tuple(where[p] for p in r.pieces)) for r in rounds))
+
+
+def replay(mission, catalog, players: int, seed: int, plan: Plan | None, fallback, log: bool = False):
+    """Play the deal following the plan (or the fallback policy where there is none)."""
+    from ..game.engine import play_game
+    from .plan import PlanPolicy
+
+    return play_game(mission, catalog, players, seed, PlanPolicy(plan, fallback), log=log)

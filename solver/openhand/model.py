@@ -1,0 +1,261 @@
+"""CP-SAT model of one deal played with open hands: card play, skills, selection and the puzzle.
+
+A deal is clearable iff some legal card play selects, by some round, a set of pieces
+that can all lie on the board at once (pre-placed ones included) while at least
+``clear`` birds are scanned. Placement legality is monotone (an arrangement legal as
+a whole stays legal when built piece by piece in any order), so the model asks for
+the selected set and one arrangement of it, not for the order of placements.
+
+Sections: card play (who plays what in which round, must-follow, decision card,
+who starts next), selection (forced piece of the decision card, skills), the puzzle
+(shared with the mission solver through ``cpsat.add_placement_model``), then reading
+a solution back as rounds. Pieces that are selected but not part of the scan
+("filler") must still fit somewhere; that is checked after the solve
+(``plan.place_fillers``) and a set for which it fails is cut off and solved again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import ALL_CARDS, Card, Colour, TRUMP_ROUND_ONE
+from ..cpsat import Candidates, add_placement_model
+from ..game.state import GameState
+
+SKILL_NAMES = ("double_scan", "wild_color", "shift_change")
+
+
+@dataclass
+class RoundChoice:
+    """One round as the solution plays it: cards per player, the lead card, skill and selection."""
+
+    start: int
+    lead: Card
+    cards: dict[int, list[Card]]  # player -> cards played this round
+    decision: Card
+    skill: str | None
+    pieces: list[Card]  # selected pieces (0, 1 or 2)
+
+
+class DealModel:
+    """Variables and constraints of one deal; ``rounds_of(value)`` reads a solution."""
+
+    def __init__(self, state: GameState, cand: Candidates, min_pieces: int | None = None):
+        from ortools.sat.python import cp_model
+
+        self.state = state
+        mission = state.mission
+        self.mission = mission
+        self.model = model = cp_model.CpModel()
+        n = state.players
+        buddy = mission.mode == "buddy"
+        per_round = 2 if buddy else 1
+        R = mission.rounds
+        self.R = R
+        hands = [list(h) for h in state.hands]
+        holder = {c: p for p, h in enumerate(hands) for c in h}
+        self.holder = holder
+        cards = sorted(holder)
+        self.cards = cards
+        by_colour = {k: [c for c in cards if c.colour == k] for k in Colour}
+        pre = {p.card for p in mission.placed}
+
+        # ------------------------------------------------------------ card play
+        act = [model.NewConstant(1)] + [model.NewBoolVar(f"active{r}") for r in range(1, R)]
+        for r in range(1, R):
+            model.AddImplication(act[r], act[r - 1])
+        x = {(c, r): model.NewBoolVar(f"play_{c}_{r}") for c in cards for r in range(R)}
+        lead = {(c, r): model.NewBoolVar(f"lead_{c}_{r}") for c in cards for r in range(R)}
+        win = {(c, r): model.NewBoolVar(f"win_{c}_{r}") for c in cards for r in range(R)}
+        for c in cards:
+            model.Add(sum(x[c, r] for r in range(R)) <= 1)
+        for r in range(R):
+            for p in range(n):
+                model.Add(sum(x[c, r] for c in hands[p]) == per_round * act[r])
+            model.Add(sum(lead[c, r] for c in cards) == act[r])
+            model.Add(sum(win[c, r] for c in cards) == act[r])
+            for c in cards:
+                model.AddImplication(lead[c, r], x[c, r])
+                model.AddImplication(win[c, r], x[c, r])
+
+        def starts(p, r):
+            """1 if player p starts round r (linear): the start player, then the holder of the last decision card."""
+            if r == 0:
+                return 1 if p == state.start_player else 0
+            return sum(win[c, r - 1] for c in hands[p])
+
+        for r in range(R):
+            for c in cards:
+                s = starts(holder[c], r)
+                if isinstance(s, int):
+                    if not s:
+                        model.Add(lead[c, r] == 0)
+                else:
+                    model.Add(lead[c, r] <= s)
+
+        def lead_colour(k, r):
+            return sum(lead[c, r] for c in by_colour[k])
+
+        def trump(k, r):
+            if r == 0:
+                return 1 if k == TRUMP_ROUND_ONE else 0
+            return sum(win[c, r - 1] for c in by_colour[k])
+
+        def played_before(c, r):
+            return sum(x[c, q] for q in range(r))
+
+        # Must follow: a player holding cards of the lead colour plays min(per_round, held) of them.
+        for r in range(R):
+            for p in range(n):
+                for k in Colour:
+                    mine = [c for c in hands[p] if c.colour == k]
+                    if not mine:
+                        continue
+                    plays_k = sum(x[c, r] for c in mine)
+                    lc = lead_colour(k, r)
+                    for i, c in enumerate(mine):
+                        model.Add(plays_k >= lc - played_before(c, r))
+                        if per_round == 2:
+                            for c2 in mine[i + 1:]:
+                                model.Add(plays_k >= 2 * lc - 2 * played_before(c, r) - 2 * played_before(c2, r))
+
+        # Decision card: the highest of its colour in the trick; trump, or else of the lead colour
+        # with no trump revealed.
+        any_played = {}
+        for r in range(R):
+            for k in Colour:
+                v = any_played[k, r] = model.NewBoolVar(f"any_{k.long}_{r}")
+                for c in by_colour[k]:
+                    model.AddImplication(x[c, r], v)
+            for c in cards:
+                for c2 in by_colour[c.colour]:
+                    if c2.value > c.value:
+                        model.AddBoolOr([win[c, r].Not(), x[c2, r].Not()])
+                k = c.colour
+                model.Add(win[c, r] - trump(k, r) <= lead_colour(k, r))
+                for j in Colour:
+                    if j != k:
+                        model.Add(win[c, r] + trump(j, r) + any_played[j, r] <= 2)
+
+        # ------------------------------------------------------------ selection and skills
+        def win_value(v, r):
+            return sum(win[c, r] for c in cards if c.value == v)
+
+        def win_colour(k, r):
+            return sum(win[c, r] for c in by_colour[k])
+
+        ds = [model.NewBoolVar(f"double_scan_{r}") for r in range(R)]
+        wild = {(k, r): (model.NewBoolVar(f"wild_{k.long}_{r}") if buddy else model.NewConstant(0))
+                for k in Colour for r in range(R)}
+        up = [model.NewBoolVar(f"shift_up_{r}") if buddy else model.NewConstant(0) for r in range(R)]
+        down = [model.NewBoolVar(f"shift_down_{r}") if buddy else model.NewConstant(0) for r in range(R)]
+        skill_used = []
+        for r in range(R):
+            replace = sum(wild[k, r] for k in Colour) + up[r] + down[r]
+            model.Add(ds[r] + replace <= act[r])
+            skill_used.append(ds[r] + replace)
+            for k in Colour:
+                model.Add(wild[k, r] + win_colour(k, r) <= 1)  # wild colour: another colour
+            model.Add(up[r] + win_value(8, r) <= 1)
+            model.Add(down[r] + win_value(1, r) <= 1)
+            for c in cards:  # double scan: every revealed card of the lead colour
+                for k in Colour:
+                    if k != c.colour:
+                        model.Add(ds[r] + x[c, r] + lead_colour(k, r) <= 2)
+        model.Add(sum(skill_used) <= mission.skills)
+
+        sel: dict[tuple[Card, int], list] = {(p, r): [] for p in ALL_CARDS for r in range(R)}
+        self.sel_parts = {}
+        for r in range(R):
+            replace = sum(wild[k, r] for k in Colour) + up[r] + down[r]
+            for p in ALL_CARDS:
+                used_before = (1 if p in pre else 0) + sum(sum(sel[p, q]) for q in range(r))
+                parts = []
+                if p in holder:  # the decision card's own piece, unless replaced or used
+                    d = model.NewBoolVar(f"sel_{p}_{r}")
+                    model.Add(d <= win[p, r])
+                    model.Add(d + replace <= 1)
+                    model.Add(d + used_before <= 1)
+                    model.Add(d >= win[p, r] - replace - used_before)
+                    parts.append(("decision", d))
+                    low = model.NewBoolVar(f"low_{p}_{r}")  # double scan: the lowest revealed card
+                    model.Add(low <= ds[r])
+                    model.AddImplication(low, x[p, r])
+                    for c2 in by_colour[p.colour]:
+                        if c2.value < p.value:
+                            model.AddBoolOr([low.Not(), x[c2, r].Not()])
+                    parts.append(("double_scan", low))
+                if buddy:
+                    w = model.NewBoolVar(f"wild_{p}_{r}")  # wild colour: same value, this colour
+                    model.Add(w <= wild[p.colour, r])
+                    model.Add(w <= win_value(p.value, r))
+                    model.Add(w >= wild[p.colour, r] + win_value(p.value, r) - 1)
+                    parts.append(("wild_color", w))
+                    for step, var in ((-1, up[r]), (1, down[r])):  # shift change: from value -/+ 1
+                        src = Card(p.colour, p.value + step) if 1 <= p.value + step <= 8 else None
+                        if src is None or src not in holder:
+                            continue
+                        s = model.NewBoolVar(f"shift_{p}_{r}_{step}")
+                        model.Add(s <= var)
+                        model.Add(s <= win[src, r])
+                        model.Add(s >= var + win[src, r] - 1)
+                        parts.append(("shift_change", s))
+                if not parts:
+                    continue
+                total = sum(v for _, v in parts)
+                model.Add(total + used_before <= 1)  # a skill may only select an unused piece
+                sel[p, r] = [v for _, v in parts]
+                self.sel_parts[p, r] = parts
+            # double scan selects exactly one lowest card
+            model.Add(sum(v for p in ALL_CARDS for name, v in self.sel_parts.get((p, r), ()) if name == "double_scan")
+                      == ds[r])
+
+        self.selected = {p: sum(sum(sel[p, r]) for r in range(R)) for p in ALL_CARDS}
+
+        # ------------------------------------------------------------ the puzzle
+        self.puzzle = add_placement_model(model, mission, cand, available=self.selected)
+        if min_pieces:  # redundant, for the search: no solution has fewer pieces
+            model.Add(sum(self.selected.values()) >= min_pieces)
+
+        self.act, self.x, self.lead, self.win = act, x, lead, win
+        self.ds, self.wild, self.up, self.down = ds, wild, up, down
+
+    # ------------------------------------------------------------ cuts
+    def forbid_selection(self, selected: set[Card]) -> None:
+        """No solution may end with exactly this selected set (its fillers do not fit)."""
+        lits = []
+        for p in ALL_CARDS:
+            if isinstance(self.selected[p], int):
+                continue
+            b = self.model.NewBoolVar(f"cut_{p}")
+            if p in selected:
+                self.model.Add(self.selected[p] == 0).OnlyEnforceIf(b)
+            else:
+                self.model.Add(self.selected[p] == 1).OnlyEnforceIf(b)
+            lits.append(b)
+        self.model.AddBoolOr(lits)
+
+    # ------------------------------------------------------------ reading a solution
+    def rounds_of(self, value) -> list[RoundChoice]:
+        out = []
+        start = self.state.start_player
+        for r in range(self.R):
+            if not value(self.act[r]):
+                break
+            lead = next(c for c in self.cards if value(self.lead[c, r]))
+            played = {p: [] for p in range(self.state.players)}
+            for c in self.cards:
+                if value(self.x[c, r]):
+                    played[self.holder[c]].append(c)
+            decision = next(c for c in self.cards if value(self.win[c, r]))
+            skill = None
+            if value(self.ds[r]):
+                skill = "double_scan"
+            elif any(value(self.wild[k, r]) for k in Colour):
+                skill = "wild_color"
+            elif value(self.up[r]) or value(self.down[r]):
+                skill = "shift_change"
+            pieces = [p for p in ALL_CARDS for _, v in self.sel_parts.get((p, r), ()) if value(v)]
+            out.append(RoundChoice(start, lead, played, decision, skill, pieces))
+            start = self.holder[decision]
+        return out

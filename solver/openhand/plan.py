@@ -1,0 +1,142 @@
+"""An open-hand plan: every trick's cards in play order, the skill, the selected pieces and where
+each goes; the policy that plays it; and the placement of pieces that only have to fit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..board import all_positions
+from ..cards import Card
+from ..cpsat import Candidates, add_placement_model, tuned_solver
+from ..rules import Board, Placement, grow, mask_of
+from ..game.state import Option
+
+FILLER_TIME_LIMIT = 5.0
+
+
+@dataclass(frozen=True)
+class PlannedRound:
+    plays: tuple[tuple[int, Card], ...]  # (player, card) in play order
+    skill: str | None
+    pieces: tuple[Card, ...]  # selected pieces in placing order
+    placements: tuple[Placement, ...]  # one per piece, same order
+
+
+@dataclass(frozen=True)
+class Plan:
+    rounds: tuple[PlannedRound, ...]
+
+    def placements(self) -> list[Placement]:
+        return [p for r in self.rounds for p in r.placements]
+
+
+def play_order(choice, players: int, buddy: bool) -> tuple[tuple[int, Card], ...]:
+    """The cards of a round in a legal order: the lead card first; then in seat order, each
+    player's cards of the lead colour before the others (must-follow holds card by card)."""
+    lead_colour = choice.lead.colour
+
+    def ordered(p):
+        cards = [c for c in choice.cards[p] if c != choice.lead]
+        return sorted(cards, key=lambda c: (c.colour != lead_colour, c))
+
+    s = choice.start
+    if buddy:
+        mine, other = ordered(s), ordered(1 - s)
+        return ((s, choice.lead), (1 - s, other[0]), (s, mine[0]), (1 - s, other[1]))
+    return ((s, choice.lead),) + tuple(((s + k) % players, choice.cards[(s + k) % players][0])
+                                       for k in range(1, players))
+
+
+def place_fillers(mission, catalog, core: list[Placement], fillers: list[Card]) -> list[Placement] | None:
+    """Legal places for pieces that only have to fit, beside a fixed scanning arrangement.
+
+    Each goes where it covers fewest cells near the birds (first fit, largest piece first);
+    None if some piece finds no room that way (the exact check is ``arrange``)."""
+    board = Board.start(mission)
+    for p in core:
+        board.place(p)
+    rings = 0
+    for b in mission.birds:
+        rings |= b.ring
+    zone = grow(grow(rings))
+    out = []
+    for card in sorted(fillers, key=lambda c: (-catalog[c].size, c)):
+        best, best_cost = None, None
+        for cells in all_positions(catalog[card]):
+            m = mask_of(cells)
+            if board.is_legal_mask(int(card.colour), m):
+                cost = bin(m & zone).count("1")
+                if best_cost is None or cost < best_cost:
+                    best, best_cost = Placement(card, cells), cost
+                    if cost == 0:
+                        break
+        if best is None:
+            return None
+        board.place(best)
+        out.append(best)
+    return out
+
+
+def arrange(mission, catalog, pieces: list[Card], time_limit: float = FILLER_TIME_LIMIT):
+    """Exact: one legal arrangement of exactly these new pieces scanning at least ``clear`` birds.
+
+    Returns the placements, None when proven impossible, or "unknown" on timeout."""
+    from ortools.sat.python import cp_model
+
+    board = Board.start(mission)
+    birds = [b for b in mission.birds if board.can_still_be_scanned(b)]
+    placements = {}
+    for card in pieces:
+        col = int(card.colour)
+        placements[card] = [mask_of(p) for p in all_positions(catalog[card]) if board.is_legal_mask(col, mask_of(p))]
+        if not placements[card]:
+            return None
+    cand = Candidates(board, birds, list(pieces), placements)
+    model = cp_model.CpModel()
+    pm = add_placement_model(model, mission, cand, available={c: 1 for c in pieces})
+    for card in pieces:
+        model.Add(pm.used[card] == 1)
+    solver = tuned_solver(time_limit)
+    code = solver.Solve(model)
+    if code == cp_model.INFEASIBLE:
+        return None
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return "unknown"
+    return pm.chosen(solver.Value)
+
+
+class PlanPolicy:
+    """Plays a plan made with every hand in view: an upper bound that cheats, never a player.
+
+    The engine still hands it only observations; the plan is what it knew beforehand. Where
+    there is no plan it plays ``fallback`` (a hidden-information policy)."""
+
+    name = "open-hand"
+
+    def __init__(self, plan: Plan | None, fallback):
+        self.plan = plan
+        self.fallback = fallback
+
+    def play_card(self, obs, legal, rng):
+        if self.plan is None:
+            return self.fallback.play_card(obs, legal, rng)
+        seat, card = self.plan.rounds[obs.round - 1].plays[len(obs.trick)]
+        assert seat == obs.seat, "the plan's play order differs from the game's"
+        return card
+
+    def select(self, obs, options: list[Option], rng):
+        if self.plan is None:
+            return self.fallback.select(obs, options, rng)
+        planned = self.plan.rounds[obs.round - 1]
+        for k, o in enumerate(options):
+            if o.skill == planned.skill and o.pieces == planned.pieces:
+                return k
+        raise AssertionError(f"round {obs.round}: the planned selection is not offered")
+
+    def place(self, obs, piece, legal, rng):
+        if self.plan is None:
+            return self.fallback.place(obs, piece, legal, rng)
+        planned = self.plan.rounds[obs.round - 1]
+        target = planned.placements[planned.pieces.index(piece)]
+        return legal.index(target)
+
