@@ -80,18 +80,21 @@ class WitnessSearch:
         return out
 
     # ------------------------------------------------------------ one trick
-    def build_trick(self, hands, start, trump, w: Card, mono: bool, wanted: int):
-        """Plays (player, card) in order in which ``w`` is the decision card (all of one colour
-        when ``mono``), each player playing its least wanted legal cards; None if there is none."""
+    def build_trick(self, hands, start, trump, w: Card, low: Card | None, wanted: int):
+        """Plays (player, card) in order in which ``w`` is the decision card, each player playing
+        its least wanted legal cards; None if there is none. With ``low`` (a double scan) every
+        card is of w's colour and ``low`` is the lowest of them."""
+        mono = low is not None
         order = [start, 1 - start, start, 1 - start] if self.buddy else \
             [(start + k) % self.players for k in range(self.players)]
         wp = self.holder[w]
         last_turn_of_wp = max(i for i, seat in enumerate(order) if seat == wp)
+        last_turn_of_lp = max(i for i, seat in enumerate(order) if seat == self.holder[low]) if mono else -1
         remaining = [[c for c in ALL_CARDS if h >> c.index & 1] for h in hands]
         leaves = [0]
 
         def key(c):
-            return (c != w, bool(wanted >> c.index & 1), c.value, c.colour)
+            return (c != w and c != low, bool(wanted >> c.index & 1), c.value, c.colour)
 
         def rec(i, trick):
             if i == len(order):
@@ -106,8 +109,10 @@ class WitnessSearch:
             legal = legal or list(hand)
             w_played = any(c == w for _, c in trick)
             for c in sorted(legal, key=key):
-                if mono and c.colour != (lead if lead is not None else w.colour):
+                if mono and (c.colour != w.colour or c.value < low.value):
                     continue
+                if mono and i == last_turn_of_lp and c != low and all(x != low for _, x in trick):
+                    continue  # low's holder has no later turn
                 if seat == wp and i == last_turn_of_wp and not w_played and c != w:
                     continue  # w's holder has no later turn
                 nxt = trick + [(seat, c)]
@@ -126,25 +131,24 @@ class WitnessSearch:
         return rec(0, [])
 
     # ------------------------------------------------------------ moves
-    def options(self, w: Card, used: int, skills: int, mono_possible: bool):
-        """(skill, pieces) selections a round won by w can give."""
-        out = []
-        if not used >> w.index & 1:
-            out.append((None, (w,)))
-        else:
-            out.append((None, ()))
+    def options(self, w: Card, used: int, skills: int, in_hands: int, wanted: int):
+        """(skill, pieces, lowest card of a double scan or None) selections a round won by w can give."""
+        w_free = not used >> w.index & 1
+        out = [(None, (w,) if w_free else (), None)]
         if skills <= 0:
             return out
-        if mono_possible:
-            out.append(("double_scan", None))  # the lowest card is known once the trick is built
+        for v in range(1, w.value):  # double scan with a wanted lowest card still in a hand
+            low = Card(w.colour, v)
+            if in_hands >> low.index & 1 and wanted >> low.index & 1 and not used >> low.index & 1:
+                out.append(("double_scan", (w, low) if w_free else (low,), low))
         if self.buddy:
             for k in Colour:
                 alt = Card(k, w.value)
                 if k != w.colour and not used >> alt.index & 1:
-                    out.append(("wild_color", (alt,)))
+                    out.append(("wild_color", (alt,), None))
             for v in (w.value - 1, w.value + 1):
                 if 1 <= v <= 8 and not used >> Card(w.colour, v).index & 1:
-                    out.append(("shift_change", (Card(w.colour, v),)))
+                    out.append(("shift_change", (Card(w.colour, v),), None))
         return out
 
     def run(self) -> Found | None:
@@ -178,37 +182,34 @@ class WitnessSearch:
         for m in missing:
             wanted |= m
         junk_ok = any(_pop(m) <= cap_next for m in missing)  # a round may select nothing useful
-        moves = []
+        in_hands = 0
         for h in hands:
-            for w in ALL_CARDS:
-                if not h >> w.index & 1:
+            in_hands |= h
+        moves = []
+        for w in ALL_CARDS:
+            if not in_hands >> w.index & 1:
+                continue
+            for skill, pieces, low in self.options(w, used, skills, in_hands, wanted):
+                bits = sum(_bit(c) for c in pieces)
+                left = skills - (skill is not None)
+                cap = (R - rnd) + min(left, R - rnd)
+                if bits and not bits & ~wanted:
+                    # solutions that contain the pieces and stay within reach after this round
+                    score = sum(1 for m in missing if m & bits == bits and _pop(m & ~bits) <= cap)
+                    if score == 0:
+                        continue
+                elif junk_ok:
+                    score = -1
+                else:
                     continue
-                for skill, pieces in self.options(w, used, skills, True):
-                    if pieces is None:  # double scan: judged once the trick (its lowest card) is known
-                        score = 0
-                    else:
-                        bits = sum(_bit(c) for c in pieces)
-                        if bits and not bits & ~wanted:
-                            score = sum(1 for m in missing if m & bits == bits)
-                        elif junk_ok:
-                            score = -1
-                        else:
-                            continue
-                    moves.append((-score, skill is not None, w.value, w, skill, pieces))
-        moves.sort(key=lambda m: m[:4])
+                # best first: solutions kept, then two pieces before one, no skill, low cards
+                moves.append((-score, -len(pieces), skill is not None, w.value, w, skill, pieces, low))
+        moves.sort(key=lambda m: m[:5])
         tried = 0
-        for _, _, _, w, skill, pieces in moves:
-            mono = skill == "double_scan"
-            trick = self.build_trick(hands, start, trump, w, mono, wanted)
+        for _, _, _, _, w, skill, pieces, low in moves:
+            trick = self.build_trick(hands, start, trump, w, low, wanted)
             if trick is None:
                 continue
-            if mono:
-                lowest = min((c for _, c in trick), key=lambda c: c.value)
-                if used >> lowest.index & 1:
-                    continue
-                pieces = (w, lowest) if not used >> w.index & 1 else (lowest,)
-                if sum(_bit(c) for c in pieces) & ~wanted and not junk_ok:
-                    continue
             if tried > allowance:
                 self.exhausted = False
                 break
