@@ -11,14 +11,26 @@ from dataclasses import dataclass, field
 
 from ..board import position_index
 from ..errors import KakapoError
+from .codes import RESULT_NAMES, TRACE_IN_CHARGE, TRACE_OPTION, TRACE_PLACEMENT
 from .rng import FNV_OFFSET, mix
-from .state import GameState, deal, decision_card, legal_cards, observe, selection_options, RoundRecord
+from .state import GameState, RoundRecord, deal, decision_card, legal_cards, observe, selection_options
 
-RESULTS = ("cleared", "rounds_exhausted", "unplaceable")
+RESULTS = RESULT_NAMES
 
 
 class PolicyError(KakapoError):
     """A policy answered with a choice that was not offered."""
+
+
+def end_of_round(unplaceable: bool, scanned: int, clear: int, rnd: int, rounds: int) -> str | None:
+    """The result after a round's placements, or None if the game goes on (RULES.md, step 5)."""
+    if unplaceable:
+        return "unplaceable"
+    if scanned >= clear:
+        return "cleared"
+    if rnd == rounds:
+        return "rounds_exhausted"
+    return None
 
 
 @dataclass
@@ -62,13 +74,13 @@ def play_game(mission, catalog, players: int, seed: int, policy, log: bool = Fal
             trick.append((seat, card))
             trace = mix(trace, card.index)
         in_charge, decision = decision_card(trick, trump)
-        trace = mix(trace, 64 + in_charge)
+        trace = mix(trace, TRACE_IN_CHARGE + in_charge)
         options = selection_options(mission, state.board, trick, decision, state.skills_left)
         k = policy.select(observe(state, in_charge, trick), options, state.seat_rngs[in_charge])
         if not 0 <= k < len(options):
             raise PolicyError(f"policy {policy.name} chose option {k} of {len(options)}")
         option = options[k]
-        trace = mix(trace, 128 + k)
+        trace = mix(trace, TRACE_OPTION + k)
         if option.skill:
             state.skills_left -= 1
         placements = []
@@ -84,18 +96,14 @@ def play_game(mission, catalog, players: int, seed: int, policy, log: bool = Fal
             placement = legal[i]
             state.board.place(placement, shape)
             placements.append(placement)
-            trace = mix(trace, 4096 + piece.index * 4096 + position_index(shape)[placement.cells])
+            trace = mix(trace, TRACE_PLACEMENT + piece.index * TRACE_PLACEMENT + position_index(shape)[placement.cells])
         # pieces in placing order; an unplaceable piece ends the list
         attempted = option.pieces[: len(placements) + (1 if result == "unplaceable" else 0)]
         state.history.append(RoundRecord(rnd, start, trump, tuple(trick), decision, in_charge, option.skill,
                                          attempted, tuple(placements)))
         start = in_charge
         scanned = state.board.scanned()
-        if result is None:
-            if len(scanned) >= mission.clear:
-                result = "cleared"
-            elif rnd == mission.rounds:
-                result = "rounds_exhausted"
+        result = end_of_round(result == "unplaceable", len(scanned), mission.clear, rnd, mission.rounds)
         if log:
             events.append({
                 "event": "round", "round": rnd, "start_player": state.history[-1].start_player,

@@ -1,11 +1,22 @@
-"""The Numba engine: a fast twin of solver/game/engine.py and the policies in policies.py.
+"""The Numba engine: a fast twin of engine.py, state.py and policies.py, kernel by kernel.
 
-Same deal, same rules, same policies, same random draws in the same order, so
-a seed gives the same game here and in the reference engine (the tests compare
-the trace hash of every decision, game by game). The geometry comes from the
-tables built by solver/game/tables.py out of the rules module; masks are three
-48-bit words in int64. All kernels live in this one file so that Numba's cache
-(cache=True) is invalidated whenever any of them changes.
+Each kernel carries the name of the reference function it mirrors, and tests/test_kernels.py
+checks each pair on its own; tests/test_engines.py compares whole games by their trace hash.
+
+  deal                state.deal                  play_order         GameState.play_order
+  legal_cards         state.legal_cards           decision_card      state.decision_card
+  selection_options   state.selection_options     count_scanned      Board.scanned
+  end_check           the clear check of engine.play_game
+  refresh_view        policies.BoardView (targets and open cells)
+  score_mask          BoardView.score             usefulness         BoardView.usefulness (cached
+                                                  across placements: placed, is_fresh)
+  is_dead_end         BoardView.is_dead_end       filler             SmartBase._filler
+  smart_place         SmartBase.place             heuristic_card     HeuristicPolicy.play_card
+  heuristic_select    HeuristicPolicy.select      play_one           engine.play_game
+
+The mission's geometry comes as ``GameTables`` (tables.py, built from the rules module);
+masks are three 48-bit words in int64. Codes and weights are those of codes.py. All kernels
+live in this one file so that Numba's cache (cache=True) is invalidated whenever any changes.
 """
 
 from __future__ import annotations
@@ -38,9 +49,14 @@ _cache_dir_if_needed()
 import numpy as np  # noqa: E402
 from numba import errors, njit  # noqa: E402
 
-POLICY_IDS = {"heuristic": 0, "random": 1, "greedy": 2}
-from .engine import RESULTS as RESULT_NAMES  # noqa: E402  result codes are indices into it
+from .codes import (  # noqa: E402
+    CLEARED, COMPLETION_BONUS, DEAD_END_CHECKS, DOUBLE_SCAN, GREEDY, HEURISTIC, NO_SKILL, NOT_OVER, POLICY_NAMES,
+    PURPLE_1, PURPLE_8, RANDOM, RESULT_NAMES, ROUNDS_EXHAUSTED, SHIFT_CHANGE, SKILL_COST, SPOIL_PENALTY,
+    TRACE_IN_CHARGE, TRACE_OPTION, TRACE_PLACEMENT, TRUMP_ROUND_ONE, UNPLACEABLE, UNPLACEABLE_RESULT,
+    W_UNPLACEABLE, WILD_COLOR,
+)
 
+POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}
 M48 = (1 << 48) - 1
 _COL_A = sum(1 << (r * 12) for r in range(4))
 _COL_L = sum(1 << (r * 12 + 11) for r in range(4))
@@ -52,12 +68,13 @@ MUL2 = np.uint64(0x94D049BB133111EB)
 FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 FNV_PRIME = np.uint64(0x100000001B3)
 S30, S27, S31 = np.uint64(30), np.uint64(27), np.uint64(31)
-
-UNPLACEABLE = -1
-W_UNPLACEABLE = -60
-SKILL_COST = 3
-DEAD_END_CHECKS = 12
-PURPLE_1, PURPLE_8 = 32, 39
+# columns of the selection-option table: skill, number of pieces, first piece, second piece
+OPT_SKILL, OPT_N, OPT_A, OPT_B = 0, 1, 2, 3
+MAX_OPTIONS = 10
+# the board view of the policies: open cells (3 words), the most completion bonus any placement can
+# earn now, and the birds (bit per bird) that one piece could finish
+NEED_BONUS, NEED_FINISHABLE = 3, 4
+TAKEN = 1 << 62  # in the usefulness cache's stale birds: the best position is no longer legal
 
 
 # ---------------------------------------------------------------- bits and random numbers
@@ -88,6 +105,7 @@ def grow(a0, a1, a2):
 
 @njit(cache=True, inline="always")
 def rnext(rs, k):
+    """rng.SplitMix64.next on stream k."""
     s = rs[k] + GOLDEN
     rs[k] = s
     z = (s ^ (s >> S30)) * MUL1
@@ -97,58 +115,84 @@ def rnext(rs, k):
 
 @njit(cache=True, inline="always")
 def below(rs, k, n):
+    """rng.SplitMix64.below on stream k."""
     return np.int64(rnext(rs, k) % np.uint64(n))
 
 
 @njit(cache=True, inline="always")
 def mix(h, v):
+    """rng.mix: one step of the trace hash."""
     return (h ^ np.uint64(v)) * FNV_PRIME
 
 
-# ---------------------------------------------------------------- rules lookups
-@njit(cache=True, inline="always")
-def is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
-    if (pos_mask[g, 0] & (occ[0] | bird_all[0])) | (pos_mask[g, 1] & (occ[1] | bird_all[1])) | \
-            (pos_mask[g, 2] & (occ[2] | bird_all[2])):
-        return False
-    return ((pos_halo[g, 0] & cm[col, 0]) | (pos_halo[g, 1] & cm[col, 1]) | (pos_halo[g, 2] & cm[col, 2])) == 0
-
-
-@njit(cache=True, inline="always")
-def is_scanned(b, occ, cm, bird_ring, bird_edge, mark_colour):
-    if bird_edge[b]:
-        return False
-    for w in range(3):
-        if bird_ring[b, w] & ~occ[w]:
-            return False
-    for col in range(5):
-        for w in range(3):
-            if bird_ring[b, w] & mark_colour[col, w] & ~cm[col, w]:
-                return False
-    return True
-
-
-@njit(cache=True, inline="always")
-def is_spoiled(b, occ, cm, bird_ring, mark_colour):
-    for col in range(5):
-        for w in range(3):
-            if bird_ring[b, w] & mark_colour[col, w] & occ[w] & ~cm[col, w]:
-                return True
-    return False
-
-
+# ---------------------------------------------------------------- the deal and the card rules
 @njit(cache=True)
-def count_scanned(occ, cm, bird_ring, bird_edge, mark_colour):
+def deal(seed, players, buddy, rs, hand, removed):
+    """state.deal: shuffle, hands, start player, one random stream per seat (rs[players] is the game's)."""
+    rs[players] = np.uint64(seed)
+    deck = np.empty(40, np.int64)
     n = 0
-    for b in range(bird_ring.shape[0]):
-        if is_scanned(b, occ, cm, bird_ring, bird_edge, mark_colour):
-            n += 1
+    for c in range(40):
+        if players == 3 and c == PURPLE_1:
+            removed[c] = 1
+            continue
+        deck[n] = c
+        n += 1
+    for i in range(n - 1, 0, -1):
+        j = below(rs, players, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    aside = 8 if buddy else 0
+    hand_size = 16 if buddy else (13 if players == 3 else 10)
+    for k in range(players):
+        for i in range(aside + k * hand_size, aside + (k + 1) * hand_size):
+            hand[k, deck[i]] = 1
+    start = -1
+    for k in range(players):
+        if hand[k, PURPLE_8] and start < 0:
+            start = k
+    if start < 0:
+        start = below(rs, players, players)
+    for k in range(players):
+        rs[k] = rnext(rs, players)
+    return start
+
+
+@njit(cache=True, inline="always")
+def play_order(buddy, players, start, order):
+    """GameState.play_order: who reveals the cards of a round, in order; returns how many."""
+    if buddy:
+        order[0] = start
+        order[1] = 1 - start
+        order[2] = start
+        order[3] = 1 - start
+        return 4
+    for k in range(players):
+        order[k] = (start + k) % players
+    return players
+
+
+@njit(cache=True, inline="always")
+def legal_cards(hand_row, lead, out):
+    """state.legal_cards: cards of the lead colour if the hand holds any, else the whole hand."""
+    n = 0
+    if lead >= 0:
+        for c in range(lead * 8, lead * 8 + 8):
+            if hand_row[c]:
+                out[n] = c
+                n += 1
+    if n == 0:
+        for c in range(40):
+            if hand_row[c]:
+                out[n] = c
+                n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def decide(trick, nt, trump):
-    """Index in the trick of the decision card: highest trump, else highest of the lead colour."""
+def decision_card(trick, nt, trump):
+    """state.decision_card: index in the trick of the highest trump, else of the highest lead card."""
     best = -1
     for i in range(nt):
         if trick[i] // 8 == trump and (best < 0 or trick[i] % 8 > trick[best] % 8):
@@ -163,35 +207,148 @@ def decide(trick, nt, trump):
     return best
 
 
-# ---------------------------------------------------------------- the board view used by the policies
 @njit(cache=True)
-def refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour, max_size):
-    """Targets (birds still worth scanning), open cells around them in need[0:3], and in need[3]
-    the most completion bonus any placement can earn now (10 per target a single piece could finish)."""
+def selection_options(buddy, used, trick, nt, decision, skills_left, opts):
+    """state.selection_options into opts (rows: skill, pieces, first, second); returns how many.
+
+    Order: no skill, double scan (both orders), wild colour, shift change."""
+    opts[0, OPT_SKILL] = NO_SKILL
+    opts[0, OPT_N] = 0 if used[decision] else 1
+    opts[0, OPT_A] = decision
+    n = 1
+    if skills_left <= 0:
+        return n
+    same = True
+    lowest = trick[0]
+    for i in range(nt):
+        if trick[i] // 8 != trick[0] // 8:
+            same = False
+        if trick[i] % 8 < lowest % 8:
+            lowest = trick[i]
+    if same and not used[lowest]:
+        if not used[decision]:
+            opts[n, OPT_SKILL], opts[n, OPT_N], opts[n, OPT_A], opts[n, OPT_B] = DOUBLE_SCAN, 2, decision, lowest
+            n += 1
+            opts[n, OPT_SKILL], opts[n, OPT_N], opts[n, OPT_A], opts[n, OPT_B] = DOUBLE_SCAN, 2, lowest, decision
+            n += 1
+        else:
+            opts[n, OPT_SKILL], opts[n, OPT_N], opts[n, OPT_A] = DOUBLE_SCAN, 1, lowest
+            n += 1
+    if buddy:
+        for colour in range(5):
+            alt = colour * 8 + decision % 8
+            if colour != decision // 8 and not used[alt]:
+                opts[n, OPT_SKILL], opts[n, OPT_N], opts[n, OPT_A] = WILD_COLOR, 1, alt
+                n += 1
+        for dv in (-1, 1):
+            v = decision % 8 + dv
+            if 0 <= v <= 7 and not used[(decision // 8) * 8 + v]:
+                opts[n, OPT_SKILL], opts[n, OPT_N], opts[n, OPT_A] = SHIFT_CHANGE, 1, (decision // 8) * 8 + v
+                n += 1
+    return n
+
+
+# ---------------------------------------------------------------- the rules module's board
+# Helpers called in inner loops take the table arrays themselves: reading an array out of the
+# GameTables tuple inside a loop costs a reference count each time (measured: a third of the run).
+@njit(cache=True, inline="always")
+def is_legal(g, col, occ, cm, pm, ph, ba):
+    """Board.is_legal_mask for position g (pm, ph, ba: T.pos_mask, T.pos_halo, T.bird_all)."""
+    if (pm[g, 0] & (occ[0] | ba[0])) | (pm[g, 1] & (occ[1] | ba[1])) | (pm[g, 2] & (occ[2] | ba[2])):
+        return False
+    return ((ph[g, 0] & cm[col, 0]) | (ph[g, 1] & cm[col, 1]) | (ph[g, 2] & cm[col, 2])) == 0
+
+
+@njit(cache=True, inline="always")
+def is_scanned(b, occ, cm, ring, edge, mc):
+    """Board.is_scanned (ring, edge, mc: T.bird_ring, T.bird_edge, T.mark_colour)."""
+    if edge[b]:
+        return False
+    for w in range(3):
+        if ring[b, w] & ~occ[w]:
+            return False
+    for col in range(5):
+        for w in range(3):
+            if ring[b, w] & mc[col, w] & ~cm[col, w]:
+                return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def is_spoiled(b, occ, cm, ring, mc):
+    """A coloured side of bird b covered by another colour (Board.can_still_be_scanned, negated)."""
+    for col in range(5):
+        for w in range(3):
+            if ring[b, w] & mc[col, w] & occ[w] & ~cm[col, w]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def count_scanned(occ, cm, T):
+    """len(Board.scanned())."""
+    ring, edge, mc = T.bird_ring, T.bird_edge, T.mark_colour
+    n = 0
+    for b in range(ring.shape[0]):
+        if is_scanned(b, occ, cm, ring, edge, mc):
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def end_check(unplaceable, scanned, clear, rnd, rounds):
+    """The end of a round in engine.play_game: unplaceable, cleared, out of rounds, or go on."""
+    if unplaceable:
+        return UNPLACEABLE_RESULT
+    if scanned >= clear:
+        return CLEARED
+    if rnd == rounds:
+        return ROUNDS_EXHAUSTED
+    return NOT_OVER
+
+
+@njit(cache=True, inline="always")
+def place(g, piece, occ, cm, used):
+    """Board.place for position g of ``piece`` (legality checked by the caller)."""
+    col = piece // 8
+    for w in range(3):
+        occ[w] |= g[w]
+        cm[col, w] |= g[w]
+    used[piece] = 1
+
+
+# ---------------------------------------------------------------- the policies' board view
+@njit(cache=True)
+def refresh_view(occ, cm, tgt, need, T):
+    """BoardView.__init__: targets (birds still worth scanning) and open cells around them, with
+    the completion bounds: need[NEED_FINISHABLE] has a bit per target one piece could finish,
+    need[NEED_BONUS] the completion bonus of all of them."""
     need[0] = 0
     need[1] = 0
     need[2] = 0
-    need[3] = 0
-    for b in range(bird_ring.shape[0]):
-        t = bird_live[b] == 1 and not is_scanned(b, occ, cm, bird_ring, bird_edge, mark_colour) \
-            and not is_spoiled(b, occ, cm, bird_ring, mark_colour)
+    need[NEED_BONUS] = 0
+    need[NEED_FINISHABLE] = 0
+    ring, edge, mc, live = T.bird_ring, T.bird_edge, T.mark_colour, T.bird_live
+    max_size = T.max_size
+    for b in range(ring.shape[0]):
+        t = live[b] == 1 and not is_scanned(b, occ, cm, ring, edge, mc) and not is_spoiled(b, occ, cm, ring, mc)
         tgt[b] = 1 if t else 0
         if t:
             open_cells = 0
             for w in range(3):
-                need[w] |= bird_ring[b, w]
-                open_cells += popcount(bird_ring[b, w] & ~occ[w])
+                need[w] |= ring[b, w]
+                open_cells += popcount(ring[b, w] & ~occ[w])
             if open_cells <= max_size:
-                need[3] += 10
+                need[NEED_BONUS] += COMPLETION_BONUS
+                need[NEED_FINISHABLE] |= np.int64(1) << b
     for w in range(3):
         need[w] &= ~occ[w]
-    for k in range(40):
-        uvalid[k] = 0
 
 
 @njit(cache=True, inline="always")
-def score_mask(col, m0, m1, m2, touched, occ, tgt, bird_ring, mark_colour, mark_all):
-    """policies.BoardView.score on a mask; ``touched`` has bit b set if the mask meets bird b's ring."""
+def score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma):
+    """BoardView.score on a mask; ``touched`` has bit b set if the mask meets bird b's ring
+    (ring, mc, ma: T.bird_ring, T.mark_colour, T.mark_all)."""
     gain = 0
     b = -1
     while touched:
@@ -200,97 +357,157 @@ def score_mask(col, m0, m1, m2, touched, occ, tgt, bird_ring, mark_colour, mark_
         touched >>= 1
         if not bit or not tgt[b]:
             continue
-        c0 = m0 & bird_ring[b, 0] & ~occ[0]
-        c1 = m1 & bird_ring[b, 1] & ~occ[1]
-        c2 = m2 & bird_ring[b, 2] & ~occ[2]
+        c0 = m0 & ring[b, 0] & ~occ[0]
+        c1 = m1 & ring[b, 1] & ~occ[1]
+        c2 = m2 & ring[b, 2] & ~occ[2]
         if (c0 | c1 | c2) == 0:
             continue
-        wrong = (c0 & mark_all[0] & ~mark_colour[col, 0]) | (c1 & mark_all[1] & ~mark_colour[col, 1]) | \
-                (c2 & mark_all[2] & ~mark_colour[col, 2])
+        wrong = (c0 & ma[0] & ~mc[col, 0]) | (c1 & ma[1] & ~mc[col, 1]) | (c2 & ma[2] & ~mc[col, 2])
         if wrong:
-            gain -= 40
+            gain -= SPOIL_PENALTY
             continue
         gain += 2 * (popcount(c0) + popcount(c1) + popcount(c2))
-        gain += 2 * (popcount(c0 & mark_colour[col, 0]) + popcount(c1 & mark_colour[col, 1])
-                     + popcount(c2 & mark_colour[col, 2]))
-        rest = (bird_ring[b, 0] & ~occ[0] & ~m0) | (bird_ring[b, 1] & ~occ[1] & ~m1) | \
-               (bird_ring[b, 2] & ~occ[2] & ~m2)
+        gain += 2 * (popcount(c0 & mc[col, 0]) + popcount(c1 & mc[col, 1]) + popcount(c2 & mc[col, 2]))
+        rest = (ring[b, 0] & ~occ[0] & ~m0) | (ring[b, 1] & ~occ[1] & ~m1) | (ring[b, 2] & ~occ[2] & ~m2)
         if rest == 0:
-            gain += 10
+            gain += COMPLETION_BONUS
     return gain
 
 
-@njit(cache=True, inline="always")
-def score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all):
-    return score_mask(col, pos_mask[g, 0], pos_mask[g, 1], pos_mask[g, 2], pos_birds[g], occ, tgt, bird_ring,
-                      mark_colour, mark_all)
-
-
 @njit(cache=True)
-def usefulness(card, occ, cm, used, tgt, need, uval, uvalid, T, G):
-    """policies.BoardView.usefulness: best score of a legal placement (>= 0), -1 if none is legal."""
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cover_start, cover_ids,
-     bird_ring, bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
-    grp_start, grp_mask, grp_ub, grp_birds, grp_pos_start, grp_pos = G
-    if uvalid[card]:
-        return uval[card]
+def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
+               grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds):
+    """BoardView.usefulness: best score of a legal placement (>= 0), UNPLACEABLE if none is legal.
+
+    Kept across placements in value/known, with the best position, its footprint group (-1: a
+    position that scores nothing) and ``stale``: the birds that placements touched since, plus
+    the TAKEN bit when the best position is no longer legal (``placed``). A value whose best
+    group touches none of those birds is still reached (by that position or another of its
+    group), so only the groups around those birds are scored again. Callers read value[card]
+    directly while ``is_fresh``. The tables are passed one by one: this runs a hundred times a
+    round, and taking arrays out of GameTables costs a reference count each."""
     col = card // 8
     if used[card]:
-        u = 0
-    else:
-        u = UNPLACEABLE
-        for k in range(grp_start[card], grp_start[card + 1]):
-            if u >= 0 and grp_ub[k] + need[3] <= u:
-                break  # groups are sorted by this upper bound: none left can do better
-            m0, m1, m2 = grp_mask[k, 0], grp_mask[k, 1], grp_mask[k, 2]
-            if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
-                s = score_mask(col, m0, m1, m2, grp_birds[k], occ, tgt, bird_ring, mark_colour, mark_all)
-            else:
-                s = 0
-            if u >= 0 and s <= u:
-                continue  # cannot improve, whatever is legal
-            for j in range(grp_pos_start[k], grp_pos_start[k + 1]):
-                if is_legal(grp_pos[j], col, occ, cm, bird_all, pos_mask, pos_halo):
-                    u = s if s > 0 else 0
-                    break
-        if u == UNPLACEABLE:
-            for g in range(pos_start[card], pos_start[card + 1]):
-                if is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
-                    u = 0
-                    break
-    uval[card] = u
-    uvalid[card] = 1
+        value[card] = 0
+        known[card] = 1
+        stale[card] = 0
+        return 0
+    birds = -1  # only groups touching these birds need scoring; -1: all of them
+    u = UNPLACEABLE
+    best = -1
+    bgrp = -1
+    if known[card]:
+        if value[card] == UNPLACEABLE:
+            stale[card] = 0
+            return UNPLACEABLE  # placements only take room away
+        if stale[card] == 0:
+            return value[card]
+        k0 = best_grp[card]
+        if k0 < 0 or not gbirds[k0] & stale[card]:
+            # the best group's score is as it was; is one of its positions still legal?
+            if is_legal(best_pos[card], col, occ, cm, pm, ph, ba):
+                best = best_pos[card]
+            elif k0 >= 0:
+                for j in range(gps[k0], gps[k0 + 1]):
+                    if is_legal(gpos[j], col, occ, cm, pm, ph, ba):
+                        best = gpos[j]
+                        break
+            if best >= 0:
+                birds = stale[card] & ~TAKEN
+                u, bgrp = value[card], k0
+    # the most completion bonus one placement of this piece can add: birds it can touch that one
+    # piece could finish, at most as many as one of its footprints touches
+    bonus = COMPLETION_BONUS * min(popcount(need[NEED_FINISHABLE] & card_birds[card]), most_birds[card])
+    for k in range(grp_start[card], grp_start[card + 1]):
+        if birds != -1 and not gbirds[k] & birds:
+            continue  # its score is as it was, and it did not beat the best then
+        if u >= 0 and gub[k] + bonus <= u:
+            break  # groups are sorted by this bound: none left can do better
+        if u >= 0 and gub[k] + COMPLETION_BONUS * popcount(gbirds[k] & need[NEED_FINISHABLE]) <= u:
+            continue  # its own bound: only birds this footprint touches can give it a bonus
+        m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
+        if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
+            s = score_mask(col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma)
+        else:
+            s = 0
+        if u >= 0 and s <= u:
+            continue  # cannot improve, whatever is legal
+        for j in range(gps[k], gps[k + 1]):
+            g = gpos[j]
+            if is_legal(g, col, occ, cm, pm, ph, ba):
+                u = s if s > 0 else 0
+                best = g
+                bgrp = k
+                break
+    if u == UNPLACEABLE:
+        for g in range(pos_start[card], pos_start[card + 1]):
+            if is_legal(g, col, occ, cm, pm, ph, ba):
+                u = 0
+                best = g
+                bgrp = -1
+                break
+    value[card] = u
+    known[card] = 1
+    best_pos[card] = best
+    best_grp[card] = bgrp
+    stale[card] = 0
     return u
 
 
 @njit(cache=True)
-def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
-    """Would placing position g leave fewer than `clear` birds that can still be scanned?
-    occ2 and cm2 are scratch arrays (3,) and (5, 3)."""
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
-     bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
-    cm2[:, :] = cm
-    for w in range(3):
-        occ2[w] = occ[w] | pos_mask[g, w]
-        cm2[col, w] |= pos_mask[g, w]
-    alive = 0
-    for b in range(bird_ring.shape[0]):
-        if not bird_live[b]:
+def placed(g, occ, cm, value, known, best_pos, stale, T):
+    """After position g was placed: what it makes stale in the usefulness cache (see ``usefulness``):
+    the birds it touched, and the TAKEN bit where the best position is taken. The placed piece
+    itself is used from now on: worth 0."""
+    touched = T.pos_birds[g]
+    pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
+    for c in range(40):
+        if not known[c]:
             continue
-        if is_spoiled(b, occ2, cm2, bird_ring, mark_colour):
+        stale[c] |= touched
+        if best_pos[c] >= 0 and not is_legal(best_pos[c], c // 8, occ, cm, pm, ph, ba):
+            stale[c] |= TAKEN
+    piece = T.pos_card[g]
+    value[piece] = 0
+    known[piece] = 1
+    stale[piece] = 0
+
+
+@njit(cache=True, inline="always")
+def is_fresh(card, known, stale):
+    """The cached usefulness of ``card`` is its value now."""
+    return known[card] and stale[card] == 0
+
+
+@njit(cache=True)
+def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
+    """BoardView.is_dead_end: would placing position g leave fewer than ``clear`` birds that can
+    still be scanned? occ2 and cm2 are scratch arrays (3,) and (5, 3)."""
+    cm2[:, :] = cm
+    pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
+    for w in range(3):
+        occ2[w] = occ[w] | pm[g, w]
+        cm2[col, w] |= pm[g, w]
+    ring, mc, live = T.bird_ring, T.mark_colour, T.bird_live
+    cover_start, cover_ids, pos_card = T.cover_start, T.cover_ids, T.pos_card
+    alive = 0
+    for b in range(ring.shape[0]):
+        if not live[b]:
+            continue
+        if is_spoiled(b, occ2, cm2, ring, mc):
             continue
         ok = True
         for w in range(3):
             if not ok:
                 break
-            open_w = bird_ring[b, w] & ~occ2[w]
+            open_w = ring[b, w] & ~occ2[w]
             while open_w and ok:
                 low = open_w & -open_w
                 open_w ^= low
                 c = w * 48 + popcount(low - 1)
                 want = -1
                 for k in range(5):
-                    if mark_colour[k, w] & low:
+                    if mc[k, w] & low:
                         want = k
                 ok = False
                 for j in range(cover_start[c], cover_start[c + 1]):
@@ -298,7 +515,7 @@ def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
                     r = pos_card[h]
                     if r == card or used[r] or (want >= 0 and r // 8 != want):
                         continue
-                    if is_legal(h, r // 8, occ2, cm2, bird_all, pos_mask, pos_halo):
+                    if is_legal(h, r // 8, occ2, cm2, pm, ph, ba):
                         ok = True
                         break
         if ok:
@@ -306,10 +523,84 @@ def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
     return alive < clear
 
 
-# ---------------------------------------------------------------- policies
+@njit(cache=True)
+def filler(piece, need, occ, cm, tgt, T):
+    """SmartBase._filler: the legal position (global id) intruding least on the cells around the
+    wanted birds among those that do not score, or -1."""
+    col = piece // 8
+    z0, z1, z2 = grow(need[0], need[1], need[2])
+    z0, z1, z2 = grow(z0, z1, z2)
+    pm, ph, ba, pb = T.pos_mask, T.pos_halo, T.bird_all, T.pos_birds
+    ring, mc, ma = T.bird_ring, T.mark_colour, T.mark_all
+    best = -1
+    best_cost = -1
+    for g in range(T.pos_start[piece], T.pos_start[piece + 1]):
+        if not is_legal(g, col, occ, cm, pm, ph, ba):
+            continue
+        touches = (pm[g, 0] & need[0]) | (pm[g, 1] & need[1]) | (pm[g, 2] & need[2])
+        if touches and score_mask(col, pm[g, 0], pm[g, 1], pm[g, 2], pb[g], occ, tgt, ring, mc, ma) > 0:
+            continue
+        cost = popcount(pm[g, 0] & z0) + popcount(pm[g, 1] & z1) + popcount(pm[g, 2] & z2)
+        if touches:
+            cost += 100
+        if best_cost < 0 or cost < best_cost:
+            best, best_cost = g, cost
+    return best
+
+
+@njit(cache=True)
+def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_g, useful_s, occ2, cm2, T):
+    """SmartBase.place: global id of the chosen position, -1 if none is legal.
+
+    Useful positions (score > 0) go best score first, ties to the lower position; each footprint
+    group is scored once for all its positions."""
+    col = piece // 8
+    gm, gbirds, gps, gpos = T.grp_mask, T.grp_birds, T.grp_pos_start, T.grp_pos
+    pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
+    ring, mc, ma = T.bird_ring, T.mark_colour, T.mark_all
+    n_useful = 0
+    for k in range(T.grp_start[piece], T.grp_start[piece + 1]):
+        m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
+        if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0:
+            continue
+        s = score_mask(col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma)
+        if s <= 0:
+            continue
+        for j in range(gps[k], gps[k + 1]):
+            g = gpos[j]
+            if is_legal(g, col, occ, cm, pm, ph, ba):
+                useful_g[n_useful] = g
+                useful_s[n_useful] = s
+                n_useful += 1
+    top = -1
+    for step in range(min(n_useful, DEAD_END_CHECKS if avoid_dead_ends else 1)):
+        pick = -1
+        for i in range(n_useful):
+            if useful_s[i] > 0 and (pick < 0 or useful_s[i] > useful_s[pick] or
+                                    (useful_s[i] == useful_s[pick] and useful_g[i] < useful_g[pick])):
+                pick = i
+        g = useful_g[pick]
+        useful_s[pick] = 0  # checked
+        if step == 0:
+            top = g
+        if not avoid_dead_ends:
+            return g
+        if not is_dead_end(col, piece, g, occ, cm, used, clear, occ2, cm2, T):
+            return g
+    f = filler(piece, need, occ, cm, tgt, T)
+    if f < 0:
+        return top  # every legal placement is useful (or none is legal: -1)
+    if n_useful == 0 or not avoid_dead_ends:
+        return f
+    if not is_dead_end(col, piece, f, occ, cm, used, clear, occ2, cm2, T):
+        return f
+    return top
+
+
+# ---------------------------------------------------------------- the heuristic's choices
 @njit(cache=True)
 def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, uval):
-    """policies.HeuristicPolicy.play_card; uval must hold the usefulness of every legal and trick card."""
+    """HeuristicPolicy.play_card; uval must hold the usefulness of every legal and trick card."""
     best = legal[0]
     best_value = 0
     best_card_value = 0
@@ -333,8 +624,7 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, uval)
     for i in range(nl):
         c = legal[i]
         trick[nt] = c
-        wi = decide(trick, nt + 1, trump)
-        winner = trick[wi]
+        winner = trick[decision_card(trick, nt + 1, trump)]
         w = uval[winner]
         value = (W_UNPLACEABLE if w == UNPLACEABLE else w) * 4
         if winner != c:
@@ -347,197 +637,80 @@ def heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, uval)
 
 
 @njit(cache=True)
-def heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, uval):
-    """policies.HeuristicPolicy.select; uval must hold the usefulness of every option's pieces."""
+def heuristic_select(nopt, opts, uval):
+    """HeuristicPolicy.select; uval must hold the usefulness of every option's pieces."""
     best = 0
     best_val = 0
     for k in range(nopt):
         total = 0
-        for j in range(opt_n[k]):
-            u = uval[opt_a[k] if j == 0 else opt_b[k]]
+        for j in range(opts[k, OPT_N]):
+            u = uval[opts[k, OPT_A + j]]
             total += -1000 if u == UNPLACEABLE else u
-        val = 4 * total - (4 * SKILL_COST if opt_skill[k] else 0)
-        if opt_n[k] == 2 and uval[opt_a[k]] >= uval[opt_b[k]]:
+        val = 4 * total - (4 * SKILL_COST if opts[k, OPT_SKILL] != NO_SKILL else 0)
+        if opts[k, OPT_N] == 2 and uval[opts[k, OPT_A]] >= uval[opts[k, OPT_B]]:
             val += 1
         if k == 0 or val > best_val:
             best, best_val = k, val
     return best
 
 
-@njit(cache=True)
-def filler(piece, need, occ, cm, tgt, T):
-    """The legal placement (global id) intruding least on the cells around the wanted birds, or -1."""
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cover_start, cover_ids,
-     bird_ring, bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
-    col = piece // 8
-    z0, z1, z2 = grow(need[0], need[1], need[2])
-    z0, z1, z2 = grow(z0, z1, z2)
-    best = -1
-    best_cost = -1
-    for g in range(pos_start[piece], pos_start[piece + 1]):
-        if not is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
-            continue
-        touches = (pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2])
-        if touches and score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all) > 0:
-            continue
-        cost = popcount(pos_mask[g, 0] & z0) + popcount(pos_mask[g, 1] & z1) + popcount(pos_mask[g, 2] & z2)
-        if touches:
-            cost += 100
-        if best_cost < 0 or cost < best_cost:
-            best, best_cost = g, cost
-    return best
-
-
-@njit(cache=True)
-def smart_place(piece, useful_g, useful_s, avoid_dead_ends, occ, cm, used, tgt, need, clear, T):
-    """Global id of the chosen placement, as policies.SmartBase.place chooses it; -1 if none is legal.
-
-    Useful placements (score > 0) are taken best score first, ties to the lower position index."""
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cover_start, cover_ids,
-     bird_ring, bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
-    col = piece // 8
-    scratch_occ = np.empty(3, np.int64)
-    scratch_cm = np.empty((5, 3), np.int64)
-    n_useful = 0
-    for j in range(cand_start[piece], cand_start[piece + 1]):
-        g = cand_ids[j]
-        if ((pos_mask[g, 0] & need[0]) | (pos_mask[g, 1] & need[1]) | (pos_mask[g, 2] & need[2])) == 0:
-            continue
-        if not is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
-            continue
-        sc = score(col, g, occ, tgt, pos_mask, pos_birds, bird_ring, mark_colour, mark_all)
-        if sc > 0:
-            useful_g[n_useful] = g
-            useful_s[n_useful] = sc
-            n_useful += 1
-    top = -1
-    for step in range(min(n_useful, DEAD_END_CHECKS if avoid_dead_ends else 1)):
-        pick = -1
-        for i in range(n_useful):
-            if useful_s[i] > 0 and (pick < 0 or useful_s[i] > useful_s[pick] or
-                                    (useful_s[i] == useful_s[pick] and useful_g[i] < useful_g[pick])):
-                pick = i
-        g = useful_g[pick]
-        useful_s[pick] = 0  # checked
-        if step == 0:
-            top = g
-        if not avoid_dead_ends:
-            return g
-        if not is_dead_end(col, piece, g, occ, cm, used, clear, scratch_occ, scratch_cm, T):
-            return g
-    f = filler(piece, need, occ, cm, tgt, T)
-    if f < 0:
-        return top  # every legal placement is useful (or none is legal: -1)
-    if n_useful == 0 or not avoid_dead_ends:
-        return f
-    if not is_dead_end(col, piece, f, occ, cm, used, clear, scratch_occ, scratch_cm, T):
-        return f
-    return top
-
-
 # ---------------------------------------------------------------- one game
 @njit(cache=True)
-def play_one(seed, players, policy, T, G, settings, occ0, cm0, used0, out):
-    (pos_start, pos_mask, pos_halo, pos_card, pos_birds, cand_start, cand_ids, cover_start, cover_ids, bird_ring,
-     bird_edge, bird_live, bird_all, mark_colour, mark_all) = T
-    buddy = settings[0] == 1
-    rounds = settings[1]
-    skills = settings[2]
-    clear = settings[3]
-    nb = bird_ring.shape[0]
-
-    # ---- deal (same draws as state.deal)
+def play_one(seed, players, policy, T, out):
+    """engine.play_game: returns the trace hash; out = [result, rounds played, birds scanned]."""
+    buddy = T.buddy == 1
+    nb = T.bird_ring.shape[0]
     rs = np.empty(players + 1, np.uint64)
-    rs[players] = np.uint64(seed)
-    GAME = players  # the game stream lives in the last slot
-    removed = np.zeros(40, np.int64)
-    deck = np.empty(40, np.int64)
-    n = 0
-    for c in range(40):
-        if players == 3 and c == PURPLE_1:
-            removed[c] = 1
-            continue
-        deck[n] = c
-        n += 1
-    for i in range(n - 1, 0, -1):
-        j = below(rs, GAME, i + 1)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
-    aside = 8 if buddy else 0
-    hand_size = 16 if buddy else (13 if players == 3 else 10)
     hand = np.zeros((players, 40), np.int64)
-    for k in range(players):
-        for i in range(aside + k * hand_size, aside + (k + 1) * hand_size):
-            hand[k, deck[i]] = 1
-    start = -1
-    for k in range(players):
-        if hand[k, PURPLE_8]:
-            start = k
-    if start < 0:
-        start = below(rs, GAME, players)
-    for k in range(players):
-        rs[k] = rnext(rs, GAME)
+    removed = np.zeros(40, np.int64)
+    start = deal(seed, players, buddy, rs, hand, removed)
 
-    # ---- state
-    occ = occ0.copy()
-    cm = cm0.copy()
-    used = used0.copy()
+    occ = T.occupied.copy()
+    cm = T.colour_masks.copy()
+    used = T.used.copy()
     seen = np.zeros(40, np.int64)
     tgt = np.zeros(max(nb, 1), np.int64)
-    need = np.zeros(4, np.int64)
+    need = np.zeros(5, np.int64)
     uval = np.zeros(40, np.int64)
-    uvalid = np.zeros(40, np.int64)
-    refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour, settings[4])
+    known = np.zeros(40, np.int64)
+    best_pos = np.zeros(40, np.int64)
+    best_grp = np.zeros(40, np.int64)
+    stale = np.zeros(40, np.int64)
+    # the tables the usefulness scan reads, bound once per game (see ``usefulness``)
+    pos_start, pm, ph, ba, grp_start = T.pos_start, T.pos_mask, T.pos_halo, T.bird_all, T.grp_start
+    gm, gub, gbirds, gps, gpos = T.grp_mask, T.grp_ub, T.grp_birds, T.grp_pos_start, T.grp_pos
+    ring, mc, ma, card_birds, most_birds = T.bird_ring, T.mark_colour, T.mark_all, T.card_birds, T.most_birds
+    refresh_view(occ, cm, tgt, need, T)
     max_pos = 0
     for c in range(40):
-        max_pos = max(max_pos, pos_start[c + 1] - pos_start[c])
+        max_pos = max(max_pos, T.pos_start[c + 1] - T.pos_start[c])
     lp = np.empty(max_pos, np.int64)
     scores = np.empty(max_pos, np.int64)
+    occ2 = np.empty(3, np.int64)
+    cm2 = np.empty((5, 3), np.int64)
     legal = np.empty(40, np.int64)
     trick = np.empty(5, np.int64)
     trick_player = np.empty(4, np.int64)
     order = np.empty(4, np.int64)
-    opt_skill = np.zeros(10, np.int64)
-    opt_n = np.zeros(10, np.int64)
-    opt_a = np.zeros(10, np.int64)
-    opt_b = np.zeros(10, np.int64)
-    skills_left = skills
-    trump = 4
+    opts = np.zeros((MAX_OPTIONS, 4), np.int64)
+    skills_left = T.skills
+    trump = TRUMP_ROUND_ONE
     h = FNV_OFFSET
-    result = -1
+    result = NOT_OVER
     rnd = 0
-    for rnd in range(1, rounds + 1):
-        if buddy:
-            order[0] = start
-            order[1] = 1 - start
-            order[2] = start
-            order[3] = 1 - start
-            nplays = 4
-        else:
-            for k in range(players):
-                order[k] = (start + k) % players
-            nplays = players
+    for rnd in range(1, T.rounds + 1):
+        nplays = play_order(buddy, players, start, order)
         nt = 0
         for step in range(nplays):
             seat = order[step]
-            nl = 0
-            if nt > 0:
-                lead = trick[0] // 8
-                for c in range(lead * 8, lead * 8 + 8):
-                    if hand[seat, c]:
-                        legal[nl] = c
-                        nl += 1
-            if nl == 0:
-                for c in range(40):
-                    if hand[seat, c]:
-                        legal[nl] = c
-                        nl += 1
-            if policy == 0:
+            nl = legal_cards(hand[seat], trick[0] // 8 if nt > 0 else -1, legal)
+            if policy == HEURISTIC:
                 for i in range(nl + nt):  # usefulness of the cards the decision looks at
                     c = legal[i] if i < nl else trick[i - nl]
-                    if not uvalid[c]:
-                        usefulness(c, occ, cm, used, tgt, need, uval, uvalid, T, G)
+                    if not is_fresh(c, known, stale):
+                        usefulness(c, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm,
+                                   ph, ba, grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds,
+                                   most_birds)
                 card = heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, uval)
             else:
                 card = legal[below(rs, seat, nl)]
@@ -547,146 +720,84 @@ def play_one(seed, players, policy, T, G, settings, occ0, cm0, used0, out):
             nt += 1
             seen[card] = 1
             h = mix(h, card)
-        wi = decide(trick, nt, trump)
+        wi = decision_card(trick, nt, trump)
         decision = trick[wi]
         in_charge = trick_player[wi]
-        h = mix(h, 64 + in_charge)
+        h = mix(h, TRACE_IN_CHARGE + in_charge)
 
-        # ---- selection options, in the order of state.selection_options
-        nopt = 1
-        opt_skill[0] = 0
-        if used[decision]:
-            opt_n[0] = 0
-        else:
-            opt_n[0] = 1
-            opt_a[0] = decision
-        if skills_left > 0:
-            same = True
-            lowest = trick[0]
-            for i in range(nt):
-                if trick[i] // 8 != trick[0] // 8:
-                    same = False
-                if trick[i] % 8 < lowest % 8:
-                    lowest = trick[i]
-            if same and not used[lowest]:
-                if not used[decision]:
-                    opt_skill[nopt] = 1
-                    opt_n[nopt] = 2
-                    opt_a[nopt] = decision
-                    opt_b[nopt] = lowest
-                    nopt += 1
-                    opt_skill[nopt] = 1
-                    opt_n[nopt] = 2
-                    opt_a[nopt] = lowest
-                    opt_b[nopt] = decision
-                    nopt += 1
-                else:
-                    opt_skill[nopt] = 1
-                    opt_n[nopt] = 1
-                    opt_a[nopt] = lowest
-                    nopt += 1
-            if buddy:
-                for colour in range(5):
-                    alt = colour * 8 + decision % 8
-                    if colour != decision // 8 and not used[alt]:
-                        opt_skill[nopt] = 2
-                        opt_n[nopt] = 1
-                        opt_a[nopt] = alt
-                        nopt += 1
-                for dv in (-1, 1):
-                    v = decision % 8 + dv
-                    if 0 <= v <= 7 and not used[(decision // 8) * 8 + v]:
-                        opt_skill[nopt] = 3
-                        opt_n[nopt] = 1
-                        opt_a[nopt] = (decision // 8) * 8 + v
-                        nopt += 1
-        if policy == 0:
+        nopt = selection_options(buddy, used, trick, nt, decision, skills_left, opts)
+        if policy == HEURISTIC:
             for i in range(nopt):
-                for j in range(opt_n[i]):
-                    p = opt_a[i] if j == 0 else opt_b[i]
-                    if not uvalid[p]:
-                        usefulness(p, occ, cm, used, tgt, need, uval, uvalid, T, G)
-            k = heuristic_select(nopt, opt_skill, opt_n, opt_a, opt_b, uval)
-        elif policy == 1:
+                for j in range(opts[i, OPT_N]):
+                    c = opts[i, OPT_A + j]
+                    if not is_fresh(c, known, stale):
+                        usefulness(c, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm,
+                                   ph, ba, grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds,
+                                   most_birds)
+            k = heuristic_select(nopt, opts, uval)
+        elif policy == RANDOM:
             k = below(rs, in_charge, nopt)
         else:
             k = 0
-        h = mix(h, 128 + k)
-        if opt_skill[k]:
+        h = mix(h, TRACE_OPTION + k)
+        if opts[k, OPT_SKILL] != NO_SKILL:
             skills_left -= 1
 
-        # ---- placements
-        for j in range(opt_n[k]):
-            piece = opt_a[k] if j == 0 else opt_b[k]
+        unplaceable = False
+        for j in range(opts[k, OPT_N]):
+            piece = opts[k, OPT_A + j]
             col = piece // 8
-            if policy == 1:
+            if policy == RANDOM:
                 nlp = 0
-                for g in range(pos_start[piece], pos_start[piece + 1]):
-                    if is_legal(g, col, occ, cm, bird_all, pos_mask, pos_halo):
+                pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
+                for g in range(T.pos_start[piece], T.pos_start[piece + 1]):
+                    if is_legal(g, col, occ, cm, pm, ph, ba):
                         lp[nlp] = g
                         nlp += 1
                 g = lp[below(rs, in_charge, nlp)] if nlp > 0 else -1
             else:
-                g = smart_place(piece, lp, scores, policy == 0, occ, cm, used, tgt, need, clear, T)
+                g = smart_place(piece, policy == HEURISTIC, occ, cm, used, tgt, need, T.clear, lp, scores, occ2, cm2,
+                                T)
             if g < 0:
-                result = 2
+                unplaceable = True
                 break
-            for w in range(3):
-                occ[w] |= pos_mask[g, w]
-                cm[col, w] |= pos_mask[g, w]
-            used[piece] = 1
-            h = mix(h, 4096 + piece * 4096 + (g - pos_start[piece]))
-            refresh_view(occ, cm, tgt, need, uvalid, bird_ring, bird_edge, bird_live, mark_colour, settings[4])
+            place(T.pos_mask[g], piece, occ, cm, used)
+            h = mix(h, TRACE_PLACEMENT + piece * TRACE_PLACEMENT + (g - T.pos_start[piece]))
+            refresh_view(occ, cm, tgt, need, T)
+            placed(g, occ, cm, uval, known, best_pos, stale, T)
         trump = decision // 8
         start = in_charge
-        if result < 0:
-            if count_scanned(occ, cm, bird_ring, bird_edge, mark_colour) >= clear:
-                result = 0
-            elif rnd == rounds:
-                result = 1
-        if result >= 0:
+        result = end_check(unplaceable, count_scanned(occ, cm, T), T.clear, rnd, T.rounds)
+        if result != NOT_OVER:
             break
     out[0] = result
     out[1] = rnd
-    out[2] = count_scanned(occ, cm, bird_ring, bird_edge, mark_colour)
+    out[2] = count_scanned(occ, cm, T)
     return h
 
 
 @njit(cache=True)
-def play_many(seeds, players, policy, T, G, settings, occ0, cm0, used0, results, rounds_played, scanned, traces):
+def play_many(seeds, players, policy, T, results, rounds_played, scanned, traces):
     out = np.zeros(3, np.int64)
     for i in range(seeds.shape[0]):
-        traces[i] = play_one(seeds[i], players, policy, T, G, settings, occ0, cm0, used0, out)
+        traces[i] = play_one(seeds[i], players, policy, T, out)
         results[i] = out[0]
         rounds_played[i] = out[1]
         scanned[i] = out[2]
 
 
 # ---------------------------------------------------------------- Python entry point
-def pack(tables: dict) -> tuple:
-    mark_all = tables["mark_colour"][0] | tables["mark_colour"][1] | tables["mark_colour"][2] | \
-        tables["mark_colour"][3] | tables["mark_colour"][4]
-    return (tables["pos_start"], tables["pos_mask"], tables["pos_halo"], tables["pos_card"], tables["pos_birds"],
-            tables["cand_start"],
-            tables["cand_ids"], tables["cover_start"], tables["cover_ids"], tables["bird_ring"], tables["bird_edge"],
-            tables["bird_live"], tables["bird_all"], tables["mark_colour"], mark_all.astype(np.int64))
-
-
-def run(tables: dict, seeds: np.ndarray, players: int, policy: str):
+def run(tables, seeds: np.ndarray, players: int, policy: str):
     """Play one game per seed; returns (result codes, rounds played, birds scanned, trace hashes)."""
     n = len(seeds)
     results = np.zeros(n, np.int64)
     rounds_played = np.zeros(n, np.int64)
     scanned = np.zeros(n, np.int64)
     traces = np.zeros(n, np.uint64)
-    bird_ring = tables["bird_ring"]
-    T = pack(tables)
-    if bird_ring.shape[0] == 0:
+    if tables.bird_ring.shape[0] == 0:
         raise ValueError("mission has no birds")
-    G = (tables["grp_start"], tables["grp_mask"], tables["grp_ub"], tables["grp_birds"], tables["grp_pos_start"],
-         tables["grp_pos"])
-    args = (np.asarray(seeds, np.uint64), players, POLICY_IDS[policy], T, G, tables["settings"],
-            tables["occupied"], tables["colour_masks"], tables["used"], results, rounds_played, scanned, traces)
+    args = (np.asarray(seeds, np.uint64), players, POLICY_IDS[policy], tables, results, rounds_played, scanned,
+            traces)
     try:
         play_many(*args)
     except errors.TypingError:

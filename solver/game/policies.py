@@ -14,12 +14,8 @@ from __future__ import annotations
 from ..board import all_positions
 from ..cards import ALL_CARDS, Card
 from ..rules import Board, Placement, blocked_reason, cells_of, grow, mask_of
+from .codes import COMPLETION_BONUS, DEAD_END_CHECKS, SKILL_COST, SPOIL_PENALTY, UNPLACEABLE, W_UNPLACEABLE
 from .state import decision_card
-
-UNPLACEABLE = -1
-W_UNPLACEABLE = -60
-SKILL_COST = 3
-DEAD_END_CHECKS = 12
 
 
 def popcount(m: int) -> int:
@@ -93,11 +89,11 @@ class BoardView:
             if not cov:
                 continue
             if cov & wrong:
-                gain -= 40
+                gain -= SPOIL_PENALTY
                 continue
             gain += 2 * popcount(cov) + 2 * popcount(cov & self.t.mark_colour[colour])
             if not (ring & ~occ & ~m):
-                gain += 10
+                gain += COMPLETION_BONUS
         return gain
 
     def usefulness(self, card: Card) -> int:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .engine import RESULTS as RESULT_NAMES  # result codes are indices into it
+from .codes import RESULT_NAMES  # result codes are indices into it
 
 BLOCK = 1000
 Z95 = 1.959963984540054

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from ..cards import ALL_CARDS, Card, Colour, TRUMP_ROUND_ONE
 from ..errors import InputError
 from ..rules import Board, Mission, Placement
+from .codes import SKILL_NAMES
 from .rng import SplitMix64
 
 PURPLE_8 = Card(Colour.PURPLE, 8)
 PURPLE_1 = Card(Colour.PURPLE, 1)
-SKILLS = ("double_scan", "wild_color", "shift_change")
+SKILLS = SKILL_NAMES[1:]
 
 
 @dataclass(frozen=True)

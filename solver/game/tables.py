@@ -8,6 +8,8 @@ stay inside signed 64-bit arithmetic.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..board import NUM_CELLS, all_positions
@@ -26,7 +28,21 @@ def join(words) -> int:
     return int(words[0]) | (int(words[1]) << WORD_BITS) | (int(words[2]) << (2 * WORD_BITS))
 
 
-def build_tables(mission, catalog) -> dict[str, np.ndarray]:
+GameTables = namedtuple("GameTables", [
+    "pos_start", "pos_mask", "pos_halo", "pos_card", "pos_birds",  # every position of every piece
+    "cand_start", "cand_ids",  # positions touching a live bird's ring, per piece
+    "grp_start", "grp_mask", "grp_ub", "grp_birds", "grp_pos_start", "grp_pos",  # candidates by footprint
+    "card_birds", "most_birds",  # per piece: birds any of its candidates touches; most one touches
+    "cover_start", "cover_ids",  # per cell: candidate positions covering it
+    "bird_ring", "bird_edge", "bird_live", "bird_all",
+    "mark_colour", "mark_all", "mark_cell",
+    "occupied", "colour_masks", "used",  # the board before play
+    "buddy", "rounds", "skills", "clear", "max_size",
+])
+GameTables.__doc__ = "The flat tables of one mission and catalog, as the Numba kernels read them."
+
+
+def build_tables(mission, catalog) -> GameTables:
     board = Board.start(mission)
     birds = mission.bird_mask
     live = [b for b in mission.birds if blocked_reason(mission, b) is None]
@@ -93,6 +109,11 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
             grp_pos.extend(sorted(groups[foot]))
     grp_start[40] = len(grp_mask)
     grp_pos_start.append(len(grp_pos))
+    grp_mask = np.array(grp_mask, np.int64).reshape(-1, 3)
+    grp_ub = np.array(grp_ub, np.int64)
+    grp_birds = np.array(grp_birds, np.int64)
+    grp_pos_start = np.array(grp_pos_start, np.int64)
+    grp_pos = np.array(grp_pos, np.int64)
     cover_start = np.zeros(NUM_CELLS + 1, np.int64)
     cover_ids = []
     for c in range(NUM_CELLS):
@@ -109,33 +130,47 @@ def build_tables(mission, catalog) -> dict[str, np.ndarray]:
     used = np.zeros(40, np.int64)
     for card in board.pieces:
         used[card.index] = 1
-    return {
-        "pos_start": pos_start,
-        "pos_mask": np.array(pos_mask, np.int64).reshape(-1, 3),
-        "pos_halo": np.array(pos_halo, np.int64).reshape(-1, 3),
-        "pos_card": np.array(pos_card, np.int64),
-        "pos_birds": np.array(pos_birds, np.int64),  # bit i: the position touches bird i's ring
-        "cand_start": cand_start,
-        "cand_ids": np.array(cand_ids, np.int64),
-        "grp_start": grp_start,
-        "grp_mask": np.array(grp_mask, np.int64).reshape(-1, 3),
-        "grp_ub": np.array(grp_ub, np.int64),
-        "grp_birds": np.array(grp_birds, np.int64),
-        "grp_pos_start": np.array(grp_pos_start, np.int64),
-        "grp_pos": np.array(grp_pos, np.int64),
-        "cover_start": cover_start,
-        "cover_ids": np.array(cover_ids, np.int64),
-        "bird_ring": np.array([split(b.ring) for b in mission.birds], np.int64).reshape(-1, 3),
-        "bird_edge": np.array([1 if b.sides_on_edge() else 0 for b in mission.birds], np.int64),
-        "bird_live": np.array([1 if b in live else 0 for b in mission.birds], np.int64),
-        "bird_all": np.array(split(birds), np.int64),
-        "mark_colour": mark_colour,
-        "mark_cell": mark_cell,
-        "occupied": np.array(split(board.occupied), np.int64),
-        "colour_masks": colour_masks,
-        "used": used,
-        # mode, players-independent settings: buddy flag, rounds, skills, clear
-        "settings": np.array([1 if mission.mode == "buddy" else 0, mission.rounds, mission.skills, mission.clear,
-                              max(catalog[c].size for c in ALL_CARDS)], np.int64),
-    }
+    card_birds = np.zeros(40, np.int64)
+    most_birds = np.zeros(40, np.int64)
+    for card in range(40):
+        for k in range(grp_start[card], grp_start[card + 1]):
+            card_birds[card] |= grp_birds[k]
+            most_birds[card] = max(most_birds[card], bin(int(grp_birds[k])).count("1"))
+    mark_all = np.zeros(3, np.int64)
+    for col in range(5):
+        mark_all |= mark_colour[col]
+    return GameTables(
+        pos_start=pos_start,
+        pos_mask=np.array(pos_mask, np.int64).reshape(-1, 3),
+        pos_halo=np.array(pos_halo, np.int64).reshape(-1, 3),
+        pos_card=np.array(pos_card, np.int64),
+        pos_birds=np.array(pos_birds, np.int64),  # bit i: the position touches bird i's ring
+        cand_start=cand_start,
+        cand_ids=np.array(cand_ids, np.int64),
+        grp_start=grp_start,
+        grp_mask=grp_mask,
+        grp_ub=grp_ub,
+        grp_birds=grp_birds,
+        grp_pos_start=grp_pos_start,
+        grp_pos=grp_pos,
+        card_birds=card_birds,
+        most_birds=most_birds,
+        cover_start=cover_start,
+        cover_ids=np.array(cover_ids, np.int64),
+        bird_ring=np.array([split(b.ring) for b in mission.birds], np.int64).reshape(-1, 3),
+        bird_edge=np.array([1 if b.sides_on_edge() else 0 for b in mission.birds], np.int64),
+        bird_live=np.array([1 if b in live else 0 for b in mission.birds], np.int64),
+        bird_all=np.array(split(birds), np.int64),
+        mark_colour=mark_colour,
+        mark_all=mark_all,
+        mark_cell=mark_cell,
+        occupied=np.array(split(board.occupied), np.int64),
+        colour_masks=colour_masks,
+        used=used,
+        buddy=1 if mission.mode == "buddy" else 0,
+        rounds=mission.rounds,
+        skills=mission.skills,
+        clear=mission.clear,
+        max_size=max(catalog[c].size for c in ALL_CARDS),
+    )
 
