@@ -171,7 +171,7 @@ def show(mission, pieces, png, as_json):
             click.echo(f"bird {b.letter} can never be scanned: {why}")
 
 
-POLICY_NAMES = ("heuristic", "random", "greedy")
+POLICY_NAMES = ("heuristic", "random", "greedy", "planner")
 OPEN_HAND = "open-hand"
 
 

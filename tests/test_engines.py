@@ -33,11 +33,28 @@ def test_engines_agree_game_by_game_500_deals(name, players, catalog):
                 (int(traces[i]), fast.RESULT_NAMES[res[i]], int(rounds[i]), int(scanned[i])), (policy, i)
 
 
+def test_planner_engines_agree_game_by_game(catalog):
+    """The planner's twin: tight draft missions (where it differs most from the heuristic) and b04."""
+    from solver.game.planner import planner_library
+
+    for path, players, count in (("benchmarks/draft_campaign/buddy/b12.toml", 2, 40),
+                                 ("benchmarks/draft_campaign/party/p13.toml", 3, 30), ("missions/buddy/b04.toml", 2, 60)):
+        m = load_mission(ROOT / path, catalog)
+        seeds = game_seeds(20261122, 0, count)
+        res, rounds, scanned, traces = fast.run(build_tables(m, catalog, planner_library(m, catalog)), seeds, players,
+                                                "planner")
+        pol = make_policy("planner")
+        for i in range(count):
+            g = play_game(m, catalog, players, int(seeds[i]), pol)
+            assert (g.trace, g.result, g.rounds_played) == \
+                (int(traces[i]), fast.RESULT_NAMES[res[i]], int(rounds[i])), (path, i)
+
+
 @pytest.mark.parametrize("name,players", CASES + [("buddy/b04", 2), ("party/p01", 4)])
 def test_logs_pass_the_referee(name, players, catalog):
     m = load_mission(ROOT / f"missions/{name}.toml", catalog)
     results = set()
-    for policy in ("heuristic", "random", "greedy"):
+    for policy in ("heuristic", "random", "greedy", "planner"):
         for seed in range(12):
             g = play_game(m, catalog, players, seed, make_policy(policy), log=True)
             results.add(referee(json.loads(json.dumps(g.events)), m, catalog))

@@ -78,8 +78,8 @@ class Probe:
         return self._same("place", obs, piece, legal, rng)
 
 
-@pytest.mark.parametrize("name,players", [("buddy/b03", 2), ("party/p02", 3), ("party/p03", 4)])
-@pytest.mark.parametrize("policy", ["heuristic", "random"])
+@pytest.mark.parametrize("name,players", [("buddy/b03", 2), ("party/p02", 3), ("party/p03", 4), ("buddy/b04", 2)])
+@pytest.mark.parametrize("policy", ["heuristic", "random", "planner"])
 def test_changing_other_hands_changes_no_decision(name, players, policy, catalog):
     """RULES.md §23."""
     m = load_mission(ROOT / f"missions/{name}.toml", catalog)

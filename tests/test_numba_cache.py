@@ -37,3 +37,25 @@ def test_missing_then_damaged_cache_is_harmless(tmp_path):
         p.write_bytes(b"garbage")
     assert run_with_cache(tmp_path) == first  # damaged cache: recompiles, same games
     assert run_with_cache(tmp_path) == first  # and the rewritten cache loads
+
+
+def test_cache_folder_follows_the_shared_codes(tmp_path):
+    """Constants of codes.py are compiled into the kernels: editing them must not reuse a cache."""
+    import shutil
+
+    show = "import os, sys; sys.path.insert(0, {root!r}); import solver.game.fast; print(os.environ['NUMBA_CACHE_DIR'])"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def folder(root):
+        r = subprocess.run([sys.executable, "-c", show.format(root=str(root))], env=env, capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 0, r.stderr[-2000:]
+        return Path(r.stdout.strip())
+
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "solver", copy / "solver", ignore=shutil.ignore_patterns("__pycache__"))
+    before = folder(copy)
+    assert before.parent == tmp_path / "cache" and before.is_dir()
+    codes = copy / "solver/game/codes.py"
+    codes.write_text(codes.read_text().replace("SKILL_COST = 3", "SKILL_COST = 4"))
+    assert folder(copy) != before

@@ -34,3 +34,11 @@ SKILL_COST = 3  # usefulness a skill counter is worth
 DEAD_END_CHECKS = 12  # best placements checked for dead ends
 COMPLETION_BONUS = 10  # score for finishing a bird
 SPOIL_PENALTY = 40  # score for covering a coloured side with the wrong colour
+
+# ---------------------------------------------------------------- planner weights (see docs/policies.md)
+PLAN_SOLUTIONS = 256  # library solutions the planner steers by (the smallest)
+PLAN_WORTH_SHIFT = 16  # a piece's worth: solution value << 16, plus the heuristic's usefulness
+PLAN_SKILL_COST = 64 << PLAN_WORTH_SHIFT  # what a counter costs while solutions are live
+W_UNPLACEABLE_PLAN = -(1 << 40)  # worth of a card whose piece fits nowhere
+ALIGN_BASE = 2  # score bonus for putting a piece where a live solution has it ...
+ALIGN_STEP = 4  # ... plus this per piece of that solution already on the board

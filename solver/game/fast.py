@@ -21,25 +21,34 @@ live in this one file so that Numba's cache (cache=True) is invalidated whenever
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
 
 
 def _cache_dir_if_needed() -> None:
-    """Numba caches next to this file; where that folder is read-only (an installed package),
-    point it at a per-user folder instead, so a missing or unwritable cache only costs a compile."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
+    """Numba keys its cache on the stamp of each kernel's own file, so constants imported from
+    codes.py would stay frozen in a cache made before they changed. The cache therefore lives in
+    a folder named after the contents of every file the kernels are built from. The folder is
+    under NUMBA_CACHE_DIR if that is set, else next to this file, else (an installed package,
+    read-only) in a per-user folder; a missing or unwritable cache only costs a compile."""
     here = Path(__file__).resolve().parent
-    if os.access(here, os.W_OK):
-        return
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    target = base / "kakapo" / "numba"
+    sources = [here / "fast.py", here / "codes.py", here.parent / "coversearch.py"]
+    stamp = "kakapo-" + hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:12]
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root and Path(root).name.startswith("kakapo-"):
+        root = str(Path(root).parent)  # set by this function in a parent process
+    if not root:
+        root = str(here / "__pycache__") if os.access(here, os.W_OK) else None
+    if not root:
+        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+        root = str(base / "kakapo" / "numba")
+    target = Path(root) / stamp
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError:
-        target = Path(tempfile.gettempdir()) / "kakapo-numba"
+        target = Path(tempfile.gettempdir()) / "kakapo-numba" / stamp
         target.mkdir(parents=True, exist_ok=True)
     os.environ["NUMBA_CACHE_DIR"] = str(target)
 
@@ -50,7 +59,7 @@ import numpy as np  # noqa: E402
 from numba import errors, njit  # noqa: E402
 
 from .codes import (  # noqa: E402
-    CLEARED, COMPLETION_BONUS, DEAD_END_CHECKS, DOUBLE_SCAN, GREEDY, HEURISTIC, NO_SKILL, NOT_OVER, POLICY_NAMES,
+    ALIGN_BASE, ALIGN_STEP, CLEARED, PLANNER, COMPLETION_BONUS, DEAD_END_CHECKS, DOUBLE_SCAN, GREEDY, HEURISTIC, NO_SKILL, NOT_OVER, POLICY_NAMES,
     PURPLE_1, PURPLE_8, RANDOM, RESULT_NAMES, ROUNDS_EXHAUSTED, SHIFT_CHANGE, SKILL_COST, SPOIL_PENALTY,
     TRACE_IN_CHARGE, TRACE_OPTION, TRACE_PLACEMENT, TRUMP_ROUND_ONE, UNPLACEABLE, UNPLACEABLE_RESULT,
     W_UNPLACEABLE, WILD_COLOR,
@@ -654,6 +663,141 @@ def heuristic_select(nopt, opts, uval):
     return best
 
 
+# ---------------------------------------------------------------- the planner (planner.py)
+@njit(cache=True)
+def spoil_solutions(g, piece, spoiled, T):
+    """planner.conflicts for the piece just placed at g: the solutions it spoils, for good."""
+    col = piece // 8
+    pm, ph = T.pos_mask, T.pos_halo
+    cards, pos, cells, colour = T.sol_cards, T.sol_pos, T.sol_cells, T.sol_colour
+    for i in range(cards.shape[0]):
+        if spoiled[i]:
+            continue
+        if (cards[i] >> piece) & 1:
+            if pos[i, piece] != g:
+                spoiled[i] = 1
+        elif (pm[g, 0] & cells[i, 0]) | (pm[g, 1] & cells[i, 1]) | (pm[g, 2] & cells[i, 2]) or \
+                (ph[g, 0] & colour[i, col, 0]) | (ph[g, 1] & colour[i, col, 1]) | (ph[g, 2] & colour[i, col, 2]):
+            spoiled[i] = 1
+
+
+@njit(cache=True)
+def live_solutions(rnd, skills_left, used, spoiled, lost, live, pair_bonus, T):
+    """planner.live_solutions and the alignment bonus (PlanBoardView.align) of every (piece,
+    position) pair of the library: the best over the live solutions that still need that piece.
+    Returns how many solutions are live."""
+    rounds_left = T.rounds - rnd + 1
+    cap = rounds_left + min(skills_left, rounds_left)
+    used_bits = 0
+    lost_bits = 0
+    for c in range(40):
+        if used[c]:
+            used_bits |= np.int64(1) << c
+        if lost[c]:
+            lost_bits |= np.int64(1) << c
+    cards = T.sol_cards
+    n_live = 0
+    for i in range(cards.shape[0]):
+        live[i] = -1  # not live; else the number of its pieces on the board
+        if spoiled[i]:
+            continue
+        missing = cards[i] & ~used_bits
+        if popcount(missing) > cap or missing & lost_bits:
+            continue
+        live[i] = popcount(cards[i]) - popcount(missing)
+        n_live += 1
+    pair_card, pss, pair_sols = T.pair_card, T.pair_sol_start, T.pair_sols
+    for j in range(pair_card.shape[0]):
+        pair_bonus[j] = 0
+        if used[pair_card[j]]:
+            continue
+        for k in range(pss[j], pss[j + 1]):
+            s = live[pair_sols[k]]
+            if s >= 0:
+                pair_bonus[j] = max(pair_bonus[j], ALIGN_BASE + ALIGN_STEP * s)
+    return n_live
+
+
+@njit(cache=True)
+def plan_usefulness(card, u, occ, tgt, need, pair_bonus, T):
+    """PlanBoardView.usefulness given the heuristic's usefulness u: u, or the score of a place a
+    live solution has for the piece plus its bonus, if higher."""
+    if u == UNPLACEABLE:
+        return u
+    col = card // 8
+    pm, pb, ring, mc, ma = T.pos_mask, T.pos_birds, T.bird_ring, T.mark_colour, T.mark_all
+    for j in range(T.card_pair_start[card], T.card_pair_start[card + 1]):
+        if pair_bonus[j] > 0:
+            g = T.pair_pos[j]
+            s = pair_bonus[j]
+            if (pm[g, 0] & need[0]) | (pm[g, 1] & need[1]) | (pm[g, 2] & need[2]):
+                s += score_mask(col, pm[g, 0], pm[g, 1], pm[g, 2], pb[g], occ, tgt, ring, mc, ma)
+            u = max(u, s)
+    return u
+
+
+@njit(cache=True)
+def planner_place(piece, h, n_live, live, occ, cm, tgt, need, pair_bonus, T):
+    """PlannerPolicy.place given h, the heuristic's choice (-1 if the piece fits nowhere)."""
+    if h < 0:
+        return -1
+    col = piece // 8
+    pm, ph, ba, pb = T.pos_mask, T.pos_halo, T.bird_all, T.pos_birds
+    ring, mc, ma = T.bird_ring, T.mark_colour, T.mark_all
+    # a place a live solution has for it, or the heuristic's: the best planner score; ties to h,
+    # then to the lower position
+    h_touches = (pm[h, 0] & need[0]) | (pm[h, 1] & need[1]) | (pm[h, 2] & need[2])
+    h_score = score_mask(col, pm[h, 0], pm[h, 1], pm[h, 2], pb[h], occ, tgt, ring, mc, ma) if h_touches else 0
+    best, best_s = h, h_score
+    aligned = False
+    for j in range(T.card_pair_start[piece], T.card_pair_start[piece + 1]):
+        g = T.pair_pos[j]
+        if pair_bonus[j] > 0 and g == h:
+            best_s = h_score + pair_bonus[j]
+    for j in range(T.card_pair_start[piece], T.card_pair_start[piece + 1]):
+        g = T.pair_pos[j]
+        if pair_bonus[j] <= 0 or not is_legal(g, col, occ, cm, pm, ph, ba):
+            continue
+        aligned = True
+        if g == h:
+            continue
+        s = pair_bonus[j]
+        if (pm[g, 0] & need[0]) | (pm[g, 1] & need[1]) | (pm[g, 2] & need[2]):
+            s += score_mask(col, pm[g, 0], pm[g, 1], pm[g, 2], pb[g], occ, tgt, ring, mc, ma)
+        if s > best_s or (s == best_s and best != h and g < best):
+            best, best_s = g, s
+    if aligned:
+        return best
+    if n_live == 0 or (h_touches and h_score > 0):
+        return h
+    # a filler: where it spoils no live solution (none has this piece) and intrudes least
+    u0, u1, u2 = 0, 0, 0
+    c0, c1, c2 = 0, 0, 0
+    for i in range(live.shape[0]):
+        if live[i] >= 0:
+            u0 |= T.sol_cells[i, 0]
+            u1 |= T.sol_cells[i, 1]
+            u2 |= T.sol_cells[i, 2]
+            c0 |= T.sol_colour[i, col, 0]
+            c1 |= T.sol_colour[i, col, 1]
+            c2 |= T.sol_colour[i, col, 2]
+    z0, z1, z2 = grow(need[0], need[1], need[2])
+    z0, z1, z2 = grow(z0, z1, z2)
+    best = -1
+    best_cost = -1
+    for g in range(T.pos_start[piece], T.pos_start[piece + 1]):
+        if not is_legal(g, col, occ, cm, pm, ph, ba):
+            continue
+        if (pm[g, 0] & u0) | (pm[g, 1] & u1) | (pm[g, 2] & u2) or (ph[g, 0] & c0) | (ph[g, 1] & c1) | (ph[g, 2] & c2):
+            continue
+        cost = popcount(pm[g, 0] & z0) + popcount(pm[g, 1] & z1) + popcount(pm[g, 2] & z2)
+        if (pm[g, 0] & need[0]) | (pm[g, 1] & need[1]) | (pm[g, 2] & need[2]):
+            cost += 100
+        if best_cost < 0 or cost < best_cost:
+            best, best_cost = g, cost
+    return h if best < 0 else best
+
+
 # ---------------------------------------------------------------- one game
 @njit(cache=True)
 def play_one(seed, players, policy, T, out):
@@ -681,6 +825,16 @@ def play_one(seed, players, policy, T, out):
     gm, gub, gbirds, gps, gpos = T.grp_mask, T.grp_ub, T.grp_birds, T.grp_pos_start, T.grp_pos
     ring, mc, ma, card_birds, most_birds = T.bird_ring, T.mark_colour, T.mark_all, T.card_birds, T.most_birds
     refresh_view(occ, cm, tgt, need, T)
+    # the planner's state: solutions spoiled for good, cards lost (party), and per moment the live
+    # solutions, each pair's bonus and the planner's usefulness (puval, known while pknown)
+    n_sol = T.sol_cards.shape[0]
+    spoiled = np.zeros(n_sol, np.int64)
+    live = np.zeros(n_sol, np.int64)
+    lost = removed.copy() if not buddy else np.zeros(40, np.int64)
+    pair_bonus = np.zeros(T.pair_card.shape[0], np.int64)
+    puval = np.zeros(40, np.int64)
+    pknown = np.zeros(40, np.int64)
+    n_live = 0
     max_pos = 0
     for c in range(40):
         max_pos = max(max_pos, T.pos_start[c + 1] - T.pos_start[c])
@@ -699,19 +853,26 @@ def play_one(seed, players, policy, T, out):
     result = NOT_OVER
     rnd = 0
     for rnd in range(1, T.rounds + 1):
+        if policy == PLANNER:
+            n_live = live_solutions(rnd, skills_left, used, spoiled, lost, live, pair_bonus, T)
+            pknown[:] = 0
         nplays = play_order(buddy, players, start, order)
         nt = 0
         for step in range(nplays):
             seat = order[step]
             nl = legal_cards(hand[seat], trick[0] // 8 if nt > 0 else -1, legal)
-            if policy == HEURISTIC:
+            if policy == HEURISTIC or policy == PLANNER:
                 for i in range(nl + nt):  # usefulness of the cards the decision looks at
                     c = legal[i] if i < nl else trick[i - nl]
                     if not is_fresh(c, known, stale):
                         usefulness(c, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm,
                                    ph, ba, grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds,
                                    most_birds)
-                card = heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed, uval)
+                    if policy == PLANNER and not pknown[c]:
+                        puval[c] = plan_usefulness(c, uval[c], occ, tgt, need, pair_bonus, T)
+                        pknown[c] = 1
+                card = heuristic_card(seat, legal, nl, trick, nt, trump, hand, seen, removed,
+                                      puval if policy == PLANNER else uval)
             else:
                 card = legal[below(rs, seat, nl)]
             hand[seat, card] = 0
@@ -726,7 +887,7 @@ def play_one(seed, players, policy, T, out):
         h = mix(h, TRACE_IN_CHARGE + in_charge)
 
         nopt = selection_options(buddy, used, trick, nt, decision, skills_left, opts)
-        if policy == HEURISTIC:
+        if policy == HEURISTIC or policy == PLANNER:
             for i in range(nopt):
                 for j in range(opts[i, OPT_N]):
                     c = opts[i, OPT_A + j]
@@ -734,7 +895,10 @@ def play_one(seed, players, policy, T, out):
                         usefulness(c, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm,
                                    ph, ba, grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds,
                                    most_birds)
-            k = heuristic_select(nopt, opts, uval)
+                    if policy == PLANNER and not pknown[c]:
+                        puval[c] = plan_usefulness(c, uval[c], occ, tgt, need, pair_bonus, T)
+                        pknown[c] = 1
+            k = heuristic_select(nopt, opts, puval if policy == PLANNER else uval)
         elif policy == RANDOM:
             k = below(rs, in_charge, nopt)
         else:
@@ -742,6 +906,8 @@ def play_one(seed, players, policy, T, out):
         h = mix(h, TRACE_OPTION + k)
         if opts[k, OPT_SKILL] != NO_SKILL:
             skills_left -= 1
+            if policy == PLANNER:
+                n_live = live_solutions(rnd, skills_left, used, spoiled, lost, live, pair_bonus, T)
 
         unplaceable = False
         for j in range(opts[k, OPT_N]):
@@ -756,8 +922,9 @@ def play_one(seed, players, policy, T, out):
                         nlp += 1
                 g = lp[below(rs, in_charge, nlp)] if nlp > 0 else -1
             else:
-                g = smart_place(piece, policy == HEURISTIC, occ, cm, used, tgt, need, T.clear, lp, scores, occ2, cm2,
-                                T)
+                g = smart_place(piece, policy != GREEDY, occ, cm, used, tgt, need, T.clear, lp, scores, occ2, cm2, T)
+                if policy == PLANNER:
+                    g = planner_place(piece, g, n_live, live, occ, cm, tgt, need, pair_bonus, T)
             if g < 0:
                 unplaceable = True
                 break
@@ -765,6 +932,13 @@ def play_one(seed, players, policy, T, out):
             h = mix(h, TRACE_PLACEMENT + piece * TRACE_PLACEMENT + (g - T.pos_start[piece]))
             refresh_view(occ, cm, tgt, need, T)
             placed(g, occ, cm, uval, known, best_pos, stale, T)
+            if policy == PLANNER:
+                spoil_solutions(g, piece, spoiled, T)
+                n_live = live_solutions(rnd, skills_left, used, spoiled, lost, live, pair_bonus, T)
+        if policy == PLANNER and not buddy:
+            for i in range(nt):  # revealed without deciding: gone for good in party
+                if i != wi:
+                    lost[trick[i]] = 1
         trump = decision // 8
         start = in_charge
         result = end_check(unplaceable, count_scanned(occ, cm, T), T.clear, rnd, T.rounds)

@@ -264,4 +264,8 @@ POLICIES = {"heuristic": HeuristicPolicy, "random": RandomPolicy, "greedy": Gree
 
 
 def make_policy(name: str):
+    if name == "planner":
+        from .planner import PlannerPolicy  # it builds on the heuristic defined here
+
+        return PlannerPolicy()
     return POLICIES[name]()

@@ -93,11 +93,16 @@ def play_games(mission, catalog, players: int, games: int, seed: int, policy: st
     game_shape(mission, players)
     job = {"mission": mission, "catalog": catalog, "players": players, "seed": seed, "policy": policy,
            "engine": engine}
+    solutions = ()
+    if policy == "planner":  # the library, once, here: workers inherit it
+        from .planner import planner_library
+
+        solutions = planner_library(mission, catalog)
     if engine == "numba":
         from . import fast
         from .tables import build_tables
 
-        job["tables"] = build_tables(mission, catalog)
+        job["tables"] = build_tables(mission, catalog, solutions)
         fast.run(job["tables"], game_seeds(seed, 0, 1), players, policy)  # compile (or load) once, here
     chunk = max(1, min(BLOCK, -(-games // max(1, workers * 4))))
     chunks = [(s, min(chunk, games - s)) for s in range(0, games, chunk)]

@@ -38,11 +38,53 @@ GameTables = namedtuple("GameTables", [
     "mark_colour", "mark_all", "mark_cell",
     "occupied", "colour_masks", "used",  # the board before play
     "buddy", "rounds", "skills", "clear", "max_size",
+    # the planner's solutions (empty for the other policies): pieces, position per piece (-1: not in
+    # it), all cells, cells per colour; and the distinct (piece, position) pairs they use, per piece
+    "sol_cards", "sol_pos", "sol_cells", "sol_colour",
+    "pair_card", "pair_pos", "card_pair_start", "card_pairs", "pair_sol_start", "pair_sols",
 ])
 GameTables.__doc__ = "The flat tables of one mission and catalog, as the Numba kernels read them."
 
 
-def build_tables(mission, catalog) -> GameTables:
+def solution_tables(solutions, pos_start, catalog) -> dict:
+    """The planner's library as flat arrays (see GameTables)."""
+    from ..board import position_index
+
+    n = len(solutions)
+    sol_cards = np.zeros(n, np.int64)
+    sol_pos = np.full((n, 40), -1, np.int64)
+    sol_cells = np.zeros((n, 3), np.int64)
+    sol_colour = np.zeros((n, 5, 3), np.int64)
+    pairs: dict[tuple[int, int], list[int]] = {}
+    for i, s in enumerate(solutions):
+        cells, per_colour = 0, [0] * 5
+        for p in s.placements:
+            g = int(pos_start[p.card.index]) + position_index(catalog[p.card])[p.cells]
+            sol_cards[i] |= 1 << p.card.index
+            sol_pos[i, p.card.index] = g
+            cells |= p.mask
+            per_colour[int(p.colour)] |= p.mask
+            pairs.setdefault((p.card.index, g), []).append(i)
+        sol_cells[i] = split(cells)
+        sol_colour[i] = [split(m) for m in per_colour]
+    keys = sorted(pairs)
+    card_pair_start = np.zeros(41, np.int64)
+    for c in range(41):
+        card_pair_start[c] = sum(1 for k in keys if k[0] < c)
+    pair_sol_start = np.zeros(len(keys) + 1, np.int64)
+    sols = []
+    for j, k in enumerate(keys):
+        pair_sol_start[j] = len(sols)
+        sols += pairs[k]
+    pair_sol_start[len(keys)] = len(sols)
+    return dict(sol_cards=sol_cards, sol_pos=sol_pos, sol_cells=sol_cells, sol_colour=sol_colour,
+                pair_card=np.array([k[0] for k in keys], np.int64), pair_pos=np.array([k[1] for k in keys], np.int64),
+                card_pair_start=card_pair_start, card_pairs=np.arange(len(keys), dtype=np.int64),
+                pair_sol_start=pair_sol_start, pair_sols=np.array(sols, np.int64))
+
+
+def build_tables(mission, catalog, solutions=()) -> GameTables:
+    """The tables of a mission; ``solutions`` is the planner's library (planner.planner_library)."""
     board = Board.start(mission)
     birds = mission.bird_mask
     live = [b for b in mission.birds if blocked_reason(mission, b) is None]
@@ -172,5 +214,6 @@ def build_tables(mission, catalog) -> GameTables:
         skills=mission.skills,
         clear=mission.clear,
         max_size=max(catalog[c].size for c in ALL_CARDS),
+        **solution_tables(solutions, pos_start, catalog),
     )
 

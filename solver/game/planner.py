@@ -1,0 +1,148 @@
+"""The planner: the heuristic, with its placement score steered by the puzzle's solutions.
+
+Public knowledge only: the mission, the catalog and a library of the puzzle's solutions
+(solver/library.py, computed from the mission alone), the board, the counters, the round and
+the cards revealed so far. A placement scores what the heuristic gives it, plus a bonus when it
+puts the piece where a live solution has it; usefulness, card play, selection and placement
+all read that score, so with no live solution left the planner is the heuristic.
+docs/policies.md describes it; fast.py has its Numba twin (integers only, same ties).
+"""
+
+from __future__ import annotations
+
+from ..cards import Card
+from ..rules import grow, halo, mask_of
+from .codes import ALIGN_BASE, ALIGN_STEP, PLAN_SOLUTIONS, UNPLACEABLE
+from .policies import BoardView, HeuristicPolicy, MissionTables, popcount
+
+_LIBRARIES: dict = {}
+
+
+def planner_library(mission, catalog) -> tuple:
+    """The solutions the planner steers by: the library's smallest ones (deterministic; kept per
+    mission and catalog for the life of the process)."""
+    from ..cpsat import solve
+    from ..library import build_library
+
+    key = (mission, id(catalog))
+    if key not in _LIBRARIES:
+        best = solve(mission, catalog)
+        sols = build_library(mission, catalog, optimal=best.placements) if best.status == "solvable" else []
+        _LIBRARIES[key] = (catalog, tuple(sols[:PLAN_SOLUTIONS]))
+    return _LIBRARIES[key][1]
+
+
+class PlanTables(MissionTables):
+    """The heuristic's tables plus the library: per solution its pieces' cells, all its cells and
+    its cells per colour."""
+
+    def __init__(self, mission, catalog, solutions):
+        super().__init__(mission, catalog)
+        self.sol_cards = [s.cards for s in solutions]
+        self.sol_where = [{p.card: p.mask for p in s.placements} for s in solutions]
+        self.sol_cells = [mask_of(c for p in s.placements for c in p.cells) for s in solutions]
+        self.sol_colour = [[mask_of(c for p in s.placements if int(p.colour) == col for c in p.cells)
+                            for col in range(5)] for s in solutions]
+        self.pre = {p.card for p in mission.placed}
+
+
+def conflicts(card: Card, m: int, t: PlanTables, i: int) -> bool:
+    """Would the piece on cells ``m`` spoil solution i? (the placement rules, pairwise)"""
+    if t.sol_cards[i] >> card.index & 1:
+        return t.sol_where[i][card] != m
+    return bool(m & t.sol_cells[i]) or bool(halo(m) & t.sol_colour[i][int(card.colour)])
+
+
+def live_solutions(t: PlanTables, obs) -> list[tuple[int, int]]:
+    """(solution, pieces of it on the board) for each solution that the board has not spoiled and
+    that can still be completed: its missing pieces fit in the rounds and skills left, and in
+    party none of their cards was revealed in an earlier round without deciding it."""
+    board = obs.board
+    rounds_left = obs.mission.rounds - obs.round + 1
+    cap = rounds_left + min(obs.skills_left, rounds_left)
+    lost = 0
+    if obs.mission.mode == "party":
+        for r in obs.history:
+            for _, c in r.plays:
+                if c != r.decision:
+                    lost |= 1 << c.index
+        for c in obs.removed:
+            lost |= 1 << c.index
+    used = sum(1 << c.index for c in board.pieces)
+    new = [(c, p.mask) for c, p in board.pieces.items() if c not in t.pre]
+    out = []
+    for i, cards in enumerate(t.sol_cards):
+        missing = cards & ~used
+        if popcount(missing) > cap or missing & lost:
+            continue
+        if any(conflicts(c, m, t, i) for c, m in new):
+            continue
+        out.append((i, popcount(cards) - popcount(missing)))
+    return out
+
+
+class PlanBoardView(BoardView):
+    """BoardView whose placement score adds the alignment bonus (see the module docstring)."""
+
+    def __init__(self, t: PlanTables, board, live):
+        super().__init__(t, board)
+        self.live = live
+        self.align: dict[tuple[Card, int], int] = {}  # (piece, cells) -> best bonus
+        for i, placed in live:
+            bonus = ALIGN_BASE + ALIGN_STEP * placed
+            for card, m in t.sol_where[i].items():
+                if not board.is_used(card) and self.align.get((card, m), -1) < bonus:
+                    self.align[(card, m)] = bonus
+        self.top = max((placed for _, placed in live), default=-1)
+
+    def plan_score(self, card: Card, m: int) -> int:
+        s = self.score(int(card.colour), m) if m & self.need else 0
+        return s + self.align.get((card, m), 0)
+
+    def usefulness(self, card: Card) -> int:
+        if card in self._u:
+            return self._u[card]
+        u = super().usefulness(card)
+        if u != UNPLACEABLE:
+            for (c, m), bonus in self.align.items():
+                if c == card:
+                    u = max(u, self.plan_score(card, m))
+        self._u[card] = u
+        return u
+
+
+class PlannerPolicy(HeuristicPolicy):
+    name = "planner"
+
+    def view(self, obs) -> PlanBoardView:
+        key = (id(obs.mission), id(obs.catalog))
+        t = self._tables.get(key)
+        if t is None:
+            t = self._tables[key] = PlanTables(obs.mission, obs.catalog, planner_library(obs.mission, obs.catalog))
+        vkey = (key, obs.board.occupied, frozenset(obs.board.pieces), obs.round, obs.skills_left, len(obs.history))
+        if vkey != self._view_key:
+            self._view_key, self._view = vkey, PlanBoardView(t, obs.board, live_solutions(t, obs))
+        return self._view
+
+    def place(self, obs, piece, legal, rng):
+        v = self.view(obs)
+        masks = [mask_of(p.cells) for p in legal]
+        aligned = [k for k, m in enumerate(masks) if (piece, m) in v.align]
+        h = super().place(obs, piece, legal, rng)
+        if aligned:
+            # the best planner score among the solutions' places and the heuristic's choice
+            return max(aligned + [h], key=lambda k: (v.plan_score(piece, masks[k]), k == h, -k))
+        if not v.live or (masks[h] & v.need and v.score(int(piece.colour), masks[h]) > 0):
+            return h
+        # a filler (the heuristic's place scores nothing): where it spoils no live solution and
+        # intrudes least on the birds still wanted, if there is such a place
+        t = self._tables[(id(obs.mission), id(obs.catalog))]
+        zone = grow(grow(v.need))
+        best, best_cost = None, None
+        for k, m in enumerate(masks):
+            if any(conflicts(piece, m, t, i) for i, _ in v.live):
+                continue
+            cost = popcount(m & zone) + (100 if m & v.need else 0)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = k, cost
+        return h if best is None else best
