@@ -375,8 +375,10 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds for the solver, per file.")
+@click.option("--ceiling-games", type=click.IntRange(min=0), default=50, show_default=True,
+              help="Deals for the open-hand ceiling of the band (0: skip it).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def validate(files, pieces, games, seed, policy, workers, time_limit, as_json):
+def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_games, as_json):
     """Check fan missions: errors, warnings, solvability, fewest pieces, difficulty.
 
     Exit 0 when every file is valid and solvable, 1 when one is valid but
@@ -395,7 +397,8 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, as_json):
 
     workers = workers or default_workers()
     baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
-    docs = [validate_file(f, catalog, time_limit, games, seed, policy, workers, baseline) for f in files]
+    docs = [validate_file(f, catalog, time_limit, games, seed, policy, workers, baseline, ceiling_games)
+            for f in files]
     if any(not d["valid"] for d in docs):
         code = EXIT_INPUT
     elif any(d["status"] == "unsolvable" for d in docs):
@@ -431,6 +434,13 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, as_json):
                 where = " and ".join(x for x in (f"after {a}" if a else "", f"before {b}" if b else "") if x)
                 line += f"; harder than {e['harder_than']} of {e['of']} bundled missions ({where})"
             click.echo(line)
+            band = e["band"]
+            parts = [f"{name} {band[name]['clear_rate']:.0%}" for name in ("greedy", "heuristic", "planner")]
+            if "ceiling" in band:
+                c = band["ceiling"]
+                undecided = f", {c['undecided']} undecided" if c["undecided"] else ""
+                parts.append(f"open-hand ceiling {c['clear_rate']:.0%} of {c['games']} deals{undecided}")
+            click.echo(f"    band: {' <= '.join(parts)}")
     sys.exit(code)
 
 
@@ -445,9 +455,12 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, as_json):
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True)
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds for the solver, per mission.")
+@click.option("--baseline", is_flag=True, help="Add the band: greedy (the naive floor), heuristic and planner rates.")
+@click.option("--ceiling-games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Add the open-hand ceiling over this many deals (0: none).")
 @pieces_option
 @user_errors
-def report(targets, games, seed, players_list, policy, workers, out_dir, time_limit, pieces):
+def report(targets, games, seed, players_list, policy, workers, out_dir, time_limit, baseline, ceiling_games, pieces):
     """Batch difficulty report of missions (files or folders; default: the bundled ones).
 
     Writes report.csv, report.md, report.html and PNG plots into --out. Interrupted
@@ -474,7 +487,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
     try:
         rows = compute_rows(paths, catalog, Path(pieces or DEFAULT_CATALOG).read_bytes(), games, seed, wanted,
                             policy, workers or default_workers(), time_limit, out,
-                            echo=lambda s: click.echo(s, err=True))
+                            echo=lambda s: click.echo(s, err=True), baseline=baseline, ceiling_games=ceiling_games)
     except KeyboardInterrupt:
         click.echo(f"interrupted: finished rows are kept in {out / 'report.progress.jsonl'}; "
                    "run the same command again to finish the report", err=True)

@@ -18,6 +18,10 @@ from .missionfile import load_mission
 PROGRESS = "report.progress.jsonl"
 COLUMNS = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate", "ci95_low", "ci95_high",
            "min_pieces", "optimal", "rounds_exhausted", "unplaceable", "mean_rounds_when_cleared", "policy", "seed"]
+# the band of a mission: the naive table, the two hidden-information players, the open-hand ceiling
+BAND_POLICIES = ("greedy", "heuristic", "planner")
+BAND_COLUMNS = [f"{p}_{c}" for p in BAND_POLICIES for c in ("rate", "ci95_low", "ci95_high")]
+CEILING_COLUMNS = ["ceiling_games", "ceiling_rate", "ceiling_ci95_low", "ceiling_ci95_high", "ceiling_undecided"]
 FORMAT_VERSION = 1
 
 
@@ -72,9 +76,11 @@ class Progress:
 
 
 def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
-                 workers: int, time_limit: float, out_dir: Path, echo=lambda s: None) -> list[dict]:
+                 workers: int, time_limit: float, out_dir: Path, echo=lambda s: None, baseline: bool = False,
+                 ceiling_games: int = 0) -> list[dict]:
+    """One row per (mission, players): the policy's clear rate and the fewest pieces; with
+    ``baseline`` the rates of every band policy, with ``ceiling_games`` the open-hand ceiling."""
     from .cpsat import solve
-    from .game.simulate import play_games, summarise
 
     missions = [(p, load_mission(p, catalog)) for p in paths]  # every file checked before any work
     seen: dict[str, Path] = {}
@@ -97,26 +103,59 @@ def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pl
         for players in m.player_counts():
             if players_filter and players not in players_filter:
                 continue
-            key = _digest("sim", FORMAT_VERSION, text, catalog_bytes, players, games, seed, policy)
-            row = progress.get(key)
-            if row is None:
-                out = play_games(m, catalog, players, games, seed, policy, "numba", workers)
-                doc = summarise(m, players, policy, games, seed, out, "numba", workers)
-                row = {"mission": m.id, "name": m.name, "mode": m.mode, "players": players, "games": games,
-                       "cleared": doc["cleared"], "clear_rate": doc["clear_rate"], "ci95_low": doc["ci95"][0],
-                       "ci95_high": doc["ci95"][1], "rounds_exhausted": doc["failures"]["rounds_exhausted"],
-                       "unplaceable": doc["failures"]["unplaceable"],
-                       "mean_rounds_when_cleared": doc["mean_rounds_when_cleared"], "policy": policy, "seed": seed}
-                progress.put(key, row)
-                echo(f"{m.id} with {players} players: {row['clear_rate']:.1%} cleared")
-            rows.append({**row, "min_pieces": sol["min_pieces"], "optimal": sol["optimal"]})
+            row = _simulated(progress, m, catalog, text, catalog_bytes, players, games, seed, policy, workers, echo)
+            row = {**row, "min_pieces": sol["min_pieces"], "optimal": sol["optimal"]}
+            if baseline:
+                for pol in BAND_POLICIES:
+                    r = row if pol == policy else _simulated(progress, m, catalog, text, catalog_bytes, players,
+                                                            games, seed, pol, workers, echo)
+                    for c in ("rate", "ci95_low", "ci95_high"):
+                        row[f"{pol}_{c}"] = r["clear_rate" if c == "rate" else c]
+            if ceiling_games:
+                row.update(_ceiling(progress, m, catalog, text, catalog_bytes, players, ceiling_games, seed, workers,
+                                    echo))
+            rows.append(row)
     return rows
+
+
+def _simulated(progress, m, catalog, text, catalog_bytes, players, games, seed, policy, workers, echo) -> dict:
+    from .game.simulate import play_games, summarise
+
+    key = _digest("sim", FORMAT_VERSION, text, catalog_bytes, players, games, seed, policy)
+    row = progress.get(key)
+    if row is None:
+        out = play_games(m, catalog, players, games, seed, policy, "numba", workers)
+        doc = summarise(m, players, policy, games, seed, out, "numba", workers)
+        row = {"mission": m.id, "name": m.name, "mode": m.mode, "players": players, "games": games,
+               "cleared": doc["cleared"], "clear_rate": doc["clear_rate"], "ci95_low": doc["ci95"][0],
+               "ci95_high": doc["ci95"][1], "rounds_exhausted": doc["failures"]["rounds_exhausted"],
+               "unplaceable": doc["failures"]["unplaceable"],
+               "mean_rounds_when_cleared": doc["mean_rounds_when_cleared"], "policy": policy, "seed": seed}
+        progress.put(key, row)
+        echo(f"{m.id} with {players} players, {policy}: {row['clear_rate']:.1%} cleared")
+    return row
+
+
+def _ceiling(progress, m, catalog, text, catalog_bytes, players, deals, seed, workers, echo) -> dict:
+    from .openhand.ceiling import ceiling
+    from .openhand.deal import DEFAULT_TIME_LIMIT
+
+    key = _digest("ceiling", FORMAT_VERSION, text, catalog_bytes, players, deals, seed, DEFAULT_TIME_LIMIT)
+    got = progress.get(key)
+    if got is None:
+        doc = ceiling(m, catalog, players, deals, seed, workers)
+        got = {"ceiling_games": deals, "ceiling_rate": doc["clear_rate"], "ceiling_ci95_low": doc["ci95"][0],
+               "ceiling_ci95_high": doc["ci95"][1], "ceiling_undecided": doc["undecided"]}
+        progress.put(key, got)
+        echo(f"{m.id} with {players} players, open-hand ceiling: {got['ceiling_rate']:.1%} of {deals} deals")
+    return got
 
 
 def write_outputs(rows: list[dict], out_dir: Path) -> list[Path]:
     import pandas as pd
 
-    df = pd.DataFrame(rows, columns=COLUMNS).sort_values(["mode", "mission", "players"], kind="stable")
+    extra = [c for c in BAND_COLUMNS + CEILING_COLUMNS if rows and c in rows[0]]
+    df = pd.DataFrame(rows, columns=COLUMNS + extra).sort_values(["mode", "mission", "players"], kind="stable")
     df = df.reset_index(drop=True)
     files = [out_dir / "report.csv", out_dir / "report.md", out_dir / "report.html"]
     df.to_csv(files[0], index=False)
@@ -129,7 +168,7 @@ def write_outputs(rows: list[dict], out_dir: Path) -> list[Path]:
 def _fmt(v, col):
     if v is None or (isinstance(v, float) and v != v):
         return "-"
-    if col in ("clear_rate", "ci95_low", "ci95_high"):
+    if col.endswith(("rate", "ci95_low", "ci95_high")):
         return f"{v:.3f}"
     if col == "mean_rounds_when_cleared":
         return f"{v:.2f}"
@@ -140,13 +179,19 @@ SHOWN = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate",
          "min_pieces", "mean_rounds_when_cleared"]
 
 
+def _shown(df) -> list[str]:
+    band = [c for c in ("greedy_rate", "heuristic_rate", "planner_rate", "ceiling_rate") if c in df.columns]
+    return SHOWN + band
+
+
 def _markdown(df, plots) -> str:
+    shown = _shown(df)
     lines = ["# Difficulty report", "",
              f"{len(df)} rows; clear rates from simulated games (policy {', '.join(sorted(set(df['policy'])))}), "
              "95% Wilson intervals; min_pieces is the fewest new pieces that clear the mission (CP-SAT).", "",
-             "| " + " | ".join(SHOWN) + " |", "|" + "---|" * len(SHOWN)]
+             "| " + " | ".join(shown) + " |", "|" + "---|" * len(shown)]
     for _, r in df.iterrows():
-        lines.append("| " + " | ".join(_fmt(r[c], c) for c in SHOWN) + " |")
+        lines.append("| " + " | ".join(_fmt(r[c], c) for c in shown) + " |")
     lines.append("")
     lines += [f"![{p.stem}]({p.name})" for p in plots]
     return "\n".join(lines) + "\n"
@@ -155,8 +200,9 @@ def _markdown(df, plots) -> str:
 def _html(df, plots) -> str:
     import html
 
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in SHOWN)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r[c], c))}</td>" for c in SHOWN) + "</tr>"
+    shown = _shown(df)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in shown)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r[c], c))}</td>" for c in shown) + "</tr>"
                    for _, r in df.iterrows())
     imgs = "".join(f'<p><img src="{p.name}" alt="{p.stem}"></p>' for p in plots)
     return ("<!doctype html><html><head><meta charset='utf-8'><title>kakapo difficulty report</title>"
@@ -206,4 +252,38 @@ def _plots(df, out_dir: Path) -> list[Path]:
     out.append(out_dir / "pieces_vs_clear_rate.png")
     fig.savefig(out[-1])
     plt.close(fig)
+    if "greedy_rate" in df.columns or "ceiling_rate" in df.columns:
+        out.append(_band_plot(df, out_dir, plt))
     return out
+
+
+BAND_STYLE = [("greedy", "floor: greedy", "#9e9e9e", "v"), ("heuristic", "heuristic", "#1f77b4", "o"),
+              ("planner", "planner", "#2ca02c", "s"), ("ceiling", "ceiling: open hands (cheats)", "#d62728", "^")]
+
+
+def _band_plot(df, out_dir: Path, plt) -> Path:
+    """Per mission and player count: the clear rate of each band policy with its 95% interval."""
+    n = len(df)
+    fig, ax = plt.subplots(figsize=(7.5, max(3.0, 0.32 * n + 1.4)), dpi=100)
+    labels = [f"{m} ({p}p)" for m, p in zip(df["mission"], df["players"])]
+    y = list(range(n))[::-1]
+    offsets = {"greedy": -0.24, "heuristic": -0.08, "planner": 0.08, "ceiling": 0.24}
+    for key, label, colour, marker in BAND_STYLE:
+        col = f"{key}_rate"
+        if col not in df.columns:
+            continue
+        rate = df[col].astype(float)
+        err = [rate - df[f"{key}_ci95_low"].astype(float), df[f"{key}_ci95_high"].astype(float) - rate]
+        ax.errorbar(rate, [v + offsets[key] for v in y], xerr=err, fmt=marker, color=colour, ms=4, capsize=2,
+                    elinewidth=1, label=label)
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_xlabel("clear rate (95% interval)")
+    ax.set_title("Difficulty band per mission and player count", pad=24)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, frameon=False)
+    fig.tight_layout()
+    path = out_dir / "band.png"
+    fig.savefig(path)
+    plt.close(fig)
+    return path

@@ -62,7 +62,7 @@ def place_among(rate: float, bundled: list[tuple[str, float]]) -> dict:
 
 
 def validate_file(path, catalog, time_limit: float, games: int, seed: int, policy: str, workers: int,
-                  baseline=None) -> dict:
+                  baseline=None, ceiling_games: int = 0) -> dict:
     doc = {"file": str(path), "mission": Path(path).stem, "valid": False, "errors": [], "warnings": [],
            "status": None, "min_pieces": None, "optimal": None, "difficulty": []}
     warnings: list[str] = []
@@ -81,12 +81,24 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
         return doc
     from .game.simulate import play_games, wilson
 
+    from .report import BAND_POLICIES
+
     for players in m.player_counts():
-        res = play_games(m, catalog, players, games, seed, policy, "numba", workers)
-        cleared = int((res.results == 0).sum())
-        entry = {"players": players, "games": games, "cleared": cleared, "clear_rate": cleared / games,
-                 "ci95": list(wilson(cleared, games))}
+        band = {}
+        for pol in dict.fromkeys((policy,) + BAND_POLICIES):
+            res = play_games(m, catalog, players, games, seed, pol, "numba", workers)
+            cleared = int((res.results == 0).sum())
+            band[pol] = {"games": games, "cleared": cleared, "clear_rate": cleared / games,
+                         "ci95": list(wilson(cleared, games))}
+        entry = {"players": players, **band[policy], "policy": policy,
+                 "band": {pol: band[pol] for pol in BAND_POLICIES}}
+        if ceiling_games:
+            from .openhand.ceiling import ceiling
+
+            c = ceiling(m, catalog, players, ceiling_games, seed, workers)
+            entry["band"]["ceiling"] = {"games": ceiling_games, "clearable": c["clearable"],
+                                        "clear_rate": c["clear_rate"], "ci95": c["ci95"], "undecided": c["undecided"]}
         if baseline is not None and (m.mode, players) in baseline:
-            entry.update(place_among(cleared / games, baseline[(m.mode, players)]))
+            entry.update(place_among(entry["clear_rate"], baseline[(m.mode, players)]))
         doc["difficulty"].append(entry)
     return doc

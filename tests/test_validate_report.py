@@ -94,3 +94,32 @@ def test_interrupted_report_resumes_to_the_same_result(tmp_path, monkeypatch):
     write_outputs(whole, tmp_path / "whole")
     write_outputs(resumed, tmp_path / "cut")
     assert (tmp_path / "whole/report.csv").read_text() == (tmp_path / "cut/report.csv").read_text()
+
+
+def test_report_band_and_ceiling_columns(tmp_path):
+    res = invoke("report", ROOT / "missions/buddy/b04.toml", "--games", 300, "--workers", 1, "--out", tmp_path,
+                 "--baseline", "--ceiling-games", 12)
+    assert res.exit_code == 0, res.output
+    import pandas as pd
+
+    df = pd.read_csv(tmp_path / "report.csv")
+    for col in ("greedy_rate", "heuristic_rate", "planner_rate", "ceiling_rate", "ceiling_ci95_low",
+                "ceiling_ci95_high"):
+        assert col in df.columns
+    row = df.iloc[0]
+    assert row["heuristic_rate"] == row["clear_rate"] and row["policy"] == "heuristic"
+    assert row["greedy_rate"] < row["heuristic_rate"] < row["planner_rate"]  # b04: 6 %, 51 %, 80 %
+    assert row["ceiling_ci95_low"] <= row["ceiling_rate"] <= row["ceiling_ci95_high"] and row["ceiling_games"] == 12
+    assert (tmp_path / "band.png").stat().st_size > 1000
+    assert "ceiling_rate" in (tmp_path / "report.md").read_text()
+
+
+def test_validate_prints_the_band():
+    res = invoke("validate", ROOT / "missions/buddy/b04.toml", "--games", 200, "--workers", 1, "--ceiling-games", 6,
+                 "--json")
+    assert res.exit_code == 0, res.output
+    (d,) = json.loads(res.output)["files"][0]["difficulty"]
+    assert set(d["band"]) == {"greedy", "heuristic", "planner", "ceiling"}
+    assert d["band"]["ceiling"]["games"] == 6 and d["band"]["heuristic"]["clear_rate"] == d["clear_rate"]
+    text = invoke("validate", ROOT / "missions/buddy/b04.toml", "--games", 200, "--workers", 1, "--ceiling-games", 6)
+    assert "band: greedy" in text.output and "open-hand ceiling" in text.output

@@ -20,7 +20,7 @@ from .deal import ANSWERS, CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver
 
 # Policies whose cleared games count as witnesses, in this order (``play --policy open-hand``
 # falls back to the first of them that clears a deal the solver could not decide).
-WITNESS_POLICIES = ("heuristic", "greedy")
+WITNESS_POLICIES = ("heuristic", "planner", "greedy")
 
 _JOB: dict = {}
 
@@ -28,9 +28,10 @@ _JOB: dict = {}
 def policy_clears(mission, catalog, players: int, seeds: np.ndarray) -> dict[str, np.ndarray]:
     """For each witness policy, which of these deals it clears (Numba engine)."""
     from ..game import fast
+    from ..game.planner import planner_library
     from ..game.tables import build_tables
 
-    tables = build_tables(mission, catalog)
+    tables = build_tables(mission, catalog, planner_library(mission, catalog))
     out = {}
     for name in WITNESS_POLICIES:
         results, _, _, _ = fast.run(tables, seeds, players, name)
