@@ -55,9 +55,18 @@ def measure(path: Path, players: int, games: int, cat) -> dict:
         how[a.how] += 1
         how[a.result] += 1
     return {"mission": m.id, "players": players, "games": games, "policies": int(witnessed.sum()),
+            "greedy_rate": cleared["greedy"].mean(), "heuristic_rate": cleared["heuristic"].mean(),
+            "planner_rate": cleared["planner"].mean(),
             "search": how["search"], "model": how["model"], "undecided": how["undecided"],
             "clearable": int(witnessed.sum()) + how["clearable"], "setup": setup,
             "median": statistics.median(times), "mean": statistics.mean(times), "worst": max(times)}
+
+
+def gap(r) -> str:
+    """Share of the heuristic's gap to the ceiling that the planner closes, on the same deals."""
+    ceiling = r["clearable"] / r["games"]
+    room = ceiling - r["heuristic_rate"]
+    return "-" if room <= 0 else f"{(r['planner_rate'] - r['heuristic_rate']) / room:.0%}"
 
 
 def main():
@@ -69,8 +78,8 @@ def main():
     cat = load_catalog()
     rows = []
     print("| mission | players | deals | cleared by policies | by search | by model | undecided | ceiling "
-          "| setup s | median s/deal | mean s/deal | worst s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| setup s | median s/deal | mean s/deal | worst s | greedy | heuristic | planner | gap closed |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for path in missions(args.missions):
         m = load_mission(path, cat)
         for players in m.player_counts():
@@ -78,11 +87,16 @@ def main():
             rows.append((path, r))
             print(f"| {r['mission']} | {players} | {r['games']} | {r['policies']} | {r['search']} | {r['model']} "
                   f"| {r['undecided']} | {r['clearable'] / r['games']:.3f} | {r['setup']:.1f} | {r['median']:.3f} "
-                  f"| {r['mean']:.3f} | {r['worst']:.2f} |", flush=True)
+                  f"| {r['mean']:.3f} | {r['worst']:.2f} | {r['greedy_rate']:.3f} | {r['heuristic_rate']:.3f} "
+                  f"| {r['planner_rate']:.3f} | {gap(r)} |", flush=True)
     med = statistics.median(r["median"] for _, r in rows)
     und = sum(r["undecided"] for _, r in rows) / sum(r["games"] for _, r in rows)
     print(f"\nmedian of the per-mission medians: {med:.3f} s/deal; undecided overall: {und:.2%}; "
           f"worst undecided share: {max(r['undecided'] / r['games'] for _, r in rows):.2%}")
+    closed = [(r["planner_rate"] - r["heuristic_rate"]) / (r["clearable"] / r["games"] - r["heuristic_rate"])
+              for _, r in rows if r["clearable"] / r["games"] - r["heuristic_rate"] > 0]
+    if closed:
+        print(f"gap closed by the planner, mean over {len(closed)} rows: {statistics.mean(closed):.0%}")
     if args.wall:
         path, r = max(rows, key=lambda pr: pr[1]["mean"])
         t0 = time.perf_counter()
