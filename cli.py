@@ -366,6 +366,54 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
 
 
 @main.command()
+@click.option("--mode", type=click.Choice(["buddy", "party"]), required=True)
+@click.option("--band", "band", required=True, metavar="LOW-HIGH",
+              help="Target clear rate of the policy, e.g. 0.30-0.50.")
+@click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default="heuristic", show_default=True)
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True, help="Missions to write.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="generated", show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes for the games.")
+@pieces_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces, as_json):
+    """Write new valid, solvable missions whose clear rate lies in a band.
+
+    Random candidates are solved, measured and steered (harder when too easy, easier when
+    too hard) until the policy's clear rate lies in the band. Never overwrites a file.
+    Exit 0 when COUNT missions were written, 3 when fewer were found.
+    """
+    from solver.catalog import load_catalog
+    from solver.errors import InputError
+    from solver.generate import generate as run_generate
+
+    try:
+        low, high = (float(x) for x in band.split("-"))
+    except ValueError:
+        raise InputError("--band", f"cannot read {band!r}", "give two rates like 0.30-0.50") from None
+    if not 0 <= low < high <= 1:
+        raise InputError("--band", f"{band!r} is not a range of clear rates", "give 0 <= LOW < HIGH <= 1, e.g. 0.30-0.50")
+    players = players if players is not None else (2 if mode == "buddy" else 4)
+    if (mode == "buddy") != (players == 2) or players not in (2, 3, 4):
+        raise InputError("--players", f"{mode} missions are not played by {players} players",
+                         "use 2 for buddy, 3 or 4 for party")
+    catalog = load_catalog(pieces)
+    found = run_generate(mode, low, high, players, policy, count, seed, Path(out_dir), catalog, workers)
+    docs = [{"file": str(f.path), "clear_rate": f.clear_rate, "ci95": list(f.ci95), "min_pieces": f.min_pieces}
+            for f in found]
+    if as_json:
+        emit_json(docs)
+    else:
+        for d in docs:
+            click.echo(f"{d['file']}: {policy} clears {d['clear_rate']:.1%} with {players} players; "
+                       f"fewest pieces {d['min_pieces']}")
+        click.echo(f"{len(found)} of {count} mission(s) written to {out_dir}")
+    sys.exit(EXIT_OK if len(found) >= count else EXIT_UNKNOWN)
+
+
+@main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @pieces_option
 @click.option("--games", type=click.IntRange(min=0), default=2000, show_default=True,

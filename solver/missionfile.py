@@ -12,7 +12,7 @@ from .rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Bird, Board, Mission, Placeme
 from .board import parse_cell
 from .tomlfile import TomlSource
 
-KNOWN_KEYS = {"name", "mode", "clear", "rounds", "skills", "board", "placed"}
+KNOWN_KEYS = {"name", "story", "mode", "clear", "rounds", "skills", "board", "placed"}
 MARK_LETTERS = {c.letter: c for c in Colour}
 
 
@@ -34,6 +34,11 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
         raise src.error("missing required key 'name'", 'add a line such as  name = "First contact"', 1)
     if not isinstance(name, str) or not name.strip():
         raise src.error("'name' must be a non-empty string", 'write it like  name = "First contact"', src.key_line("name"))
+
+    story = d.get("story", "")
+    if not isinstance(story, str) or "\n" in story.strip():
+        raise src.error("'story' must be one line of text", 'write it like  story = "A young kakapo hides near the track."',
+                        src.key_line("story"))
 
     mode = d.get("mode")
     if mode is None:
@@ -66,7 +71,7 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
                       tuple(birds), tuple(sorted(marks.items())), ())
     placed = _parse_placed(src, d, mission, catalog)
     return Mission(mission_id, mission.name, mode, clear, clear_all, rounds, skills,
-                   mission.birds, mission.marks, tuple(placed))
+                   mission.birds, mission.marks, tuple(placed), story.strip())
 
 
 def _positive_int(src: TomlSource, d: dict, key: str, default: int, minimum: int) -> int:

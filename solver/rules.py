@@ -112,6 +112,7 @@ class Mission:
     birds: tuple[Bird, ...]
     marks: tuple[tuple[Cell, Colour], ...]  # outside cell -> colour of the side(s) it faces
     placed: tuple[Placement, ...] = ()
+    story: str = ""  # one line for players (optional)
 
     @property
     def mark_map(self) -> dict[Cell, Colour]:

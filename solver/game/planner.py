@@ -18,15 +18,16 @@ from .policies import BoardView, HeuristicPolicy, MissionTables, popcount
 _LIBRARIES: dict = {}
 
 
-def planner_library(mission, catalog) -> tuple:
+def planner_library(mission, catalog, best=None) -> tuple:
     """The solutions the planner steers by: the library's smallest ones (deterministic; kept per
-    mission and catalog for the life of the process)."""
+    mission and catalog for the life of the process). ``best``: the mission solver's optimal
+    answer, if the caller has it already."""
     from ..cpsat import solve
     from ..library import build_library
 
     key = (mission, id(catalog))
     if key not in _LIBRARIES:
-        best = solve(mission, catalog)
+        best = best if best is not None and best.optimal else solve(mission, catalog)
         sols = build_library(mission, catalog, optimal=best.placements) if best.status == "solvable" else []
         _LIBRARIES[key] = (catalog, tuple(sols[:PLAN_SOLUTIONS]))
     return _LIBRARIES[key][1]
