@@ -506,18 +506,26 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
 @click.option("--baseline", is_flag=True, help="Add the band: greedy (the naive floor), heuristic and planner rates.")
 @click.option("--ceiling-games", type=click.IntRange(min=0), default=0, show_default=True,
               help="Add the open-hand ceiling over this many deals (0: none).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra).")
 @pieces_option
 @user_errors
-def report(targets, games, seed, players_list, policy, workers, out_dir, time_limit, baseline, ceiling_games, pieces):
+def report(targets, games, seed, players_list, policy, workers, out_dir, time_limit, baseline, ceiling_games,
+           scheduler, pieces):
     """Batch difficulty report of missions (files or folders; default: the bundled ones).
 
     Writes report.csv, report.md, report.html and PNG plots into --out. Interrupted
     work is kept; the same command again finishes it.
+
+    Example: kakapo report missions --baseline --ceiling-games 200 --out reports
     """
+    import datetime
+    from importlib.metadata import version
+
     from solver.catalog import DEFAULT_CATALOG, load_catalog
     from solver.errors import InputError
     from solver.game.simulate import default_workers
-    from solver.report import compute_rows, find_missions, write_outputs
+    from solver.report import PROGRESS, plan_report, rows_of, run_plan, write_outputs
     from solver.validate import BUNDLED
 
     catalog = load_catalog(pieces)
@@ -530,20 +538,64 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
         if not wanted or not wanted <= {2, 3, 4}:
             raise InputError("--players", f"{players_list!r}: player counts are 2 (buddy), 3 or 4 (party)",
                              "give counts like 2,3,4")
-    paths = find_missions(list(targets), BUNDLED)
+    paths = find_report_missions(targets, BUNDLED)
     out = Path(out_dir)
+    plan = plan_report(paths, catalog, Path(pieces or DEFAULT_CATALOG).read_bytes(), games, seed, wanted, policy,
+                       time_limit, baseline, ceiling_games)
+    if not plan.rows:
+        raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
+    bar = ProgressBar("report")
+    state = {"done": 0, "total": 0}
+
+    def tick(done, total, label):
+        if label is None and done:
+            click.echo(f"resuming: {done} of {total} results already in {out / PROGRESS}", err=True)
+        state.update(done=done, total=total)
+        bar.update(done, total, label)
+
     try:
-        rows = compute_rows(paths, catalog, Path(pieces or DEFAULT_CATALOG).read_bytes(), games, seed, wanted,
-                            policy, workers or default_workers(), time_limit, out,
-                            echo=lambda s: click.echo(s, err=True), baseline=baseline, ceiling_games=ceiling_games)
+        progress = run_plan(plan, out, workers or default_workers(), scheduler, tick)
     except KeyboardInterrupt:
-        click.echo(f"interrupted: finished rows are kept in {out / 'report.progress.jsonl'}; "
+        bar.close()
+        click.echo(f"interrupted: {state['done']} of {state['total']} results kept in {out / PROGRESS}; "
                    "run the same command again to finish the report", err=True)
         sys.exit(130)
-    if not rows:
-        raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
-    for f in write_outputs(rows, out):
+    bar.close()
+    meta = {"policy": policy, "seed": seed, "date": datetime.date.today().isoformat(), "version": version("kakapo"),
+            "command": "kakapo " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("kakapo") else ""}
+    for f in write_outputs(rows_of(plan, progress), out, {m.id: m for _, m in plan.missions}, meta):
         click.echo(str(f))
+
+
+def find_report_missions(targets, bundled):
+    from solver.report import find_missions
+
+    return find_missions(list(targets), bundled)
+
+
+class ProgressBar:
+    """A progress bar with rate and time left on a terminal (stderr); nothing when it is not one."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.bar = None
+        self.shown = 0
+        self.enabled = sys.stderr.isatty()
+
+    def update(self, done: int, total: int, item: str | None = None) -> None:
+        if not self.enabled or total <= 0:
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_eta=True,
+                                         show_pos=True, item_show_func=lambda x: x)
+            self.bar.__enter__()
+        self.bar.update(done - self.shown, item)
+        self.shown = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
 
 
 if __name__ == "__main__":

@@ -1,15 +1,19 @@
-"""Batch difficulty report: clear rates per (mission, players), fewest pieces, tables and plots.
+"""Batch difficulty report: clear rates per (mission, players), fewest pieces, the band, tables and plots.
 
-Each finished row is appended at once to ``report.progress.jsonl`` in the output folder,
-keyed by everything that determines it (mission and catalog contents, players, games,
-seed, policy). An interrupted report keeps that work; running the same command again
-computes only what is missing, and the result equals an uninterrupted run.
+The work is a list of tasks (solve a mission; play one policy's games; decide the ceiling's
+deals), each a plain value that says everything it needs: file contents, not paths, so that it
+can run on another machine. Each finished task is appended at once to
+``report.progress.jsonl`` in the output folder, keyed by everything that determines it. An
+interrupted report keeps that work; the same command again computes only what is missing,
+and the result equals an uninterrupted run. Locally, tasks run one after the other, each
+using the worker processes; with a Dask scheduler they run on the cluster's workers.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
@@ -22,7 +26,7 @@ COLUMNS = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate
 BAND_POLICIES = ("greedy", "heuristic", "planner")
 BAND_COLUMNS = [f"{p}_{c}" for p in BAND_POLICIES for c in ("rate", "ci95_low", "ci95_high")]
 CEILING_COLUMNS = ["ceiling_games", "ceiling_rate", "ceiling_ci95_low", "ceiling_ci95_high", "ceiling_undecided"]
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def find_missions(args, bundled: Path) -> list[Path]:
@@ -75,13 +79,92 @@ class Progress:
             f.flush()
 
 
-def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
-                 workers: int, time_limit: float, out_dir: Path, echo=lambda s: None, baseline: bool = False,
-                 ceiling_games: int = 0) -> list[dict]:
-    """One row per (mission, players): the policy's clear rate and the fewest pieces; with
-    ``baseline`` the rates of every band policy, with ``ceiling_games`` the open-hand ceiling."""
-    from .cpsat import solve
+# ------------------------------------------------------------ tasks
+@dataclass(frozen=True)
+class Task:
+    """One unit of work, complete in itself (see the module docstring)."""
 
+    kind: str  # "solve" | "sim" | "ceiling"
+    mission_name: str  # the file name: the mission's id
+    mission_text: bytes
+    catalog_text: bytes
+    players: int = 0
+    games: int = 0
+    seed: int = 0
+    policy: str = ""
+    time_limit: float = 0.0
+
+    @property
+    def key(self) -> str:
+        return _digest(self.kind, FORMAT_VERSION, self.mission_text, self.catalog_text, self.players, self.games,
+                       self.seed, self.policy, self.time_limit)
+
+    def label(self) -> str:
+        mid = Path(self.mission_name).stem
+        if self.kind == "solve":
+            return f"{mid}: fewest pieces"
+        if self.kind == "ceiling":
+            return f"{mid} with {self.players} players: open-hand ceiling"
+        return f"{mid} with {self.players} players: {self.policy}"
+
+
+def _load(task: Task):
+    """Catalog and mission from the texts the task carries (written to a private folder)."""
+    import tempfile
+
+    from .catalog import load_catalog
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cat_path = Path(tmp) / "pieces.toml"
+        cat_path.write_bytes(task.catalog_text)
+        catalog = load_catalog(cat_path)
+        path = Path(tmp) / task.mission_name
+        path.write_bytes(task.mission_text)
+        return catalog, load_mission(path, catalog)
+
+
+def run_task(task: Task, workers: int = 1) -> dict:
+    """Do one task; the result is what the progress file keeps."""
+    catalog, m = _load(task)
+    if task.kind == "solve":
+        from .cpsat import solve
+
+        r = solve(m, catalog, time_limit=task.time_limit)
+        return {"status": r.status, "min_pieces": r.pieces_used, "optimal": r.optimal}
+    if task.kind == "ceiling":
+        from .openhand.ceiling import ceiling
+
+        doc = ceiling(m, catalog, task.players, task.games, task.seed, workers)
+        return {"ceiling_games": task.games, "ceiling_rate": doc["clear_rate"], "ceiling_ci95_low": doc["ci95"][0],
+                "ceiling_ci95_high": doc["ci95"][1], "ceiling_undecided": doc["undecided"]}
+    from .game import simulate
+
+    out = simulate.play_games(m, catalog, task.players, task.games, task.seed, task.policy, "numba", workers)
+    doc = simulate.summarise(m, task.players, task.policy, task.games, task.seed, out, "numba", workers)
+    return {"mission": m.id, "name": m.name, "mode": m.mode, "players": task.players, "games": task.games,
+            "cleared": doc["cleared"], "clear_rate": doc["clear_rate"], "ci95_low": doc["ci95"][0],
+            "ci95_high": doc["ci95"][1], "rounds_exhausted": doc["failures"]["rounds_exhausted"],
+            "unplaceable": doc["failures"]["unplaceable"],
+            "mean_rounds_when_cleared": doc["mean_rounds_when_cleared"], "policy": task.policy, "seed": task.seed}
+
+
+@dataclass
+class Plan:
+    """The tasks of a report, and how they make its rows."""
+
+    missions: list  # (path, Mission)
+    solve: dict  # mission id -> Task
+    rows: list  # (mission id, players, {"main": Task, "greedy": Task, ..., "ceiling": Task})
+
+    def tasks(self) -> list[Task]:
+        out = list(self.solve.values())
+        for _, _, parts in self.rows:
+            out += [t for t in parts.values() if t not in out]
+        return out
+
+
+def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
+                time_limit: float, baseline: bool = False, ceiling_games: int = 0) -> Plan:
     missions = [(p, load_mission(p, catalog)) for p in paths]  # every file checked before any work
     seen: dict[str, Path] = {}
     for p, m in missions:
@@ -89,201 +172,94 @@ def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pl
             raise InputError(str(p), f"two missions share the id {m.id!r} ({seen[m.id]} and {p})",
                              "rename one of the files: the id is the file name")
         seen[m.id] = p
-    out_dir.mkdir(parents=True, exist_ok=True)
-    progress = Progress(out_dir / PROGRESS)
-    rows = []
+    plan = Plan(missions, {}, [])
     for path, m in missions:
         text = Path(path).read_bytes()
-        skey = _digest("solve", FORMAT_VERSION, text, catalog_bytes, time_limit)
-        sol = progress.get(skey)
-        if sol is None:
-            r = solve(m, catalog, time_limit=time_limit)
-            sol = {"status": r.status, "min_pieces": r.pieces_used, "optimal": r.optimal}
-            progress.put(skey, sol)
+        base = dict(mission_name=Path(path).name, mission_text=text, catalog_text=catalog_bytes)
+        plan.solve[m.id] = Task("solve", time_limit=time_limit, **base)
         for players in m.player_counts():
             if players_filter and players not in players_filter:
                 continue
-            row = _simulated(progress, m, catalog, text, catalog_bytes, players, games, seed, policy, workers, echo)
-            row = {**row, "min_pieces": sol["min_pieces"], "optimal": sol["optimal"]}
+            parts = {"main": Task("sim", players=players, games=games, seed=seed, policy=policy, **base)}
             if baseline:
                 for pol in BAND_POLICIES:
-                    r = row if pol == policy else _simulated(progress, m, catalog, text, catalog_bytes, players,
-                                                            games, seed, pol, workers, echo)
-                    for c in ("rate", "ci95_low", "ci95_high"):
-                        row[f"{pol}_{c}"] = r["clear_rate" if c == "rate" else c]
+                    parts[pol] = Task("sim", players=players, games=games, seed=seed, policy=pol, **base)
             if ceiling_games:
-                row.update(_ceiling(progress, m, catalog, text, catalog_bytes, players, ceiling_games, seed, workers,
-                                    echo))
-            rows.append(row)
+                from .openhand.deal import DEFAULT_TIME_LIMIT
+
+                parts["ceiling"] = Task("ceiling", players=players, games=ceiling_games, seed=seed,
+                                        time_limit=DEFAULT_TIME_LIMIT, **base)
+            plan.rows.append((m.id, players, parts))
+    return plan
+
+
+def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = None, tick=None) -> Progress:
+    """Do every task not yet in the progress file; ``tick(done, total, label)`` after each."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    progress = Progress(out_dir / PROGRESS)
+    tasks = plan.tasks()
+    todo = [t for t in tasks if progress.get(t.key) is None]
+    done = len(tasks) - len(todo)
+    if tick:
+        tick(done, len(tasks), None)
+    if scheduler:
+        from .cluster import run_on_cluster
+
+        for task, result in run_on_cluster(scheduler, todo):
+            progress.put(task.key, result)
+            done += 1
+            if tick:
+                tick(done, len(tasks), task.label())
+        return progress
+    for task in todo:
+        progress.put(task.key, run_task(task, workers))
+        done += 1
+        if tick:
+            tick(done, len(tasks), task.label())
+    return progress
+
+
+def rows_of(plan: Plan, progress: Progress) -> list[dict]:
+    rows = []
+    for mid, players, parts in plan.rows:
+        sol = progress.get(plan.solve[mid].key)
+        row = {**progress.get(parts["main"].key), "min_pieces": sol["min_pieces"], "optimal": sol["optimal"]}
+        for pol in BAND_POLICIES:
+            if pol in parts:
+                r = progress.get(parts[pol].key)
+                for c in ("rate", "ci95_low", "ci95_high"):
+                    row[f"{pol}_{c}"] = r["clear_rate" if c == "rate" else c]
+        if "ceiling" in parts:
+            row.update(progress.get(parts["ceiling"].key))
+        rows.append(row)
     return rows
 
 
-def _simulated(progress, m, catalog, text, catalog_bytes, players, games, seed, policy, workers, echo) -> dict:
-    from .game.simulate import play_games, summarise
-
-    key = _digest("sim", FORMAT_VERSION, text, catalog_bytes, players, games, seed, policy)
-    row = progress.get(key)
-    if row is None:
-        out = play_games(m, catalog, players, games, seed, policy, "numba", workers)
-        doc = summarise(m, players, policy, games, seed, out, "numba", workers)
-        row = {"mission": m.id, "name": m.name, "mode": m.mode, "players": players, "games": games,
-               "cleared": doc["cleared"], "clear_rate": doc["clear_rate"], "ci95_low": doc["ci95"][0],
-               "ci95_high": doc["ci95"][1], "rounds_exhausted": doc["failures"]["rounds_exhausted"],
-               "unplaceable": doc["failures"]["unplaceable"],
-               "mean_rounds_when_cleared": doc["mean_rounds_when_cleared"], "policy": policy, "seed": seed}
-        progress.put(key, row)
-        echo(f"{m.id} with {players} players, {policy}: {row['clear_rate']:.1%} cleared")
-    return row
+def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
+                 workers: int, time_limit: float, out_dir: Path, echo=lambda s: None, baseline: bool = False,
+                 ceiling_games: int = 0, scheduler: str | None = None, tick=None) -> list[dict]:
+    """One row per (mission, players): the policy's clear rate and the fewest pieces; with
+    ``baseline`` the rates of every band policy, with ``ceiling_games`` the open-hand ceiling."""
+    plan = plan_report(paths, catalog, catalog_bytes, games, seed, players_filter, policy, time_limit, baseline,
+                       ceiling_games)
+    progress = run_plan(plan, out_dir, workers, scheduler, tick)
+    return rows_of(plan, progress)
 
 
-def _ceiling(progress, m, catalog, text, catalog_bytes, players, deals, seed, workers, echo) -> dict:
-    from .openhand.ceiling import ceiling
-    from .openhand.deal import DEFAULT_TIME_LIMIT
-
-    key = _digest("ceiling", FORMAT_VERSION, text, catalog_bytes, players, deals, seed, DEFAULT_TIME_LIMIT)
-    got = progress.get(key)
-    if got is None:
-        doc = ceiling(m, catalog, players, deals, seed, workers)
-        got = {"ceiling_games": deals, "ceiling_rate": doc["clear_rate"], "ceiling_ci95_low": doc["ci95"][0],
-               "ceiling_ci95_high": doc["ci95"][1], "ceiling_undecided": doc["undecided"]}
-        progress.put(key, got)
-        echo(f"{m.id} with {players} players, open-hand ceiling: {got['ceiling_rate']:.1%} of {deals} deals")
-    return got
-
-
-def write_outputs(rows: list[dict], out_dir: Path) -> list[Path]:
+def write_outputs(rows: list[dict], out_dir: Path, missions=None, meta=None) -> list[Path]:
+    """report.csv, report.md, report.html and the plots; ``missions`` (id -> Mission) adds board
+    pictures and stories, ``meta`` what the introduction says about the run."""
     import pandas as pd
+
+    from .report_html import html_page, markdown_page
+    from .report_plots import plots
 
     extra = [c for c in BAND_COLUMNS + CEILING_COLUMNS if rows and c in rows[0]]
     df = pd.DataFrame(rows, columns=COLUMNS + extra).sort_values(["mode", "mission", "players"], kind="stable")
     df = df.reset_index(drop=True)
     files = [out_dir / "report.csv", out_dir / "report.md", out_dir / "report.html"]
     df.to_csv(files[0], index=False)
-    plots = _plots(df, out_dir)
-    files[1].write_text(_markdown(df, plots), encoding="utf-8")
-    files[2].write_text(_html(df, plots), encoding="utf-8")
-    return files + plots
-
-
-def _fmt(v, col):
-    if v is None or (isinstance(v, float) and v != v):
-        return "-"
-    if col.endswith(("rate", "ci95_low", "ci95_high")):
-        return f"{v:.3f}"
-    if col == "mean_rounds_when_cleared":
-        return f"{v:.2f}"
-    return str(v)
-
-
-SHOWN = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate", "ci95_low", "ci95_high",
-         "min_pieces", "mean_rounds_when_cleared"]
-
-
-def _shown(df) -> list[str]:
-    band = [c for c in ("greedy_rate", "heuristic_rate", "planner_rate", "ceiling_rate") if c in df.columns]
-    return SHOWN + band
-
-
-def _markdown(df, plots) -> str:
-    shown = _shown(df)
-    lines = ["# Difficulty report", "",
-             f"{len(df)} rows; clear rates from simulated games (policy {', '.join(sorted(set(df['policy'])))}), "
-             "95% Wilson intervals; min_pieces is the fewest new pieces that clear the mission (CP-SAT).", "",
-             "| " + " | ".join(shown) + " |", "|" + "---|" * len(shown)]
-    for _, r in df.iterrows():
-        lines.append("| " + " | ".join(_fmt(r[c], c) for c in shown) + " |")
-    lines.append("")
-    lines += [f"![{p.stem}]({p.name})" for p in plots]
-    return "\n".join(lines) + "\n"
-
-
-def _html(df, plots) -> str:
-    import html
-
-    shown = _shown(df)
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in shown)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r[c], c))}</td>" for c in shown) + "</tr>"
-                   for _, r in df.iterrows())
-    imgs = "".join(f'<p><img src="{p.name}" alt="{p.stem}"></p>' for p in plots)
-    return ("<!doctype html><html><head><meta charset='utf-8'><title>kakapo difficulty report</title>"
-            "<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
-            "padding:3px 8px;text-align:right}</style></head><body><h1>Difficulty report</h1>"
-            f"<table><tr>{head}</tr>{body}</table>{imgs}</body></html>\n")
-
-
-def _plots(df, out_dir: Path) -> list[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    out = []
-    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(df) + 2), 4), dpi=100)
-    colours = {2: "#1f77b4", 3: "#2ca02c", 4: "#d62728"}
-    labels = [f"{m}\n{p}p" for m, p in zip(df["mission"], df["players"])]
-    x = range(len(df))
-    err = [df["clear_rate"] - df["ci95_low"], df["ci95_high"] - df["clear_rate"]]
-    ax.bar(x, df["clear_rate"], yerr=err, color=[colours.get(p, "grey") for p in df["players"]], capsize=2)
-    from matplotlib.patches import Patch
-
-    ax.legend(handles=[Patch(color=colours[p], label=f"{p} players") for p in sorted(set(df["players"]))],
-              fontsize=7, loc="lower left")
-    ax.set_xticks(list(x), labels, fontsize=7)
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("clear rate (95% interval)")
-    ax.set_title("Clear rate per mission and player count")
-    fig.tight_layout()
-    out.append(out_dir / "clear_rate.png")
-    fig.savefig(out[-1])
-    plt.close(fig)
-
-    fig, ax = plt.subplots(figsize=(5.5, 4), dpi=100)
-    for p, group in df.groupby("players"):
-        ax.scatter(group["min_pieces"], group["clear_rate"], label=f"{p} players", color=colours.get(p, "grey"))
-        for _, r in group.iterrows():
-            ax.annotate(r["mission"], (r["min_pieces"], r["clear_rate"]), fontsize=6, xytext=(3, 2),
-                        textcoords="offset points")
-    ax.set_xlabel("fewest pieces (CP-SAT)")
-    ax.set_ylabel("clear rate")
-    ax.set_ylim(-0.02, 1.02)
-    ax.legend(fontsize=7)
-    ax.set_title("Puzzle size against clear rate")
-    fig.tight_layout()
-    out.append(out_dir / "pieces_vs_clear_rate.png")
-    fig.savefig(out[-1])
-    plt.close(fig)
-    if "greedy_rate" in df.columns or "ceiling_rate" in df.columns:
-        out.append(_band_plot(df, out_dir, plt))
-    return out
-
-
-BAND_STYLE = [("greedy", "floor: greedy", "#9e9e9e", "v"), ("heuristic", "heuristic", "#1f77b4", "o"),
-              ("planner", "planner", "#2ca02c", "s"), ("ceiling", "ceiling: open hands (cheats)", "#d62728", "^")]
-
-
-def _band_plot(df, out_dir: Path, plt) -> Path:
-    """Per mission and player count: the clear rate of each band policy with its 95% interval."""
-    n = len(df)
-    fig, ax = plt.subplots(figsize=(7.5, max(3.0, 0.32 * n + 1.4)), dpi=100)
-    labels = [f"{m} ({p}p)" for m, p in zip(df["mission"], df["players"])]
-    y = list(range(n))[::-1]
-    offsets = {"greedy": -0.24, "heuristic": -0.08, "planner": 0.08, "ceiling": 0.24}
-    for key, label, colour, marker in BAND_STYLE:
-        col = f"{key}_rate"
-        if col not in df.columns:
-            continue
-        rate = df[col].astype(float)
-        err = [rate - df[f"{key}_ci95_low"].astype(float), df[f"{key}_ci95_high"].astype(float) - rate]
-        ax.errorbar(rate, [v + offsets[key] for v in y], xerr=err, fmt=marker, color=colour, ms=4, capsize=2,
-                    elinewidth=1, label=label)
-    ax.set_yticks(y, labels, fontsize=7)
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_xlabel("clear rate (95% interval)")
-    ax.set_title("Difficulty band per mission and player count", pad=24)
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, frameon=False)
-    fig.tight_layout()
-    path = out_dir / "band.png"
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    images = plots(df, out_dir)
+    files[1].write_text(markdown_page(df, images, meta or {}), encoding="utf-8")
+    files[2].write_text(html_page(df, images, missions or {}, meta or {}), encoding="utf-8")
+    return files + images

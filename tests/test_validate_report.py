@@ -111,7 +111,7 @@ def test_report_band_and_ceiling_columns(tmp_path):
     assert row["greedy_rate"] < row["heuristic_rate"] < row["planner_rate"]  # b04: 6 %, 51 %, 80 %
     assert row["ceiling_ci95_low"] <= row["ceiling_rate"] <= row["ceiling_ci95_high"] and row["ceiling_games"] == 12
     assert (tmp_path / "band.png").stat().st_size > 1000
-    assert "ceiling_rate" in (tmp_path / "report.md").read_text()
+    assert "| ceiling |" in (tmp_path / "report.md").read_text()
 
 
 def test_validate_prints_the_band():

@@ -1,0 +1,144 @@
+"""The report as a self-contained HTML page (pictures embedded, a table that sorts on a click) and
+as Markdown. Names and stories come from mission files, which are untrusted: every one of them is
+escaped, and control characters are dropped."""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from pathlib import Path
+
+RATE_COLUMNS = [("clear_rate", "clear rate"), ("greedy_rate", "greedy"), ("heuristic_rate", "heuristic"),
+                ("planner_rate", "planner"), ("ceiling_rate", "ceiling")]
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def clean(text) -> str:
+    """Untrusted text without control characters (the terminal and the page get the same)."""
+    return _CONTROL.sub("", str(text))
+
+
+def pct(v) -> str:
+    return "-" if v is None or v != v else f"{100 * float(v):.1f}%"
+
+
+def _intro(meta: dict, df) -> list[str]:
+    players = ", ".join(str(p) for p in sorted(set(df["players"])))
+    policy = meta.get("policy") or ", ".join(sorted(set(df["policy"])))
+    lines = [
+        f"Each row is one mission played by {players} players: {int(df['games'].iloc[0]) if len(df) else 0} "
+        f"simulated games per row with the policy <b>{html.escape(policy)}</b> (seed {html.escape(str(meta.get('seed', '')))}), "
+        "the share of games cleared (with its 95% Wilson interval), and the fewest new pieces that clear the "
+        "puzzle (CP-SAT, proven).",
+    ]
+    band = ""
+    if "greedy_rate" in df.columns:
+        band = ("The <b>band</b> places each mission between what a naive table does (greedy: random cards, "
+                "best immediate placement) and what the hidden-information players do (heuristic and planner).")
+    if "ceiling_rate" in df.columns:
+        games = int(df["ceiling_games"].iloc[0]) if len(df) else 0
+        band += (f" The <b>open-hand ceiling</b> says what is possible at all with those cards: it decides each of "
+                 f"the first {games} deals exactly, for a team that sees every hand. It cheats on purpose: an upper "
+                 "bound, never a difficulty on its own.")
+    if band:
+        lines.append(band.strip())
+    lines.append(f"Made {html.escape(str(meta.get('date', '')))} by kakapo {html.escape(str(meta.get('version', '')))}"
+                 f"{' with ' + html.escape(meta['command']) if meta.get('command') else ''}.")
+    return lines
+
+
+def _img(path: Path, alt: str) -> str:
+    data = base64.b64encode(Path(path).read_bytes()).decode()
+    return f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(alt)}"></figure>'
+
+
+def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
+    from .report_plots import board_thumbnail
+
+    rates = [(c, label) for c, label in RATE_COLUMNS if c in df.columns]
+    head = ["board", "mission", "name", "players", "fewest pieces"] + [label for _, label in rates] + \
+        ["95% interval", "mean rounds when cleared"]
+    thumbs: dict[str, str] = {}
+    body = []
+    for _, r in df.iterrows():
+        mid = str(r["mission"])
+        m = missions.get(mid)
+        if m is not None and mid not in thumbs:
+            thumbs[mid] = base64.b64encode(board_thumbnail(m)).decode()
+        story = clean(m.story) if m is not None and m.story else ""
+        cells = [
+            (f'<img class="thumb" src="data:image/png;base64,{thumbs[mid]}" alt="board of {html.escape(clean(mid))}">'
+             if mid in thumbs else "", ""),
+            (html.escape(clean(mid)), clean(mid)),
+            (f"<b>{html.escape(clean(r['name']))}</b>" + (f"<br><i>{html.escape(story)}</i>" if story else ""),
+             clean(r["name"])),
+            (str(r["players"]), r["players"]),
+            ("-" if r["min_pieces"] != r["min_pieces"] else str(int(r["min_pieces"])), r["min_pieces"]),
+        ]
+        cells += [(pct(r[c]), r[c]) for c, _ in rates]
+        cells.append((f"{pct(r['ci95_low'])} .. {pct(r['ci95_high'])}", r["ci95_low"]))
+        mr = r["mean_rounds_when_cleared"]
+        cells.append(("-" if mr != mr or mr is None else f"{float(mr):.1f}", mr))
+        body.append("<tr>" + "".join(f'<td data-v="{html.escape(str(v))}">{shown}</td>' for shown, v in cells) + "</tr>")
+    main = [p for p in images if Path(p).name == "band.png"] or images[:1]
+    rest = [p for p in images if p not in main]
+    header = "".join(f'<th onclick="sortBy({i})" title="sort">{html.escape(h)}</th>' for i, h in enumerate(head))
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>kakapo difficulty report</title>
+<style>
+body{{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}}
+table{{border-collapse:collapse;font-size:14px}} td,th{{border-bottom:1px solid #ddd;padding:4px 8px;text-align:right}}
+td:nth-child(2),td:nth-child(3),th:nth-child(3){{text-align:left}} th{{cursor:pointer;background:#f3f3f3;position:sticky;top:0}}
+th:hover{{background:#e4e4e4}} img.thumb{{width:72px;height:72px}} figure{{margin:1em 0}} figure img{{max-width:100%}}
+.intro p{{line-height:1.45}}
+</style></head><body>
+<h1>kakapo difficulty report</h1>
+<div class="intro">{"".join(f"<p>{x}</p>" for x in _intro(meta, df))}</div>
+{"".join(_img(p, Path(p).stem) for p in main)}
+<h2>Missions</h2>
+<p>Click a column heading to sort by it; click again to reverse.</p>
+<table id="rows"><thead><tr>{header}</tr></thead><tbody>
+{chr(10).join(body)}
+</tbody></table>
+<h2>More pictures</h2>
+{"".join(_img(p, Path(p).stem) for p in rest)}
+<script>
+let last = -1, asc = true;
+function sortBy(i) {{
+  const tb = document.querySelector("#rows tbody");
+  const rows = Array.from(tb.rows);
+  asc = (i === last) ? !asc : true; last = i;
+  const val = r => {{ const v = r.cells[i].dataset.v; const n = parseFloat(v); return isNaN(n) ? v : n; }};
+  rows.sort((a, b) => {{ const x = val(a), y = val(b);
+    const c = (typeof x === "number" && typeof y === "number") ? x - y : String(x).localeCompare(String(y));
+    return asc ? c : -c; }});
+  rows.forEach(r => tb.appendChild(r));
+}}
+const m = location.hash.match(/^#sort=([0-9]+)$/);  // a link can open the table sorted
+if (m) sortBy(parseInt(m[1]));
+</script>
+</body></html>
+"""
+
+
+def md_cell(text) -> str:
+    """A Markdown table cell: no control characters, HTML escaped, no table-breaking bars."""
+    return html.escape(clean(text)).replace("|", "\\|")
+
+
+def markdown_page(df, images: list[Path], meta: dict) -> str:
+    rates = [(c, label) for c, label in RATE_COLUMNS if c in df.columns]
+    head = ["mission", "name", "players", "fewest pieces"] + [label for _, label in rates] + ["95% interval"]
+    lines = ["# kakapo difficulty report", "",
+             re.sub(r"</?b>", "**", " ".join(_intro(meta, df))), "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for _, r in df.iterrows():
+        cells = [md_cell(r["mission"]), md_cell(r["name"]), str(r["players"]),
+                 "-" if r["min_pieces"] != r["min_pieces"] else str(int(r["min_pieces"]))]
+        cells += [pct(r[c]) for c, _ in rates]
+        cells.append(f"{pct(r['ci95_low'])} .. {pct(r['ci95_high'])}")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines += [f"![{Path(p).stem}]({Path(p).name})" for p in images]
+    return "\n".join(lines) + "\n"

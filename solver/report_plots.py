@@ -1,0 +1,135 @@
+"""The report's pictures (matplotlib, imported only here): clear rates, the band, puzzle size against
+clear rate, and a small drawing of each board."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch, Rectangle  # noqa: E402
+from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
+
+PLAYER_COLOURS = {2: "#1f77b4", 3: "#2ca02c", 4: "#d62728"}
+BAND_STYLE = [("greedy", "floor: greedy", "#9e9e9e", "v"), ("heuristic", "heuristic", "#1f77b4", "o"),
+              ("planner", "planner", "#2ca02c", "s"), ("ceiling", "ceiling: open hands (cheats)", "#d62728", "^")]
+
+
+def _labels(df) -> list[str]:
+    return [f"{m} ({p}p)" for m, p in zip(df["mission"], df["players"])]
+
+
+def plots(df, out_dir: Path) -> list[Path]:
+    out = [clear_rate_plot(df, out_dir / "clear_rate.png"), size_plot(df, out_dir / "pieces_vs_clear_rate.png")]
+    if "greedy_rate" in df.columns or "ceiling_rate" in df.columns:
+        out.append(band_plot(df, out_dir / "band.png"))
+    return out
+
+
+def clear_rate_plot(df, path: Path) -> Path:
+    """The policy's clear rate per mission and player count, one horizontal bar each."""
+    n = len(df)
+    fig, ax = plt.subplots(figsize=(7, max(2.6, 0.24 * n + 1.3)), dpi=100)
+    y = list(range(n))[::-1]
+    rate = df["clear_rate"].astype(float)
+    err = [rate - df["ci95_low"].astype(float), df["ci95_high"].astype(float) - rate]
+    ax.barh(y, rate, xerr=err, color=[PLAYER_COLOURS.get(p, "grey") for p in df["players"]], capsize=2, height=0.7)
+    ax.set_yticks(y, _labels(df), fontsize=7)
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel(f"clear rate, policy {', '.join(sorted(set(df['policy'])))} (95% interval)")
+    ax.set_title("Clear rate per mission and player count", pad=22)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(handles=[Patch(color=PLAYER_COLOURS[p], label=f"{p} players") for p in sorted(set(df["players"]))],
+              fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def size_plot(df, path: Path) -> Path:
+    """Fewest pieces against clear rate; names beside the points, spread so that none overlap."""
+    fig, ax = plt.subplots(figsize=(6.5, 4.5), dpi=100)
+    for p, group in df.groupby("players"):
+        ax.scatter(group["min_pieces"], group["clear_rate"], label=f"{p} players", color=PLAYER_COLOURS.get(p, "grey"),
+                   s=18, zorder=3)
+    placed: list[tuple[float, float]] = []
+    for _, r in df.sort_values(["min_pieces", "clear_rate"]).iterrows():
+        if r["min_pieces"] != r["min_pieces"]:  # unknown
+            continue
+        x, y = float(r["min_pieces"]), float(r["clear_rate"])
+        ty = y
+        while any(abs(px - x) < 0.9 and abs(py - ty) < 0.045 for px, py in placed):
+            ty -= 0.045  # move the label down until it has room
+        placed.append((x, ty))
+        ax.annotate(f"{r['mission']}", (x, y), xytext=(x + 0.12, ty), fontsize=6, va="center",
+                    arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "#999999"} if ty != y else None)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("fewest pieces that clear the mission (CP-SAT)")
+    ax.set_ylabel("clear rate")
+    ax.set_ylim(-0.05, 1.05)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title("Puzzle size against clear rate")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def band_plot(df, path: Path) -> Path:
+    """Per mission and player count: the clear rate of each band policy with its 95% interval."""
+    n = len(df)
+    fig, ax = plt.subplots(figsize=(7.5, max(3.0, 0.32 * n + 1.4)), dpi=100)
+    y = list(range(n))[::-1]
+    offsets = {"greedy": -0.24, "heuristic": -0.08, "planner": 0.08, "ceiling": 0.24}
+    for key, label, colour, marker in BAND_STYLE:
+        col = f"{key}_rate"
+        if col not in df.columns:
+            continue
+        rate = df[col].astype(float)
+        err = [rate - df[f"{key}_ci95_low"].astype(float), df[f"{key}_ci95_high"].astype(float) - rate]
+        ax.errorbar(rate, [v + offsets[key] for v in y], xerr=err, fmt=marker, color=colour, ms=4, capsize=2,
+                    elinewidth=1, label=label)
+    ax.set_yticks(y, _labels(df), fontsize=7)
+    ax.set_xlim(-0.02, 1.02)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("clear rate (95% interval)")
+    ax.set_title("Difficulty band per mission and player count", pad=24)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, frameon=False)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def board_thumbnail(mission) -> bytes:
+    """A small PNG of the board before play: birds, coloured sides, pieces placed before play."""
+    from .board import SIZE, col_of, row_of
+    from .plot import FILL
+
+    fig, ax = plt.subplots(figsize=(1.3, 1.3), dpi=90)
+    ax.set_xlim(0, SIZE)
+    ax.set_ylim(SIZE, 0)
+    ax.set_aspect("equal")
+    ax.add_patch(Rectangle((0, 0), SIZE, SIZE, facecolor="#f7f7f2", edgecolor="#bbbbbb", lw=0.8))
+    for p in mission.placed:
+        for c in p.cells:
+            ax.add_patch(Rectangle((col_of(c), row_of(c)), 1, 1, facecolor=FILL[p.card.colour], alpha=0.55))
+    for b in mission.birds:
+        for c in b.cells:
+            ax.add_patch(Rectangle((col_of(c), row_of(c)), 1, 1, facecolor="#333333"))
+    for c, col in mission.marks:
+        ax.add_patch(Rectangle((col_of(c) + 0.15, row_of(c) + 0.15), 0.7, 0.7, facecolor=FILL[col]))
+    ax.axis("off")
+    fig.subplots_adjust(0, 0, 1, 1)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()

@@ -1,0 +1,47 @@
+"""`kakapo report --scheduler`: the same tasks on a Dask cluster (real worker processes on
+127.0.0.1), the same numbers as locally, and a report begun locally finished on the cluster."""
+
+import pytest
+
+from solver.catalog import load_catalog
+from solver.report import Progress, compute_rows, plan_report
+from tests.conftest import ROOT
+
+distributed = pytest.importorskip("distributed")  # the cluster extra; .ci/run installs it
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+    yield cluster.scheduler_address
+    cluster.close()
+
+
+def test_cluster_report_equals_local_and_resumes(tmp_path, scheduler):
+    catalog = load_catalog()
+    paths = [ROOT / "missions/buddy/b04.toml", ROOT / "missions/party/p01.toml"]
+    cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
+    args = (catalog, cat_bytes, 300, 5, None, "heuristic", 1, 20.0)
+    local = compute_rows(paths, *args, tmp_path / "local", baseline=True, ceiling_games=8)
+    remote = compute_rows(paths, *args, tmp_path / "remote", baseline=True, ceiling_games=8, scheduler=scheduler)
+    assert remote == local
+    # begun locally (two tasks done), finished on the cluster: the same rows
+    plan = plan_report(paths, catalog, cat_bytes, 300, 5, None, "heuristic", 20.0, True, 8)
+    whole = Progress(tmp_path / "local" / "report.progress.jsonl")
+    (tmp_path / "mixed").mkdir()
+    part = Progress(tmp_path / "mixed" / "report.progress.jsonl")
+    for task in plan.tasks()[:2]:
+        part.put(task.key, whole.get(task.key))
+    mixed = compute_rows(paths, *args, tmp_path / "mixed", baseline=True, ceiling_games=8, scheduler=scheduler)
+    assert mixed == local
+
+
+def test_unreachable_scheduler_is_an_input_error(tmp_path):
+    from click.testing import CliRunner
+
+    from cli import main
+
+    res = CliRunner().invoke(main, ["report", str(ROOT / "missions/buddy/b01.toml"), "--games", "50", "--out",
+                                    str(tmp_path), "--scheduler", "tcp://127.0.0.1:9"])
+    assert res.exit_code == 2 and "scheduler" in res.output and "Traceback" not in res.output
