@@ -441,7 +441,7 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INPUT)
     from solver.game.simulate import default_workers
-    from solver.validate import bundled_rates, validate_file
+    from solver.validate import bundled_rates, placement_phrase, validate_file
 
     workers = workers or default_workers()
     baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
@@ -478,9 +478,7 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
             lo, hi = e["ci95"]
             line = f"  {e['players']} players: clears {e['clear_rate']:.1%} ({lo:.1%} .. {hi:.1%}, {e['games']} games)"
             if "of" in e:
-                a, b = e["between"]
-                where = " and ".join(x for x in (f"after {a}" if a else "", f"before {b}" if b else "") if x)
-                line += f"; harder than {e['harder_than']} of {e['of']} bundled missions ({where})"
+                line += f"; {placement_phrase(e)}"
             click.echo(line)
             band = e["band"]
             parts = [f"{name} {band[name]['clear_rate']:.0%}" for name in ("greedy", "heuristic", "planner")]

@@ -96,8 +96,9 @@ class Task:
 
     @property
     def key(self) -> str:
-        return _digest(self.kind, FORMAT_VERSION, self.mission_text, self.catalog_text, self.players, self.games,
-                       self.seed, self.policy, self.time_limit)
+        # the file name is part of the key: two files with the same text are two missions (two ids)
+        return _digest(self.kind, FORMAT_VERSION, self.mission_name, self.mission_text, self.catalog_text,
+                       self.players, self.games, self.seed, self.policy, self.time_limit)
 
     def label(self) -> str:
         mid = Path(self.mission_name).stem

@@ -61,6 +61,20 @@ def place_among(rate: float, bundled: list[tuple[str, float]]) -> dict:
             "between": [easier[-1] if easier else None, harder[0] if harder else None]}
 
 
+def placement_phrase(entry: dict) -> str:
+    """The campaign placement of place_among in words: "between b07 and b08", or past either end."""
+    easier, harder = entry["between"]
+    if easier and harder:
+        where = f"between {easier} and {harder}"
+    elif harder:
+        where = f"easier than {harder}, the easiest"
+    elif easier:
+        where = f"harder than {easier}, the hardest"
+    else:
+        return "no bundled mission to compare with"
+    return f"{where} (harder than {entry['harder_than']} of {entry['of']} bundled missions)"
+
+
 def validate_file(path, catalog, time_limit: float, games: int, seed: int, policy: str, workers: int,
                   baseline=None, ceiling_games: int = 0) -> dict:
     doc = {"file": str(path), "mission": Path(path).stem, "valid": False, "errors": [], "warnings": [],

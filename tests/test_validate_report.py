@@ -123,3 +123,34 @@ def test_validate_prints_the_band():
     assert d["band"]["ceiling"]["games"] == 6 and d["band"]["heuristic"]["clear_rate"] == d["clear_rate"]
     text = invoke("validate", ROOT / "missions/buddy/b04.toml", "--games", 200, "--workers", 1, "--ceiling-games", 6)
     assert "band: greedy" in text.output and "open-hand ceiling" in text.output
+
+
+def test_campaign_placement_at_both_ends_and_between():
+    from solver.validate import place_among, placement_phrase
+
+    bundled = [("b01", 0.95), ("b02", 0.80), ("b03", 0.60), ("b04", 0.20)]
+    easiest = place_among(0.99, bundled)
+    assert easiest["between"] == [None, "b01"] and easiest["harder_than"] == 0
+    assert placement_phrase(easiest).startswith("easier than b01")
+    hardest = place_among(0.05, bundled)
+    assert hardest["between"] == ["b04", None] and hardest["harder_than"] == 4
+    assert placement_phrase(hardest).startswith("harder than b04")
+    middle = place_among(0.70, bundled)
+    assert middle["between"] == ["b02", "b03"] and middle["harder_than"] == 2
+    assert placement_phrase(middle).startswith("between b02 and b03")
+    # the order is by measured rate, not by number
+    assert place_among(0.5, [("b02", 0.4), ("b01", 0.9)])["between"] == ["b01", "b02"]
+
+
+def test_report_keeps_two_files_with_the_same_text_apart(tmp_path):
+    text = (ROOT / "missions/buddy/b01.toml").read_text()
+    (tmp_path / "in").mkdir()
+    for name in ("twin-a.toml", "twin-b.toml"):
+        (tmp_path / "in" / name).write_text(text)
+    res = invoke("report", tmp_path / "in", "--games", 50, "--workers", 1, "--out", tmp_path / "out",
+                 "--time-limit", 5)
+    assert res.exit_code == 0, res.output
+    import pandas as pd
+
+    df = pd.read_csv(tmp_path / "out" / "report.csv")
+    assert sorted(df["mission"]) == ["twin-a", "twin-b"]
