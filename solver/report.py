@@ -5,8 +5,8 @@ deals), each a plain value that says everything it needs: file contents, not pat
 can run on another machine. Each finished task is appended at once to
 ``report.progress.jsonl`` in the output folder, keyed by everything that determines it. An
 interrupted report keeps that work; the same command again computes only what is missing,
-and the result equals an uninterrupted run. Locally, tasks run one after the other, each
-using the worker processes; with a Dask scheduler they run on the cluster's workers.
+and the result equals an uninterrupted run. Locally, tasks run side by side in the worker
+processes; with a Dask scheduler they run on the cluster's workers.
 """
 
 from __future__ import annotations
@@ -109,6 +109,9 @@ class Task:
         return f"{mid} with {self.players} players: {self.policy}"
 
 
+_CATALOGS: dict = {}  # catalog text -> catalog: one object per text, so per-catalog caches hit
+
+
 def _load(task: Task):
     """Catalog and mission from the texts the task carries (written to a private folder)."""
     import tempfile
@@ -116,9 +119,11 @@ def _load(task: Task):
     from .catalog import load_catalog
 
     with tempfile.TemporaryDirectory() as tmp:
-        cat_path = Path(tmp) / "pieces.toml"
-        cat_path.write_bytes(task.catalog_text)
-        catalog = load_catalog(cat_path)
+        catalog = _CATALOGS.get(task.catalog_text)
+        if catalog is None:
+            cat_path = Path(tmp) / "pieces.toml"
+            cat_path.write_bytes(task.catalog_text)
+            catalog = _CATALOGS[task.catalog_text] = load_catalog(cat_path)
         path = Path(tmp) / task.mission_name
         path.write_bytes(task.mission_text)
         return catalog, load_mission(path, catalog)
@@ -212,12 +217,38 @@ def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = No
             if tick:
                 tick(done, len(tasks), task.label())
         return progress
-    for task in todo:
-        progress.put(task.key, run_task(task, workers))
+    for task, result in run_locally(todo, workers):
+        progress.put(task.key, result)
         done += 1
         if tick:
             tick(done, len(tasks), task.label())
     return progress
+
+
+def _run_one(task: Task) -> dict:
+    return run_task(task, 1)
+
+
+def run_locally(tasks: list, workers: int):
+    """Yield (task, result) as they finish: tasks side by side in ``workers`` processes (each
+    task's numbers do not depend on where it runs), or one after the other in this one."""
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield task, run_task(task, 1)
+        return
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    try:
+        pending = {pool.submit(_run_one, t): t for t in tasks}
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                yield pending.pop(f), f.result()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def rows_of(plan: Plan, progress: Progress) -> list[dict]:

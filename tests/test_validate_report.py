@@ -154,3 +154,12 @@ def test_report_keeps_two_files_with_the_same_text_apart(tmp_path):
 
     df = pd.read_csv(tmp_path / "out" / "report.csv")
     assert sorted(df["mission"]) == ["twin-a", "twin-b"]
+
+
+def test_report_tasks_side_by_side_equal_one_after_the_other(tmp_path):
+    catalog = load_catalog()
+    paths = [ROOT / f"missions/{n}.toml" for n in ("buddy/b01", "buddy/b04", "party/p01")]
+    cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
+    serial = compute_rows(paths, catalog, cat_bytes, 120, 7, None, "planner", 1, 30.0, tmp_path / "one")
+    parallel = compute_rows(paths, catalog, cat_bytes, 120, 7, None, "planner", 2, 30.0, tmp_path / "two")
+    assert parallel == serial and len(serial) == 4
