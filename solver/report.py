@@ -163,10 +163,11 @@ class Plan:
     rows: list  # (mission id, players, {"main": Task, "greedy": Task, ..., "ceiling": Task})
 
     def tasks(self) -> list[Task]:
-        out = list(self.solve.values())
+        out = {t.key: t for t in self.solve.values()}
         for _, _, parts in self.rows:
-            out += [t for t in parts.values() if t not in out]
-        return out
+            for t in parts.values():
+                out.setdefault(t.key, t)  # the main policy is often one of the band's too
+        return list(out.values())
 
 
 def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
@@ -225,13 +226,14 @@ def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = No
     return progress
 
 
-def _run_one(task: Task) -> dict:
-    return run_task(task, 1)
+def _run_bundle(tasks: list) -> list[dict]:
+    return [run_task(t, 1) for t in tasks]
 
 
 def run_locally(tasks: list, workers: int):
-    """Yield (task, result) as they finish: tasks side by side in ``workers`` processes (each
-    task's numbers do not depend on where it runs), or one after the other in this one."""
+    """Yield (task, result) as they finish: one mission's tasks after each other in one of
+    ``workers`` processes (so its planner library is built once for all player counts), the
+    missions side by side. A task's numbers do not depend on where it runs."""
     if workers <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield task, run_task(task, 1)
@@ -239,14 +241,17 @@ def run_locally(tasks: list, workers: int):
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
+    bundles: dict = {}
+    for t in tasks:
+        bundles.setdefault(t.mission_name, []).append(t)
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
     try:
-        pending = {pool.submit(_run_one, t): t for t in tasks}
+        pending = {pool.submit(_run_bundle, b): b for b in sorted(bundles.values(), key=len, reverse=True)}
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
-                yield pending.pop(f), f.result()
+                yield from zip(pending.pop(f), f.result())
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 

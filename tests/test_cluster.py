@@ -20,7 +20,7 @@ def scheduler():
 
 def test_cluster_report_equals_local_and_resumes(tmp_path, scheduler):
     catalog = load_catalog()
-    paths = [ROOT / "missions/buddy/b04.toml", ROOT / "missions/party/p01.toml"]
+    paths = [ROOT / "tests/missions/buddy/b04.toml", ROOT / "tests/missions/party/p01.toml"]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
     args = (catalog, cat_bytes, 300, 5, None, "heuristic", 1, 20.0)
     local = compute_rows(paths, *args, tmp_path / "local", baseline=True, ceiling_games=8)
@@ -42,6 +42,6 @@ def test_unreachable_scheduler_is_an_input_error(tmp_path):
 
     from cli import main
 
-    res = CliRunner().invoke(main, ["report", str(ROOT / "missions/buddy/b01.toml"), "--games", "50", "--out",
+    res = CliRunner().invoke(main, ["report", str(ROOT / "tests/missions/buddy/b01.toml"), "--games", "50", "--out",
                                     str(tmp_path), "--scheduler", "tcp://127.0.0.1:9"])
     assert res.exit_code == 2 and "scheduler" in res.output and "Traceback" not in res.output

@@ -21,7 +21,7 @@ CASES = [("buddy/b03", 2), ("party/p02", 3), ("party/p03", 4)]
 
 @pytest.mark.parametrize("name,players", CASES + [("buddy/b04", 2)])  # b04: pieces placed before play
 def test_engines_agree_game_by_game_500_deals(name, players, catalog):
-    m = load_mission(ROOT / f"missions/{name}.toml", catalog)
+    m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
     seeds = game_seeds(20261122, 0, 500)
     tables = build_tables(m, catalog)
     for policy, count in (("heuristic", 500), ("random", 150), ("greedy", 150)):
@@ -38,7 +38,7 @@ def test_planner_engines_agree_game_by_game(catalog):
     from solver.game.planner import planner_library
 
     for path, players, count in (("benchmarks/draft_campaign/buddy/b12.toml", 2, 40),
-                                 ("benchmarks/draft_campaign/party/p13.toml", 3, 30), ("missions/buddy/b04.toml", 2, 60)):
+                                 ("benchmarks/draft_campaign/party/p13.toml", 3, 30), ("tests/missions/buddy/b04.toml", 2, 60)):
         m = load_mission(ROOT / path, catalog)
         seeds = game_seeds(20261122, 0, count)
         res, rounds, scanned, traces = fast.run(build_tables(m, catalog, planner_library(m, catalog)), seeds, players,
@@ -52,7 +52,7 @@ def test_planner_engines_agree_game_by_game(catalog):
 
 @pytest.mark.parametrize("name,players", CASES + [("buddy/b04", 2), ("party/p01", 4)])
 def test_logs_pass_the_referee(name, players, catalog):
-    m = load_mission(ROOT / f"missions/{name}.toml", catalog)
+    m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
     results = set()
     for policy in ("heuristic", "random", "greedy", "planner"):
         for seed in range(12):
@@ -62,7 +62,7 @@ def test_logs_pass_the_referee(name, players, catalog):
 
 
 def test_same_numbers_whatever_workers_and_engine(catalog):
-    m = load_mission(ROOT / "missions/party/p03.toml", catalog)
+    m = load_mission(ROOT / "tests/missions/party/p03.toml", catalog)
     one = play_games(m, catalog, 3, 2500, 7, "heuristic", "numba", 1)
     two = play_games(m, catalog, 3, 2500, 7, "heuristic", "numba", 2)
     assert np.array_equal(one.traces, two.traces) and np.array_equal(one.results, two.results)
@@ -90,7 +90,7 @@ def simulate(*args):
 
 
 def test_simulate_json_contract():
-    res = simulate(ROOT / "missions/buddy/b01.toml", "--games", 500, "--seed", 3, "--workers", 1, "--json")
+    res = simulate(ROOT / "tests/missions/buddy/b01.toml", "--games", 500, "--seed", 3, "--workers", 1, "--json")
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)
     for key in ("mission", "players", "policy", "games", "seed", "cleared", "clear_rate", "ci95", "failures",
@@ -103,9 +103,9 @@ def test_simulate_json_contract():
 
 
 def test_simulate_engines_agree_on_the_cli():
-    a = json.loads(simulate(ROOT / "missions/party/p01.toml", "--games", 80, "--players", 3, "--engine", "python",
+    a = json.loads(simulate(ROOT / "tests/missions/party/p01.toml", "--games", 80, "--players", 3, "--engine", "python",
                             "--workers", 1, "--json").output)
-    b = json.loads(simulate(ROOT / "missions/party/p01.toml", "--games", 80, "--players", 3, "--engine", "numba",
+    b = json.loads(simulate(ROOT / "tests/missions/party/p01.toml", "--games", 80, "--players", 3, "--engine", "numba",
                             "--workers", 2, "--json").output)
     for key in ("cleared", "failures", "mean_rounds_when_cleared", "ci95"):
         assert a[key] == b[key]
@@ -122,15 +122,15 @@ def test_simulate_unclearable_mission_clears_nothing(write):
 
 @pytest.mark.parametrize("args", [["--players", 3], ["--players", 5]])
 def test_simulate_wrong_player_count_exit_2(args):
-    res = simulate(ROOT / "missions/buddy/b01.toml", *args)
+    res = simulate(ROOT / "tests/missions/buddy/b01.toml", *args)
     assert res.exit_code == 2 and "b01.toml" in res.output and "--players" in res.output
-    res = simulate(ROOT / "missions/party/p01.toml", "--players", 2)
+    res = simulate(ROOT / "tests/missions/party/p01.toml", "--players", 2)
     assert res.exit_code == 2 and "3 or 4" in res.output
 
 
 def test_play_log_and_exit_code(tmp_path):
     log = tmp_path / "game.jsonl"
-    res = CliRunner().invoke(main, ["play", str(ROOT / "missions/party/p01.toml"), "--players", "3", "--seed", "4",
+    res = CliRunner().invoke(main, ["play", str(ROOT / "tests/missions/party/p01.toml"), "--players", "3", "--seed", "4",
                                     "--log", str(log)])
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert lines[0]["event"] == "setup" and lines[-1]["event"] == "end"
@@ -144,9 +144,9 @@ def test_play_log_and_exit_code(tmp_path):
 
 
 def test_play_is_game_zero_of_simulate(tmp_path, catalog):
-    m = load_mission(ROOT / "missions/buddy/b02.toml", catalog)
+    m = load_mission(ROOT / "tests/missions/buddy/b02.toml", catalog)
     log = tmp_path / "g.jsonl"
-    CliRunner().invoke(main, ["play", str(ROOT / "missions/buddy/b02.toml"), "--seed", "9", "--log", str(log)])
+    CliRunner().invoke(main, ["play", str(ROOT / "tests/missions/buddy/b02.toml"), "--seed", "9", "--log", str(log)])
     end = json.loads(log.read_text().splitlines()[-1])
     out = play_games(m, catalog, 2, 1, 9, "heuristic", "numba", 1)
     assert fast.RESULT_NAMES[out.results[0]] == end["result"] and out.rounds[0] == end["rounds_played"]

@@ -8,7 +8,7 @@ from solver.errors import InputError
 from solver.missionfile import load_mission
 from tests.conftest import ROOT
 
-MISSION = (ROOT / "missions/buddy/b04.toml").read_text()
+MISSION = (ROOT / "tests/missions/buddy/b04.toml").read_text()
 CATALOG = (ROOT / "missions/pieces.toml").read_text()
 ALPHABET = st.sampled_from(list('.#ABrgybp"=[]\n 0123456789-,/xall') + ["\"\"\"", "[[placed]]", "clear", "cells"])
 

@@ -16,12 +16,12 @@ C = Card.parse
 
 @pytest.fixture(scope="module")
 def b01(catalog):
-    return load_mission(ROOT / "missions/buddy/b01.toml", catalog)
+    return load_mission(ROOT / "tests/missions/buddy/b01.toml", catalog)
 
 
 @pytest.fixture(scope="module")
 def p01(catalog):
-    return load_mission(ROOT / "missions/party/p01.toml", catalog)
+    return load_mission(ROOT / "tests/missions/party/p01.toml", catalog)
 
 
 def test_rule_buddy_setup_8_aside_16_each(b01, catalog):
@@ -227,7 +227,7 @@ def test_rule_preplaced_pieces_never_selected_again(catalog):
 
 
     """RULES.md §9."""
-    m = load_mission(ROOT / "missions/buddy/b04.toml", catalog)
+    m = load_mission(ROOT / "tests/missions/buddy/b04.toml", catalog)
     for seed in range(15):
         for e in play_game(m, catalog, 2, seed, RandomPolicy(), log=True).events[1:-1]:
             assert not {"blue-5", "red-6"} & set(e["pieces"])
@@ -322,7 +322,7 @@ def test_rule_game_ends_when_cleared(catalog):
 
 
     """RULES.md §18."""
-    m = load_mission(ROOT / "missions/buddy/b01.toml", catalog)
+    m = load_mission(ROOT / "tests/missions/buddy/b01.toml", catalog)
     for seed in range(10):
         g = play_game(m, catalog, 2, seed, HeuristicPolicy(), log=True)
         if g.result == "cleared":
@@ -342,7 +342,7 @@ def test_rule_skill_counters_by_mode(write, catalog):
 
 def test_rule_scan_stays_complete(catalog):
     """RULES.md §22: once scanned, a bird stays scanned for the rest of the game."""
-    m = load_mission(ROOT / "missions/party/p02.toml", catalog)
+    m = load_mission(ROOT / "tests/missions/party/p02.toml", catalog)
     seen_partial = False
     for seed in range(30):
         rounds = play_game(m, catalog, 4, seed, HeuristicPolicy(), log=True).events[1:-1]

@@ -82,7 +82,7 @@ class Probe:
 @pytest.mark.parametrize("policy", ["heuristic", "random", "planner"])
 def test_changing_other_hands_changes_no_decision(name, players, policy, catalog):
     """RULES.md §23."""
-    m = load_mission(ROOT / f"missions/{name}.toml", catalog)
+    m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
     for seed in range(6):
         state = deal(m, catalog, players, seed)
         probe = Probe(make_policy(policy), state, random.Random(seed))

@@ -20,7 +20,7 @@ from solver.missionfile import load_mission
 from solver.rules import Board
 from tests.conftest import ROOT
 
-MISSIONS = ["missions/buddy/b04.toml", "missions/party/p02.toml", "benchmarks/draft_campaign/party/p18.toml",
+MISSIONS = ["tests/missions/buddy/b04.toml", "tests/missions/party/p02.toml", "benchmarks/draft_campaign/party/p18.toml",
             "benchmarks/draft_campaign/buddy/b12.toml"]
 
 
@@ -51,7 +51,7 @@ class Used:
 # ---------------------------------------------------------------- cards
 @pytest.mark.parametrize("mode,players", [("buddy", 2), ("party", 3), ("party", 4)])
 def test_deal(catalog, mode, players):
-    m = load_mission(ROOT / ("missions/buddy/b01.toml" if mode == "buddy" else "missions/party/p01.toml"), catalog)
+    m = load_mission(ROOT / ("tests/missions/buddy/b01.toml" if mode == "buddy" else "tests/missions/party/p01.toml"), catalog)
     for seed in range(0, 2**40, 2**40 // 60):
         state = deal(m, catalog, players, seed)
         rs = np.empty(players + 1, np.uint64)
@@ -88,7 +88,7 @@ def test_decision_card():
 
 @pytest.mark.parametrize("mode", ["buddy", "party"])
 def test_selection_options(catalog, mode):
-    m = load_mission(ROOT / ("missions/buddy/b01.toml" if mode == "buddy" else "missions/party/p01.toml"), catalog)
+    m = load_mission(ROOT / ("tests/missions/buddy/b01.toml" if mode == "buddy" else "tests/missions/party/p01.toml"), catalog)
     rng = random.Random(3)
     trick = np.empty(5, np.int64)
     opts = np.zeros((fast.MAX_OPTIONS, 4), np.int64)

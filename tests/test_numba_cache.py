@@ -23,7 +23,7 @@ print(json.dumps([int(x) for x in out.traces[:20]] + [int((out.results == 0).sum
 
 def run_with_cache(cache: Path) -> list:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
-    code = SCRIPT.format(root=str(ROOT), mission=str(ROOT / "missions/buddy/b02.toml"))
+    code = SCRIPT.format(root=str(ROOT), mission=str(ROOT / "tests/missions/buddy/b02.toml"))
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     return json.loads(r.stdout.strip().splitlines()[-1])

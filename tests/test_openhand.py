@@ -68,7 +68,7 @@ CASES = [("buddy/b04", 2), ("party/p02", 3), ("party/p03", 4)]
 def test_plans_pass_the_referee_and_policies_never_beat_the_ceiling(name, players, catalog):
     """RULES.md §23: a simulated player only sees its seat; the open-hand team sees all, so
     whatever a simulated table clears must be clearable with open hands."""
-    m = load_mission(ROOT / f"missions/{name}.toml", catalog)
+    m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
     solver = DealSolver(m, catalog, players)
     for s in game_seeds(3, 0, 8):
         a = solver.decide(int(s))
@@ -103,7 +103,7 @@ def run(*args):
 
 
 def test_ceiling_command_contract_workers_and_results(tmp_path):
-    mission = ROOT / "missions/buddy/b04.toml"
+    mission = ROOT / "tests/missions/buddy/b04.toml"
     one = run("ceiling", mission, "--games", 24, "--seed", 5, "--workers", 1, "--json",
               "--results", tmp_path / "one.csv")
     two = run("ceiling", mission, "--games", 24, "--seed", 5, "--workers", 2, "--json",
@@ -140,7 +140,7 @@ def test_open_hand_play_clears_exactly_the_clearable_deals(tmp_path, load, catal
 
 
 def test_play_game_matches_simulate_results_row(tmp_path):
-    mission = ROOT / "missions/buddy/b04.toml"
+    mission = ROOT / "tests/missions/buddy/b04.toml"
     res = run("simulate", mission, "--games", 12, "--seed", 9, "--workers", 1, "--results", tmp_path / "s.csv")
     assert res.exit_code == 0, res.output
     rows = list(csv.DictReader((tmp_path / "s.csv").open()))

@@ -17,22 +17,25 @@ from tests.generate import small_mission
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = json.loads((ROOT / "tests/golden/min_pieces.json").read_text())
 BUNDLED = sorted((ROOT / "missions").glob("*/*.toml"))
+FIXTURES = sorted((ROOT / "tests/missions").glob("*/*.toml"))
 
 
-def test_golden_covers_every_bundled_mission():
-    assert {p.stem for p in BUNDLED} == {k for k in GOLDEN if not k.startswith("_")}
+def test_golden_covers_every_bundled_mission_and_fixture():
+    assert {p.stem for p in BUNDLED} == set(GOLDEN["campaign"])
+    assert {p.stem for p in FIXTURES} == set(GOLDEN["fixtures"])
 
 
-@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", BUNDLED + FIXTURES, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
 def test_bundled_missions_golden_minimum(path, catalog):
     m = load_mission(path, catalog)
+    golden = GOLDEN["fixtures" if path in FIXTURES else "campaign"]
     r = cpsat.solve(m, catalog)
     assert r.status == "solvable" and r.optimal
-    assert r.pieces_used == GOLDEN[m.id]
+    assert r.pieces_used == golden[m.id]
     _, scanned = check_placements(m, catalog, r.placements)  # independent replay with every rule
     assert len(scanned) >= m.clear and sorted(scanned) == sorted(r.scanned)
     # one piece fewer must be proven impossible
-    fewer = cpsat.solve(m, catalog, max_pieces=GOLDEN[m.id] - 1)
+    fewer = cpsat.solve(m, catalog, max_pieces=golden[m.id] - 1)
     assert fewer.status == "unsolvable"
 
 
@@ -66,7 +69,7 @@ def test_exclude_forces_other_pieces(load, catalog):
 
 
 def test_deterministic_answer(catalog):
-    m = load_mission(ROOT / "missions/buddy/b03.toml", catalog)
+    m = load_mission(ROOT / "tests/missions/buddy/b03.toml", catalog)
     a, b = cpsat.solve(m, catalog), cpsat.solve(m, catalog)
     assert [str(p) for p in a.placements] == [str(p) for p in b.placements]
 
@@ -84,12 +87,12 @@ def invoke(*args):
 
 
 def test_cli_solve_json_contract():
-    res = invoke("solve", ROOT / "missions/buddy/b01.toml", "--json")
+    res = invoke("solve", ROOT / "tests/missions/buddy/b01.toml", "--json")
     assert res.exit_code == 0
     doc = json.loads(res.output)
     assert set(doc) >= {"mission", "status", "pieces_used", "optimal", "placements", "scanned", "seconds"}
     assert doc["mission"] == "b01" and doc["status"] == "solvable" and doc["optimal"] is True
-    assert doc["pieces_used"] == len(doc["placements"]) == GOLDEN["b01"]
+    assert doc["pieces_used"] == len(doc["placements"]) == GOLDEN["fixtures"]["b01"]
     for p in doc["placements"]:
         assert Card.parse(p["piece"]) and str(Card.parse(p["piece"])) == p["piece"]
 
@@ -103,28 +106,28 @@ def test_cli_unsolvable_exit_1(write):
 
 
 def test_cli_max_pieces_makes_it_unsolvable():
-    res = invoke("solve", ROOT / "missions/buddy/b01.toml", "--max-pieces", GOLDEN["b01"] - 1)
+    res = invoke("solve", ROOT / "tests/missions/buddy/b01.toml", "--max-pieces", GOLDEN["fixtures"]["b01"] - 1)
     assert res.exit_code == 1 and "unsolvable" in res.output
 
 
 def test_cli_unknown_exit_3_when_time_runs_out():
-    res = invoke("solve", ROOT / "missions/buddy/b03.toml", "--time-limit", "0.001", "--json")
+    res = invoke("solve", ROOT / "tests/missions/buddy/b03.toml", "--time-limit", "0.001", "--json")
     assert res.exit_code == 3
     assert json.loads(res.output)["status"] == "unknown"
 
 
 def test_cli_plain_text_when_piped_and_png(tmp_path):
     png = tmp_path / "sol.png"
-    res = invoke("solve", ROOT / "missions/party/p03.toml", "--png", png)
+    res = invoke("solve", ROOT / "tests/missions/party/p03.toml", "--png", png)
     assert res.exit_code == 0 and "\x1b[" not in res.output and "proven minimal" in res.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_cli_show(tmp_path):
-    res = invoke("show", ROOT / "missions/buddy/b03.toml")
+    res = invoke("show", ROOT / "tests/missions/buddy/b03.toml")
     assert res.exit_code == 0 and "bird C can never be scanned" in res.output
     png = tmp_path / "m.png"
-    assert invoke("show", ROOT / "missions/buddy/b04.toml", "--png", png).exit_code == 0
+    assert invoke("show", ROOT / "tests/missions/buddy/b04.toml", "--png", png).exit_code == 0
     assert png.stat().st_size > 1000
 
 
@@ -132,7 +135,7 @@ def test_colour_output_when_forced(catalog):
     from solver.render import draw
     from solver.rules import Board
 
-    m = load_mission(ROOT / "missions/buddy/b04.toml", catalog)
+    m = load_mission(ROOT / "tests/missions/buddy/b04.toml", catalog)
     assert "\x1b[" in draw(Board.start(m), colour=True)
     assert "\x1b[" not in draw(Board.start(m), colour=False)
 

@@ -16,7 +16,7 @@ def invoke(*args):
 
 
 def test_validate_bundled_mission_ok_with_difficulty_and_decoy_warning():
-    res = invoke("validate", ROOT / "missions/buddy/b03.toml", "--games", 150, "--workers", 1, "--json")
+    res = invoke("validate", ROOT / "tests/missions/buddy/b03.toml", "--games", 150, "--workers", 1, "--json")
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)["files"][0]
     assert doc["valid"] and doc["status"] == "solvable" and doc["min_pieces"] == 5 and doc["optimal"]
@@ -27,7 +27,7 @@ def test_validate_bundled_mission_ok_with_difficulty_and_decoy_warning():
 
 
 def test_validate_exit_codes(write):
-    good = ROOT / "missions/party/p01.toml"
+    good = ROOT / "tests/missions/party/p01.toml"
     unsolvable = write("edge.toml", mission_text(board_text({1: "A..........."})))
     broken = write("broken.toml", mission_text(board_text({2: "..x........."})))
     assert invoke("validate", good, "--games", 0).exit_code == 0
@@ -44,7 +44,7 @@ def test_validate_warns_when_rounds_cannot_suffice(write):
 
 
 def test_report_files_and_columns(tmp_path):
-    res = invoke("report", ROOT / "missions/buddy/b01.toml", ROOT / "missions/party", "--games", 100, "--workers", 1,
+    res = invoke("report", ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/party", "--games", 100, "--workers", 1,
                  "--out", tmp_path, "--players", "2,4", "--time-limit", 5)
     assert res.exit_code == 0, res.output
     for name in ("report.csv", "report.md", "report.html", "clear_rate.png", "pieces_vs_clear_rate.png"):
@@ -54,7 +54,7 @@ def test_report_files_and_columns(tmp_path):
     df = pd.read_csv(tmp_path / "report.csv")
     for col in ("mission", "mode", "players", "games", "cleared", "clear_rate", "ci95_low", "ci95_high", "min_pieces"):
         assert col in df.columns
-    party = sorted(p.stem for p in (ROOT / "missions/party").glob("*.toml"))
+    party = sorted(p.stem for p in (ROOT / "tests/missions/party").glob("*.toml"))
     assert sorted(zip(df["mission"], df["players"])) == [("b01", 2)] + [(p, 4) for p in party]
     assert (df["games"] == 100).all() and (df["clear_rate"] == df["cleared"] / 100).all()
 
@@ -69,7 +69,7 @@ def test_interrupted_report_resumes_to_the_same_result(tmp_path, monkeypatch):
     from solver.game import simulate
 
     catalog = load_catalog()
-    paths = [ROOT / f"missions/{n}.toml" for n in ("buddy/b01", "buddy/b03", "buddy/b04", "party/p01", "party/p02")]
+    paths = [ROOT / f"tests/missions/{n}.toml" for n in ("buddy/b01", "buddy/b03", "buddy/b04", "party/p01", "party/p02")]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
     args = (catalog, cat_bytes, 150, 4, None, "heuristic", 1, 30.0)
     whole = compute_rows(paths, *args, tmp_path / "whole")
@@ -97,7 +97,7 @@ def test_interrupted_report_resumes_to_the_same_result(tmp_path, monkeypatch):
 
 
 def test_report_band_and_ceiling_columns(tmp_path):
-    res = invoke("report", ROOT / "missions/buddy/b04.toml", "--games", 300, "--workers", 1, "--out", tmp_path,
+    res = invoke("report", ROOT / "tests/missions/buddy/b04.toml", "--games", 300, "--workers", 1, "--out", tmp_path,
                  "--baseline", "--ceiling-games", 12)
     assert res.exit_code == 0, res.output
     import pandas as pd
@@ -115,13 +115,13 @@ def test_report_band_and_ceiling_columns(tmp_path):
 
 
 def test_validate_prints_the_band():
-    res = invoke("validate", ROOT / "missions/buddy/b04.toml", "--games", 200, "--workers", 1, "--ceiling-games", 6,
+    res = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1, "--ceiling-games", 6,
                  "--json")
     assert res.exit_code == 0, res.output
     (d,) = json.loads(res.output)["files"][0]["difficulty"]
     assert set(d["band"]) == {"greedy", "heuristic", "planner", "ceiling"}
     assert d["band"]["ceiling"]["games"] == 6 and d["band"]["heuristic"]["clear_rate"] == d["clear_rate"]
-    text = invoke("validate", ROOT / "missions/buddy/b04.toml", "--games", 200, "--workers", 1, "--ceiling-games", 6)
+    text = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1, "--ceiling-games", 6)
     assert "band: greedy" in text.output and "open-hand ceiling" in text.output
 
 
@@ -143,7 +143,7 @@ def test_campaign_placement_at_both_ends_and_between():
 
 
 def test_report_keeps_two_files_with_the_same_text_apart(tmp_path):
-    text = (ROOT / "missions/buddy/b01.toml").read_text()
+    text = (ROOT / "tests/missions/buddy/b01.toml").read_text()
     (tmp_path / "in").mkdir()
     for name in ("twin-a.toml", "twin-b.toml"):
         (tmp_path / "in" / name).write_text(text)
@@ -158,8 +158,19 @@ def test_report_keeps_two_files_with_the_same_text_apart(tmp_path):
 
 def test_report_tasks_side_by_side_equal_one_after_the_other(tmp_path):
     catalog = load_catalog()
-    paths = [ROOT / f"missions/{n}.toml" for n in ("buddy/b01", "buddy/b04", "party/p01")]
+    paths = [ROOT / f"tests/missions/{n}.toml" for n in ("buddy/b01", "buddy/b04", "party/p01")]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
     serial = compute_rows(paths, catalog, cat_bytes, 120, 7, None, "planner", 1, 30.0, tmp_path / "one")
     parallel = compute_rows(paths, catalog, cat_bytes, 120, 7, None, "planner", 2, 30.0, tmp_path / "two")
     assert parallel == serial and len(serial) == 4
+
+
+def test_report_plans_each_task_once():
+    from solver.report import plan_report
+
+    paths = [ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/party/p01.toml"]
+    cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
+    plan = plan_report(paths, load_catalog(), cat_bytes, 100, 1, None, "heuristic", 5.0, baseline=True)
+    tasks = plan.tasks()
+    # 2 solves + 3 rows x (greedy, heuristic, planner): the main policy is the band's heuristic
+    assert len(tasks) == len({t.key for t in tasks}) == 2 + 3 * 3
