@@ -160,8 +160,8 @@ def test_heuristic_beats_random_and_greedy(catalog):
         rate = {p: (play_games(m, catalog, players, 300, 1, p, "numba", 1).results == 0).mean()
                 for p in ("heuristic", "greedy", "random")}
         assert rate["heuristic"] >= rate["greedy"] - 0.02 and rate["heuristic"] >= rate["random"], (m.id, rate)
-        if rate["greedy"] > 0.1:
-            assert rate["heuristic"] > rate["greedy"] + 0.05, (m.id, rate)
+        if rate["greedy"] > 0.1:  # clearly better, or near perfect where greedy already is
+            assert rate["heuristic"] > min(rate["greedy"] + 0.05, 0.99), (m.id, rate)
         for p in totals:
             totals[p] += rate[p]
     assert totals["heuristic"] > 1.3 * totals["greedy"] and totals["heuristic"] > totals["random"] + 2, totals
