@@ -140,8 +140,8 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png):
 def show(mission, pieces, png, as_json):
     """Draw MISSION in the terminal (and with --png save a picture)."""
     from solver.board import cell_name
-    from solver.rules import Board, blocked_reason
     from solver.render import LEGEND, draw, use_colour
+    from solver.rules import Board, blocked_reason
 
     check_output_path(png, [mission, pieces], ".png", "--png")
     catalog, m = load_inputs(mission, pieces)

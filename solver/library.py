@@ -22,11 +22,11 @@ from collections import deque
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
+import numpy as np
+
 from .board import all_positions
 from .cards import ALL_CARDS, Card
 from .rules import Board, Mission, Placement, cells_of, check_placements, halo, mask_of
-
-import numpy as np
 
 MAX_SOLUTIONS = 3000
 DEFAULT_BUDGET = 1000000  # search nodes for the whole library (deterministic, unlike seconds)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from .board import NUM_CELLS, SIZE, cell, cell_name, is_connected, neighbours, row_of, col_of
+from .board import SIZE, cell, cell_name, col_of, is_connected, neighbours, parse_cell, row_of
 from .cards import Card, Colour
-from .errors import InputError, ParseError
-from .rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Bird, Board, Mission, Placement, halo, mask_of
-from .board import parse_cell
+from .errors import ParseError
+from .rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Bird, Board, Mission, Placement, mask_of
 from .tomlfile import TomlSource
 
 KNOWN_KEYS = {"name", "story", "mode", "clear", "rounds", "skills", "board", "placed"}

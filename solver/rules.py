@@ -10,11 +10,10 @@ validator all call these definitions. Cell sets are Python ints used as
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
 from .board import NUM_CELLS, SIZE, Cell, Shape, all_positions, cell_name, neighbours, parse_cell, shape_of_cells
-from .cards import ALL_CARDS, Card, Colour
-from .errors import IllegalPlacement, ParseError
+from .cards import Card, Colour
+from .errors import IllegalPlacement
 
 FULL = (1 << NUM_CELLS) - 1
 

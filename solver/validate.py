@@ -94,7 +94,6 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
     if r.status != "solvable" or games <= 0:
         return doc
     from .game.simulate import play_games, wilson
-
     from .report import BAND_POLICIES
 
     for players in m.player_counts():

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import random
 
-from solver.board import SIZE, cell
+from solver.board import SIZE, all_positions, cell
 from solver.cards import ALL_CARDS, Colour
-from solver.rules import Bird, Board, Mission, Placement, blocked_reason
-from solver.board import all_positions
-from solver.rules import mask_of, cells_of
+from solver.rules import Bird, Board, Mission, Placement, cells_of, mask_of
 
 SMALL_BIRDS = [[(0, 0)], [(0, 0), (0, 1)], [(0, 0), (1, 0)], [(0, 0), (0, 1), (1, 0)]]
 

@@ -71,8 +71,8 @@ def test_missing_file():
 
 
 def catalog_text(override: dict[str, str] | None = None, drop: tuple[str, int] | None = None) -> str:
-    from solver.catalog import load_catalog
     from solver.cards import Colour
+    from solver.catalog import load_catalog
 
     base = load_catalog()
     lines = []

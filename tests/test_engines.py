@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from cli import main
 from solver.game import fast
+from solver.game.codes import RESULT_NAMES
 from solver.game.engine import play_game
 from solver.game.policies import make_policy
 from solver.game.simulate import game_seeds, play_games, wilson
@@ -30,7 +31,7 @@ def test_engines_agree_game_by_game_500_deals(name, players, catalog):
         for i in range(count):
             g = play_game(m, catalog, players, int(seeds[i]), pol)
             assert (g.trace, g.result, g.rounds_played, len(g.scanned)) == \
-                (int(traces[i]), fast.RESULT_NAMES[res[i]], int(rounds[i]), int(scanned[i])), (policy, i)
+                (int(traces[i]), RESULT_NAMES[res[i]], int(rounds[i]), int(scanned[i])), (policy, i)
 
 
 def test_planner_engines_agree_game_by_game(catalog):
@@ -47,7 +48,7 @@ def test_planner_engines_agree_game_by_game(catalog):
         for i in range(count):
             g = play_game(m, catalog, players, int(seeds[i]), pol)
             assert (g.trace, g.result, g.rounds_played) == \
-                (int(traces[i]), fast.RESULT_NAMES[res[i]], int(rounds[i])), (path, i)
+                (int(traces[i]), RESULT_NAMES[res[i]], int(rounds[i])), (path, i)
 
 
 @pytest.mark.parametrize("name,players", CASES + [("buddy/b04", 2), ("party/p01", 4)])
@@ -149,7 +150,7 @@ def test_play_is_game_zero_of_simulate(tmp_path, catalog):
     CliRunner().invoke(main, ["play", str(ROOT / "tests/missions/buddy/b02.toml"), "--seed", "9", "--log", str(log)])
     end = json.loads(log.read_text().splitlines()[-1])
     out = play_games(m, catalog, 2, 1, 9, "heuristic", "numba", 1)
-    assert fast.RESULT_NAMES[out.results[0]] == end["result"] and out.rounds[0] == end["rounds_played"]
+    assert RESULT_NAMES[out.results[0]] == end["result"] and out.rounds[0] == end["rounds_played"]
 
 
 def test_heuristic_beats_random_and_greedy(catalog):

@@ -6,7 +6,7 @@ from solver.cards import Card, Colour
 from solver.game.engine import PolicyError, play_game
 from solver.game.policies import HeuristicPolicy, RandomPolicy
 from solver.game.rng import SplitMix64
-from solver.game.state import (GameState, Option, decision_card, deal, legal_cards, selection_options)
+from solver.game.state import GameState, Option, deal, decision_card, legal_cards, selection_options
 from solver.missionfile import load_mission
 from solver.rules import Board, Placement
 from tests.conftest import ROOT, board_text, mission_text

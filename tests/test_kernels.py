@@ -11,10 +11,10 @@ import pytest
 from solver.board import position_index
 from solver.cards import ALL_CARDS, Card, Colour
 from solver.game import fast
-from solver.game.codes import SKILL_NAMES
+from solver.game.codes import RESULT_NAMES, SKILL_NAMES
 from solver.game.engine import end_of_round
 from solver.game.policies import BoardView, GreedyPolicy, HeuristicPolicy, MissionTables
-from solver.game.state import Option, decision_card, deal, legal_cards, selection_options
+from solver.game.state import Option, deal, decision_card, legal_cards, selection_options
 from solver.game.tables import build_tables, split
 from solver.missionfile import load_mission
 from solver.rules import Board
@@ -115,7 +115,7 @@ def test_end_check():
             for rnd in (1, 7, 8):
                 want = end_of_round(unplaceable, scanned, 2, rnd, 8)
                 got = fast.end_check(unplaceable, scanned, 2, rnd, 8)
-                assert (fast.RESULT_NAMES[got] if got >= 0 else None) == want
+                assert (RESULT_NAMES[got] if got >= 0 else None) == want
 
 
 # ---------------------------------------------------------------- boards along random placements

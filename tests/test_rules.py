@@ -5,7 +5,7 @@ import pytest
 from solver.board import parse_cell
 from solver.cards import Card
 from solver.errors import IllegalPlacement
-from solver.rules import Board, Placement, blocked_reason, check_placements, grow, halo, mask_of
+from solver.rules import Board, Placement, blocked_reason, grow, halo, mask_of
 from tests.conftest import board_text, mission_text
 
 ONE_BIRD = board_text({5: ".....r......", 6: "....bAy.....", 7: ".....g......"})  # A at f6

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import ALL_CARDS, Card, Colour, TRUMP_ROUND_ONE
+from ..cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
 from ..errors import InputError
 from ..rules import Board, Mission, Placement
 from .codes import SKILL_NAMES

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import ALL_CARDS, Card, Colour, TRUMP_ROUND_ONE
+from ..cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
 from ..cpsat import Candidates, add_placement_model
 from ..game.state import GameState
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from ..board import all_positions
 from ..cards import Card
 from ..cpsat import Candidates, add_placement_model, tuned_solver
-from ..rules import Board, Placement, grow, mask_of
 from ..game.state import Option
+from ..rules import Board, Placement, grow, mask_of
 
 FILLER_TIME_LIMIT = 5.0
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import ALL_CARDS, Card, Colour, TRUMP_ROUND_ONE
+from ..cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
 from ..game.state import GameState, decision_card
 from .model import RoundChoice
 from .plan import place_fillers
