@@ -21,22 +21,28 @@ print(json.dumps([int(x) for x in out.traces[:20]] + [int((out.results == 0).sum
 """
 
 
-def run_with_cache(cache: Path) -> list:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+def run_with_cache(cache: Path, stderr: list | None = None) -> list:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), KAKAPO_NOTICES="1")
+    env.pop("KAKAPO_COMPILE_NOTICE_SHOWN", None)
     code = SCRIPT.format(root=str(ROOT), mission=str(ROOT / "tests/missions/buddy/b02.toml"))
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
+    if stderr is not None:
+        stderr.append(r.stderr)
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 def test_missing_then_damaged_cache_is_harmless(tmp_path):
-    first = run_with_cache(tmp_path)  # empty cache: compiles and writes it
+    said: list = []
+    first = run_with_cache(tmp_path, said)  # empty cache: compiles and writes it, and says so
+    assert "compiling the simulator, once" in said[0]
     files = [p for p in tmp_path.rglob("*") if p.suffix in (".nbi", ".nbc")]
     assert files, "the engine wrote no cache"
     for p in files:
         p.write_bytes(b"garbage")
     assert run_with_cache(tmp_path) == first  # damaged cache: recompiles, same games
-    assert run_with_cache(tmp_path) == first  # and the rewritten cache loads
+    assert run_with_cache(tmp_path, said) == first  # and the rewritten cache loads, quietly
+    assert "compiling" not in said[1]
 
 
 def test_cache_folder_follows_the_shared_codes(tmp_path):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -51,6 +52,17 @@ def _cache_dir_if_needed() -> None:
         target = Path(tempfile.gettempdir()) / "kakapo-numba" / stamp
         target.mkdir(parents=True, exist_ok=True)
     os.environ["NUMBA_CACHE_DIR"] = str(target)
+    if not any(target.rglob("fast.play_many-*.nbi")):
+        _compile_notice()
+
+
+def _compile_notice() -> None:
+    """Say once, on a terminal, why the first run is slow (KAKAPO_NOTICES=1 says it anywhere)."""
+    if os.environ.get("KAKAPO_COMPILE_NOTICE_SHOWN"):
+        return
+    if sys.stderr.isatty() or os.environ.get("KAKAPO_NOTICES") == "1":
+        print("compiling the simulator, once, ~20 s (later runs load it from the cache)", file=sys.stderr, flush=True)
+    os.environ["KAKAPO_COMPILE_NOTICE_SHOWN"] = "1"  # worker processes started from here stay quiet
 
 
 _cache_dir_if_needed()
