@@ -19,13 +19,41 @@ def user_errors(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        from solver.errors import InputError
+
         try:
             return fn(*args, **kwargs)
+        except BrokenPipeError:
+            quiet_stdout()  # the reader went away (`kakapo play ... | head -1`): stop quietly
+            sys.exit(EXIT_OK)
         except KakapoError as e:
-            click.echo(f"error: {e}", err=True)
-            sys.exit(EXIT_INPUT)
+            report_error(e, kwargs.get("as_json", False))
+        except OSError as e:  # an output that cannot be written after all (full disk, a race)
+            path = e.filename or "output"
+            report_error(InputError(path, f"cannot write: {e.strerror or e}",
+                                    "choose a path in an existing folder you can write to"), kwargs.get("as_json", False))
 
     return wrapper
+
+
+def report_error(e: Exception, as_json: bool) -> None:
+    """Exit 2 with the message on stderr; with --json also one {"error": ...} document on stdout."""
+    if as_json:
+        doc = {"file": getattr(e, "path", None), "line": getattr(e, "line", None),
+               "message": getattr(e, "problem", str(e)), "fix": getattr(e, "fix", "")}
+        click.echo(json.dumps({"error": doc}, indent=2))
+    click.echo(f"error: {e}", err=True)
+    sys.exit(EXIT_INPUT)
+
+
+def quiet_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that Python's final flush does not complain
+    except (OSError, ValueError):
+        pass
 
 
 def load_inputs(mission_path: str, pieces: str | None, warnings: list | None = None):
@@ -46,6 +74,32 @@ def check_output_path(path: str | None, inputs: list[str], suffix: str, option: 
     for i in inputs:
         if i and Path(i).resolve() == Path(path).resolve():
             raise InputError(path, f"{option} would overwrite an input file", "choose another output name")
+    check_writable(path, option)
+
+
+def check_writable(path: str, option: str, folder: bool = False) -> None:
+    """Refuse, before any work, an output that cannot be written: a missing or read-only
+    folder, a folder where a file is wanted, or the reverse."""
+    import os
+
+    from solver.errors import InputError
+
+    p = Path(path)
+    if folder:
+        if p.exists() and not p.is_dir():
+            raise InputError(path, f"{option} names a file, not a folder", "give a folder (it is created if missing)")
+        probe = p if p.exists() else next((q for q in p.parents if q.exists()), Path("."))
+        if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+            raise InputError(path, f"{option}: cannot create or write this folder ({probe} is not writable)",
+                             "choose a folder you can write to")
+        return
+    if p.is_dir():
+        raise InputError(path, f"{option} names a folder, not a file", "give a file name")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(path, f"{option}: the folder {parent} does not exist", "create the folder or choose another path")
+    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise InputError(path, f"{option}: cannot write here (permission denied)", "choose a path you can write to")
 
 
 def emit_json(doc) -> None:
@@ -105,10 +159,6 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png):
 
     result = cpsat_solve(m, catalog, exclude=excluded, max_pieces=max_pieces, time_limit=time_limit)
     board, _ = check_placements(m, catalog, result.placements)
-    if png:
-        from solver.plot import save_png
-
-        save_png(board, png, f"{m.name} ({m.id}): {result.status}", new=result.placements)
     if as_json:
         emit_json(result.to_json())
     else:
@@ -128,6 +178,10 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png):
         click.echo(draw(board, use_colour(), new=result.placements))
         click.echo(LEGEND)
         click.echo(f"{result.seconds:.2f} s")
+    if png:  # after the answer is printed: a failed picture never loses it
+        from solver.plot import save_png
+
+        save_png(board, png, f"{m.name} ({m.id}): {result.status}", new=result.placements)
     sys.exit({"solvable": EXIT_OK, "unsolvable": EXIT_NO}.get(result.status, EXIT_UNKNOWN))
 
 
@@ -234,12 +288,16 @@ def simulate(mission, players, games, seed, policy, workers, engine, pieces, res
     workers = workers or default_workers()
     out = play_games(m, catalog, players, games, seed, policy, engine, workers)
     doc = summarise(m, players, policy, games, seed, out, engine, workers)
-    if results_path:
-        write_csv(results_path, ["game", "result", "rounds"],
-                  ([i, RESULT_NAMES[r], int(n)] for i, (r, n) in enumerate(zip(out.results, out.rounds))))
     if as_json:
         emit_json(doc)
-        return
+    else:
+        print_simulation(m, doc, players, policy, games, seed, engine, workers)
+    if results_path:  # after the answer is printed: a failed write never loses it
+        write_csv(results_path, ["game", "result", "rounds"],
+                  ([i, RESULT_NAMES[r], int(n)] for i, (r, n) in enumerate(zip(out.results, out.rounds))))
+
+
+def print_simulation(m, doc, players, policy, games, seed, engine, workers) -> None:
     lo, hi = doc["ci95"]
     click.echo(f"{m.name} ({m.id}), {players} players, policy {policy}, {games} games, seed {seed}")
     click.echo(f"cleared {doc['cleared']} ({doc['clear_rate']:.1%}; 95% interval {lo:.1%} .. {hi:.1%})")
@@ -351,18 +409,18 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     workers = workers or default_workers()
     doc = run_ceiling(m, catalog, players, games, seed, workers, time_limit)
     answers = doc.pop("answers")
-    if results_path:
-        write_csv(results_path, ["game", "result"], enumerate(answers))
     if as_json:
         emit_json(doc)
-        return
-    lo, hi = doc["ci95"]
-    click.echo(f"{m.name} ({m.id}), {players} players, {games} deals, seed {seed}: open-hand ceiling "
-               "(a team that sees every hand; an upper bound, not a player)")
-    click.echo(f"clearable {doc['clearable']} ({doc['clear_rate']:.1%}; 95% interval {lo:.1%} .. {hi:.1%}), "
-               f"not clearable {doc['not_clearable']}, undecided {doc['undecided']}")
-    click.echo(f"{doc['cleared_by_policies']} deals were cleared by the simulated players already; "
-               f"{doc['seconds']:.1f} s")
+    else:
+        lo, hi = doc["ci95"]
+        click.echo(f"{m.name} ({m.id}), {players} players, {games} deals, seed {seed}: open-hand ceiling "
+                   "(a team that sees every hand; an upper bound, not a player)")
+        click.echo(f"clearable {doc['clearable']} ({doc['clear_rate']:.1%}; 95% interval {lo:.1%} .. {hi:.1%}), "
+                   f"not clearable {doc['not_clearable']}, undecided {doc['undecided']}")
+        click.echo(f"{doc['cleared_by_policies']} deals were cleared by the simulated players already; "
+                   f"{doc['seconds']:.1f} s")
+    if results_path:  # after the answer is printed: a failed write never loses it
+        write_csv(results_path, ["game", "result"], enumerate(answers))
 
 
 @main.command()
@@ -400,6 +458,7 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
         raise InputError("--players", f"{mode} missions are not played by {players} players",
                          "use 2 for buddy, 3 or 4 for party")
     catalog = load_catalog(pieces)
+    check_writable(out_dir, "--out", folder=True)
     found = run_generate(mode, low, high, players, policy, count, seed, Path(out_dir), catalog, workers)
     docs = [{"file": str(f.path), "clear_rate": f.clear_rate, "ci95": list(f.ci95), "min_pieces": f.min_pieces}
             for f in found]
@@ -537,6 +596,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
             raise InputError("--players", f"{players_list!r}: player counts are 2 (buddy), 3 or 4 (party)",
                              "give counts like 2,3,4")
     paths = find_report_missions(targets, BUNDLED)
+    check_writable(out_dir, "--out", folder=True)
     out = Path(out_dir)
     plan = plan_report(paths, catalog, Path(pieces or DEFAULT_CATALOG).read_bytes(), games, seed, wanted, policy,
                        time_limit, baseline, ceiling_games)
