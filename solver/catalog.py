@@ -8,9 +8,10 @@ from pathlib import Path
 from .board import Shape
 from .cards import ALL_CARDS, VALUES, Card, Colour
 from .errors import ParseError
+from .paths import MISSIONS
 from .tomlfile import TomlSource
 
-DEFAULT_CATALOG = Path(__file__).resolve().parent.parent / "missions" / "pieces.toml"
+DEFAULT_CATALOG = MISSIONS / "pieces.toml"
 
 
 class Catalog(Mapping):

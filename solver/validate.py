@@ -7,9 +7,10 @@ from pathlib import Path
 
 from .errors import InputError
 from .missionfile import load_mission
+from .paths import MISSIONS
 from .rules import Board, blocked_reason
 
-BUNDLED = Path(__file__).resolve().parent.parent / "missions"
+BUNDLED = MISSIONS
 
 
 def mission_warnings(m, min_pieces: int | None) -> list[str]:

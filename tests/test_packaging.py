@@ -1,0 +1,28 @@
+"""A non-editable install (what pip, pipx or a wheel does) finds the bundled catalog and missions
+from any working directory (SPEC, Commands)."""
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+
+def test_non_editable_install_runs_from_elsewhere(tmp_path):
+    target = tmp_path / "site"
+    build = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                            "--target", str(target), str(ROOT)], capture_output=True, text=True, timeout=600)
+    assert build.returncode == 0, build.stderr[-2000:]
+    installed = target / "solver" / "missions"
+    assert (installed / "pieces.toml").is_file() and len(list(installed.glob("*/*.toml"))) >= 40
+    assert (target / "solver" / "py.typed").is_file()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(target))  # the installed copy first, not this checkout
+    code = ("import sys, solver; assert solver.__file__.startswith(sys.argv[1]), solver.__file__; "
+            "sys.argv = ['kakapo', 'solve', sys.argv[2], '--json']; from cli import main; main()")
+    r = subprocess.run([sys.executable, "-c", code, str(target), str(installed / "buddy" / "b01.toml")],
+                       cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert json.loads(r.stdout)["status"] == "solvable"
