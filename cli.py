@@ -134,8 +134,10 @@ def main():
               help="Seconds for the search.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the solution.")
+@click.option("--players", type=int, default=None,
+              help="2 for buddy; 3 or 4 for party (default 2 / 4); with 3 players purple-1 is out of the game.")
 @user_errors
-def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png):
+def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, players):
     """Find the fewest new pieces that clear MISSION, and prove it minimal.
 
     Exit 0 solvable, 1 proven unsolvable, 3 unknown within the time limit.
@@ -157,10 +159,11 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png):
     from solver.cpsat import solve as cpsat_solve
     from solver.rules import check_placements
 
-    result = cpsat_solve(m, catalog, exclude=excluded, max_pieces=max_pieces, time_limit=time_limit)
+    players = resolve_players(m, players, mission)
+    result = cpsat_solve(m, catalog, exclude=excluded, max_pieces=max_pieces, time_limit=time_limit, players=players)
     board, _ = check_placements(m, catalog, result.placements)
     if as_json:
-        emit_json(result.to_json())
+        emit_json({**result.to_json(), "players": players})
     else:
         from solver.render import LEGEND, draw, use_colour
 
@@ -171,8 +174,12 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png):
             for p in result.placements:
                 click.echo(f"  {p}")
         elif result.status == "unsolvable":
-            click.echo("unsolvable: no set of available pieces scans enough birds" +
-                       (f" with at most {max_pieces} new pieces" if max_pieces is not None else ""))
+            from solver.rules import piece_budget
+
+            limit = piece_budget(m) if max_pieces is None else min(max_pieces, piece_budget(m))
+            click.echo(f"unsolvable: no set of available pieces scans enough birds with at most {limit} new "
+                       f"piece(s) (a game selects at most {piece_budget(m)}: {m.rounds} rounds, "
+                       f"{m.skills} skill counter(s) for double scans)")
         else:
             click.echo(f"unknown: no answer within {time_limit:g} s (try a longer --time-limit)")
         click.echo(draw(board, use_colour(), new=result.placements))

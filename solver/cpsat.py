@@ -13,7 +13,7 @@ from ortools.sat.python import cp_model
 
 from .board import all_positions
 from .cards import ALL_CARDS, Card
-from .rules import Board, Mission, Placement, cells_of, check_placements, halo, mask_of
+from .rules import Board, Mission, Placement, cells_of, check_placements, halo, mask_of, out_of_game, piece_budget
 
 DEFAULT_TIME_LIMIT = 60.0
 SEED = 20261122
@@ -170,8 +170,14 @@ def tuned_solver(time_limit: float, workers: int = 1, params: dict | None = None
 
 def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
           time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None,
-          symmetry: bool = False) -> SolveResult:
+          symmetry: bool = False, players: int | None = None) -> SolveResult:
+    """Fewest new pieces that scan ``clear`` birds, within what a game can select
+    (``piece_budget``) and without the pieces out of the game with ``players`` (default: the
+    mode's largest table, where every piece is in the game)."""
     t0 = time.perf_counter()
+    exclude = tuple(exclude) + tuple(c for c in out_of_game(players or mission.default_players()) if c not in exclude)
+    budget = piece_budget(mission)
+    max_pieces = budget if max_pieces is None else min(max_pieces, budget)
     cand = candidate_placements(mission, catalog, exclude)
 
     def finish(status, placements=(), optimal=False, scanned=(), lb=None, stats=None):
@@ -220,3 +226,13 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
         raise AssertionError(f"internal error: CP-SAT answer scans only {got} for {mission.id}")
     lb = int(solver.BestObjectiveBound())
     return finish("solvable", placements, code == cp_model.OPTIMAL, got, lb, stats)
+
+
+def solve_for_players(mission: Mission, catalog, players: int, best: SolveResult | None = None,
+                      time_limit: float = DEFAULT_TIME_LIMIT) -> SolveResult:
+    """The answer for a table of ``players``: ``best`` (the answer with every piece in the game)
+    when it is optimal and uses no piece that is out of this game, else a new solve."""
+    gone = set(out_of_game(players))
+    if best is not None and best.optimal and best.status == "solvable" and not gone & {p.card for p in best.placements}:
+        return best
+    return solve(mission, catalog, time_limit=time_limit, players=players)

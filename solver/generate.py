@@ -20,7 +20,17 @@ from pathlib import Path
 from .board import SIZE, all_positions, cell, col_of, row_of
 from .cards import ALL_CARDS, Colour
 from .errors import InputError
-from .rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Bird, Board, Mission, Placement, blocked_reason, mask_of
+from .rules import (
+    DEFAULT_ROUNDS,
+    DEFAULT_SKILLS,
+    Bird,
+    Board,
+    Mission,
+    Placement,
+    blocked_reason,
+    mask_of,
+    piece_budget,
+)
 
 BIRD_SHAPES = [
     [(0, 0)], [(0, 0), (0, 1)], [(0, 0), (1, 0)], [(0, 0), (0, 1), (0, 2)], [(0, 0), (1, 0), (1, 1)],
@@ -52,7 +62,7 @@ class Found:
 
 
 def capacity(m: Mission) -> int:
-    return m.rounds + min(m.skills, m.rounds)
+    return piece_budget(m)
 
 
 def max_rounds(mode: str, players: int) -> int:
@@ -219,11 +229,9 @@ def reparse(m: Mission, catalog, folder: Path) -> Mission | None:
 
 def fewest_pieces(m: Mission, catalog, players: int):
     """The puzzle's optimal answer if it can be selected within the rounds, else None."""
-    from .cards import Card
     from .cpsat import solve
 
-    exclude = [Card.parse("purple-1")] if players == 3 else []
-    r = solve(m, catalog, exclude=exclude, max_pieces=capacity(m), time_limit=5)
+    r = solve(m, catalog, players=players, time_limit=5)
     return r if r.status == "solvable" and r.optimal and r.pieces_used > 0 else None
 
 

@@ -135,7 +135,7 @@ def run_task(task: Task, workers: int = 1) -> dict:
     if task.kind == "solve":
         from .cpsat import solve
 
-        r = solve(m, catalog, time_limit=task.time_limit)
+        r = solve(m, catalog, time_limit=task.time_limit, players=task.players or None)
         return {"status": r.status, "min_pieces": r.pieces_used, "optimal": r.optimal}
     if task.kind == "ceiling":
         from .openhand.ceiling import ceiling
@@ -159,7 +159,7 @@ class Plan:
     """The tasks of a report, and how they make its rows."""
 
     missions: list  # (path, Mission)
-    solve: dict  # mission id -> Task
+    solve: dict  # (mission id, players) -> Task
     rows: list  # (mission id, players, {"main": Task, "greedy": Task, ..., "ceiling": Task})
 
     def tasks(self) -> list[Task]:
@@ -183,10 +183,11 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
     for path, m in missions:
         text = Path(path).read_bytes()
         base = dict(mission_name=Path(path).name, mission_text=text, catalog_text=catalog_bytes)
-        plan.solve[m.id] = Task("solve", time_limit=time_limit, **base)
         for players in m.player_counts():
             if players_filter and players not in players_filter:
                 continue
+            # per player count: with 3 players purple-1 is out of the game
+            plan.solve[(m.id, players)] = Task("solve", players=players, time_limit=time_limit, **base)
             parts = {"main": Task("sim", players=players, games=games, seed=seed, policy=policy, **base)}
             if baseline:
                 for pol in BAND_POLICIES:
@@ -259,7 +260,7 @@ def run_locally(tasks: list, workers: int):
 def rows_of(plan: Plan, progress: Progress) -> list[dict]:
     rows = []
     for mid, players, parts in plan.rows:
-        sol = progress.get(plan.solve[mid].key)
+        sol = progress.get(plan.solve[(mid, players)].key)
         row = {**progress.get(parts["main"].key), "min_pieces": sol["min_pieces"], "optimal": sol["optimal"]}
         for pol in BAND_POLICIES:
             if pol in parts:

@@ -133,6 +133,20 @@ class Mission:
     def player_counts(self) -> tuple[int, ...]:
         return (2,) if self.mode == "buddy" else (3, 4)
 
+    def default_players(self) -> int:
+        return self.player_counts()[-1]
+
+
+def piece_budget(mission: Mission) -> int:
+    """The most new pieces a game can select: one per round, two in a round with a double scan
+    (which costs a skill counter)."""
+    return mission.rounds + min(mission.skills, mission.rounds)
+
+
+def out_of_game(players: int) -> tuple[Card, ...]:
+    """Cards (and so pieces) not in the game: purple-1 with 3 players."""
+    return (Card(Colour.PURPLE, 1),) if players == 3 else ()
+
 
 DEFAULT_ROUNDS = {"buddy": 8, "party": 10}
 DEFAULT_SKILLS = {"buddy": 5, "party": 3}

@@ -86,7 +86,7 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
     except InputError as e:
         doc["errors"].append(str(e))
         return doc
-    from .cpsat import solve
+    from .cpsat import solve, solve_for_players
 
     doc["valid"] = True
     r = solve(m, catalog, time_limit=time_limit)
@@ -98,13 +98,14 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
     from .report import BAND_POLICIES
 
     for players in m.player_counts():
+        fewest = solve_for_players(m, catalog, players, r, time_limit)
         band = {}
         for pol in dict.fromkeys((policy,) + BAND_POLICIES):
             res = play_games(m, catalog, players, games, seed, pol, "numba", workers)
             cleared = int((res.results == 0).sum())
             band[pol] = {"games": games, "cleared": cleared, "clear_rate": cleared / games,
                          "ci95": list(wilson(cleared, games))}
-        entry = {"players": players, **band[policy], "policy": policy,
+        entry = {"players": players, **band[policy], "policy": policy, "min_pieces": fewest.pieces_used,
                  "band": {pol: band[pol] for pol in BAND_POLICIES}}
         if ceiling_games:
             from .openhand.ceiling import ceiling

@@ -151,3 +151,29 @@ def test_no_color_env_disables_colour(monkeypatch):
     assert use_colour(Tty())
     monkeypatch.setenv("NO_COLOR", "1")
     assert not use_colour(Tty())
+
+
+def test_solve_respects_the_player_count(write):
+    # one purple side; every purple piece but purple-1 excluded: only purple-1 can cover it
+    text = mission_text(board_text({6: ".....pA....."}), mode="party")
+    path = write("purple.toml", text)
+    others = ",".join(f"purple-{v}" for v in range(2, 9))
+    four = json.loads(invoke("solve", path, "--exclude", others, "--json").output)
+    assert four["status"] == "solvable" and four["players"] == 4
+    assert "purple-1" in {p["piece"] for p in four["placements"]}
+    res = invoke("solve", path, "--exclude", others, "--players", 3, "--json")
+    assert res.exit_code == 1 and json.loads(res.output)["status"] == "unsolvable"
+    assert invoke("solve", path, "--players", 2).exit_code == 2  # party: 3 or 4
+
+
+def test_solve_never_uses_more_pieces_than_the_rounds_can_select(write, catalog):
+    board = board_text({6: ".....A......"})
+    plenty = invoke("solve", write("plenty.toml", mission_text(board)), "--json")
+    need = json.loads(plenty.output)["pieces_used"]
+    assert need >= 2
+    # one round and no skill counters: a game selects one piece, not enough
+    short = write("short.toml", mission_text(board, extra="rounds = 1\nskills = 0\n"))
+    res = invoke("solve", short, "--json")
+    assert res.exit_code == 1 and json.loads(res.output)["status"] == "unsolvable", res.output
+    text = invoke("solve", short).output
+    assert "at most 1 new piece" in text and "1 rounds" in text

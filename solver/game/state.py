@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
 from ..errors import InputError
-from ..rules import Board, Mission, Placement
+from ..rules import Board, Mission, Placement, out_of_game
 from .codes import SKILL_NAMES
 from .rng import SplitMix64
 
@@ -132,7 +132,7 @@ def deal(mission: Mission, catalog, players: int, seed: int) -> GameState:
     """Shuffle with the game's PRNG and deal; draws: shuffle, (start player), one seed per seat."""
     hand_size, aside = game_shape(mission, players)
     rng = SplitMix64(seed)
-    removed = [PURPLE_1] if players == 3 else []
+    removed = list(out_of_game(players))
     deck = [c for c in ALL_CARDS if c not in removed]
     for i in range(len(deck) - 1, 0, -1):
         j = rng.below(i + 1)
