@@ -162,8 +162,13 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
     players = resolve_players(m, players, mission)
     result = cpsat_solve(m, catalog, exclude=excluded, max_pieces=max_pieces, time_limit=time_limit, players=players)
     board, _ = check_placements(m, catalog, result.placements)
+    reasons = []
+    if result.status == "unsolvable":
+        from solver.reasons import explain
+
+        reasons = explain(m, catalog, players, excluded, max_pieces, time_limit=max(1.0, time_limit / 3))
     if as_json:
-        emit_json({**result.to_json(), "players": players})
+        emit_json({**result.to_json(), "players": players, **({"reasons": reasons} if reasons else {})})
     else:
         from solver.render import LEGEND, draw, use_colour
 
@@ -180,6 +185,8 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
             click.echo(f"unsolvable: no set of available pieces scans enough birds with at most {limit} new "
                        f"piece(s) (a game selects at most {piece_budget(m)}: {m.rounds} rounds, "
                        f"{m.skills} skill counter(s) for double scans)")
+            for r in reasons:
+                click.echo(f"  why: {r['message']}")
         else:
             click.echo(f"unknown: no answer within {time_limit:g} s (try a longer --time-limit)")
         click.echo(draw(board, use_colour(), new=result.placements))

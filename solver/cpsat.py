@@ -170,14 +170,15 @@ def tuned_solver(time_limit: float, workers: int = 1, params: dict | None = None
 
 def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
           time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None,
-          symmetry: bool = False, players: int | None = None) -> SolveResult:
+          symmetry: bool = False, players: int | None = None, budget: bool = True,
+          require=()) -> SolveResult:
     """Fewest new pieces that scan ``clear`` birds, within what a game can select
     (``piece_budget``) and without the pieces out of the game with ``players`` (default: the
     mode's largest table, where every piece is in the game)."""
     t0 = time.perf_counter()
     exclude = tuple(exclude) + tuple(c for c in out_of_game(players or mission.default_players()) if c not in exclude)
-    budget = piece_budget(mission)
-    max_pieces = budget if max_pieces is None else min(max_pieces, budget)
+    if budget:  # off only to explain an unsolvable answer (solver/reasons.py)
+        max_pieces = piece_budget(mission) if max_pieces is None else min(max_pieces, piece_budget(mission))
     cand = candidate_placements(mission, catalog, exclude)
 
     def finish(status, placements=(), optimal=False, scanned=(), lb=None, stats=None):
@@ -201,6 +202,10 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
         for a, b in zip(cards, cards[1:]):
             model.Add(used[b] <= used[a])
 
+    for letter in require:  # these birds must be among the scanned ones
+        if letter not in pm.scanned:
+            return finish("unsolvable", optimal=False)
+        model.Add(pm.scanned[letter] == 1)
     total = sum(used.values())
     if max_pieces is not None:
         model.Add(total <= max_pieces)

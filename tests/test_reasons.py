@@ -1,0 +1,57 @@
+"""`solve` says why a mission is unsolvable: proven reasons, the most specific first (SPEC, solve)."""
+
+import json
+
+from click.testing import CliRunner
+
+from cli import main
+from tests.conftest import ROOT, board_text, mission_text
+
+
+def reasons_of(*args):
+    res = CliRunner().invoke(main, ["solve", *[str(a) for a in args], "--json"])
+    assert res.exit_code == 1, res.output
+    doc = json.loads(res.output)
+    assert doc["status"] == "unsolvable" and doc["reasons"]
+    for r in doc["reasons"]:
+        assert set(r) == {"code", "birds", "cells", "message"} and r["message"]
+    return doc["reasons"]
+
+
+def test_bird_on_the_edge_and_too_few_birds(write):
+    rs = reasons_of(write("edge.toml", mission_text(board_text({1: "....A......."}))))
+    assert rs[0]["code"] == "bird_on_edge" and rs[0]["birds"] == ["A"]
+    assert rs[-1]["code"] == "too_few_birds"
+
+
+def test_spoiled_side_names_the_cell(write):
+    extra = '\n[[placed]]\npiece = "red-1"\ncells = ["f6"]\n'
+    rs = reasons_of(write("spoiled.toml", mission_text(board_text({6: ".....bA....."}), extra=extra)))
+    assert rs[0]["code"] == "side_spoiled" and rs[0]["birds"] == ["A"] and rs[0]["cells"] == ["f6"]
+
+
+def test_out_of_the_game_with_three_players_names_purple_1(write):
+    path = write("purple.toml", mission_text(board_text({6: ".....pA....."}), mode="party"))
+    others = ",".join(f"purple-{v}" for v in range(2, 9))
+    rs = reasons_of(path, "--players", 3, "--exclude", others)
+    assert rs[0]["code"] == "side_uncoverable" and rs[0]["cells"] == ["f6"]
+    assert "purple-1 is out of the game with 3 players" in rs[0]["message"]
+    assert "purple-2 is excluded" in rs[0]["message"]
+
+
+def test_piece_budget_of_the_rounds(write):
+    path = write("short.toml", mission_text(board_text({6: ".....A......"}), extra="rounds = 1\nskills = 0\n"))
+    (r,) = reasons_of(path)
+    assert r["code"] == "piece_budget" and "1 rounds" in r["message"]
+    res = CliRunner().invoke(main, ["solve", str(path)])
+    assert "why: it needs at least" in res.output
+
+
+def test_minimal_set_of_birds_that_conflict():
+    (r,) = reasons_of(ROOT / "tests/golden/unsolvable/one_yellow_left.toml")
+    assert r["code"] == "birds_conflict" and r["birds"] == ["A", "B"]
+
+
+def test_no_reasons_when_solvable():
+    res = CliRunner().invoke(main, ["solve", str(ROOT / "tests/missions/buddy/b01.toml"), "--json"])
+    assert res.exit_code == 0 and "reasons" not in json.loads(res.output)
