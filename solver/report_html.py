@@ -40,7 +40,9 @@ def _intro(meta: dict, df) -> list[str]:
         games = int(df["ceiling_games"].iloc[0]) if len(df) else 0
         band += (f" The <b>open-hand ceiling</b> says what is possible at all with those cards: it decides each of "
                  f"the first {games} deals exactly, for a team that sees every hand. It cheats on purpose: an upper "
-                 "bound, never a difficulty on its own.")
+                 "bound, never a difficulty on its own. A deal it cannot decide within its time limit counts as "
+                 "not clearable, so where the <i>undecided</i> column is not 0 the ceiling is a lower bound (a hollow "
+                 "triangle in the plot).")
     if band:
         lines.append(band.strip())
     lines.append(f"Made {html.escape(str(meta.get('date', '')))} by kakapo {html.escape(str(meta.get('version', '')))}"
@@ -58,7 +60,7 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
 
     rates = [(c, label) for c, label in RATE_COLUMNS if c in df.columns]
     head = ["board", "mission", "name", "players", "fewest pieces"] + [label for _, label in rates] + \
-        ["95% interval", "mean rounds when cleared"]
+        (["undecided deals"] if "ceiling_undecided" in df.columns else []) + ["95% interval", "mean rounds when cleared"]
     thumbs: dict[str, str] = {}
     body = []
     for _, r in df.iterrows():
@@ -77,6 +79,8 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
             ("-" if r["min_pieces"] != r["min_pieces"] else str(int(r["min_pieces"])), r["min_pieces"]),
         ]
         cells += [(pct(r[c]), r[c]) for c, _ in rates]
+        if "ceiling_undecided" in df.columns:
+            cells.append((str(int(r["ceiling_undecided"])), r["ceiling_undecided"]))
         cells.append((f"{pct(r['ci95_low'])} .. {pct(r['ci95_high'])}", r["ci95_low"]))
         mr = r["mean_rounds_when_cleared"]
         cells.append(("-" if mr != mr or mr is None else f"{float(mr):.1f}", mr))

@@ -94,15 +94,25 @@ def band_plot(df, path: Path) -> Path:
             continue
         rate = df[col].astype(float)
         err = [rate - df[f"{key}_ci95_low"].astype(float), df[f"{key}_ci95_high"].astype(float) - rate]
-        ax.errorbar(rate, [v + offsets[key] for v in y], xerr=err, fmt=marker, color=colour, ms=4, capsize=2,
-                    elinewidth=1, label=label)
+        ys = [v + offsets[key] for v in y]
+        if key == "ceiling" and "ceiling_undecided" in df.columns and (df["ceiling_undecided"] > 0).any():
+            # undecided deals count as not clearable: there the ceiling is a lower bound (hollow marker)
+            low = (df["ceiling_undecided"] > 0).to_numpy()
+            for mask, lab, face in ((~low, label, colour), (low, "ceiling, lower bound (deals undecided)", "white")):
+                if mask.any():
+                    ax.errorbar(rate[mask], [v for v, k in zip(ys, mask) if k],
+                                xerr=[e[mask] for e in err], fmt=marker, color=colour, mfc=face, ms=4, capsize=2,
+                                elinewidth=1, label=lab)
+            continue
+        ax.errorbar(rate, ys, xerr=err, fmt=marker, color=colour, ms=4, capsize=2, elinewidth=1, label=label)
     ax.set_yticks(y, _labels(df), fontsize=7)
+    ax.set_ylim(-0.6, n - 0.4)
     ax.set_xlim(-0.02, 1.02)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel("clear rate (95% interval)")
-    ax.set_title("Difficulty band per mission and player count", pad=24)
+    ax.set_title("Difficulty band per mission and player count", pad=34)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, frameon=False)
+    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
