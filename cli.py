@@ -39,9 +39,10 @@ def user_errors(fn):
 def report_error(e: Exception, as_json: bool) -> None:
     """Exit 2 with the message on stderr; with --json also one {"error": ...} document on stdout."""
     if as_json:
-        doc = {"file": getattr(e, "path", None), "line": getattr(e, "line", None),
-               "message": getattr(e, "problem", str(e)), "fix": getattr(e, "fix", "")}
-        click.echo(json.dumps({"error": doc}, indent=2))
+        every = [x.to_json() for x in e.all()] if hasattr(e, "all") else [{"file": None, "line": None,
+                                                                          "message": str(e), "fix": ""}]
+        doc = {"error": every[0], **({"errors": every} if len(every) > 1 else {})}
+        click.echo(json.dumps(doc, indent=2))
     click.echo(f"error: {e}", err=True)
     sys.exit(EXIT_INPUT)
 
@@ -534,7 +535,8 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     for d in docs:
         click.echo(f"== {d['file']}")
         for e in d["errors"]:
-            click.echo(f"error: {e}", err=True)
+            where = e["file"] if e["line"] is None else f"{e['file']}, line {e['line']}"
+            click.echo(f"error: {where}: {e['message']}" + (f"\n  fix: {e['fix']}" if e["fix"] else ""), err=True)
         if not d["valid"]:
             click.echo("invalid")
             continue

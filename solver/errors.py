@@ -28,6 +28,29 @@ class InputError(KakapoError):
             text += f"\n  fix: {self.fix}"
         return text
 
+    def to_json(self) -> dict:
+        return {"file": self.path, "line": self.line, "message": self.problem, "fix": self.fix}
+
+    def all(self) -> list[InputError]:
+        return [self]
+
+
+class InputErrors(InputError):
+    """Every independent problem found in one file (at least one), in the order of the file."""
+
+    def __init__(self, errors: list[InputError]):
+        self.errors = sorted(errors, key=lambda e: (e.line is None, e.line or 0))
+        first = self.errors[0]
+        super().__init__(first.path, first.problem, first.fix, first.line)
+
+    def format(self) -> str:
+        if len(getattr(self, "errors", ())) <= 1:
+            return super().format()
+        return f"{len(self.errors)} problems:\n" + "\n".join(e.format() for e in self.errors)
+
+    def all(self) -> list[InputError]:
+        return list(self.errors)
+
 
 class IllegalPlacement(KakapoError):
     """A placement that breaks a placement rule."""

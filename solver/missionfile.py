@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .board import SIZE, cell, cell_name, col_of, is_connected, neighbours, parse_cell, row_of
 from .cards import Card, Colour
-from .errors import ParseError
+from .errors import InputError, InputErrors, ParseError
 from .rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Bird, Board, Mission, Placement, mask_of
 from .tomlfile import TomlSource
 
@@ -15,61 +15,89 @@ MARK_LETTERS = {c.letter: c for c in Colour}
 
 
 def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -> Mission:
-    """Parse and check a mission file against a catalog; raises InputError naming file and line.
+    """Parse and check a mission file against a catalog; raises InputErrors naming file and line
+    of every independent problem found (a problem that makes later checks meaningless stops there).
 
     Non-fatal remarks (unknown keys) are appended to ``warnings`` when given.
     """
     src = TomlSource(path, "mission")
     d = src.data
     mission_id = Path(path).stem
+    problems: list[InputError] = []
+
+    def attempt(check, fallback=None):
+        try:
+            return check()
+        except InputErrors as e:
+            problems.extend(e.all())
+        except InputError as e:
+            problems.append(e)
+        return fallback
 
     for key in d:
         if key not in KNOWN_KEYS and warnings is not None:
             warnings.append(f"{src.path}, line {src.key_line(key) or src.table_line(key)}: unknown key {key!r} is ignored")
 
+    name = attempt(lambda: _parse_name(src, d), "?")
+    story = attempt(lambda: _parse_story(src, d), "")
+    mode = attempt(lambda: _parse_mode(src, d))
+    defaults = mode or "buddy"  # to go on checking the rest of the file
+    rounds = attempt(lambda: _positive_int(src, d, "rounds", DEFAULT_ROUNDS[defaults], minimum=1), 1)
+    skills = attempt(lambda: _positive_int(src, d, "skills", DEFAULT_SKILLS[defaults], minimum=0), 0)
+    board = attempt(lambda: _parse_board(src, d))
+    birds, marks = board if board else ([], {})
+    clear = attempt(lambda: _parse_clear(src, d, birds if board else None))
+    if problems or clear is None:
+        raise InputErrors(problems)
+    clear, clear_all = clear
+    mission = Mission(mission_id, name, mode, clear, clear_all, rounds, skills,
+                      tuple(birds), tuple(sorted(marks.items())), ())
+    placed = _parse_placed(src, d, mission, catalog)
+    return Mission(mission_id, mission.name, mode, clear, clear_all, rounds, skills,
+                   mission.birds, mission.marks, tuple(placed), story)
+
+
+def _parse_name(src: TomlSource, d: dict) -> str:
     name = d.get("name")
     if name is None:
         raise src.error("missing required key 'name'", 'add a line such as  name = "First contact"', 1)
     if not isinstance(name, str) or not name.strip():
         raise src.error("'name' must be a non-empty string", 'write it like  name = "First contact"', src.key_line("name"))
+    return name.strip()
 
+
+def _parse_story(src: TomlSource, d: dict) -> str:
     story = d.get("story", "")
     if not isinstance(story, str) or "\n" in story.strip():
         raise src.error("'story' must be one line of text", 'write it like  story = "A young kakapo hides near the track."',
                         src.key_line("story"))
+    return story.strip()
 
+
+def _parse_mode(src: TomlSource, d: dict) -> str:
     mode = d.get("mode")
     if mode is None:
         raise src.error("missing required key 'mode'", 'add  mode = "buddy"  (2 players) or  mode = "party"  (3 or 4 players)', 1)
     if mode not in ("buddy", "party"):
         raise src.error(f"mode is {mode!r}; it must be \"buddy\" or \"party\"",
                         'write  mode = "buddy"  (2 players) or  mode = "party"  (3 or 4 players)', src.key_line("mode"))
+    return mode
 
-    rounds = _positive_int(src, d, "rounds", DEFAULT_ROUNDS[mode], minimum=1)
-    skills = _positive_int(src, d, "skills", DEFAULT_SKILLS[mode], minimum=0)
 
-    birds, marks = _parse_board(src, d)
-
+def _parse_clear(src: TomlSource, d: dict, birds) -> tuple[int, bool]:
     clear_raw = d.get("clear")
     clear_line = src.key_line("clear")
     if clear_raw is None:
         raise src.error("missing required key 'clear'", 'add  clear = 1  (birds that must be scanned) or  clear = "all"', 1)
     if clear_raw == "all":
-        clear, clear_all = len(birds), True
-    elif isinstance(clear_raw, int) and not isinstance(clear_raw, bool) and clear_raw >= 1:
-        clear, clear_all = clear_raw, False
-    else:
+        return (len(birds) if birds is not None else 0), True
+    if not (isinstance(clear_raw, int) and not isinstance(clear_raw, bool) and clear_raw >= 1):
         raise src.error(f"clear is {clear_raw!r}; it must be an integer >= 1 or \"all\"",
                         'write  clear = 1  or  clear = "all"', clear_line)
-    if clear > len(birds):
+    if birds is not None and clear_raw > len(birds):
         raise src.error(f"clear = {clear_raw!r} but the board has only {len(birds)} bird(s)",
                         f"lower clear to at most {len(birds)} or add birds to the board", clear_line)
-
-    mission = Mission(mission_id, name.strip(), mode, clear, clear_all, rounds, skills,
-                      tuple(birds), tuple(sorted(marks.items())), ())
-    placed = _parse_placed(src, d, mission, catalog)
-    return Mission(mission_id, mission.name, mode, clear, clear_all, rounds, skills,
-                   mission.birds, mission.marks, tuple(placed), story.strip())
+    return clear_raw, False
 
 
 def _positive_int(src: TomlSource, d: dict, key: str, default: int, minimum: int) -> int:
@@ -103,11 +131,12 @@ def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour
                         "draw 12 lines of 12 characters ('.' empty, A-Z birds, r y g b p coloured sides)", key_line)
     bird_cells: dict[str, list[int]] = {}
     marks: dict[int, Colour] = {}
+    problems: list[InputError] = []  # every row's mistake, not only the first
     for r, (line, row) in enumerate(numbered):
         if len(row) != SIZE:
-            raise src.error(f"board row {r + 1} has {len(row)} characters; it must have exactly 12",
-                            "make every board line 12 characters long", line)
-        for c, ch in enumerate(row):
+            problems.append(src.error(f"board row {r + 1} has {len(row)} characters; it must have exactly 12",
+                                      "make every board line 12 characters long", line))
+        for c, ch in enumerate(row[:SIZE]):
             if ch == ".":
                 continue
             if "A" <= ch <= "Z":
@@ -115,22 +144,30 @@ def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour
             elif ch in MARK_LETTERS:
                 marks[cell(r, c)] = MARK_LETTERS[ch]
             else:
-                raise src.error(f"board row {r + 1}, column {c + 1} (cell {cell_name(cell(r, c))}) has {ch!r}",
-                                "use only '.' (empty), A-Z (bird cells) and r y g b p (coloured sides)", line)
+                problems.append(src.error(f"board row {r + 1}, column {c + 1} (cell {cell_name(cell(r, c))}) has {ch!r}",
+                                          "use only '.' (empty), A-Z (bird cells) and r y g b p (coloured sides)", line))
+                break  # one per row: the rest of a garbled row says nothing new
     birds = []
     for letter in sorted(bird_cells):
         cells = bird_cells[letter]
         if not is_connected([(row_of(x), col_of(x)) for x in cells]):
             line = numbered[row_of(cells[0])][0]
-            raise src.error(f"bird {letter} is not edge-connected (cells {' '.join(cell_name(x) for x in cells)})",
-                            f"join the cells of bird {letter}, or give separate birds different letters", line)
+            problems.append(src.error(f"bird {letter} is not edge-connected (cells {' '.join(cell_name(x) for x in cells)})",
+                                      f"join the cells of bird {letter}, or give separate birds different letters", line))
+            continue
         birds.append(Bird(letter, frozenset(cells)))
-    bird_mask = mask_of(c for b in birds for c in b.cells)
+    bird_mask = mask_of(c for cells in bird_cells.values() for c in cells)
     for c in marks:
         if not (mask_of(neighbours(c)) & bird_mask):
             line = numbered[row_of(c)][0]
-            raise src.error(f"coloured side mark {marks[c].letter!r} at {cell_name(c)} does not share an edge with any bird",
-                            "put colour marks on empty cells directly beside a bird (above, below, left or right)", line)
+            problems.append(src.error(f"coloured side mark {marks[c].letter!r} at {cell_name(c)} does not share an edge "
+                                      "with any bird", "put colour marks on empty cells directly beside a bird "
+                                      "(above, below, left or right)", line))
+    if not bird_cells:
+        problems.append(src.error("the board has no birds", "draw at least one bird with a capital letter (A-Z)",
+                                  key_line))
+    if problems:
+        raise InputErrors(problems)
     return birds, marks
 
 
@@ -142,47 +179,61 @@ def _parse_placed(src: TomlSource, d: dict, mission: Mission, catalog) -> list[P
                         src.key_line("placed"))
     board = Board(mission)
     out = []
+    problems: list[InputError] = []
     for i, entry in enumerate(raw):
         line = lines[i] if i < len(lines) else src.key_line("placed")
-        where = f"[[placed]] #{i + 1}"
-        if not isinstance(entry, dict) or "piece" not in entry or "cells" not in entry:
-            raise src.error(f"{where} needs keys 'piece' and 'cells'",
-                            'write  piece = "red-5"  and  cells = ["c9", "c10", "d10", "e10"]', line)
         try:
-            card = Card.parse(entry["piece"]) if isinstance(entry["piece"], str) else None
-        except ParseError as e:
-            card = None
-            err = str(e)
-        else:
-            err = f"piece must be a name like \"red-5\", not {entry['piece']!r}"
-        if card is None:
-            raise src.error(f"{where}: unknown piece: {err}", "name a piece as <colour>-<value>, e.g. red-5 or p8", line)
-        cells_raw = entry["cells"]
-        if not isinstance(cells_raw, list) or not all(isinstance(x, str) for x in cells_raw):
-            raise src.error(f"{where} ({card}): cells must be a list of cell names", 'write  cells = ["c9", "c10"]', line)
-        try:
-            cells = [parse_cell(x) for x in cells_raw]
-        except ParseError as e:
-            raise src.error(f"{where} ({card}): {e}", "use cell names a1..l12", line) from None
-        if len(set(cells)) != len(cells):
-            raise src.error(f"{where} ({card}): a cell is listed twice", "list each cell of the piece once", line)
-        p = Placement(card, frozenset(cells))
-        problem = board.placement_problem(p, catalog[card])
-        if problem:
-            if "already on the board" in problem:
-                problem = f"{card} is placed twice"
-                fix = "each piece exists once; remove the repeated [[placed]] block"
-            elif "shape" in problem:
-                fix = f"give cells that form {card}'s shape ({catalog[card].format()}) in the catalog in use"
-            elif "bird" in problem:
-                fix = "move the piece off the bird cells"
-            elif "overlaps" in problem:
-                fix = "pre-placed pieces may not share cells; move one of them"
-            elif "shares an edge" in problem:
-                fix = "pieces of the same colour may touch only at corners; move one of them"
-            else:
-                fix = "check the cells"
-            raise src.error(f"{where} ({card}): {problem}", fix, line)
+            p = _one_placed(src, board, catalog, entry, f"[[placed]] #{i + 1}", line)
+        except InputError as e:
+            problems.append(e)  # each block on its own: the others are still checked
+            continue
         board.place(p)
         out.append(p)
+    if problems:
+        raise InputErrors(problems)
     return out
+
+
+def _one_placed(src: TomlSource, board: Board, catalog, entry, where: str, line: int | None) -> Placement:
+    if not isinstance(entry, dict) or "piece" not in entry or "cells" not in entry:
+        raise src.error(f"{where} needs keys 'piece' and 'cells'",
+                        'write  piece = "red-5"  and  cells = ["c9", "c10", "d10", "e10"]', line)
+    try:
+        card = Card.parse(entry["piece"]) if isinstance(entry["piece"], str) else None
+    except ParseError as e:
+        card = None
+        err = str(e)
+    else:
+        err = f"piece must be a name like \"red-5\", not {entry['piece']!r}"
+    if card is None:
+        raise src.error(f"{where}: unknown piece: {err}", "name a piece as <colour>-<value>, e.g. red-5 or p8", line)
+    cells_raw = entry["cells"]
+    if not isinstance(cells_raw, list) or not all(isinstance(x, str) for x in cells_raw):
+        raise src.error(f"{where} ({card}): cells must be a list of cell names", 'write  cells = ["c9", "c10"]', line)
+    if not cells_raw:
+        raise src.error(f"{where} ({card}): cells is empty", "list the cells the piece covers, e.g. cells = [\"c9\"]",
+                        line)
+    try:
+        cells = [parse_cell(x) for x in cells_raw]
+    except ParseError as e:
+        raise src.error(f"{where} ({card}): {e}", "use cell names a1..l12", line) from None
+    if len(set(cells)) != len(cells):
+        raise src.error(f"{where} ({card}): a cell is listed twice", "list each cell of the piece once", line)
+    p = Placement(card, frozenset(cells))
+    problem = board.placement_problem(p, catalog[card])
+    if problem:
+        if "already on the board" in problem:
+            problem = f"{card} is placed twice"
+            fix = "each piece exists once; remove the repeated [[placed]] block"
+        elif "shape" in problem:
+            fix = f"give cells that form {card}'s shape ({catalog[card].format()}) in the catalog in use"
+        elif "bird" in problem:
+            fix = "move the piece off the bird cells"
+        elif "overlaps" in problem:
+            fix = "pre-placed pieces may not share cells; move one of them"
+        elif "shares an edge" in problem:
+            fix = "pieces of the same colour may touch only at corners; move one of them"
+        else:
+            fix = "check the cells"
+        raise src.error(f"{where} ({card}): {problem}", fix, line)
+    return p

@@ -84,7 +84,7 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
     try:
         m = load_mission(path, catalog, warnings)
     except InputError as e:
-        doc["errors"].append(str(e))
+        doc["errors"] = [x.to_json() for x in e.all()]  # every independent problem, with its line
         return doc
     from .cpsat import solve, solve_for_players
 
