@@ -47,6 +47,18 @@ def find_missions(args, bundled: Path) -> list[Path]:
     return out
 
 
+def _code_stamp() -> str:
+    """A digest of the package's sources: results computed by other code are never reused."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+CODE_STAMP = _code_stamp()
+
+
 def _digest(*parts) -> str:
     h = hashlib.sha256()
     for p in parts:
@@ -97,7 +109,7 @@ class Task:
     @property
     def key(self) -> str:
         # the file name is part of the key: two files with the same text are two missions (two ids)
-        return _digest(self.kind, FORMAT_VERSION, self.mission_name, self.mission_text, self.catalog_text,
+        return _digest(self.kind, FORMAT_VERSION, CODE_STAMP, self.mission_name, self.mission_text, self.catalog_text,
                        self.players, self.games, self.seed, self.policy, self.time_limit)
 
     def label(self) -> str:
