@@ -6,8 +6,9 @@ heuristic, then chosen so that measured difficulty rises with the number.
 
 With --write it writes <out>/<mode>/<prefix><NN>.toml (default out: benchmarks/draft_campaign;
 never over an existing file) and prints the table. The drafts in benchmarks/draft_campaign were
-made by the two commands above; they are not bundled missions yet (the campaign is future work)
-and serve the simulator benchmark as missions whose games run the full 8-10 rounds.
+made by the two commands above. They are not the bundled campaign (that one was made with
+`kakapo generate`, see missions/CAMPAIGN.md); they stay as the benchmarks' fixed set of missions
+whose games run the full 8-10 rounds, so that speed figures compare across versions.
 """
 
 from __future__ import annotations
