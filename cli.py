@@ -142,6 +142,9 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
     """Find the fewest new pieces that clear MISSION, and prove it minimal.
 
     Exit 0 solvable, 1 proven unsolvable, 3 unknown within the time limit.
+
+    \b
+    Example: kakapo solve missions/buddy/b07.toml --png b07.png
     """
     from solver.cards import Card
     from solver.errors import InputError, ParseError
@@ -207,7 +210,11 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
 def show(mission, pieces, png, as_json):
-    """Draw MISSION in the terminal (and with --png save a picture)."""
+    """Draw MISSION in the terminal (and with --png save a picture).
+
+    \b
+    Example: kakapo show missions/party/p02.toml --png p02.png
+    """
     from solver.board import cell_name
     from solver.render import LEGEND, draw, use_colour
     from solver.rules import Board, blocked_reason
@@ -294,7 +301,11 @@ def resolve_players(m, players: int | None, source: str) -> int:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
 def simulate(mission, players, games, seed, policy, workers, engine, pieces, results_path, as_json):
-    """Play many games of MISSION with simulated players and estimate the clear rate."""
+    """Play many games of MISSION with simulated players and estimate the clear rate.
+
+    \b
+    Example: kakapo simulate missions/party/p05.toml --players 3 --games 20000 --policy planner
+    """
     from solver.game.simulate import RESULT_NAMES, default_workers, play_games, summarise
 
     check_output_path(results_path, [mission, pieces], ".csv", "--results")
@@ -339,7 +350,11 @@ def print_simulation(m, doc, players, policy, games, seed, engine, workers) -> N
               help="Write the game as JSON Lines to this file.")
 @user_errors
 def play(mission, players, seed, game_index, policy, time_limit, pieces, log_path):
-    """Play one game of MISSION and tell it round by round. Exit 0 when cleared, 1 otherwise."""
+    """Play one game of MISSION and tell it round by round. Exit 0 when cleared, 1 otherwise.
+
+    \b
+    Example: kakapo play missions/buddy/b05.toml --seed 7 --game 3 --log game.jsonl
+    """
     from solver.game.engine import play_game
     from solver.game.policies import make_policy
     from solver.game.simulate import game_seeds
@@ -414,6 +429,9 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
 
     Decides each of the first N deals of `simulate` with the same seed exactly (clearable,
     not clearable, or undecided within the time limit). An upper bound on any real table.
+
+    \b
+    Example: kakapo ceiling missions/buddy/b12.toml --games 200
     """
     from solver.game.simulate import default_workers
     from solver.openhand.ceiling import ceiling as run_ceiling
@@ -457,6 +475,9 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
     Random candidates are solved, measured and steered (harder when too easy, easier when
     too hard) until the policy's clear rate lies in the band. Never overwrites a file.
     Exit 0 when COUNT missions were written, 3 when fewer were found.
+
+    \b
+    Example: kakapo generate --mode party --band 0.30-0.40 --count 3 --out my_missions
     """
     from solver.catalog import load_catalog
     from solver.errors import InputError
@@ -505,6 +526,9 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
 
     Exit 0 when every file is valid and solvable, 1 when one is valid but
     unsolvable, 2 when one is invalid, 3 when solvability stays undecided.
+
+    \b
+    Example: kakapo validate my_mission.toml --ceiling-games 100
     """
     from solver.catalog import load_catalog
     from solver.errors import KakapoError
@@ -590,6 +614,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
     Writes report.csv, report.md, report.html and PNG plots into --out. Interrupted
     work is kept; the same command again finishes it.
 
+    \b
     Example: kakapo report missions --baseline --ceiling-games 200 --out reports
     """
     import datetime

@@ -1,0 +1,16 @@
+"""Every command's --help shows an example that names the command."""
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+
+COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validate", "report"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_has_an_example(command):
+    res = CliRunner().invoke(main, [command, "--help"])
+    assert res.exit_code == 0
+    lines = [ln.strip() for ln in res.output.splitlines()]
+    assert any(ln.startswith(f"Example: kakapo {command} ") for ln in lines), res.output
