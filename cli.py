@@ -312,7 +312,11 @@ def simulate(mission, players, games, seed, policy, workers, engine, pieces, res
     catalog, m = load_inputs(mission, pieces)
     players = resolve_players(m, players, mission)
     workers = workers or default_workers()
-    out = play_games(m, catalog, players, games, seed, policy, engine, workers)
+    bar = ProgressBar("games", enabled=not as_json)
+    try:
+        out = play_games(m, catalog, players, games, seed, policy, engine, workers, progress=bar.update)
+    finally:
+        bar.close()
     doc = summarise(m, players, policy, games, seed, out, engine, workers)
     if as_json:
         emit_json(doc)
@@ -440,7 +444,11 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     catalog, m = load_inputs(mission, pieces)
     players = resolve_players(m, players, mission)
     workers = workers or default_workers()
-    doc = run_ceiling(m, catalog, players, games, seed, workers, time_limit)
+    bar = ProgressBar("deals", enabled=not as_json)
+    try:
+        doc = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=bar.update)
+    finally:
+        bar.close()
     answers = doc.pop("answers")
     if as_json:
         emit_json(doc)
@@ -481,6 +489,7 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
     """
     from solver.catalog import load_catalog
     from solver.errors import InputError
+    from solver.generate import MAX_CANDIDATES
     from solver.generate import generate as run_generate
 
     try:
@@ -495,7 +504,12 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
                          "use 2 for buddy, 3 or 4 for party")
     catalog = load_catalog(pieces)
     check_writable(out_dir, "--out", folder=True)
-    found = run_generate(mode, low, high, players, policy, count, seed, Path(out_dir), catalog, workers)
+    bar = ProgressBar(f"candidates (of at most {MAX_CANDIDATES})", enabled=not as_json)
+    try:
+        found = run_generate(mode, low, high, players, policy, count, seed, Path(out_dir), catalog, workers,
+                             progress=lambda tried, kept: bar.update(tried, MAX_CANDIDATES, f"{kept} of {count} kept"))
+    finally:
+        bar.close()
     docs = [{"file": str(f.path), "clear_rate": f.clear_rate, "ci95": list(f.ci95), "min_pieces": f.min_pieces}
             for f in found]
     if as_json:
@@ -675,11 +689,11 @@ def find_report_missions(targets, bundled):
 class ProgressBar:
     """A progress bar with rate and time left on a terminal (stderr); nothing when it is not one."""
 
-    def __init__(self, label: str):
+    def __init__(self, label: str, enabled: bool = True):
         self.label = label
         self.bar = None
         self.shown = 0
-        self.enabled = sys.stderr.isatty()
+        self.enabled = enabled and sys.stderr.isatty()  # nothing extra when piped or with --json
 
     def update(self, done: int, total: int, item: str | None = None) -> None:
         if not self.enabled or total <= 0:
@@ -688,8 +702,8 @@ class ProgressBar:
             self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_eta=True,
                                          show_pos=True, item_show_func=lambda x: x)
             self.bar.__enter__()
-        self.bar.update(done - self.shown, item)
-        self.shown = done
+        self.bar.update(max(0, done - self.shown), item)
+        self.shown = max(done, self.shown)
 
     def close(self) -> None:
         if self.bar is not None:

@@ -11,7 +11,7 @@ import math
 import multiprocessing as mp
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,8 +86,9 @@ def _play_chunk(args):
 
 
 def play_games(mission, catalog, players: int, games: int, seed: int, policy: str = "heuristic",
-               engine: str = "numba", workers: int = 1) -> Outcomes:
-    """Play ``games`` games; identical outcomes for any ``workers`` and either engine."""
+               engine: str = "numba", workers: int = 1, progress=None) -> Outcomes:
+    """Play ``games`` games; identical outcomes for any ``workers`` and either engine.
+    ``progress(done, total)`` is called as chunks of games finish."""
     from .state import game_shape
 
     game_shape(mission, players)
@@ -109,12 +110,21 @@ def play_games(mission, catalog, players: int, games: int, seed: int, policy: st
     _JOB.clear()
     _JOB.update(job)
     t0 = time.perf_counter()
+    parts = []
+
+    def finished(part):
+        parts.append(part)
+        if progress:
+            progress(sum(len(p[1]) for p in parts), games)
+
     if workers <= 1 or len(chunks) == 1:
-        parts = [_play_chunk(c) for c in chunks]
+        for c in chunks:
+            finished(_play_chunk(c))
     else:
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            parts = list(pool.map(_play_chunk, chunks))
+            for f in as_completed([pool.submit(_play_chunk, c) for c in chunks]):
+                finished(f.result())
     parts.sort(key=lambda p: p[0])
     return Outcomes(np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]),
                     np.concatenate([p[3] for p in parts]), time.perf_counter() - t0)
