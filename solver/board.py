@@ -43,13 +43,17 @@ def cell_name(c: Cell) -> str:
 _CELL_RE = re.compile(r"^\s*([a-lA-L])\s*(\d{1,2})\s*$")
 
 
+MAX_SHAPE_CELLS = SIZE * SIZE  # SPEC: a piece over 144 cells is an input error
+
+
 def parse_cell(text: str) -> Cell:
-    m = _CELL_RE.match(str(text))
+    short = repr(str(text)) if len(str(text)) <= 40 else repr(str(text)[:37]) + "..."
+    m = _CELL_RE.match(str(text)) if len(str(text)) <= 8 else None
     if not m:
-        raise ParseError(f"cannot read cell {text!r}; cells are a1 (top-left) .. l12 (bottom-right)")
+        raise ParseError(f"cannot read cell {short}; cells are a1 (top-left) .. l12 (bottom-right)")
     row = int(m.group(2)) - 1
     if not 0 <= row < SIZE:
-        raise ParseError(f"cell {text!r} is off the board; rows run 1..12")
+        raise ParseError(f"cell {short} is off the board; rows run 1..12")
     return cell(row, COLUMNS.index(m.group(1).lower()))
 
 
@@ -110,7 +114,11 @@ class Shape:
     @classmethod
     def parse(cls, text: str) -> "Shape":
         """Rows of ``#``/``.``, separated by newlines or ``/``; raises ParseError."""
-        rows = [r.strip() for r in str(text).replace("/", "\n").split("\n")]
+        text = str(text)
+        if text.count("#") > MAX_SHAPE_CELLS or len(text) > 4 * SIZE * SIZE:
+            raise ParseError(f"shape has {text.count('#')} filled cells in {len(text)} characters; a piece fits on "
+                             f"the 12 x 12 board (at most {MAX_SHAPE_CELLS} cells)")
+        rows = [r.strip() for r in text.replace("/", "\n").split("\n")]
         while rows and not rows[0]:
             rows.pop(0)
         while rows and not rows[-1]:

@@ -37,7 +37,7 @@ class Colour(IntEnum):
         for c in cls:
             if t in (c.long, c.letter):
                 return c
-        raise ParseError(f"unknown colour {text!r}; use one of red, yellow, green, blue, purple (or r y g b p)")
+        raise ParseError(f"unknown colour {_short(text)}; use one of red, yellow, green, blue, purple (or r y g b p)")
 
     def __str__(self) -> str:
         return self.long
@@ -46,7 +46,13 @@ class Colour(IntEnum):
 COLOURS = tuple(Colour)
 TRUMP_ROUND_ONE = Colour.PURPLE
 
-_CARD_RE = re.compile(r"^\s*([a-z]+)\s*-?\s*(\d+)\s*$", re.IGNORECASE)
+_CARD_RE = re.compile(r"^\s*([a-z]{1,10})\s*-?\s*(\d{1,3})\s*$", re.IGNORECASE)
+
+
+def _short(text) -> str:
+    """A name as it may appear in a message: at most 40 characters of it."""
+    t = repr(str(text))
+    return t if len(t) <= 42 else t[:40] + "...'"
 
 
 @dataclass(frozen=True, order=True)
@@ -71,13 +77,13 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> "Card":
         """Accepts ``purple-8``, ``purple8``, ``p8``, ``P-8`` (case-insensitive)."""
-        m = _CARD_RE.match(str(text))
-        if not m:
-            raise ParseError(f"cannot read card/piece name {text!r}; write it like purple-8 or p8")
+        m = _CARD_RE.match(str(text)[:64])  # bounded: no name is longer, and int() of huge digits is slow
+        if not m or len(str(text)) > 64:
+            raise ParseError(f"cannot read card/piece name {_short(text)}; write it like purple-8 or p8")
         colour = Colour.parse(m.group(1))
         value = int(m.group(2))
         if value not in VALUES:
-            raise ParseError(f"card/piece {text!r} has value {value}; values run 1..8")
+            raise ParseError(f"card/piece {_short(text)} has value {value}; values run 1..8")
         return cls(colour, value)
 
     def __str__(self) -> str:

@@ -8,8 +8,11 @@ from .board import SIZE, cell, cell_name, col_of, is_connected, neighbours, pars
 from .cards import Card, Colour
 from .errors import InputError, InputErrors, ParseError
 from .rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Bird, Board, Mission, Placement, mask_of
+from .text import clean
 from .tomlfile import TomlSource
 
+MAX_ROUNDS = {"buddy": 8, "party": 13}  # SPEC: what the hands allow (party 11-13: 3 players only)
+MAX_SKILLS = 40  # more counters than cards: no mission needs them
 KNOWN_KEYS = {"name", "story", "mode", "clear", "rounds", "skills", "board", "placed"}
 MARK_LETTERS = {c.letter: c for c in Colour}
 
@@ -22,7 +25,7 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
     """
     src = TomlSource(path, "mission")
     d = src.data
-    mission_id = Path(path).stem
+    mission_id = clean(Path(path).stem)
     problems: list[InputError] = []
 
     def attempt(check, fallback=None):
@@ -42,8 +45,10 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
     story = attempt(lambda: _parse_story(src, d), "")
     mode = attempt(lambda: _parse_mode(src, d))
     defaults = mode or "buddy"  # to go on checking the rest of the file
-    rounds = attempt(lambda: _positive_int(src, d, "rounds", DEFAULT_ROUNDS[defaults], minimum=1), 1)
-    skills = attempt(lambda: _positive_int(src, d, "skills", DEFAULT_SKILLS[defaults], minimum=0), 0)
+    rounds = attempt(lambda: _positive_int(src, d, "rounds", DEFAULT_ROUNDS[defaults], minimum=1,
+                                           maximum=MAX_ROUNDS[defaults]), 1)
+    skills = attempt(lambda: _positive_int(src, d, "skills", DEFAULT_SKILLS[defaults], minimum=0,
+                                           maximum=MAX_SKILLS), 0)
     board = attempt(lambda: _parse_board(src, d))
     birds, marks = board if board else ([], {})
     clear = attempt(lambda: _parse_clear(src, d, birds if board else None))
@@ -63,7 +68,7 @@ def _parse_name(src: TomlSource, d: dict) -> str:
         raise src.error("missing required key 'name'", 'add a line such as  name = "First contact"', 1)
     if not isinstance(name, str) or not name.strip():
         raise src.error("'name' must be a non-empty string", 'write it like  name = "First contact"', src.key_line("name"))
-    return name.strip()
+    return clean(name.strip())  # shown on terminals and pages: no control characters
 
 
 def _parse_story(src: TomlSource, d: dict) -> str:
@@ -71,7 +76,7 @@ def _parse_story(src: TomlSource, d: dict) -> str:
     if not isinstance(story, str) or "\n" in story.strip():
         raise src.error("'story' must be one line of text", 'write it like  story = "A young kakapo hides near the track."',
                         src.key_line("story"))
-    return story.strip()
+    return clean(story.strip())
 
 
 def _parse_mode(src: TomlSource, d: dict) -> str:
@@ -100,12 +105,14 @@ def _parse_clear(src: TomlSource, d: dict, birds) -> tuple[int, bool]:
     return clear_raw, False
 
 
-def _positive_int(src: TomlSource, d: dict, key: str, default: int, minimum: int) -> int:
+def _positive_int(src: TomlSource, d: dict, key: str, default: int, minimum: int, maximum: int) -> int:
     if key not in d:
         return default
     v = d[key]
-    if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-        raise src.error(f"{key} is {v!r}; it must be an integer >= {minimum}",
+    if not isinstance(v, int) or isinstance(v, bool) or not minimum <= v <= maximum:
+        shown = repr(v) if len(repr(v)) <= 30 else repr(v)[:27] + "..."
+        why = {"rounds": " (what the hands allow: 8 in buddy; 13 in party, 11-13 for 3 players only)"}.get(key, "")
+        raise src.error(f"{key} is {shown}; it must be an integer from {minimum} to {maximum}{why}",
                         f"write  {key} = {default}  or remove the line to use the default", src.key_line(key))
     return v
 

@@ -9,14 +9,10 @@ import html
 import re
 from pathlib import Path
 
+from .text import clean
+
 RATE_COLUMNS = [("clear_rate", "clear rate"), ("greedy_rate", "greedy"), ("heuristic_rate", "heuristic"),
                 ("planner_rate", "planner"), ("ceiling_rate", "ceiling")]
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def clean(text) -> str:
-    """Untrusted text without control characters (the terminal and the page get the same)."""
-    return _CONTROL.sub("", str(text))
 
 
 def pct(v) -> str:

@@ -8,6 +8,48 @@ from pathlib import Path
 
 from .errors import InputError
 
+MAX_BYTES = 1_000_000  # SPEC: mission and catalog files over 1 MB are refused
+MAX_NESTING = 8  # a mission nests [[placed]] cells lists two deep; a catalog none
+_KEY = re.compile(r"""^\s*["']?([A-Za-z0-9_-]+)["']?\s*=""")
+
+
+_TOKENS = re.compile(r'"""|\'\'\'|\\.|["\'#\[\]{}\n]', re.S)
+
+
+def nesting_depth(text: str, limit: int | None = None) -> tuple[int, int | None]:
+    """Deepest [ ] / { } nesting of values outside strings and comments (one linear pass over
+    the special characters only), and the line where it is reached."""
+    depth = best = 0
+    best_line = None
+    line = 1
+    quote = None
+    comment = False
+    for m in _TOKENS.finditer(text):
+        tok = m.group()
+        if tok == "\n":
+            line += 1
+            comment = False
+            continue
+        if comment:
+            continue
+        if quote:
+            if tok == quote:
+                quote = None
+            continue
+        if tok == "#":
+            comment = True
+        elif tok in ('"""', "\'\'\'", '"', "'"):
+            quote = tok
+        elif tok in "[{":
+            depth += 1
+            if depth > best:
+                best, best_line = depth, line
+                if limit is not None and best > limit:
+                    break  # too deep already: no need to read on
+        elif tok in "]}":
+            depth = max(0, depth - 1)
+    return best, best_line
+
 
 class TomlSource:
     """The parsed data and the raw lines, so that errors can name a line."""
@@ -20,12 +62,22 @@ class TomlSource:
         if p.is_dir():
             raise InputError(self.path, f"expected a {kind} file (.toml) but this is a folder", "give a .toml file")
         try:
-            self.text = p.read_text(encoding="utf-8")
-        except UnicodeDecodeError as e:
-            raise InputError(self.path, f"not UTF-8 text ({e.reason})", "save the file as UTF-8") from None
+            with open(p, "rb") as f:
+                raw = f.read(MAX_BYTES + 1)  # never more: the size is checked before any parsing
         except OSError as e:
             raise InputError(self.path, f"cannot read the file ({e.strerror})", "check the path and permissions") from None
+        if len(raw) > MAX_BYTES:
+            raise InputError(self.path, f"the file is over {MAX_BYTES // 1_000_000} MB; no {kind} is that large",
+                             f"check that this is a {kind} file")
+        try:
+            self.text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError(self.path, f"not UTF-8 text ({e.reason})", "save the file as UTF-8") from None
         self.lines = self.text.splitlines()
+        depth, line = nesting_depth(self.text, MAX_NESTING)
+        if depth > MAX_NESTING:
+            raise InputError(self.path, f"brackets nested more than {MAX_NESTING} deep; no {kind} needs that",
+                             "remove the extra [ ] or { } nesting", line)
         try:
             self.data = tomllib.loads(self.text)
         except tomllib.TOMLDecodeError as e:
@@ -35,6 +87,10 @@ class TomlSource:
             msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", msg)
             raise InputError(self.path, f"malformed TOML: {msg}",
                              "fix the TOML syntax (quotes, '=' between key and value, [table] headers)", line) from None
+        except (RecursionError, ValueError, OverflowError, MemoryError) as e:  # any other parser failure
+            raise InputError(self.path, f"cannot read this TOML ({type(e).__name__})",
+                             "fix the TOML syntax; a mission needs no deep nesting or huge values") from None
+        self._key_lines: dict[str, int] | None = None
 
     def error(self, problem: str, fix: str = "", line: int | None = None) -> InputError:
         return InputError(self.path, problem, fix, line)
@@ -49,6 +105,14 @@ class TomlSource:
         return None
 
     def key_line(self, key: str, start: int = 1, stop: int | None = None) -> int | None:
+        if start == 1 and stop is None:  # the common question, answered from one pass over the file
+            if self._key_lines is None:
+                self._key_lines = {}
+                for i, text in enumerate(self.lines):
+                    m = _KEY.match(text)
+                    if m:
+                        self._key_lines.setdefault(m.group(1), i + 1)
+            return self._key_lines.get(key)
         return self.line_of(rf"""^\s*["']?{re.escape(key)}["']?\s*=""", start, stop)
 
     def table_line(self, name: str) -> int | None:

@@ -1,0 +1,88 @@
+"""Files from strangers: each case an outside adversarial run found is refused quickly, as an input
+error that names the file, never a traceback (issue: hostile files and interruptions)."""
+
+import re
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from tests.conftest import ROOT, board_text, mission_text
+
+GOOD = (ROOT / "tests/missions/buddy/b04.toml").read_text()
+CATALOG = (ROOT / "missions/pieces.toml").read_text()
+
+
+def refused(*args, within: float = 2.0):
+    t0 = time.perf_counter()
+    res = CliRunner().invoke(main, [str(a) for a in args])
+    took = time.perf_counter() - t0
+    assert res.exit_code == 2, res.output[-2000:]
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert "Traceback" not in res.output and took < within, (took, res.output[-500:])
+    return res.output
+
+
+@pytest.mark.parametrize("nested", ["x = " + "[" * 500 + "]" * 500, "x = " + "{a = " * 330 + "1" + "}" * 330],
+                         ids=["arrays-500-deep", "inline-tables-330-deep"])
+def test_deep_nesting_in_a_mission_or_a_catalog(write, nested):
+    out = refused("solve", write("deep.toml", GOOD + "\n" + nested + "\n"))
+    assert "deep.toml" in out and "nested" in out
+    cat = write("deep-cat.toml", nested + "\n" + CATALOG)
+    out = refused("solve", ROOT / "tests/missions/buddy/b01.toml", "--pieces", cat)
+    assert "deep-cat.toml" in out
+
+
+def test_piece_names_with_thousands_of_digits(write):
+    text = mission_text(board_text({6: ".....A......"}), extra=f'[[placed]]\npiece = "p{"9" * 5000}"\ncells = ["a1"]\n')
+    out = refused("solve", write("digits.toml", text))
+    assert "digits.toml" in out and len(out) < 2000
+    out = refused("solve", ROOT / "tests/missions/buddy/b01.toml", "--exclude", "p" + "9" * 5000)
+    assert "--exclude" in out and len(out) < 2000
+
+
+def test_empty_cells_and_no_birds_and_too_many_rounds(write):
+    text = mission_text(board_text({6: ".....A......"}), extra='[[placed]]\npiece = "red-1"\ncells = []\n')
+    assert "cells is empty" in refused("solve", write("empty.toml", text))
+    assert "no birds" in refused("validate", write("nobirds.toml", mission_text(board_text(), clear='"all"')),
+                                 "--games", 0)
+    out = refused("validate", write("rounds.toml", mission_text(board_text({6: ".....A......"}),
+                                                                extra="rounds = 20\n")), "--games", 0)
+    assert "rounds" in out and "line 18" in out
+    out = refused("solve", write("skills.toml", mission_text(board_text({6: ".....A......"}),
+                                                            extra=f"skills = {10 ** 40}\n")))
+    assert "skills" in out
+
+
+def test_many_unknown_keys_are_linear(write):
+    keys = "".join(f"key{i} = {i}\n" for i in range(20000))
+    t0 = time.perf_counter()
+    res = CliRunner().invoke(main, ["validate", str(write("keys.toml", keys + GOOD)), "--games", 0, "--json"])
+    assert res.exit_code == 0 and time.perf_counter() - t0 < 10
+    assert res.output.count("unknown key") == 20000
+
+
+def test_oversized_files_are_refused_before_parsing(write):
+    big = write("big.toml", GOOD + "# " + "x" * 2_000_000 + "\n")
+    assert "over 1 MB" in refused("solve", big, within=1.0)
+    huge_shape = CATALOG.replace('1 = "#"', '1 = "' + "#" * 200 + '"', 1)
+    out = refused("solve", ROOT / "tests/missions/buddy/b01.toml", "--pieces", write("shape.toml", huge_shape))
+    assert "144" in out
+
+
+def test_names_with_control_characters_are_shown_clean(write, tmp_path):
+    text = mission_text(board_text({6: ".....A......"})).replace('name = "Test"',
+                                                                 'name = "Evil\\u001b[31m\\u0000 name"\nstory = "a\\u0007b|<script>"')
+    path = write("evil.toml", text)
+    for args in (["solve", path], ["show", path], ["simulate", path, "--games", 50]):
+        res = CliRunner().invoke(main, [str(a) for a in args])
+        assert res.exit_code == 0 and "Evil" in res.output
+        assert not re.search("[\x00-\x08\x0e-\x1f\x7f]", res.output.replace("\x1b[", "")), repr(res.output[:200])
+        assert "\x00" not in res.output and "\x1b[31m\x00" not in res.output
+    res = CliRunner().invoke(main, ["report", str(path), "--games", 20, "--out", str(tmp_path / "r"), "--time-limit", 5])
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "<script>" not in md and "\x00" not in md
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert "<script>" not in html.replace("<script>\n", "").split("</style>")[-1].split("<script>")[0]
