@@ -12,6 +12,7 @@ import click
 from solver.errors import KakapoError
 
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 def user_errors(fn):
@@ -26,6 +27,9 @@ def user_errors(fn):
         except BrokenPipeError:
             quiet_stdout()  # the reader went away (`kakapo play ... | head -1`): stop quietly
             sys.exit(EXIT_OK)
+        except KeyboardInterrupt:  # never an answer: no "unknown", nothing saved
+            click.echo("interrupted: no unfinished result was printed or saved", err=True)
+            sys.exit(EXIT_INTERRUPTED)
         except KakapoError as e:
             report_error(e, kwargs.get("as_json", False))
         except OSError as e:  # an output that cannot be written after all (full disk, a race)
@@ -535,6 +539,7 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
 @click.option("--ceiling-games", type=click.IntRange(min=0), default=50, show_default=True,
               help="Deals for the open-hand ceiling of the band (0: skip it).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
 def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_games, as_json):
     """Check fan missions: errors, warnings, solvability, fewest pieces, difficulty.
 
@@ -672,7 +677,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
         bar.close()
         click.echo(f"interrupted: {state['done']} of {state['total']} results kept in {out / PROGRESS}; "
                    "run the same command again to finish the report", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     bar.close()
     meta = {"policy": policy, "seed": seed, "date": datetime.date.today().isoformat(), "version": version("kakapo"),
             "command": "kakapo " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("kakapo") else ""}

@@ -156,6 +156,57 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
     return PlacementModel(cand, x, used, scanned)
 
 
+def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
+    """``solver.Solve(model)``, but Ctrl-C stays ours: an interrupted search raises
+    KeyboardInterrupt instead of coming back as an ordinary "unknown" answer.
+
+    CP-SAT's own SIGINT handler would stop the search and swallow the signal. Instead, Python's
+    handler stays in force; Python notes the signal on a wake-up socket even while this thread
+    is inside CP-SAT, a watcher thread reads it and stops the search at once, and the pending
+    KeyboardInterrupt is raised as soon as Solve returns."""
+    import signal
+    import socket
+    import threading
+
+    solver.parameters.catch_sigint_signal = False
+    if threading.current_thread() is not threading.main_thread():
+        return solver.Solve(model)  # signals are the main thread's business
+    ours, theirs = socket.socketpair()
+    ours.setblocking(True)
+    theirs.setblocking(False)
+    try:
+        previous = signal.set_wakeup_fd(theirs.fileno(), warn_on_full_buffer=False)
+    except ValueError:
+        ours.close()
+        theirs.close()
+        return solver.Solve(model)
+
+    def watch():
+        while True:
+            try:
+                data = ours.recv(64)
+            except OSError:
+                return
+            if not data or b"\xff" in data:
+                return  # the solve is over
+            if any(b == signal.SIGINT or b == signal.SIGTERM for b in data):
+                solver.StopSearch()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        return solver.Solve(model)
+    finally:
+        signal.set_wakeup_fd(previous)
+        try:
+            theirs.send(b"\xff")
+        except OSError:
+            pass
+        watcher.join(timeout=1)
+        ours.close()
+        theirs.close()
+
+
 def tuned_solver(time_limit: float, workers: int = 1, params: dict | None = None) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.01, time_limit)
@@ -215,7 +266,7 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
 
     # ------------------------------------------------------------ solve
     solver = tuned_solver(time_limit - (time.perf_counter() - t0), workers, params)
-    code = solver.Solve(model)
+    code = solve_model(solver, model)
     stats = {"variables": sum(len(v) for v in pm.x.values()), "conflicts": solver.NumConflicts(),
              "branches": solver.NumBranches(), "wall": solver.WallTime()}
 

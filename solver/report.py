@@ -251,22 +251,24 @@ def run_locally(tasks: list, workers: int):
         for task in tasks:
             yield task, run_task(task, 1)
         return
-    import multiprocessing as mp
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from .workers import process_pool, stop_pool
 
     bundles: dict = {}
     for t in tasks:
         bundles.setdefault(t.mission_name, []).append(t)
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    pool = process_pool(workers)
     try:
         pending = {pool.submit(_run_bundle, b): b for b in sorted(bundles.values(), key=len, reverse=True)}
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
                 yield from zip(pending.pop(f), f.result())
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    except BaseException:
+        stop_pool(pool)  # Ctrl-C (or an error): the workers stop now, not after their tasks
+        raise
+    pool.shutdown()
 
 
 def rows_of(plan: Plan, progress: Progress) -> list[dict]:

@@ -8,14 +8,14 @@ the game count, never on how many workers play them or on the engine.
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..workers import process_pool, stop_pool
 from .codes import RESULT_NAMES  # result codes are indices into it
 
 BLOCK = 1000
@@ -121,10 +121,14 @@ def play_games(mission, catalog, players: int, games: int, seed: int, policy: st
         for c in chunks:
             finished(_play_chunk(c))
     else:
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        pool = process_pool(workers)
+        try:
             for f in as_completed([pool.submit(_play_chunk, c) for c in chunks]):
                 finished(f.result())
+        except BaseException:
+            stop_pool(pool)
+            raise
+        pool.shutdown()
     parts.sort(key=lambda p: p[0])
     return Outcomes(np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]),
                     np.concatenate([p[3] for p in parts]), time.perf_counter() - t0)

@@ -9,13 +9,12 @@ and deterministic budgets, so the numbers are the same whatever the number of wo
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
 from ..game.simulate import game_seeds, wilson
+from ..workers import process_pool, stop_pool
 from .deal import ANSWERS, CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver
 
 # Policies whose cleared games count as witnesses, in this order (``play --policy open-hand``
@@ -68,8 +67,7 @@ def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int 
         results = map(_decide_chunk, chunks)
         pool = None
     else:
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        pool = process_pool(workers)
         results = pool.map(_decide_chunk, chunks)
     try:
         for part in results:
@@ -78,9 +76,12 @@ def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int 
             done += len(part)
             if progress:
                 progress(done, games)
-    finally:
+    except BaseException:
         if pool is not None:
-            pool.shutdown(cancel_futures=True)
+            stop_pool(pool)  # an interrupt ends at once
+        raise
+    if pool is not None:
+        pool.shutdown()
     counts = {name: int((answers == ANSWERS.index(name)).sum()) for name in ANSWERS}
     lo, hi = wilson(counts[CLEARABLE], games)
     return {

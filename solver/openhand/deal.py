@@ -81,7 +81,7 @@ class DealSolver:
     def _model(self, state, seconds: float):
         from ortools.sat.python import cp_model
 
-        from ..cpsat import tuned_solver
+        from ..cpsat import solve_model, tuned_solver
         from .model import DealModel
         from .plan import arrange
 
@@ -95,7 +95,7 @@ class DealSolver:
             # The budget is CP-SAT's deterministic time, so that the answer does not depend on how
             # busy the machine is; the wall-clock limit only guards against a very slow machine.
             solver.parameters.max_deterministic_time = left / 2
-            code = solver.Solve(dm.model)
+            code = solve_model(solver, dm.model)
             if code == cp_model.INFEASIBLE:
                 return NOT_CLEARABLE, None
             if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..board import all_positions
 from ..cards import Card
-from ..cpsat import Candidates, add_placement_model, tuned_solver
+from ..cpsat import Candidates, add_placement_model, solve_model, tuned_solver
 from ..game.state import Option
 from ..rules import Board, Placement, grow, mask_of
 
@@ -97,7 +97,7 @@ def arrange(mission, catalog, pieces: list[Card], time_limit: float = FILLER_TIM
     for card in pieces:
         model.Add(pm.used[card] == 1)
     solver = tuned_solver(time_limit)
-    code = solver.Solve(model)
+    code = solve_model(solver, model)
     if code == cp_model.INFEASIBLE:
         return None
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

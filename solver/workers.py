@@ -1,0 +1,48 @@
+"""Worker processes that never outlive the command that started them.
+
+Every pool of the project comes from ``process_pool``: forked workers (they inherit the tables
+and the compiled engine) that ask the kernel to send them SIGTERM when their parent dies, so
+Ctrl-C, SIGTERM or SIGKILL of the main process leaves no worker behind, even one in the middle
+of a long task. SIGINT is ignored in the workers: the main process alone decides what an
+interrupt means (it cancels the pool and says what was kept).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent,
+                               initargs=(os.getpid(),))
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End a pool now: pending work cancelled, running workers terminated (after an interrupt,
+    nothing they would still compute is wanted, and waiting for them would hang the exit)."""
+    for p in list(getattr(pool, "_processes", {}).values()):  # no public way before Python 3.14
+        try:
+            p.terminate()
+        except (OSError, AttributeError):
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
