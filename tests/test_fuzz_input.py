@@ -41,3 +41,13 @@ def test_mangled_catalog_is_input_error_or_valid(tmp_path, data):
         load_catalog(path)
     except InputError as e:
         assert str(path) in str(e)
+
+
+def test_corpus_fuzzer_briefly():
+    """The long fuzzer of benchmarks/ (mutations and hostile generators over both file kinds), briefly."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, str(ROOT / "benchmarks/fuzz_files.py"), "--files", "400", "--seed", "3"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and "'escape': 0" in r.stdout and "'slow': 0" in r.stdout, r.stdout[-2000:]
