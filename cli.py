@@ -203,7 +203,9 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
     if png:  # after the answer is printed: a failed picture never loses it
         from solver.plot import save_png
 
-        save_png(board, png, f"{m.name} ({m.id}): {result.status}", new=result.placements)
+        what = (f"solvable with {result.pieces_used} new piece(s)" if result.status == "solvable"
+                else result.status)
+        save_png(board, png, f"{m.name} ({m.id}): {what}", new=result.placements)
     sys.exit({"solvable": EXIT_OK, "unsolvable": EXIT_NO}.get(result.status, EXIT_UNKNOWN))
 
 

@@ -18,31 +18,36 @@ FILL = {Colour.RED: "#d62728", Colour.YELLOW: "#f2c400", Colour.GREEN: "#2ca02c"
 
 def save_png(board: Board, path: str, title: str = "", new=()) -> None:
     mission = board.mission
-    fig, ax = plt.subplots(figsize=(6.4, 6.8), dpi=110)
+    fig, ax = plt.subplots(figsize=(6.4, 7.2), dpi=110)
     ax.set_xlim(0, SIZE)
     ax.set_ylim(SIZE, 0)
     ax.set_aspect("equal")
     for i in range(SIZE + 1):
         ax.plot([0, SIZE], [i, i], color="#cccccc", lw=0.6, zorder=1)
         ax.plot([i, i], [0, SIZE], color="#cccccc", lw=0.6, zorder=1)
-    new_cards = {p.card for p in new}
+    order = {p.card: k for k, p in enumerate(new, 1)}  # the order of placement of the new pieces
     for p in board.pieces.values():
         colour = FILL[p.card.colour]
+        fresh = p.card in order
         for c in p.cells:
             ax.add_patch(Rectangle((col_of(c), row_of(c)), 1, 1, facecolor=colour, edgecolor="none",
-                                   alpha=1.0 if p.card in new_cards else 0.65, zorder=2))
-        _outline(ax, p.cells)
+                                   alpha=1.0 if fresh else 0.45, hatch=None if fresh else "//", zorder=2))
+        _outline(ax, p.cells, lw=1.8 if fresh else 1.0)
         first = min(p.cells)
-        ax.text(col_of(first) + 0.5, row_of(first) + 0.5, str(p.card.value), ha="center", va="center",
-                color="white", fontsize=9, weight="bold", zorder=5)
+        label = f"{order[p.card]}: {p.card.value}" if fresh else str(p.card.value)
+        ink = "black" if p.card.colour == Colour.YELLOW or not fresh else "white"  # readable on yellow
+        ax.text(col_of(first) + 0.5, row_of(first) + 0.5, label, ha="center", va="center",
+                color=ink, fontsize=8 if fresh else 9, weight="bold", zorder=5)
     marks = mission.mark_map
     for b in mission.birds:
+        decoy = not board.can_still_be_scanned(b)  # a decoy, or spoiled on this board
         for c in b.cells:
-            ax.add_patch(Rectangle((col_of(c), row_of(c)), 1, 1, facecolor="#444444", edgecolor="none", zorder=2))
+            ax.add_patch(Rectangle((col_of(c), row_of(c)), 1, 1, facecolor="#9a9a9a" if decoy else "#444444",
+                                   edgecolor="none", hatch="xx" if decoy else None, zorder=2))
         _outline(ax, b.cells, color="white", lw=1.5)
         first = min(b.cells)
-        ax.text(col_of(first) + 0.5, row_of(first) + 0.5, b.letter, ha="center", va="center", color="white",
-                fontsize=11, weight="bold", zorder=5)
+        ax.text(col_of(first) + 0.5, row_of(first) + 0.5, b.letter + ("\n(never)" if decoy else ""), ha="center",
+                va="center", color="white", fontsize=11 if not decoy else 7, weight="bold", zorder=5)
         for c in b.cells:  # coloured sides: a thick bar on the bird edge facing the mark
             r, k = row_of(c), col_of(c)
             for dr, dk in ((-1, 0), (1, 0), (0, -1), (0, 1)):
@@ -66,6 +71,14 @@ def save_png(board: Board, path: str, title: str = "", new=()) -> None:
         s.set_visible(False)
     if title:
         ax.set_title(title, pad=22)
+    from matplotlib.patches import Patch
+
+    legend = [Patch(facecolor="#444444", label="bird"),
+              Patch(facecolor="#9a9a9a", hatch="xx", label="bird that can never be scanned"),
+              Patch(facecolor="white", edgecolor=FILL[Colour.BLUE], lw=3, label="coloured side"),
+              Patch(facecolor="#bbbbbb", hatch="//", alpha=0.6, label="piece placed before"),
+              Patch(facecolor="#bbbbbb", edgecolor="black", lw=1.8, label="new piece (order: value)")]
+    ax.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=3, fontsize=7, frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -80,3 +93,4 @@ def _outline(ax, cells, color="black", lw=1.2):
             rr, kk = r + dr, k + dk
             if not (0 <= rr < SIZE and 0 <= kk < SIZE) or rr * SIZE + kk not in cells:
                 ax.plot(*seg, color=color, lw=lw, zorder=4)
+
