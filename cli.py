@@ -205,7 +205,11 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
 
         what = (f"solvable with {result.pieces_used} new piece(s)" if result.status == "solvable"
                 else result.status)
-        save_png(board, png, f"{m.name} ({m.id}): {what}", new=result.placements)
+        from solver.board import parse_cell
+
+        save_png(board, png, f"{m.name} ({m.id}): {what}", new=result.placements,
+                 culprits=[parse_cell(c) for r in reasons for c in r["cells"]],
+                 culprit_birds=[b for r in reasons for b in r["birds"]])
     sys.exit({"solvable": EXIT_OK, "unsolvable": EXIT_NO}.get(result.status, EXIT_UNKNOWN))
 
 

@@ -16,7 +16,9 @@ FILL = {Colour.RED: "#d62728", Colour.YELLOW: "#f2c400", Colour.GREEN: "#2ca02c"
         Colour.BLUE: "#1f77b4", Colour.PURPLE: "#8e44ad"}
 
 
-def save_png(board: Board, path: str, title: str = "", new=()) -> None:
+def save_png(board: Board, path: str, title: str = "", new=(), culprits=(), culprit_birds=()) -> None:
+    """The board; ``new`` pieces numbered in their order; ``culprits`` (cells) and ``culprit_birds``
+    (letters) circled in red: why a mission cannot be cleared."""
     mission = board.mission
     fig, ax = plt.subplots(figsize=(6.4, 7.2), dpi=110)
     ax.set_xlim(0, SIZE)
@@ -63,6 +65,12 @@ def save_png(board: Board, path: str, title: str = "", new=()) -> None:
         if not (board.occupied >> c) & 1:
             ax.add_patch(Rectangle((col_of(c) + 0.3, row_of(c) + 0.3), 0.4, 0.4, facecolor=FILL[col],
                                    edgecolor="none", zorder=3))
+    from matplotlib.patches import Circle
+
+    circled = set(culprits) | {c for b in mission.birds if b.letter in set(culprit_birds) for c in b.cells}
+    for c in circled:
+        ax.add_patch(Circle((col_of(c) + 0.5, row_of(c) + 0.5), 0.62, facecolor="none", edgecolor="#e00000",
+                            lw=2.2, zorder=7))
     ax.set_xticks([i + 0.5 for i in range(SIZE)], list(COLUMNS[:SIZE]))
     ax.set_yticks([i + 0.5 for i in range(SIZE)], [str(i + 1) for i in range(SIZE)])
     ax.xaxis.tick_top()
@@ -78,6 +86,8 @@ def save_png(board: Board, path: str, title: str = "", new=()) -> None:
               Patch(facecolor="white", edgecolor=FILL[Colour.BLUE], lw=3, label="coloured side"),
               Patch(facecolor="#bbbbbb", hatch="//", alpha=0.6, label="piece placed before"),
               Patch(facecolor="#bbbbbb", edgecolor="black", lw=1.8, label="new piece (order: value)")]
+    if circled:
+        legend.append(Patch(facecolor="none", edgecolor="#e00000", lw=2.2, label="why it cannot be cleared"))
     ax.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=3, fontsize=7, frameon=False)
     fig.tight_layout()
     fig.savefig(path)

@@ -55,3 +55,21 @@ def test_minimal_set_of_birds_that_conflict():
 def test_no_reasons_when_solvable():
     res = CliRunner().invoke(main, ["solve", str(ROOT / "tests/missions/buddy/b01.toml"), "--json"])
     assert res.exit_code == 0 and "reasons" not in json.loads(res.output)
+
+
+def test_png_of_an_unsolvable_mission_marks_the_culprits(tmp_path, monkeypatch):
+    import solver.plot
+
+    seen = {}
+    real = solver.plot.save_png
+
+    def spy(*a, **k):
+        seen.update(k)
+        return real(*a, **k)
+
+    monkeypatch.setattr(solver.plot, "save_png", spy)
+    png = tmp_path / "why.png"
+    res = CliRunner().invoke(main, ["solve", str(ROOT / "tests/golden/unsolvable/one_yellow_left.toml"), "--png",
+                                    str(png)])
+    assert res.exit_code == 1 and png.stat().st_size > 1000
+    assert sorted(seen["culprit_birds"]) == ["A", "B"]
