@@ -596,6 +596,8 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
             click.echo(f"valid, solvable with at least {d['min_pieces']} new piece(s) ({proof})")
         elif d["status"] == "unsolvable":
             click.echo("valid but UNSOLVABLE: no set of pieces scans enough birds")
+            for r in d.get("reasons", []):
+                click.echo(f"  why: {r['message']}")
         else:
             click.echo(f"valid; solvability unknown within {time_limit:g} s")
         for e in d["difficulty"]:

@@ -92,6 +92,10 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
     r = solve(m, catalog, time_limit=time_limit)
     doc["status"], doc["min_pieces"], doc["optimal"] = r.status, r.pieces_used, r.optimal
     doc["warnings"] = warnings + mission_warnings(m, r.pieces_used)
+    if r.status == "unsolvable":
+        from .reasons import explain
+
+        doc["reasons"] = explain(m, catalog, m.default_players(), time_limit=max(1.0, time_limit / 3))
     if r.status != "solvable" or games <= 0:
         return doc
     from .game.simulate import play_games, wilson

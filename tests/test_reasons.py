@@ -73,3 +73,11 @@ def test_png_of_an_unsolvable_mission_marks_the_culprits(tmp_path, monkeypatch):
                                     str(png)])
     assert res.exit_code == 1 and png.stat().st_size > 1000
     assert sorted(seen["culprit_birds"]) == ["A", "B"]
+
+
+def test_validate_gives_the_same_reasons():
+    res = CliRunner().invoke(main, ["validate", str(ROOT / "tests/golden/unsolvable/one_yellow_left.toml"),
+                                    "--games", "0", "--json"])
+    assert res.exit_code == 1
+    (doc,) = json.loads(res.output)["files"]
+    assert doc["status"] == "unsolvable" and doc["reasons"][0]["birds"] == ["A", "B"]
