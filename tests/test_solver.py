@@ -34,9 +34,11 @@ def test_bundled_missions_golden_minimum(path, catalog):
     assert r.pieces_used == golden[m.id]
     _, scanned = check_placements(m, catalog, r.placements)  # independent replay with every rule
     assert len(scanned) >= m.clear and sorted(scanned) == sorted(r.scanned)
-    # one piece fewer must be proven impossible
-    fewer = cpsat.solve(m, catalog, max_pieces=golden[m.id] - 1)
-    assert fewer.status == "unsolvable"
+    # one piece fewer must be proven impossible: a second, separate proof for the fixtures and every
+    # fifth campaign mission (CP-SAT's optimality proof above covers the rest; this keeps CI short)
+    if path in FIXTURES or int(m.id[1:]) % 5 == 0:
+        fewer = cpsat.solve(m, catalog, max_pieces=golden[m.id] - 1)
+        assert fewer.status == "unsolvable"
 
 
 def test_cpsat_agrees_with_exhaustive_on_200_generated_missions(catalog):
