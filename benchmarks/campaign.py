@@ -16,28 +16,20 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.board import SIZE, all_positions, cell, cell_name, col_of, row_of  # noqa: E402
+from solver.board import SIZE, all_positions, cell, col_of, row_of  # noqa: E402
 from solver.cards import ALL_CARDS, Colour  # noqa: E402
 from solver.catalog import load_catalog  # noqa: E402
 from solver.errors import InputError  # noqa: E402
+from solver.generate import BIRD_SHAPES, NAMES  # noqa: E402  (the generator's bird shapes and names)
 from solver.missionfile import load_mission  # noqa: E402
+from solver.missionwrite import mission_toml  # noqa: E402
 from solver.rules import Bird, Board, Mission, Placement, blocked_reason, mask_of  # noqa: E402
-
-BIRD_SHAPES = [
-    [(0, 0)], [(0, 0), (0, 1)], [(0, 0), (1, 0)], [(0, 0), (0, 1), (0, 2)], [(0, 0), (1, 0), (1, 1)],
-    [(0, 0), (0, 1), (1, 1)], [(0, 0), (0, 1), (0, 2), (1, 1)], [(0, 0), (1, 0), (2, 0), (2, 1)],
-    [(0, 0), (0, 1), (1, 0), (1, 1)], [(0, 0), (1, 0), (1, 1), (2, 1)], [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)],
-]
-NAMES = ["Morning call", "Fern gully", "Twin perches", "Moss bank", "Rimu grove", "Night shift", "Kiwi crossing",
-         "Tussock ridge", "Rata bloom", "Stream bend", "Cloud forest", "Owl hour", "Beech mast", "Bellbird song",
-         "Sandy cove", "Misty hollow", "Takahe meadow", "Kea lookout", "Tui chorus", "Long night", "Southern lights",
-         "Fiordland", "Stewart island", "Codfish island", "Whenua hou", "Last light", "Dawn chorus",
-         "Booming season", "Feeding station", "Nesting burrow", "Lek arena", "Track and bowl", "Green feathers"]
 
 
 def random_mission(rng: random.Random, mode: str, mid: str, catalog) -> Mission | None:
@@ -93,19 +85,7 @@ def random_mission(rng: random.Random, mode: str, mid: str, catalog) -> Mission 
 
 
 def to_toml(m: Mission, name: str, note: str) -> str:
-    grid = [["."] * SIZE for _ in range(SIZE)]
-    for b in m.birds:
-        for c in b.cells:
-            grid[row_of(c)][col_of(c)] = b.letter
-    for c, col in m.marks:
-        grid[row_of(c)][col_of(c)] = col.letter
-    clear = '"all"' if m.clear == len(m.birds) else str(m.clear)
-    out = [f"# {note}", f'name = "{name}"', f'mode = "{m.mode}"', f"clear = {clear}", 'board = """']
-    out += ["".join(r) for r in grid] + ['"""']
-    for p in m.placed:
-        cells = ", ".join(f'"{cell_name(c)}"' for c in sorted(p.cells))
-        out += ["", "[[placed]]", f'piece = "{p.card}"', f"cells = [{cells}]"]
-    return "\n".join(out) + "\n"
+    return mission_toml(replace(m, name=name), comment=note)
 
 
 def describe(m: Mission, min_pieces: int) -> str:

@@ -29,7 +29,6 @@ from .rules import (
     Placement,
     blocked_reason,
     mask_of,
-    piece_budget,
 )
 
 BIRD_SHAPES = [
@@ -59,10 +58,6 @@ class Found:
     clear_rate: float
     ci95: tuple[float, float]
     min_pieces: int
-
-
-def capacity(m: Mission) -> int:
-    return piece_budget(m)
 
 
 def max_rounds(mode: str, players: int) -> int:

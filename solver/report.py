@@ -225,13 +225,10 @@ def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = No
     if scheduler:
         from .cluster import run_on_cluster
 
-        for task, result in run_on_cluster(scheduler, todo):
-            progress.put(task.key, result)
-            done += 1
-            if tick:
-                tick(done, len(tasks), task.label())
-        return progress
-    for task, result in run_locally(todo, workers):
+        finished = run_on_cluster(scheduler, todo)
+    else:
+        finished = run_locally(todo, workers)
+    for task, result in finished:
         progress.put(task.key, result)
         done += 1
         if tick:

@@ -26,13 +26,9 @@ def mission_warnings(m, min_pieces: int | None) -> list[str]:
                        "with another colour")
     if len(board.scanned()) >= m.clear:
         out.append("the mission is already cleared by the pre-placed pieces")
-    if min_pieces is not None:
-        per_round = 2 if m.skills > 0 else 1
-        if min_pieces > m.rounds * per_round:
-            out.append(f"it needs at least {min_pieces} pieces but at most {m.rounds * per_round} can be placed "
-                       f"in {m.rounds} rounds: it cannot be cleared in play")
-        elif min_pieces > m.rounds:
-            out.append(f"it needs at least {min_pieces} pieces in {m.rounds} rounds: only double scans can do it")
+    # more pieces than the rounds can select is already "unsolvable" (the solver keeps to piece_budget)
+    if min_pieces is not None and min_pieces > m.rounds:
+        out.append(f"it needs at least {min_pieces} pieces in {m.rounds} rounds: only double scans can do it")
     return out
 
 
