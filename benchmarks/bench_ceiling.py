@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.catalog import load_catalog  # noqa: E402
-from solver.game.simulate import game_seeds  # noqa: E402
-from solver.missionfile import load_mission  # noqa: E402
+from solver.game.seeds import game_seeds  # noqa: E402
+from solver.io.catalog import load_catalog  # noqa: E402
+from solver.io.missionfile import load_mission  # noqa: E402
 from solver.openhand.ceiling import policy_clears  # noqa: E402
 from solver.openhand.deal import DealSolver  # noqa: E402
 

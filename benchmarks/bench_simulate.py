@@ -17,17 +17,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.catalog import load_catalog  # noqa: E402
-from solver.game.simulate import play_games  # noqa: E402
-from solver.missionfile import load_mission  # noqa: E402
+from solver.analysis.simulate import play_games  # noqa: E402
+from solver.io.catalog import load_catalog  # noqa: E402
+from solver.io.missionfile import load_mission  # noqa: E402
 
 COMPILE_SNIPPET = """
 import time, sys
 sys.path.insert(0, %r)
 t0 = time.perf_counter()
-from solver.catalog import load_catalog
-from solver.missionfile import load_mission
-from solver.game.simulate import play_games
+from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
+from solver.analysis.simulate import play_games
 cat = load_catalog()
 m = load_mission(%r, cat)
 t1 = time.perf_counter()

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver import cpsat, exhaustive  # noqa: E402
-from solver.catalog import load_catalog  # noqa: E402
-from solver.missionfile import load_mission  # noqa: E402
+from solver.io.catalog import load_catalog  # noqa: E402
+from solver.io.missionfile import load_mission  # noqa: E402
 
 VARIANTS = {
     "default": None,  # the tuned parameters in solver/cpsat.py

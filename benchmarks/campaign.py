@@ -22,14 +22,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.board import SIZE, all_positions, cell, col_of, row_of  # noqa: E402
-from solver.cards import ALL_CARDS, Colour  # noqa: E402
-from solver.catalog import load_catalog  # noqa: E402
-from solver.errors import InputError  # noqa: E402
-from solver.generate import BIRD_SHAPES, NAMES  # noqa: E402  (the generator's bird shapes and names)
-from solver.missionfile import load_mission  # noqa: E402
-from solver.missionwrite import mission_toml  # noqa: E402
-from solver.rules import Bird, Board, Mission, Placement, blocked_reason, mask_of  # noqa: E402
+from solver.analysis.generate import BIRD_SHAPES, NAMES  # noqa: E402  (the generator's bird shapes and names)
+from solver.core.board import SIZE, all_positions, cell, col_of, row_of  # noqa: E402
+from solver.core.cards import ALL_CARDS, Colour  # noqa: E402
+from solver.core.errors import InputError  # noqa: E402
+from solver.core.rules import Bird, Board, Mission, Placement, blocked_reason, mask_of  # noqa: E402
+from solver.io.catalog import load_catalog  # noqa: E402
+from solver.io.missionfile import load_mission  # noqa: E402
+from solver.io.missionwrite import mission_toml  # noqa: E402
 
 
 def random_mission(rng: random.Random, mode: str, mid: str, catalog) -> Mission | None:
@@ -100,8 +100,8 @@ def describe(m: Mission, min_pieces: int) -> str:
 
 
 def main():
-    from solver.cpsat import solve
-    from solver.game.simulate import play_games
+    from solver.analysis.simulate import play_games
+    from solver.puzzle.cpsat import solve
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", choices=["buddy", "party"], required=True)

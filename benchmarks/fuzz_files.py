@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.catalog import load_catalog  # noqa: E402
-from solver.errors import InputError  # noqa: E402
-from solver.missionfile import load_mission  # noqa: E402
+from solver.core.errors import InputError  # noqa: E402
+from solver.io.catalog import load_catalog  # noqa: E402
+from solver.io.missionfile import load_mission  # noqa: E402
 
 TOKENS = ['"', "'", '"""', "[", "]", "{", "}", "=", "\n", "#", ",", ".", "A", "r", "p", "-", "0", "9" * 30,
           "[[placed]]", "cells", "piece", "clear", "all", "rounds", "skills", "mode", "inf", "nan", "1e999",

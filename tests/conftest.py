@@ -6,7 +6,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.catalog import load_catalog  # noqa: E402
+from solver.io.catalog import load_catalog  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -44,7 +44,7 @@ def mission_text(board: str, mode: str = "buddy", clear="1", extra: str = "") ->
 @pytest.fixture
 def load(write, catalog):
     """Mission text -> Mission (through the real parser)."""
-    from solver.missionfile import load_mission
+    from solver.io.missionfile import load_mission
 
     counter = iter(range(10**6))
 

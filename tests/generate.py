@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from solver.board import SIZE, all_positions, cell
-from solver.cards import ALL_CARDS, Colour
-from solver.rules import Bird, Board, Mission, Placement, cells_of, mask_of
+from solver.core.board import SIZE, all_positions, cell
+from solver.core.cards import ALL_CARDS, Colour
+from solver.core.rules import Bird, Board, Mission, Placement, cells_of, mask_of
 
 SMALL_BIRDS = [[(0, 0)], [(0, 0), (0, 1)], [(0, 0), (1, 0)], [(0, 0), (0, 1), (1, 0)]]
 

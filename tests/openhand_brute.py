@@ -64,6 +64,6 @@ def clearable(state, catalog) -> bool:
                     return True
         return False
 
-    from solver.cards import TRUMP_ROUND_ONE
+    from solver.core.cards import TRUMP_ROUND_ONE
 
     return rec(1, [list(h) for h in state.hands], state.start_player, TRUMP_ROUND_ONE, mission.skills, [])

@@ -6,8 +6,8 @@ the engines; the card rules are written out again here on purpose, as a check.
 
 from __future__ import annotations
 
-from solver.cards import ALL_CARDS, Card
-from solver.rules import Board, Placement
+from solver.core.cards import ALL_CARDS, Card
+from solver.core.rules import Board, Placement
 
 COLOURS = ["red", "yellow", "green", "blue", "purple"]
 

@@ -4,7 +4,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli import main
+from solver.cli import main
 from tests.conftest import board_text, mission_text
 
 

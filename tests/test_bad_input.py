@@ -3,7 +3,7 @@
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from solver.cli import main
 from tests.conftest import board_text, mission_text
 
 GOOD_BOARD = board_text({5: ".....r......", 6: "....bAy.....", 7: ".....g......"})
@@ -71,8 +71,8 @@ def test_missing_file():
 
 
 def catalog_text(override: dict[str, str] | None = None, drop: tuple[str, int] | None = None) -> str:
-    from solver.cards import Colour
-    from solver.catalog import load_catalog
+    from solver.core.cards import Colour
+    from solver.io.catalog import load_catalog
 
     base = load_catalog()
     lines = []

@@ -3,8 +3,8 @@
 
 import pytest
 
-from solver.catalog import load_catalog
-from solver.report import Progress, compute_rows, plan_report
+from solver.analysis.report import Progress, compute_rows, plan_report
+from solver.io.catalog import load_catalog
 from tests.conftest import ROOT
 
 distributed = pytest.importorskip("distributed")  # the cluster extra; .ci/run installs it
@@ -40,7 +40,7 @@ def test_cluster_report_equals_local_and_resumes(tmp_path, scheduler):
 def test_unreachable_scheduler_is_an_input_error(tmp_path):
     from click.testing import CliRunner
 
-    from cli import main
+    from solver.cli import main
 
     res = CliRunner().invoke(main, ["report", str(ROOT / "tests/missions/buddy/b01.toml"), "--games", "50", "--out",
                                     str(tmp_path), "--scheduler", "tcp://127.0.0.1:9"])

@@ -6,14 +6,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from solver.analysis.simulate import play_games
+from solver.cli import main
+from solver.core.stats import wilson
 from solver.game import fast
 from solver.game.codes import RESULT_NAMES
 from solver.game.engine import play_game
 from solver.game.policies import make_policy
-from solver.game.simulate import game_seeds, play_games, wilson
+from solver.game.seeds import game_seeds
 from solver.game.tables import build_tables
-from solver.missionfile import load_mission
+from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
 from tests.referee import referee
 

@@ -3,9 +3,9 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.catalog import load_catalog
-from solver.errors import InputError
-from solver.missionfile import load_mission
+from solver.core.errors import InputError
+from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
 
 MISSION = (ROOT / "tests/missions/buddy/b04.toml").read_text()

@@ -2,13 +2,13 @@
 
 import pytest
 
-from solver.cards import Card, Colour
+from solver.core.cards import Card, Colour
+from solver.core.rules import Board, Placement
 from solver.game.engine import PolicyError, play_game
 from solver.game.policies import HeuristicPolicy, RandomPolicy
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState, Option, deal, decision_card, legal_cards, selection_options
-from solver.missionfile import load_mission
-from solver.rules import Board, Placement
+from solver.io.missionfile import load_mission
 from tests.conftest import ROOT, board_text, mission_text
 
 C = Card.parse
@@ -86,7 +86,7 @@ def test_rule_rounds_by_mode(b01, p01, catalog):
 
 
 def test_rule_wrong_player_count_is_an_input_error(b01, p01, catalog):
-    from solver.errors import InputError
+    from solver.core.errors import InputError
 
     with pytest.raises(InputError):
         deal(b01, catalog, 3, 1)

@@ -4,11 +4,11 @@ import json
 
 from click.testing import CliRunner
 
-from cli import main
-from solver.catalog import load_catalog
-from solver.cpsat import solve
-from solver.missionfile import load_mission
-from solver.missionwrite import mission_toml
+from solver.cli import main
+from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
+from solver.io.missionwrite import mission_toml
+from solver.puzzle.cpsat import solve
 from tests.conftest import ROOT
 
 

@@ -3,7 +3,7 @@
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from solver.cli import main
 
 COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validate", "report"]
 

@@ -9,7 +9,7 @@ from solver.game.engine import play_game
 from solver.game.policies import make_policy
 from solver.game.rng import SplitMix64
 from solver.game.state import Observation, deal, observe
-from solver.missionfile import load_mission
+from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
 
 ALLOWED = {"seat", "num_players", "mission", "catalog", "round", "hand", "hand_sizes", "start_player", "trump",

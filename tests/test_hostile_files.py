@@ -7,7 +7,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from solver.cli import main
 from tests.conftest import ROOT, board_text, mission_text
 
 GOOD = (ROOT / "tests/missions/buddy/b04.toml").read_text()

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from solver import cpsat
-from solver.catalog import load_catalog
-from solver.missionfile import load_mission
-from solver.report import compute_rows, write_outputs
+from solver.analysis.report import compute_rows, write_outputs
+from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
 
 
@@ -86,7 +86,7 @@ def alive(pid: int) -> bool:
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
 def test_no_worker_survives_the_main_process(tmp_path, how):
     code = ("import sys; sys.argv = ['kakapo', 'report', sys.argv[1], '--games', '400000', '--workers', '2', "
-            "'--out', sys.argv[2], '--time-limit', '5']; from cli import main; main()")
+            "'--out', sys.argv[2], '--time-limit', '5']; from solver.cli import main; main()")
     proc = subprocess.Popen([sys.executable, "-c", code, str(ROOT / "tests/missions/party/p02.toml"),
                              str(tmp_path / "out")], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers: list[int] = []

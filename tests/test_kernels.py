@@ -8,16 +8,17 @@ import random
 import numpy as np
 import pytest
 
-from solver.board import position_index
-from solver.cards import ALL_CARDS, Card, Colour
+from solver.core.board import position_index
+from solver.core.cards import ALL_CARDS, Card, Colour
+from solver.core.rules import Board
 from solver.game import fast
 from solver.game.codes import RESULT_NAMES, SKILL_NAMES
 from solver.game.engine import end_of_round
 from solver.game.policies import BoardView, GreedyPolicy, HeuristicPolicy, MissionTables
 from solver.game.state import Option, deal, decision_card, legal_cards, selection_options
-from solver.game.tables import build_tables, split
-from solver.missionfile import load_mission
-from solver.rules import Board
+from solver.game.tables import build_tables
+from solver.io.missionfile import load_mission
+from solver.runtime.bits import split
 from tests.conftest import ROOT
 
 MISSIONS = ["tests/missions/buddy/b04.toml", "tests/missions/party/p02.toml", "benchmarks/draft_campaign/party/p18.toml",

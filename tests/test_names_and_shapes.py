@@ -2,9 +2,9 @@
 
 import pytest
 
-from solver.board import A1, L12, Shape, all_positions, cell_name, neighbours, parse_cell
-from solver.cards import ALL_CARDS, Card, Colour
-from solver.errors import ParseError
+from solver.core.board import A1, L12, Shape, all_positions, cell_name, neighbours, parse_cell
+from solver.core.cards import ALL_CARDS, Card, Colour
+from solver.core.errors import ParseError
 
 
 @pytest.mark.parametrize("text", ["purple-8", "purple8", "p8", "P-8", "PURPLE-8", " p 8 "])

@@ -11,9 +11,9 @@ from tests.conftest import ROOT
 SCRIPT = """
 import json, sys
 sys.path.insert(0, {root!r})
-from solver.catalog import load_catalog
-from solver.missionfile import load_mission
-from solver.game.simulate import play_games
+from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
+from solver.analysis.simulate import play_games
 cat = load_catalog()
 m = load_mission({mission!r}, cat)
 out = play_games(m, cat, 2, 200, 3, "heuristic", "numba", 1)

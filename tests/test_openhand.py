@@ -8,12 +8,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from solver.cli import main
 from solver.game.engine import play_game
 from solver.game.policies import make_policy
-from solver.game.simulate import game_seeds
+from solver.game.seeds import game_seeds
 from solver.game.state import deal
-from solver.missionfile import load_mission
+from solver.io.missionfile import load_mission
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver, replay
 from tests.conftest import ROOT, board_text, mission_text
 from tests.openhand_brute import clearable as brute_clearable

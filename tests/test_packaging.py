@@ -17,11 +17,13 @@ def test_non_editable_install_runs_from_elsewhere(tmp_path):
     installed = target / "solver" / "missions"
     assert (installed / "pieces.toml").is_file() and len(list(installed.glob("*/*.toml"))) >= 40
     assert (target / "solver" / "py.typed").is_file()
+    assert not (target / "cli.py").exists(), "the wheel installs a generic top-level cli module"
+    assert sorted(p.name for p in target.glob("*.py")) == []
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = dict(os.environ, PYTHONPATH=str(target))  # the installed copy first, not this checkout
     code = ("import sys, solver; assert solver.__file__.startswith(sys.argv[1]), solver.__file__; "
-            "sys.argv = ['kakapo', 'solve', sys.argv[2], '--json']; from cli import main; main()")
+            "sys.argv = ['kakapo', 'solve', sys.argv[2], '--json']; from solver.cli import main; main()")
     r = subprocess.run([sys.executable, "-c", code, str(target), str(installed / "buddy" / "b01.toml")],
                        cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]

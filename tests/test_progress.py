@@ -3,10 +3,10 @@
 import numpy as np
 from click.testing import CliRunner
 
-from cli import main
-from solver.catalog import load_catalog
-from solver.game.simulate import play_games
-from solver.missionfile import load_mission
+from solver.analysis.simulate import play_games
+from solver.cli import main
+from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
 
 

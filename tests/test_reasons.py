@@ -4,7 +4,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli import main
+from solver.cli import main
 from tests.conftest import ROOT, board_text, mission_text
 
 
@@ -58,7 +58,7 @@ def test_no_reasons_when_solvable():
 
 
 def test_png_of_an_unsolvable_mission_marks_the_culprits(tmp_path, monkeypatch):
-    import solver.plot
+    import solver.view.plot
 
     seen = {}
     real = solver.plot.save_png

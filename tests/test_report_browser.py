@@ -8,7 +8,7 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from solver.cli import main
 from tests.conftest import ROOT, board_text, mission_text
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

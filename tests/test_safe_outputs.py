@@ -8,7 +8,7 @@ import sys
 
 from click.testing import CliRunner
 
-from cli import main
+from solver.cli import main
 from tests.conftest import ROOT
 
 MISSION = str(ROOT / "tests/missions/buddy/b01.toml")
@@ -53,7 +53,7 @@ def test_json_errors_are_one_document(tmp_path):
 
 
 def test_answer_is_printed_before_a_failed_picture(tmp_path, monkeypatch):
-    import solver.plot
+    import solver.view.plot
 
     def fail(*a, **k):
         raise PermissionError(13, "Permission denied", str(tmp_path / "x.png"))
@@ -65,7 +65,7 @@ def test_answer_is_printed_before_a_failed_picture(tmp_path, monkeypatch):
 
 
 def test_closed_pipe_ends_quietly():
-    code = f"import sys; sys.argv = ['kakapo', 'play', {MISSION!r}]; from cli import main; main()"
+    code = f"import sys; sys.argv = ['kakapo', 'play', {MISSION!r}]; from solver.cli import main; main()"
     sh = f"{sys.executable} -c \"{code}\" | head -1"
     r = subprocess.run(["bash", "-c", sh], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.stdout.count("\n") == 1 and r.stderr == "", r.stderr[-1000:]

@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import main
 from solver import cpsat, exhaustive
-from solver.cards import Card
-from solver.missionfile import load_mission
-from solver.rules import check_placements
+from solver.cli import main
+from solver.core.cards import Card
+from solver.core.rules import check_placements
+from solver.io.missionfile import load_mission
 from tests.conftest import board_text, mission_text
 from tests.generate import small_mission
 
@@ -134,8 +134,8 @@ def test_cli_show(tmp_path):
 
 
 def test_colour_output_when_forced(catalog):
-    from solver.render import draw
-    from solver.rules import Board
+    from solver.core.rules import Board
+    from solver.view.render import draw
 
     m = load_mission(ROOT / "tests/missions/buddy/b04.toml", catalog)
     assert "\x1b[" in draw(Board.start(m), colour=True)
@@ -143,7 +143,7 @@ def test_colour_output_when_forced(catalog):
 
 
 def test_no_color_env_disables_colour(monkeypatch):
-    from solver.render import use_colour
+    from solver.view.render import use_colour
 
     class Tty:
         def isatty(self):

@@ -5,9 +5,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli import main
-from solver.catalog import load_catalog
-from solver.report import compute_rows, write_outputs
+from solver.analysis.report import compute_rows, write_outputs
+from solver.cli import main
+from solver.io.catalog import load_catalog
 from tests.conftest import ROOT, board_text, mission_text
 
 
@@ -68,7 +68,7 @@ def test_report_bad_players_and_paths(tmp_path):
 
 
 def test_interrupted_report_resumes_to_the_same_result(tmp_path, monkeypatch):
-    from solver.game import simulate
+    from solver.analysis import simulate
 
     catalog = load_catalog()
     paths = [ROOT / f"tests/missions/{n}.toml" for n in ("buddy/b01", "buddy/b03", "buddy/b04", "party/p01", "party/p02")]
@@ -128,7 +128,7 @@ def test_validate_prints_the_band():
 
 
 def test_campaign_placement_at_both_ends_and_between():
-    from solver.validate import place_among, placement_phrase
+    from solver.analysis.validate import place_among, placement_phrase
 
     bundled = [("b01", 0.95), ("b02", 0.80), ("b03", 0.60), ("b04", 0.20)]
     easiest = place_among(0.99, bundled)
@@ -168,7 +168,7 @@ def test_report_tasks_side_by_side_equal_one_after_the_other(tmp_path):
 
 
 def test_report_plans_each_task_once():
-    from solver.report import plan_report
+    from solver.analysis.report import plan_report
 
     paths = [ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/party/p01.toml"]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..board import position_index
-from ..errors import KakapoError
-from .codes import RESULT_NAMES, TRACE_IN_CHARGE, TRACE_OPTION, TRACE_PLACEMENT
-from .rng import FNV_OFFSET, mix
-from .state import GameState, RoundRecord, deal, decision_card, legal_cards, observe, selection_options
+from solver.core.board import position_index
+from solver.core.errors import KakapoError
+from solver.game.codes import RESULT_NAMES, TRACE_IN_CHARGE, TRACE_OPTION, TRACE_PLACEMENT
+from solver.game.rng import FNV_OFFSET, mix
+from solver.game.state import GameState, RoundRecord, deal, decision_card, legal_cards, observe, selection_options
 
 RESULTS = RESULT_NAMES
 

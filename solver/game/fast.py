@@ -21,56 +21,9 @@ live in this one file so that Numba's cache (cache=True) is invalidated whenever
 
 from __future__ import annotations
 
-import hashlib
-import os
-import sys
-import tempfile
-from pathlib import Path
+import numpy as np
 
-
-def _cache_dir_if_needed() -> None:
-    """Numba keys its cache on the stamp of each kernel's own file, so constants imported from
-    codes.py would stay frozen in a cache made before they changed. The cache therefore lives in
-    a folder named after the contents of every file the kernels are built from. The folder is
-    under NUMBA_CACHE_DIR if that is set, else next to this file, else (an installed package,
-    read-only) in a per-user folder; a missing or unwritable cache only costs a compile."""
-    here = Path(__file__).resolve().parent
-    sources = [here / "fast.py", here / "codes.py", here.parent / "coversearch.py"]
-    stamp = "kakapo-" + hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:12]
-    root = os.environ.get("NUMBA_CACHE_DIR")
-    if root and Path(root).name.startswith("kakapo-"):
-        root = str(Path(root).parent)  # set by this function in a parent process
-    if not root:
-        root = str(here / "__pycache__") if os.access(here, os.W_OK) else None
-    if not root:
-        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-        root = str(base / "kakapo" / "numba")
-    target = Path(root) / stamp
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        target = Path(tempfile.gettempdir()) / "kakapo-numba" / stamp
-        target.mkdir(parents=True, exist_ok=True)
-    os.environ["NUMBA_CACHE_DIR"] = str(target)
-    if not any(target.rglob("fast.play_many-*.nbi")):
-        _compile_notice()
-
-
-def _compile_notice() -> None:
-    """Say once, on a terminal, why the first run is slow (KAKAPO_NOTICES=1 says it anywhere)."""
-    if os.environ.get("KAKAPO_COMPILE_NOTICE_SHOWN"):
-        return
-    if sys.stderr.isatty() or os.environ.get("KAKAPO_NOTICES") == "1":
-        print("compiling the simulator, once, ~20 s (later runs load it from the cache)", file=sys.stderr, flush=True)
-    os.environ["KAKAPO_COMPILE_NOTICE_SHOWN"] = "1"  # worker processes started from here stay quiet
-
-
-_cache_dir_if_needed()
-
-import numpy as np  # noqa: E402
-from numba import errors, njit  # noqa: E402
-
-from .codes import (  # noqa: E402
+from solver.game.codes import (
     ALIGN_BASE,
     ALIGN_STEP,
     CLEARED,
@@ -99,13 +52,10 @@ from .codes import (  # noqa: E402
     W_UNPLACEABLE,
     WILD_COLOR,
 )
+from solver.runtime.bits import grow, popcount
+from solver.runtime.jit import errors, njit
 
 POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}
-M48 = (1 << 48) - 1
-_COL_A = sum(1 << (r * 12) for r in range(4))
-_COL_L = sum(1 << (r * 12 + 11) for r in range(4))
-NOT_COL_A = M48 & ~_COL_A
-NOT_COL_L = M48 & ~_COL_L
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MUL1 = np.uint64(0xBF58476D1CE4E5B9)
 MUL2 = np.uint64(0x94D049BB133111EB)
@@ -122,31 +72,6 @@ TAKEN = 1 << 62  # in the usefulness cache's stale birds: the best position is n
 
 
 # ---------------------------------------------------------------- bits and random numbers
-@njit(cache=True, inline="always")
-def popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
-
-
-@njit(cache=True)
-def grow(a0, a1, a2):
-    d0 = (a0 << 12) & M48
-    d1 = ((a1 << 12) & M48) | (a0 >> 36)
-    d2 = ((a2 << 12) & M48) | (a1 >> 36)
-    u0 = (a0 >> 12) | ((a1 & 0xFFF) << 36)
-    u1 = (a1 >> 12) | ((a2 & 0xFFF) << 36)
-    u2 = a2 >> 12
-    r0 = a0 | d0 | u0 | ((a0 & NOT_COL_L) << 1) | ((a0 & NOT_COL_A) >> 1)
-    r1 = a1 | d1 | u1 | ((a1 & NOT_COL_L) << 1) | ((a1 & NOT_COL_A) >> 1)
-    r2 = a2 | d2 | u2 | ((a2 & NOT_COL_L) << 1) | ((a2 & NOT_COL_A) >> 1)
-    return r0, r1, r2
-
-
 @njit(cache=True, inline="always")
 def rnext(rs, k):
     """rng.SplitMix64.next on stream k."""

@@ -10,10 +10,10 @@ docs/policies.md describes it; fast.py has its Numba twin (integers only, same t
 
 from __future__ import annotations
 
-from ..cards import Card
-from ..rules import grow, halo, mask_of
-from .codes import ALIGN_BASE, ALIGN_STEP, PLAN_SOLUTIONS, UNPLACEABLE
-from .policies import BoardView, HeuristicPolicy, MissionTables, popcount
+from solver.core.cards import Card
+from solver.core.rules import grow, halo, mask_of
+from solver.game.codes import ALIGN_BASE, ALIGN_STEP, PLAN_SOLUTIONS, UNPLACEABLE
+from solver.game.policies import BoardView, HeuristicPolicy, MissionTables, popcount
 
 _LIBRARIES: dict = {}
 
@@ -22,8 +22,8 @@ def planner_library(mission, catalog, best=None) -> tuple:
     """The solutions the planner steers by: the library's smallest ones (deterministic; kept per
     mission and catalog for the life of the process). ``best``: the mission solver's optimal
     answer, if the caller has it already."""
-    from ..cpsat import solve
-    from ..library import build_library
+    from solver.puzzle.cpsat import solve
+    from solver.puzzle.library import build_library
 
     key = (mission, id(catalog))
     if key not in _LIBRARIES:

@@ -11,11 +11,11 @@ Numba engine (solver/game/fast.py) reproduces each decision exactly.
 
 from __future__ import annotations
 
-from ..board import all_positions
-from ..cards import ALL_CARDS, Card
-from ..rules import Board, Placement, blocked_reason, cells_of, grow, mask_of
-from .codes import COMPLETION_BONUS, DEAD_END_CHECKS, SKILL_COST, SPOIL_PENALTY, UNPLACEABLE, W_UNPLACEABLE
-from .state import decision_card
+from solver.core.board import all_positions
+from solver.core.cards import ALL_CARDS, Card
+from solver.core.rules import Board, Placement, blocked_reason, cells_of, grow, mask_of
+from solver.game.codes import COMPLETION_BONUS, DEAD_END_CHECKS, SKILL_COST, SPOIL_PENALTY, UNPLACEABLE, W_UNPLACEABLE
+from solver.game.state import decision_card
 
 
 def popcount(m: int) -> int:
@@ -265,7 +265,7 @@ POLICIES = {"heuristic": HeuristicPolicy, "random": RandomPolicy, "greedy": Gree
 
 def make_policy(name: str):
     if name == "planner":
-        from .planner import PlannerPolicy  # it builds on the heuristic defined here
+        from solver.game.planner import PlannerPolicy  # it builds on the heuristic defined here
 
         return PlannerPolicy()
     return POLICIES[name]()

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
-from ..errors import InputError
-from ..rules import Board, Mission, Placement, out_of_game
-from .codes import SKILL_NAMES
-from .rng import SplitMix64
+from solver.core.cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
+from solver.core.errors import InputError
+from solver.core.rules import Board, Mission, Placement, out_of_game
+from solver.game.codes import SKILL_NAMES
+from solver.game.rng import SplitMix64
 
 PURPLE_8 = Card(Colour.PURPLE, 8)
 PURPLE_1 = Card(Colour.PURPLE, 1)

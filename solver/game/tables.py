@@ -12,21 +12,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..board import NUM_CELLS, all_positions
-from ..cards import ALL_CARDS
-from ..rules import Board, blocked_reason, halo, mask_of
-
-WORD_BITS = 48
-WORD_MASK = (1 << WORD_BITS) - 1
-
-
-def split(m: int) -> tuple[int, int, int]:
-    return m & WORD_MASK, (m >> WORD_BITS) & WORD_MASK, m >> (2 * WORD_BITS)
-
-
-def join(words) -> int:
-    return int(words[0]) | (int(words[1]) << WORD_BITS) | (int(words[2]) << (2 * WORD_BITS))
-
+from solver.core.board import NUM_CELLS, all_positions
+from solver.core.cards import ALL_CARDS
+from solver.core.rules import Board, blocked_reason, halo, mask_of
+from solver.runtime.bits import join, split
 
 GameTables = namedtuple("GameTables", [
     "pos_start", "pos_mask", "pos_halo", "pos_card", "pos_birds",  # every position of every piece
@@ -48,7 +37,7 @@ GameTables.__doc__ = "The flat tables of one mission and catalog, as the Numba k
 
 def solution_tables(solutions, pos_start, catalog) -> dict:
     """The planner's library as flat arrays (see GameTables)."""
-    from ..board import position_index
+    from solver.core.board import position_index
 
     n = len(solutions)
     sol_cards = np.zeros(n, np.int64)

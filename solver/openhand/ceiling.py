@@ -13,9 +13,10 @@ import time
 
 import numpy as np
 
-from ..game.simulate import game_seeds, wilson
-from ..workers import process_pool, stop_pool
-from .deal import ANSWERS, CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver
+from solver.core.stats import wilson
+from solver.game.seeds import game_seeds
+from solver.openhand.deal import ANSWERS, CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver
+from solver.runtime.workers import process_pool, stop_pool
 
 # Policies whose cleared games count as witnesses, in this order (``play --policy open-hand``
 # falls back to the first of them that clears a deal the solver could not decide).
@@ -26,9 +27,9 @@ _JOB: dict = {}
 
 def policy_clears(mission, catalog, players: int, seeds: np.ndarray) -> dict[str, np.ndarray]:
     """For each witness policy, which of these deals it clears (Numba engine)."""
-    from ..game import fast
-    from ..game.planner import planner_library
-    from ..game.tables import build_tables
+    from solver.game import fast
+    from solver.game.planner import planner_library
+    from solver.game.tables import build_tables
 
     tables = build_tables(mission, catalog, planner_library(mission, catalog))
     out = {}

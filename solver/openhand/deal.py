@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..game.state import deal
-from .plan import Plan, PlannedRound, place_fillers, play_order
+from solver.game.state import deal
+from solver.openhand.plan import Plan, PlannedRound, place_fillers, play_order
 
 CLEARABLE, NOT_CLEARABLE, UNDECIDED = "clearable", "not_clearable", "undecided"
 ANSWERS = (CLEARABLE, NOT_CLEARABLE, UNDECIDED)
@@ -42,14 +42,14 @@ class DealSolver:
 
     def __init__(self, mission, catalog, players: int, time_limit: float = DEFAULT_TIME_LIMIT,
                  library=None, puzzle=None):
-        from ..cpsat import candidate_placements, solve
-        from ..game.state import game_shape
-        from ..library import build_library
+        from solver.game.state import game_shape
+        from solver.puzzle.cpsat import candidate_placements, solve
+        from solver.puzzle.library import build_library
 
         game_shape(mission, players)
         self.mission, self.catalog, self.players, self.time_limit = mission, catalog, players, time_limit
         removed = ["purple-1"] if players == 3 else []
-        from ..cards import Card
+        from solver.core.cards import Card
 
         exclude = [Card.parse(c) for c in removed]
         self.cand = candidate_placements(mission, catalog, exclude)
@@ -64,7 +64,7 @@ class DealSolver:
             self.library = []
 
     def decide(self, seed: int) -> DealAnswer:
-        from .search import WitnessSearch
+        from solver.openhand.search import WitnessSearch
 
         t0 = time.perf_counter()
         if self.impossible:
@@ -81,9 +81,9 @@ class DealSolver:
     def _model(self, state, seconds: float):
         from ortools.sat.python import cp_model
 
-        from ..cpsat import solve_model, tuned_solver
-        from .model import DealModel
-        from .plan import arrange
+        from solver.openhand.model import DealModel
+        from solver.openhand.plan import arrange
+        from solver.puzzle.cpsat import solve_model, tuned_solver
 
         t0 = time.perf_counter()
         dm = DealModel(state, self.cand, min_pieces=self.puzzle.pieces_used)
@@ -124,7 +124,7 @@ class DealSolver:
 
 def replay(mission, catalog, players: int, seed: int, plan: Plan | None, fallback, log: bool = False):
     """Play the deal following the plan (or the fallback policy where there is none)."""
-    from ..game.engine import play_game
-    from .plan import PlanPolicy
+    from solver.game.engine import play_game
+    from solver.openhand.plan import PlanPolicy
 
     return play_game(mission, catalog, players, seed, PlanPolicy(plan, fallback), log=log)

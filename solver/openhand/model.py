@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
-from ..cpsat import Candidates, add_placement_model
-from ..game.state import GameState
+from solver.core.cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
+from solver.game.state import GameState
+from solver.puzzle.cpsat import Candidates, add_placement_model
 
 SKILL_NAMES = ("double_scan", "wild_color", "shift_change")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..board import all_positions
-from ..cards import Card
-from ..cpsat import Candidates, add_placement_model, solve_model, tuned_solver
-from ..game.state import Option
-from ..rules import Board, Placement, grow, mask_of
+from solver.core.board import all_positions
+from solver.core.cards import Card
+from solver.core.rules import Board, Placement, grow, mask_of
+from solver.game.state import Option
+from solver.puzzle.cpsat import Candidates, add_placement_model, solve_model, tuned_solver
 
 FILLER_TIME_LIMIT = 5.0
 

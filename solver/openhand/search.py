@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
-from ..game.state import GameState, decision_card
-from .model import RoundChoice
-from .plan import place_fillers
+from solver.core.cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
+from solver.game.state import GameState, decision_card
+from solver.openhand.model import RoundChoice
+from solver.openhand.plan import place_fillers
 
 MAX_TRICK_LEAVES = 2000
 

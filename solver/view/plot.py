@@ -8,9 +8,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from .board import COLUMNS, SIZE, col_of, row_of  # noqa: E402
-from .cards import Colour  # noqa: E402
-from .rules import Board  # noqa: E402
+from solver.core.board import COLUMNS, SIZE, col_of, row_of  # noqa: E402
+from solver.core.cards import Colour  # noqa: E402
+from solver.core.rules import Board  # noqa: E402
 
 FILL = {Colour.RED: "#d62728", Colour.YELLOW: "#f2c400", Colour.GREEN: "#2ca02c",
         Colour.BLUE: "#1f77b4", Colour.PURPLE: "#8e44ad"}

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .board import all_positions, cell_name
-from .cards import ALL_CARDS
-from .cpsat import candidate_placements, solve
-from .rules import Board, Mission, blocked_reason, cells_of, mask_of, out_of_game, piece_budget
+from solver.core.board import all_positions, cell_name
+from solver.core.cards import ALL_CARDS
+from solver.core.rules import Board, Mission, blocked_reason, cells_of, mask_of, out_of_game, piece_budget
+from solver.puzzle.cpsat import candidate_placements, solve
 
 
 def reason(code: str, message: str, birds=(), cells=()) -> dict:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .game.fast import njit, popcount  # one Numba setup (cache folder) for the whole package
+from solver.runtime.bits import popcount
+from solver.runtime.jit import njit
 
 MAX_DEPTH = 16
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .board import SIZE, cell_name, col_of, row_of
-from .rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Mission
+from solver.core.board import SIZE, cell_name, col_of, row_of
+from solver.core.rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Mission
 
 
 def mission_toml(m: Mission, comment: str | None = None) -> str:

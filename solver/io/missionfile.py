@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .board import SIZE, cell, cell_name, col_of, is_connected, neighbours, parse_cell, row_of
-from .cards import Card, Colour
-from .errors import InputError, InputErrors, ParseError
-from .rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Bird, Board, Mission, Placement, mask_of
-from .text import clean
-from .tomlfile import TomlSource
+from solver.core.board import SIZE, cell, cell_name, col_of, is_connected, neighbours, parse_cell, row_of
+from solver.core.cards import Card, Colour
+from solver.core.errors import InputError, InputErrors, ParseError
+from solver.core.rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Bird, Board, Mission, Placement, mask_of
+from solver.core.text import clean
+from solver.io.tomlfile import TomlSource
 
 MAX_ROUNDS = {"buddy": 8, "party": 13}  # SPEC: what the hands allow (party 11-13: 3 players only)
 MAX_SKILLS = 40  # more counters than cards: no mission needs them

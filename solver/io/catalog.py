@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from .board import Shape
-from .cards import ALL_CARDS, VALUES, Card, Colour
-from .errors import ParseError
-from .paths import MISSIONS
-from .tomlfile import TomlSource
+from solver.core.board import Shape
+from solver.core.cards import ALL_CARDS, VALUES, Card, Colour
+from solver.core.errors import ParseError
+from solver.io.paths import MISSIONS
+from solver.io.tomlfile import TomlSource
 
 DEFAULT_CATALOG = MISSIONS / "pieces.toml"
 

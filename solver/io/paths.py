@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # solver/
 
 
 def bundled_missions() -> Path:
     """The folder holding pieces.toml, buddy/ and party/."""
-    for candidate in (_HERE / "missions", _HERE.parent / "missions"):
+    for candidate in (_PACKAGE / "missions", _PACKAGE.parent / "missions"):
         if (candidate / "pieces.toml").is_file():
             return candidate
-    return _HERE.parent / "missions"  # not found: messages then name the expected place
+    return _PACKAGE.parent / "missions"  # not found: messages then name the expected place
 
 
 MISSIONS = bundled_missions()

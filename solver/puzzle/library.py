@@ -24,9 +24,9 @@ from itertools import combinations, permutations
 
 import numpy as np
 
-from .board import all_positions
-from .cards import ALL_CARDS, Card
-from .rules import Board, Mission, Placement, cells_of, check_placements, halo, mask_of
+from solver.core.board import all_positions
+from solver.core.cards import ALL_CARDS, Card
+from solver.core.rules import Board, Mission, Placement, cells_of, check_placements, halo, mask_of
 
 MAX_SOLUTIONS = 3000
 DEFAULT_BUDGET = 1000000  # search nodes for the whole library (deterministic, unlike seconds)
@@ -51,7 +51,7 @@ class _OutOfBudget(Exception):
 
 
 def _words(m: int) -> np.ndarray:
-    from .game.tables import split
+    from solver.runtime.bits import split
 
     return np.array(split(m), np.int64)
 
@@ -121,7 +121,7 @@ class LibraryBuilder:
         left0 = need & ~occ
         if not left0:
             return [()]
-        from .coversearch import MAX_DEPTH, complete
+        from solver.puzzle.coversearch import MAX_DEPTH, complete
 
         if self.budget <= 0:
             raise _OutOfBudget

@@ -17,10 +17,10 @@ import random
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .board import SIZE, all_positions, cell, col_of, row_of
-from .cards import ALL_CARDS, Colour
-from .errors import InputError
-from .rules import (
+from solver.core.board import SIZE, all_positions, cell, col_of, row_of
+from solver.core.cards import ALL_CARDS, Colour
+from solver.core.errors import InputError
+from solver.core.rules import (
     DEFAULT_ROUNDS,
     DEFAULT_SKILLS,
     Bird,
@@ -211,8 +211,8 @@ def easier(m: Mission, rng, catalog, players: int) -> Mission | None:
 # ------------------------------------------------------------ checking and measuring
 def reparse(m: Mission, catalog, folder: Path) -> Mission | None:
     """The candidate as a file, read back by the mission parser (None if the parser refuses it)."""
-    from .missionfile import load_mission
-    from .missionwrite import mission_toml
+    from solver.io.missionfile import load_mission
+    from solver.io.missionwrite import mission_toml
 
     path = folder / "candidate.toml"
     path.write_text(mission_toml(m), encoding="utf-8")
@@ -224,17 +224,18 @@ def reparse(m: Mission, catalog, folder: Path) -> Mission | None:
 
 def fewest_pieces(m: Mission, catalog, players: int):
     """The puzzle's optimal answer if it can be selected within the rounds, else None."""
-    from .cpsat import solve
+    from solver.puzzle.cpsat import solve
 
     r = solve(m, catalog, players=players, time_limit=5)
     return r if r.status == "solvable" and r.optimal and r.pieces_used > 0 else None
 
 
 def measure(m: Mission, catalog, players: int, games: int, seed: int, policy: str, workers: int, best=None):
-    from .game.simulate import play_games, wilson
+    from solver.analysis.simulate import play_games
+    from solver.core.stats import wilson
 
     if policy == "planner" and best is not None:
-        from .game.planner import planner_library
+        from solver.game.planner import planner_library
 
         planner_library(m, catalog, best)
     out = play_games(m, catalog, players, games, seed, policy, "numba", workers)
@@ -247,7 +248,7 @@ def generate(mode: str, low: float, high: float, players: int, policy: str, coun
              catalog, workers: int = 1, progress=None) -> list[Found]:
     import tempfile
 
-    from .missionwrite import mission_toml
+    from solver.io.missionwrite import mission_toml
 
     rng = random.Random(seed)
     found: list[Found] = []

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from .errors import ParseError
+from solver.core.errors import ParseError
 
 SIZE = 12
 NUM_CELLS = SIZE * SIZE

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .board import all_positions
-from .cards import ALL_CARDS
-from .rules import Board, Mission, Placement, mask_of
+from solver.core.board import all_positions
+from solver.core.cards import ALL_CARDS
+from solver.core.rules import Board, Mission, Placement, mask_of
 
 
 def min_pieces(mission: Mission, catalog, exclude=(), max_pieces: int = 6) -> list[Placement] | None:

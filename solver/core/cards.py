@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .errors import ParseError
+from solver.core.errors import ParseError
 
 VALUES = range(1, 9)
 NUM_CARDS = 40

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import sys
 
-from .board import COLUMNS, SIZE, cell
-from .cards import Colour
-from .rules import Board, Mission
+from solver.core.board import COLUMNS, SIZE, cell
+from solver.core.cards import Colour
+from solver.core.rules import Board, Mission
 
 _BG = {Colour.RED: "41", Colour.YELLOW: "43", Colour.GREEN: "42", Colour.BLUE: "44", Colour.PURPLE: "45"}
 _FG = {Colour.RED: "31", Colour.YELLOW: "33", Colour.GREEN: "32", Colour.BLUE: "34", Colour.PURPLE: "35"}

@@ -6,7 +6,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from .errors import InputError
+from solver.core.errors import InputError
 
 MAX_BYTES = 1_000_000  # SPEC: mission and catalog files over 1 MB are refused
 MAX_NESTING = 8  # a mission nests [[placed]] cells lists two deep; a catalog none

@@ -11,9 +11,19 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from .board import all_positions
-from .cards import ALL_CARDS, Card
-from .rules import Board, Mission, Placement, cells_of, check_placements, halo, mask_of, out_of_game, piece_budget
+from solver.core.board import all_positions
+from solver.core.cards import ALL_CARDS, Card
+from solver.core.rules import (
+    Board,
+    Mission,
+    Placement,
+    cells_of,
+    check_placements,
+    halo,
+    mask_of,
+    out_of_game,
+    piece_budget,
+)
 
 DEFAULT_TIME_LIMIT = 60.0
 SEED = 20261122

@@ -1,13 +1,11 @@
-"""Monte Carlo runs: per-game seeds, worker processes, and the clear-rate statistics.
+"""Monte Carlo runs: many games in worker processes, and the clear-rate statistics.
 
-Game ``i`` of a run with seed ``S`` gets its own seed from numpy's SeedSequence
-(block ``i // BLOCK`` spawned from ``S``), so results depend only on the seed and
-the game count, never on how many workers play them or on the engine.
+Game ``i`` is played from its own seed (``game.seeds``), so results depend only on the seed
+and the game count, never on how many workers play them or on the engine.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from concurrent.futures import as_completed
@@ -15,38 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..workers import process_pool, stop_pool
-from .codes import RESULT_NAMES  # result codes are indices into it
-
-BLOCK = 1000
-Z95 = 1.959963984540054
-
-
-def game_seeds(seed: int, start: int, count: int) -> np.ndarray:
-    """Seeds of games start .. start+count-1 for a run seeded with ``seed``."""
-    out = np.empty(count, np.uint64)
-    i = 0
-    while i < count:
-        g = start + i
-        block, offset = divmod(g, BLOCK)
-        take = min(BLOCK - offset, count - i)
-        words = np.random.SeedSequence(seed, spawn_key=(block,)).generate_state(offset + take, np.uint64)
-        out[i:i + take] = words[offset:offset + take]
-        i += take
-    return out
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if k == 0 else max(0.0, centre - half)  # exact ends: no rounding dust at 0 or n
-    hi = 1.0 if k == n else min(1.0, centre + half)
-    return (lo, hi)
+from solver.core.stats import wilson
+from solver.game.codes import RESULT_NAMES  # result codes are indices into it
+from solver.game.seeds import BLOCK, game_seeds
+from solver.runtime.workers import process_pool, stop_pool
 
 
 @dataclass
@@ -66,12 +36,12 @@ def _play_chunk(args):
     job = _JOB
     seeds = game_seeds(job["seed"], start, count)
     if job["engine"] == "numba":
-        from . import fast
+        from solver.game import fast
 
         res, rounds, _, traces = fast.run(job["tables"], seeds, job["players"], job["policy"])
         return start, res, rounds, traces
-    from .engine import play_game
-    from .policies import make_policy
+    from solver.game.engine import play_game
+    from solver.game.policies import make_policy
 
     policy = make_policy(job["policy"])
     res = np.empty(count, np.int64)
@@ -89,19 +59,19 @@ def play_games(mission, catalog, players: int, games: int, seed: int, policy: st
                engine: str = "numba", workers: int = 1, progress=None) -> Outcomes:
     """Play ``games`` games; identical outcomes for any ``workers`` and either engine.
     ``progress(done, total)`` is called as chunks of games finish."""
-    from .state import game_shape
+    from solver.game.state import game_shape
 
     game_shape(mission, players)
     job = {"mission": mission, "catalog": catalog, "players": players, "seed": seed, "policy": policy,
            "engine": engine}
     solutions = ()
     if policy == "planner":  # the library, once, here: workers inherit it
-        from .planner import planner_library
+        from solver.game.planner import planner_library
 
         solutions = planner_library(mission, catalog)
     if engine == "numba":
-        from . import fast
-        from .tables import build_tables
+        from solver.game import fast
+        from solver.game.tables import build_tables
 
         job["tables"] = build_tables(mission, catalog, solutions)
         fast.run(job["tables"], game_seeds(seed, 0, 1), players, policy)  # compile (or load) once, here

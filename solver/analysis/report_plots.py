@@ -121,8 +121,8 @@ def band_plot(df, path: Path) -> Path:
 
 def board_thumbnail(mission) -> bytes:
     """A small PNG of the board before play: birds, coloured sides, pieces placed before play."""
-    from .board import SIZE, col_of, row_of
-    from .plot import FILL
+    from solver.core.board import SIZE, col_of, row_of
+    from solver.view.plot import FILL
 
     fig, ax = plt.subplots(figsize=(1.3, 1.3), dpi=90)
     ax.set_xlim(0, SIZE)

@@ -7,7 +7,7 @@ those of a local run. The workers need kakapo installed (the same version), noth
 
 from __future__ import annotations
 
-from .errors import InputError
+from solver.core.errors import InputError
 
 CONNECT_TIMEOUT = "10s"
 
@@ -19,7 +19,7 @@ def run_on_cluster(address: str, tasks):
     except ImportError:
         raise InputError("--scheduler", "Dask's distributed package is not installed",
                          'install the cluster extra: pip install "kakapo[cluster]"') from None
-    from .report import run_task
+    from solver.analysis.report import run_task
 
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)

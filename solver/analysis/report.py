@@ -16,8 +16,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import InputError
-from .missionfile import load_mission
+from solver.core.errors import InputError
+from solver.io.missionfile import load_mission
 
 PROGRESS = "report.progress.jsonl"
 COLUMNS = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate", "ci95_low", "ci95_high",
@@ -49,7 +49,7 @@ def find_missions(args, bundled: Path) -> list[Path]:
 
 def _code_stamp() -> str:
     """A digest of the package's sources: results computed by other code are never reused."""
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent  # the whole package
     h = hashlib.sha256()
     for f in sorted(root.rglob("*.py")):
         h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
@@ -128,7 +128,7 @@ def _load(task: Task):
     """Catalog and mission from the texts the task carries (written to a private folder)."""
     import tempfile
 
-    from .catalog import load_catalog
+    from solver.io.catalog import load_catalog
 
     with tempfile.TemporaryDirectory() as tmp:
         catalog = _CATALOGS.get(task.catalog_text)
@@ -145,17 +145,17 @@ def run_task(task: Task, workers: int = 1) -> dict:
     """Do one task; the result is what the progress file keeps."""
     catalog, m = _load(task)
     if task.kind == "solve":
-        from .cpsat import solve
+        from solver.puzzle.cpsat import solve
 
         r = solve(m, catalog, time_limit=task.time_limit, players=task.players or None)
         return {"status": r.status, "min_pieces": r.pieces_used, "optimal": r.optimal}
     if task.kind == "ceiling":
-        from .openhand.ceiling import ceiling
+        from solver.openhand.ceiling import ceiling
 
         doc = ceiling(m, catalog, task.players, task.games, task.seed, workers)
         return {"ceiling_games": task.games, "ceiling_rate": doc["clear_rate"], "ceiling_ci95_low": doc["ci95"][0],
                 "ceiling_ci95_high": doc["ci95"][1], "ceiling_undecided": doc["undecided"]}
-    from .game import simulate
+    from solver.analysis import simulate
 
     out = simulate.play_games(m, catalog, task.players, task.games, task.seed, task.policy, "numba", workers)
     doc = simulate.summarise(m, task.players, task.policy, task.games, task.seed, out, "numba", workers)
@@ -205,7 +205,7 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
                 for pol in BAND_POLICIES:
                     parts[pol] = Task("sim", players=players, games=games, seed=seed, policy=pol, **base)
             if ceiling_games:
-                from .openhand.deal import DEFAULT_TIME_LIMIT
+                from solver.openhand.deal import DEFAULT_TIME_LIMIT
 
                 parts["ceiling"] = Task("ceiling", players=players, games=ceiling_games, seed=seed,
                                         time_limit=DEFAULT_TIME_LIMIT, **base)
@@ -223,7 +223,7 @@ def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = No
     if tick:
         tick(done, len(tasks), None)
     if scheduler:
-        from .cluster import run_on_cluster
+        from solver.analysis.cluster import run_on_cluster
 
         finished = run_on_cluster(scheduler, todo)
     else:
@@ -250,7 +250,7 @@ def run_locally(tasks: list, workers: int):
         return
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    from .workers import process_pool, stop_pool
+    from solver.runtime.workers import process_pool, stop_pool
 
     bundles: dict = {}
     for t in tasks:
@@ -300,8 +300,8 @@ def write_outputs(rows: list[dict], out_dir: Path, missions=None, meta=None) -> 
     pictures and stories, ``meta`` what the introduction says about the run."""
     import pandas as pd
 
-    from .report_html import html_page, markdown_page
-    from .report_plots import plots
+    from solver.analysis.report_html import html_page, markdown_page
+    from solver.analysis.report_plots import plots
 
     extra = [c for c in BAND_COLUMNS + CEILING_COLUMNS if rows and c in rows[0]]
     df = pd.DataFrame(rows, columns=COLUMNS + extra).sort_values(["mode", "mission", "players"], kind="stable")

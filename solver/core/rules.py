@@ -11,9 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .board import NUM_CELLS, SIZE, Cell, Shape, all_positions, cell_name, neighbours, parse_cell, shape_of_cells
-from .cards import Card, Colour
-from .errors import IllegalPlacement
+from solver.core.board import (
+    NUM_CELLS,
+    SIZE,
+    Cell,
+    Shape,
+    all_positions,
+    cell_name,
+    neighbours,
+    parse_cell,
+    shape_of_cells,
+)
+from solver.core.cards import Card, Colour
+from solver.core.errors import IllegalPlacement
 
 FULL = (1 << NUM_CELLS) - 1
 

@@ -1,0 +1,51 @@
+"""Cell sets in the layout of every Numba kernel: a 144-cell set is three int64 words of 48 bits
+(4 board rows each), so that shifting by a row stays inside signed 64-bit arithmetic; and the bit
+kernels every compiled module shares. ``split`` and ``join`` convert from and to the Python
+ints of the rules module (``core.rules``), whose ``grow`` the kernel ``grow`` mirrors."""
+
+from __future__ import annotations
+
+from solver.runtime.jit import njit
+
+WORD_BITS = 48
+WORD_MASK = (1 << WORD_BITS) - 1
+
+
+def split(m: int) -> tuple[int, int, int]:
+    return m & WORD_MASK, (m >> WORD_BITS) & WORD_MASK, m >> (2 * WORD_BITS)
+
+
+def join(words) -> int:
+    return int(words[0]) | (int(words[1]) << WORD_BITS) | (int(words[2]) << (2 * WORD_BITS))
+
+
+M48 = (1 << 48) - 1
+_COL_A = sum(1 << (r * 12) for r in range(4))
+_COL_L = sum(1 << (r * 12 + 11) for r in range(4))
+NOT_COL_A = M48 & ~_COL_A
+NOT_COL_L = M48 & ~_COL_L
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
+
+
+@njit(cache=True)
+def grow(a0, a1, a2):
+    d0 = (a0 << 12) & M48
+    d1 = ((a1 << 12) & M48) | (a0 >> 36)
+    d2 = ((a2 << 12) & M48) | (a1 >> 36)
+    u0 = (a0 >> 12) | ((a1 & 0xFFF) << 36)
+    u1 = (a1 >> 12) | ((a2 & 0xFFF) << 36)
+    u2 = a2 >> 12
+    r0 = a0 | d0 | u0 | ((a0 & NOT_COL_L) << 1) | ((a0 & NOT_COL_A) >> 1)
+    r1 = a1 | d1 | u1 | ((a1 & NOT_COL_L) << 1) | ((a1 & NOT_COL_A) >> 1)
+    r2 = a2 | d2 | u2 | ((a2 & NOT_COL_L) << 1) | ((a2 & NOT_COL_A) >> 1)
+    return r0, r1, r2

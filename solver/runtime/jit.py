@@ -1,0 +1,80 @@
+"""Numba, set up once for every kernel of the package: where compiled kernels are cached.
+
+Numba keys its cache on the stamp of each kernel's own file, so constants and helpers imported
+from other files would stay frozen in a cache made before they changed. The cache therefore
+lives in a folder named after the contents of every file the kernels are built from
+(``KERNEL_SOURCES``). The folder is under NUMBA_CACHE_DIR if that is set, else in the package's
+``__pycache__``, else (an installed package, read-only) in a per-user folder; a missing,
+damaged or unwritable cache only costs a compile.
+
+Modules with kernels import ``njit`` from here, never from numba directly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent
+# every file whose code or constants end up inside a compiled kernel (folders: all their .py files)
+KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/fast.py", "game/codes.py", "game/weights.py",
+                  "puzzle/coversearch.py")
+ENGINE_KERNEL = "play_many"  # its cache file tells whether the simulator was compiled before
+
+
+def kernel_sources() -> list[Path]:
+    out: list[Path] = []
+    for name in KERNEL_SOURCES:
+        p = PACKAGE / name
+        if p.is_dir():
+            out += sorted(p.glob("*.py"))
+        elif p.is_file():
+            out.append(p)
+    return out
+
+
+def _stamp() -> str:
+    h = hashlib.sha256()
+    for p in kernel_sources():
+        h.update(p.relative_to(PACKAGE).as_posix().encode() + b"\0" + p.read_bytes())
+    return "kakapo-" + h.hexdigest()[:12]
+
+
+def _cache_dir_if_needed() -> None:
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root and Path(root).name.startswith("kakapo-"):
+        root = str(Path(root).parent)  # set by this function in a parent process
+    if not root:
+        here = PACKAGE / "__pycache__"
+        root = str(here) if os.access(PACKAGE, os.W_OK) else None
+    if not root:
+        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+        root = str(base / "kakapo" / "numba")
+    target = Path(root) / _stamp()
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        target = Path(tempfile.gettempdir()) / "kakapo-numba" / target.name
+        target.mkdir(parents=True, exist_ok=True)
+    os.environ["NUMBA_CACHE_DIR"] = str(target)
+    if not any(target.rglob(f"*.{ENGINE_KERNEL}-*.nbi")):
+        _compile_notice()
+
+
+def _compile_notice() -> None:
+    """Say once, on a terminal, why the first run is slow (KAKAPO_NOTICES=1 says it anywhere)."""
+    if os.environ.get("KAKAPO_COMPILE_NOTICE_SHOWN"):
+        return
+    if sys.stderr.isatty() or os.environ.get("KAKAPO_NOTICES") == "1":
+        print("compiling the simulator, once, ~20 s (later runs load it from the cache)", file=sys.stderr, flush=True)
+    os.environ["KAKAPO_COMPILE_NOTICE_SHOWN"] = "1"  # worker processes started from here stay quiet
+
+
+_cache_dir_if_needed()
+
+from numba import errors, njit  # noqa: E402  (after the cache folder is chosen)
+
+__all__ = ["errors", "njit"]

@@ -1,0 +1,1 @@
+"""Pictures of a board: the terminal drawing and PNG files."""
