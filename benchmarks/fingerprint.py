@@ -28,7 +28,7 @@ def imports():
     try:
         from solver.analysis.simulate import play_games
         from solver.game.engine import play_game
-        from solver.game.policies import make_policy
+        from solver.game.roster import make_policy
         from solver.game.seeds import game_seeds
         from solver.io.catalog import load_catalog
         from solver.io.missionfile import load_mission

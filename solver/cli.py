@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from solver.core.codes import OPEN_HAND, POLICY_NAMES
 from solver.core.errors import KakapoError
 
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -187,11 +188,12 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
             for p in result.placements:
                 click.echo(f"  {p}")
         elif result.status == "unsolvable":
-            from solver.core.rules import piece_budget
+            from solver.core.spec import GameSpec
 
-            limit = piece_budget(m) if max_pieces is None else min(max_pieces, piece_budget(m))
+            budget = GameSpec.of(m, players).piece_budget
+            limit = budget if max_pieces is None else min(max_pieces, budget)
             click.echo(f"unsolvable: no set of available pieces scans enough birds with at most {limit} new "
-                       f"piece(s) (a game selects at most {piece_budget(m)}: {m.rounds} rounds, "
+                       f"piece(s) (a game selects at most {budget}: {m.rounds} rounds, "
                        f"{m.skills} skill counter(s) for double scans)")
             for r in reasons:
                 click.echo(f"  why: {r['message']}")
@@ -257,8 +259,6 @@ def show(mission, pieces, png, as_json):
             click.echo(f"bird {b.letter} can never be scanned: {why}")
 
 
-POLICY_NAMES = ("heuristic", "random", "greedy", "planner")
-OPEN_HAND = "open-hand"
 
 
 def open_hand_player(m, catalog, players: int, game_seed: int, time_limit: float):
@@ -267,7 +267,7 @@ def open_hand_player(m, catalog, players: int, game_seed: int, time_limit: float
     Without a plan it plays the first witness policy of the ceiling that clears the deal (so that
     it clears exactly the deals ``kakapo ceiling`` counts), else the heuristic."""
     from solver.game.engine import play_game
-    from solver.game.policies import make_policy
+    from solver.game.roster import make_policy
     from solver.openhand.ceiling import WITNESS_POLICIES
     from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver
     from solver.openhand.plan import PlanPolicy
@@ -289,10 +289,10 @@ def open_hand_player(m, catalog, players: int, game_seed: int, time_limit: float
 
 
 def resolve_players(m, players: int | None, source: str) -> int:
-    from solver.game.state import game_shape
+    from solver.core.spec import GameSpec
 
-    players = players if players is not None else (2 if m.mode == "buddy" else 4)
-    game_shape(m, players, source)
+    players = players if players is not None else m.default_players()
+    GameSpec.of(m, players, source)
     return players
 
 
@@ -316,7 +316,9 @@ def simulate(mission, players, games, seed, policy, workers, engine, pieces, res
     \b
     Example: kakapo simulate missions/party/p05.toml --players 3 --games 20000 --policy planner
     """
-    from solver.analysis.simulate import RESULT_NAMES, default_workers, play_games, summarise
+    from solver.analysis.simulate import play_games, summarise
+    from solver.core.codes import RESULT_NAMES
+    from solver.runtime.workers import default_workers
 
     check_output_path(results_path, [mission, pieces], ".csv", "--results")
     catalog, m = load_inputs(mission, pieces)
@@ -371,7 +373,7 @@ def play(mission, players, seed, game_index, policy, time_limit, pieces, log_pat
     """
     from solver.core.rules import check_placements
     from solver.game.engine import play_game
-    from solver.game.policies import make_policy
+    from solver.game.roster import make_policy
     from solver.game.seeds import game_seeds
     from solver.view.render import draw, use_colour
 
@@ -447,8 +449,8 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     \b
     Example: kakapo ceiling missions/buddy/b12.toml --games 200
     """
-    from solver.analysis.simulate import default_workers
     from solver.openhand.ceiling import ceiling as run_ceiling
+    from solver.runtime.workers import default_workers
 
     check_output_path(results_path, [mission, pieces], ".csv", "--results")
     catalog, m = load_inputs(mission, pieces)
@@ -555,7 +557,6 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     \b
     Example: kakapo validate my_mission.toml --ceiling-games 100
     """
-    from solver.core.errors import KakapoError
     from solver.io.catalog import load_catalog
 
     try:
@@ -563,8 +564,8 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     except KakapoError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INPUT)
-    from solver.analysis.simulate import default_workers
     from solver.analysis.validate import bundled_rates, placement_phrase, validate_file
+    from solver.runtime.workers import default_workers
 
     workers = workers or default_workers()
     baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
@@ -648,10 +649,10 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
     from importlib.metadata import version
 
     from solver.analysis.report import PROGRESS, plan_report, rows_of, run_plan, write_outputs
-    from solver.analysis.simulate import default_workers
     from solver.analysis.validate import BUNDLED
     from solver.core.errors import InputError
     from solver.io.catalog import DEFAULT_CATALOG, load_catalog
+    from solver.runtime.workers import default_workers
 
     catalog = load_catalog(pieces)
     wanted = None

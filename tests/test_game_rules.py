@@ -3,6 +3,8 @@
 import pytest
 
 from solver.core.cards import Card, Colour
+from solver.core.codes import Skill
+from solver.core.spec import GameSpec
 from solver.core.rules import Board, Placement
 from solver.game.engine import PolicyError, play_game
 from solver.game.policies import HeuristicPolicy, RandomPolicy
@@ -48,7 +50,7 @@ def test_rule_party_three_players_remove_purple_1(p01, catalog):
     """RULES.md §7."""
     for seed in range(20):
         s = deal(p01, catalog, 3, seed)
-        assert s.removed == [C("purple-1")]
+        assert s.removed == (C("purple-1"),)
         assert [len(h) for h in s.hands] == [13] * 3
         assert all(C("purple-1") not in h for h in s.hands)
 
@@ -172,7 +174,8 @@ def test_rule_party_clockwise_order(p01, catalog):
 
 
 def options(mission, board, plays, decision, skills=5):
-    return selection_options(mission, board, [(i % 2, C(c)) for i, c in enumerate(plays)], C(decision), skills)
+    spec = GameSpec.of(mission, mission.default_players())
+    return selection_options(spec, board, [(i % 2, C(c)) for i, c in enumerate(plays)], C(decision), skills)
 
 
 def test_rule_double_scan_only_when_one_colour(b01, p01):
@@ -181,11 +184,11 @@ def test_rule_double_scan_only_when_one_colour(b01, p01):
     """RULES.md §14."""
     board = Board.start(b01)
     same = options(b01, board, ["red-3", "red-7", "red-2", "red-5"], "red-7")
-    assert Option("double_scan", (C("red-7"), C("red-2"))) in same
+    assert Option(Skill.DOUBLE_SCAN, (C("red-7"), C("red-2"))) in same
     mixed = options(b01, board, ["red-3", "red-7", "blue-2", "red-5"], "red-7")
-    assert not any(o.skill == "double_scan" for o in mixed)
+    assert not any(o.skill == Skill.DOUBLE_SCAN for o in mixed)
     party = options(p01, Board.start(p01), ["green-3", "green-1", "green-6"], "green-6", 3)
-    assert [o.skill for o in party] == [None, "double_scan", "double_scan"]
+    assert [o.skill for o in party] == [Skill.NONE, Skill.DOUBLE_SCAN, Skill.DOUBLE_SCAN]
 
 
 def test_rule_wild_colour_and_shift_change_buddy_only(b01, p01):
@@ -193,14 +196,14 @@ def test_rule_wild_colour_and_shift_change_buddy_only(b01, p01):
 
     """RULES.md §14."""
     opts = options(b01, Board.start(b01), ["red-3", "red-7", "blue-2", "red-5"], "red-7")
-    wild = {o.pieces[0] for o in opts if o.skill == "wild_color"}
-    shift = {o.pieces[0] for o in opts if o.skill == "shift_change"}
+    wild = {o.pieces[0] for o in opts if o.skill == Skill.WILD_COLOR}
+    shift = {o.pieces[0] for o in opts if o.skill == Skill.SHIFT_CHANGE}
     assert wild == {C("yellow-7"), C("green-7"), C("blue-7"), C("purple-7")}
     assert shift == {C("red-6"), C("red-8")}
     edge = options(b01, Board.start(b01), ["red-8", "red-1", "blue-2", "red-5"], "red-8")
-    assert {o.pieces[0] for o in edge if o.skill == "shift_change"} == {C("red-7")}  # no value 9
+    assert {o.pieces[0] for o in edge if o.skill == Skill.SHIFT_CHANGE} == {C("red-7")}  # no value 9
     party = options(p01, Board.start(p01), ["red-3", "blue-7", "red-5"], "red-5", 3)
-    assert all(o.skill in (None, "double_scan") for o in party)
+    assert all(o.skill in (Skill.NONE, Skill.DOUBLE_SCAN) for o in party)
 
 
 def test_rule_no_skill_without_counters(b01):
@@ -208,7 +211,7 @@ def test_rule_no_skill_without_counters(b01):
 
     """RULES.md §14."""
     opts = options(b01, Board.start(b01), ["red-3", "red-7", "red-2", "red-5"], "red-7", skills=0)
-    assert opts == [Option(None, (C("red-7"),))]
+    assert opts == [Option(Skill.NONE, (C("red-7"),))]
 
 
 def test_rule_used_piece_not_selectable_and_nothing_placed(b01):
@@ -218,9 +221,9 @@ def test_rule_used_piece_not_selectable_and_nothing_placed(b01):
     board = Board.start(b01)
     board.place(Placement.parse("red-7", ["a1", "a2", "b2", "c2", "c3"]))
     opts = options(b01, board, ["red-3", "red-7", "blue-2", "red-5"], "red-7")
-    assert opts[0] == Option(None, ())  # nothing placed without a skill
+    assert opts[0] == Option(Skill.NONE, ())  # nothing placed without a skill
     assert all(C("red-7") not in o.pieces for o in opts)
-    assert Option("wild_color", (C("blue-7"),)) in opts  # a skill can still give an unused piece
+    assert Option(Skill.WILD_COLOR, (C("blue-7"),)) in opts  # a skill can still give an unused piece
 
 
 def test_rule_preplaced_pieces_never_selected_again(catalog):
@@ -264,7 +267,8 @@ def test_rule_unplaceable_piece_fails_at_once(write, catalog):
 
 
 def scripted_state(mission, catalog, hands, start=0, skills=5):
-    return GameState(mission, catalog, 2, [sorted(map(C, h)) for h in hands], [], [], start,
+    spec = GameSpec.of(mission, 2)
+    return GameState(spec, mission, catalog, [sorted(map(C, h)) for h in hands], [], start,
                      [SplitMix64(1), SplitMix64(2)], Board.start(mission), skills,
                      dealt=[sorted(map(C, h)) for h in hands])
 
@@ -311,7 +315,7 @@ def test_rule_clear_check_after_all_placements(write, catalog):
         def place(self, obs, piece, legal, rng):
             return next(i for i, p in enumerate(legal) if p.cell_names() == ["k12"])
 
-    g = play_game(m, catalog, 2, 0, Order("double_scan"), log=True, state=state)
+    g = play_game(m, catalog, 2, 0, Order(Skill.DOUBLE_SCAN), log=True, state=state)
     r1 = g.events[1]
     assert r1["pieces"] == ["purple-1", "purple-8"] and r1["placements"] == [{"piece": "purple-1", "cells": ["k12"]}]
     assert r1["scanned"] == ["B"]

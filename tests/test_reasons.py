@@ -61,13 +61,13 @@ def test_png_of_an_unsolvable_mission_marks_the_culprits(tmp_path, monkeypatch):
     import solver.view.plot
 
     seen = {}
-    real = solver.plot.save_png
+    real = solver.view.plot.save_png
 
     def spy(*a, **k):
         seen.update(k)
         return real(*a, **k)
 
-    monkeypatch.setattr(solver.plot, "save_png", spy)
+    monkeypatch.setattr(solver.view.plot, "save_png", spy)
     png = tmp_path / "why.png"
     res = CliRunner().invoke(main, ["solve", str(ROOT / "tests/golden/unsolvable/one_yellow_left.toml"), "--png",
                                     str(png)])

@@ -58,7 +58,7 @@ def test_answer_is_printed_before_a_failed_picture(tmp_path, monkeypatch):
     def fail(*a, **k):
         raise PermissionError(13, "Permission denied", str(tmp_path / "x.png"))
 
-    monkeypatch.setattr(solver.plot, "save_png", fail)
+    monkeypatch.setattr(solver.view.plot, "save_png", fail)
     res = run("solve", MISSION, "--png", tmp_path / "x.png")
     assert res.exit_code == 2 and "solvable with 2 new piece(s)" in res.output and "x.png" in res.output
     assert "Traceback" not in res.output

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver import cpsat, exhaustive
+from solver.puzzle import cpsat, exhaustive
 from solver.cli import main
 from solver.core.cards import Card
 from solver.core.rules import check_placements

@@ -21,8 +21,6 @@ from solver.core.board import SIZE, all_positions, cell, col_of, row_of
 from solver.core.cards import ALL_CARDS, Colour
 from solver.core.errors import InputError
 from solver.core.rules import (
-    DEFAULT_ROUNDS,
-    DEFAULT_SKILLS,
     Bird,
     Board,
     Mission,
@@ -30,6 +28,7 @@ from solver.core.rules import (
     blocked_reason,
     mask_of,
 )
+from solver.core.spec import MODE_RULES, max_rounds
 
 BIRD_SHAPES = [
     [(0, 0)], [(0, 0), (0, 1)], [(0, 0), (1, 0)], [(0, 0), (0, 1), (0, 2)], [(0, 0), (1, 0), (1, 1)],
@@ -58,10 +57,6 @@ class Found:
     clear_rate: float
     ci95: tuple[float, float]
     min_pieces: int
-
-
-def max_rounds(mode: str, players: int) -> int:
-    return {"buddy": 8, "party": 13 if players == 3 else 10}[mode]
 
 
 # ------------------------------------------------------------ candidates
@@ -99,7 +94,7 @@ def random_mission(rng: random.Random, mode: str, players: int, catalog) -> Miss
             birds.append(Bird(letter, cells))
     if not birds:
         return None
-    m = Mission("candidate", rng.choice(NAMES), mode, len(birds), True, DEFAULT_ROUNDS[mode], DEFAULT_SKILLS[mode],
+    m = Mission("candidate", rng.choice(NAMES), mode, len(birds), True, MODE_RULES[mode].rounds, MODE_RULES[mode].skills,
                 tuple(birds), (), (), f"Find {rng.choice(BIRDS)} near {rng.choice(PLACES)}.")
     for _ in range(rng.choice([0, 1, 2, 3, 4])):
         m = add_mark(m, rng) or m

@@ -6,22 +6,27 @@ and the game count, never on how many workers play them or on the engine.
 
 from __future__ import annotations
 
-import os
 import time
 from concurrent.futures import as_completed
 from dataclasses import dataclass
 
 import numpy as np
 
+from solver.core.codes import Result
+from solver.core.spec import GameSpec
 from solver.core.stats import wilson
-from solver.game.codes import RESULT_NAMES  # result codes are indices into it
+from solver.game import fast
+from solver.game.engine import play_game
+from solver.game.planner import planner_library
+from solver.game.roster import make_policy
 from solver.game.seeds import BLOCK, game_seeds
+from solver.game.tables import build_tables
 from solver.runtime.workers import process_pool, stop_pool
 
 
 @dataclass
 class Outcomes:
-    results: np.ndarray  # 0 cleared, 1 rounds exhausted, 2 unplaceable
+    results: np.ndarray  # Result codes
     rounds: np.ndarray
     traces: np.ndarray
     seconds: float = 0.0  # time spent playing (compilation and cache loading excluded)
@@ -36,20 +41,15 @@ def _play_chunk(args):
     job = _JOB
     seeds = game_seeds(job["seed"], start, count)
     if job["engine"] == "numba":
-        from solver.game import fast
-
-        res, rounds, _, traces = fast.run(job["tables"], seeds, job["players"], job["policy"])
+        res, rounds, _, traces = fast.run(job["tables"], job["spec"], seeds, job["policy"])
         return start, res, rounds, traces
-    from solver.game.engine import play_game
-    from solver.game.policies import make_policy
-
     policy = make_policy(job["policy"])
     res = np.empty(count, np.int64)
     rounds = np.empty(count, np.int64)
     traces = np.empty(count, np.uint64)
     for i, s in enumerate(seeds):
         g = play_game(job["mission"], job["catalog"], job["players"], int(s), policy)
-        res[i] = RESULT_NAMES.index(g.result)
+        res[i] = Result.parse(g.result)
         rounds[i] = g.rounds_played
         traces[i] = g.trace
     return start, res, rounds, traces
@@ -59,22 +59,14 @@ def play_games(mission, catalog, players: int, games: int, seed: int, policy: st
                engine: str = "numba", workers: int = 1, progress=None) -> Outcomes:
     """Play ``games`` games; identical outcomes for any ``workers`` and either engine.
     ``progress(done, total)`` is called as chunks of games finish."""
-    from solver.game.state import game_shape
-
-    game_shape(mission, players)
+    spec = GameSpec.of(mission, players)
     job = {"mission": mission, "catalog": catalog, "players": players, "seed": seed, "policy": policy,
-           "engine": engine}
-    solutions = ()
-    if policy == "planner":  # the library, once, here: workers inherit it
-        from solver.game.planner import planner_library
-
-        solutions = planner_library(mission, catalog)
+           "engine": engine, "spec": spec.to_array()}
+    # the library, once, here: workers inherit it
+    solutions = planner_library(mission, catalog) if policy == "planner" else ()
     if engine == "numba":
-        from solver.game import fast
-        from solver.game.tables import build_tables
-
         job["tables"] = build_tables(mission, catalog, solutions)
-        fast.run(job["tables"], game_seeds(seed, 0, 1), players, policy)  # compile (or load) once, here
+        fast.run(job["tables"], job["spec"], game_seeds(seed, 0, 1), policy)  # compile (or load) once, here
     chunk = max(1, min(BLOCK, -(-games // max(1, workers * 4))))
     chunks = [(s, min(chunk, games - s)) for s in range(0, games, chunk)]
     _JOB.clear()
@@ -107,9 +99,9 @@ def play_games(mission, catalog, players: int, games: int, seed: int, policy: st
 def summarise(mission, players: int, policy: str, games: int, seed: int, out: Outcomes,
               engine: str, workers: int) -> dict:
     seconds = out.seconds
-    cleared = int((out.results == 0).sum())
+    cleared = int((out.results == Result.CLEARED).sum())
     lo, hi = wilson(cleared, games)
-    won = out.rounds[out.results == 0]
+    won = out.rounds[out.results == Result.CLEARED]
     return {
         "mission": mission.id,
         "players": players,
@@ -119,15 +111,10 @@ def summarise(mission, players: int, policy: str, games: int, seed: int, out: Ou
         "cleared": cleared,
         "clear_rate": cleared / games,
         "ci95": [lo, hi],
-        "failures": {"rounds_exhausted": int((out.results == 1).sum()), "unplaceable": int((out.results == 2).sum())},
+        "failures": {r.label: int((out.results == r).sum()) for r in (Result.ROUNDS_EXHAUSTED, Result.UNPLACEABLE)},
         "mean_rounds_when_cleared": float(won.mean()) if len(won) else None,
         "games_per_second": games / seconds if seconds > 0 else None,
         "engine": engine,
         "workers": workers,
         "seconds": seconds,
     }
-
-
-def default_workers() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))
-

@@ -44,7 +44,6 @@ class Colour(IntEnum):
 
 
 COLOURS = tuple(Colour)
-TRUMP_ROUND_ONE = Colour.PURPLE
 
 _CARD_RE = re.compile(r"^\s*([a-z]{1,10})\s*-?\s*(\d{1,3})\s*$", re.IGNORECASE)
 

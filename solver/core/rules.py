@@ -24,6 +24,7 @@ from solver.core.board import (
 )
 from solver.core.cards import Card, Colour
 from solver.core.errors import IllegalPlacement
+from solver.core.spec import MODE_RULES, max_rounds
 
 FULL = (1 << NUM_CELLS) - 1
 
@@ -141,25 +142,13 @@ class Mission:
         raise KeyError(letter)
 
     def player_counts(self) -> tuple[int, ...]:
-        return (2,) if self.mode == "buddy" else (3, 4)
+        """The table sizes of its mode (spec.MODE_RULES)."""
+        return MODE_RULES[self.mode].players
 
     def default_players(self) -> int:
-        return self.player_counts()[-1]
-
-
-def piece_budget(mission: Mission) -> int:
-    """The most new pieces a game can select: one per round, two in a round with a double scan
-    (which costs a skill counter)."""
-    return mission.rounds + min(mission.skills, mission.rounds)
-
-
-def out_of_game(players: int) -> tuple[Card, ...]:
-    """Cards (and so pieces) not in the game: purple-1 with 3 players."""
-    return (Card(Colour.PURPLE, 1),) if players == 3 else ()
-
-
-DEFAULT_ROUNDS = {"buddy": 8, "party": 10}
-DEFAULT_SKILLS = {"buddy": 5, "party": 3}
+        """The largest table whose hands last the mission's rounds (the largest of the mode if none does)."""
+        fits = [n for n in self.player_counts() if self.rounds <= max_rounds(self.mode, n)]
+        return (fits or list(self.player_counts()))[-1]
 
 
 # ---------------------------------------------------------------- birds

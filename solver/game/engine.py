@@ -1,36 +1,32 @@
-"""The plain Python reference engine: one complete game by the rules in RULES.md.
+"""The plain Python reference engine: a game is a deal followed by ``play_out``.
 
-Each decision goes to the policy with only the deciding seat's observation.
-The engine keeps a trace hash of every choice; the Numba engine computes the
-same hash, which is how the tests show the two agree game by game.
+``play_out`` finishes a game from any state: it asks the seat to act with only its
+observation and its own random stream, checks the answer is legal and applies it. The state
+keeps the trace hash of every action; the Numba engine computes the same hash, which is how
+the tests show the two agree game by game. ``log_events`` writes a game (whole or so far) as
+the JSON Lines log of SPEC (`kakapo play --log`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from solver.core.board import position_index
 from solver.core.errors import KakapoError
-from solver.game.codes import RESULT_NAMES, TRACE_IN_CHARGE, TRACE_OPTION, TRACE_PLACEMENT
-from solver.game.rng import FNV_OFFSET, mix
-from solver.game.state import GameState, RoundRecord, deal, decision_card, legal_cards, observe, selection_options
-
-RESULTS = RESULT_NAMES
+from solver.game.actions import Action
+from solver.game.rng import SplitMix64
+from solver.game.state import GameState, Observation, deal
 
 
 class PolicyError(KakapoError):
-    """A policy answered with a choice that was not offered."""
+    """A policy answered with an action that was not legal."""
 
 
-def end_of_round(unplaceable: bool, scanned: int, clear: int, rnd: int, rounds: int) -> str | None:
-    """The result after a round's placements, or None if the game goes on (RULES.md, step 5)."""
-    if unplaceable:
-        return "unplaceable"
-    if scanned >= clear:
-        return "cleared"
-    if rnd == rounds:
-        return "rounds_exhausted"
-    return None
+class Policy(Protocol):
+    name: str
+
+    def act(self, obs: Observation, rng: SplitMix64) -> Action: ...
 
 
 @dataclass
@@ -46,75 +42,65 @@ class GameResult:
         return self.result == "cleared"
 
 
-def play_game(mission, catalog, players: int, seed: int, policy, log: bool = False,
-              state: GameState | None = None) -> GameResult:
-    """Play one game from the deal of ``seed`` (or from a prepared ``state``, for tests)."""
+def seat_policies(policy: Policy | Sequence[Policy], players: int) -> list[Policy]:
+    """One policy for every seat, or one per seat."""
+    if isinstance(policy, Sequence):
+        if len(policy) != players:
+            raise ValueError(f"{len(policy)} policies for {players} seats")
+        return list(policy)
+    return [policy] * players
+
+
+def play_out(state: GameState, policy: Policy | Sequence[Policy]) -> GameState:
+    """Play ``state`` to the end: each decision goes to the seat's policy with only that seat's
+    observation and random stream."""
+    seats = seat_policies(policy, state.players)
+    while not state.is_over():
+        seat = state.current_player()
+        obs = state.observation(seat)
+        action = seats[seat].act(obs, state.seat_rngs[seat])
+        if action not in obs.legal:
+            raise PolicyError(f"policy {seats[seat].name} chose {action}, which is not legal now "
+                              f"(round {state.round}, seat {seat})")
+        state.apply(action)
+    return state
+
+
+def result_of(state: GameState, log: bool = False, meta: dict | None = None) -> GameResult:
+    assert state.outcome is not None
+    return GameResult(state.outcome.label, state.rounds_played(), state.board.scanned(), state.trace,
+                      log_events(state, meta) if log else [])
+
+
+def play_game(mission, catalog, players: int, seed: int, policy: Policy | Sequence[Policy], log: bool = False,
+              state: GameState | None = None, meta: dict | None = None) -> GameResult:
+    """Play one game from the deal of ``seed`` (or from a prepared ``state``)."""
     state = state or deal(mission, catalog, players, seed)
-    events: list[dict] = []
-    if log:
-        events.append({
-            "event": "setup", "mission": mission.id, "players": players, "rounds": mission.rounds,
-            "skills": mission.skills, "hands": [[str(c) for c in h] for h in state.dealt],
-            "set_aside": [str(c) for c in state.set_aside], "removed": [str(c) for c in state.removed],
-            "start_player": state.start_player,
-        })
-    trace = FNV_OFFSET
-    result = None
-    start = state.start_player
-    for rnd in range(1, mission.rounds + 1):
-        state.round = rnd
-        trump = state.trump
-        trick = []
-        for seat in state.play_order(start):
-            legal = legal_cards(state.hands[seat], trick[0][1].colour if trick else None)
-            card = policy.play_card(observe(state, seat, trick), legal, state.seat_rngs[seat])
-            if card not in legal:
-                raise PolicyError(f"policy {policy.name} played {card}, not one of {', '.join(map(str, legal))}")
-            state.hands[seat].remove(card)
-            trick.append((seat, card))
-            trace = mix(trace, card.index)
-        in_charge, decision = decision_card(trick, trump)
-        trace = mix(trace, TRACE_IN_CHARGE + in_charge)
-        options = selection_options(mission, state.board, trick, decision, state.skills_left)
-        k = policy.select(observe(state, in_charge, trick), options, state.seat_rngs[in_charge])
-        if not 0 <= k < len(options):
-            raise PolicyError(f"policy {policy.name} chose option {k} of {len(options)}")
-        option = options[k]
-        trace = mix(trace, TRACE_OPTION + k)
-        if option.skill:
-            state.skills_left -= 1
-        placements = []
-        for piece in option.pieces:
-            shape = catalog[piece]
-            legal = state.board.legal_placements(piece, shape)
-            if not legal:
-                result = "unplaceable"
-                break
-            i = policy.place(observe(state, in_charge, trick), piece, legal, state.seat_rngs[in_charge])
-            if not 0 <= i < len(legal):
-                raise PolicyError(f"policy {policy.name} chose placement {i} of {len(legal)}")
-            placement = legal[i]
-            state.board.place(placement, shape)
-            placements.append(placement)
-            trace = mix(trace, TRACE_PLACEMENT + piece.index * TRACE_PLACEMENT + position_index(shape)[placement.cells])
-        # pieces in placing order; an unplaceable piece ends the list
-        attempted = option.pieces[: len(placements) + (1 if result == "unplaceable" else 0)]
-        state.history.append(RoundRecord(rnd, start, trump, tuple(trick), decision, in_charge, option.skill,
-                                         attempted, tuple(placements)))
-        start = in_charge
-        scanned = state.board.scanned()
-        result = end_of_round(result == "unplaceable", len(scanned), mission.clear, rnd, mission.rounds)
-        if log:
-            events.append({
-                "event": "round", "round": rnd, "start_player": state.history[-1].start_player,
-                "trump": str(trump), "plays": [{"player": p, "card": str(c)} for p, c in trick],
-                "decision": str(decision), "in_charge": in_charge, "skill": option.skill,
-                "pieces": [str(c) for c in attempted], "placements": [p.to_json() for p in placements],
-                "skills_left": state.skills_left, "scanned": scanned,
-            })
-        if result:
-            break
-    scanned = state.board.scanned()
-    if log:
-        events.append({"event": "end", "result": result, "rounds_played": state.round, "scanned": scanned})
-    return GameResult(result, state.round, scanned, trace, events)
+    return result_of(play_out(state, policy), log, meta)
+
+
+# ---------------------------------------------------------------- the log
+def setup_event(state: GameState, meta: dict | None = None) -> dict[str, Any]:
+    spec = state.spec
+    return {"event": "setup", "mission": state.mission.id, "players": spec.players, "rounds": spec.rounds,
+            "skills": spec.skills, "hands": [[str(c) for c in h] for h in state.dealt],
+            "set_aside": [str(c) for c in state.set_aside], "removed": [str(c) for c in spec.removed],
+            "start_player": state.start_player, **(meta or {})}
+
+
+def round_event(r) -> dict[str, Any]:
+    return {"event": "round", "round": r.round, "start_player": r.start_player, "trump": str(r.trump),
+            "plays": [{"player": p, "card": str(c)} for p, c in r.plays], "decision": str(r.decision),
+            "in_charge": r.in_charge, "skill": r.skill.json, "pieces": [str(c) for c in r.pieces],
+            "placements": [p.to_json() for p in r.placements], "skills_left": r.skills_left,
+            "scanned": list(r.scanned)}
+
+
+def log_events(state: GameState, meta: dict | None = None) -> list[dict[str, Any]]:
+    """The game so far as SPEC's log: setup, one event per finished round, and the end once it is over.
+    ``meta`` adds keys to the setup event (the seed, game and policy that played it)."""
+    events = [setup_event(state, meta)] + [round_event(r) for r in state.history]
+    if state.is_over():
+        events.append({"event": "end", "result": state.result(), "rounds_played": state.rounds_played(),
+                       "scanned": state.board.scanned()})
+    return events

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from solver.core.cards import Card
 from solver.core.rules import grow, halo, mask_of
-from solver.game.codes import ALIGN_BASE, ALIGN_STEP, PLAN_SOLUTIONS, UNPLACEABLE
+from solver.core.spec import selectable_pieces
 from solver.game.policies import BoardView, HeuristicPolicy, MissionTables, popcount
+from solver.game.weights import ALIGN_BASE, ALIGN_STEP, FILLER_NEED_PENALTY, PLAN_SOLUTIONS, UNPLACEABLE
 
 _LIBRARIES: dict = {}
 
@@ -22,8 +23,8 @@ def planner_library(mission, catalog, best=None) -> tuple:
     """The solutions the planner steers by: the library's smallest ones (deterministic; kept per
     mission and catalog for the life of the process). ``best``: the mission solver's optimal
     answer, if the caller has it already."""
-    from solver.puzzle.cpsat import solve
-    from solver.puzzle.library import build_library
+    from solver.puzzle.cpsat import solve  # heavy: OR-Tools, only where a library is built
+    from solver.puzzle.library import build_library  # heavy: Numba
 
     key = (mission, id(catalog))
     if key not in _LIBRARIES:
@@ -59,10 +60,9 @@ def live_solutions(t: PlanTables, obs) -> list[tuple[int, int]]:
     that can still be completed: its missing pieces fit in the rounds and skills left, and in
     party none of their cards was revealed in an earlier round without deciding it."""
     board = obs.board
-    rounds_left = obs.mission.rounds - obs.round + 1
-    cap = rounds_left + min(obs.skills_left, rounds_left)
+    cap = selectable_pieces(obs.spec.rounds - obs.round + 1, obs.skills_left)
     lost = 0
-    if obs.mission.mode == "party":
+    if not obs.spec.buddy:  # no wild colour or shift change: a discarded card's piece is gone
         for r in obs.history:
             for _, c in r.plays:
                 if c != r.decision:
@@ -113,13 +113,20 @@ class PlanBoardView(BoardView):
 
 
 class PlannerPolicy(HeuristicPolicy):
+    """``library``: the solutions to steer by (default: ``planner_library`` of the mission)."""
+
     name = "planner"
+
+    def __init__(self, library: tuple | None = None) -> None:
+        super().__init__()
+        self.library = library
 
     def view(self, obs) -> PlanBoardView:
         key = (id(obs.mission), id(obs.catalog))
         t = self._tables.get(key)
         if t is None:
-            t = self._tables[key] = PlanTables(obs.mission, obs.catalog, planner_library(obs.mission, obs.catalog))
+            library = self.library if self.library is not None else planner_library(obs.mission, obs.catalog)
+            t = self._tables[key] = PlanTables(obs.mission, obs.catalog, library)
         vkey = (key, obs.board.occupied, frozenset(obs.board.pieces), obs.round, obs.skills_left, len(obs.history))
         if vkey != self._view_key:
             self._view_key, self._view = vkey, PlanBoardView(t, obs.board, live_solutions(t, obs))
@@ -143,7 +150,7 @@ class PlannerPolicy(HeuristicPolicy):
         for k, m in enumerate(masks):
             if any(conflicts(piece, m, t, i) for i, _ in v.live):
                 continue
-            cost = popcount(m & zone) + (100 if m & v.need else 0)
+            cost = popcount(m & zone) + (FILLER_NEED_PENALTY if m & v.need else 0)
             if best_cost is None or cost < best_cost:
                 best, best_cost = k, cost
         return h if best is None else best

@@ -1,4 +1,5 @@
-"""Simulated players. A policy sees one seat's Observation and the seat's own PRNG, nothing else.
+"""Simulated players. A policy sees one seat's Observation and the seat's own PRNG, nothing else,
+and returns an action (``Policy.act``); it holds no game loop.
 
 ``random``: uniform over the legal choices.
 ``greedy``: random card play and no skills, but places each piece where it
@@ -14,15 +15,50 @@ from __future__ import annotations
 from solver.core.board import all_positions
 from solver.core.cards import ALL_CARDS, Card
 from solver.core.rules import Board, Placement, blocked_reason, cells_of, grow, mask_of
-from solver.game.codes import COMPLETION_BONUS, DEAD_END_CHECKS, SKILL_COST, SPOIL_PENALTY, UNPLACEABLE, W_UNPLACEABLE
-from solver.game.state import decision_card
+from solver.game.actions import Action, Phase
+from solver.game.rng import SplitMix64
+from solver.game.state import Observation, Option, decision_card
+from solver.game.weights import (
+    COMPLETION_BONUS,
+    DEAD_END_CHECKS,
+    FILLER_NEED_PENALTY,
+    SKILL_COST,
+    SPOIL_PENALTY,
+    UNPLACEABLE,
+    W_UNPLACEABLE,
+    W_UNPLACEABLE_OPTION,
+)
 
 
 def popcount(m: int) -> int:
     return bin(m).count("1")
 
 
-class RandomPolicy:
+class Policy:
+    """A simulated player: ``act`` answers the decision the observation asks for. Subclasses say
+    which card to reveal, which option to take and where to place a piece."""
+
+    name = "policy"
+
+    def act(self, obs: Observation, rng: SplitMix64) -> Action:
+        if obs.phase == Phase.REVEAL:
+            card = self.play_card(obs, [a.card for a in obs.legal], rng)
+            return Action.reveal(card)
+        if obs.phase == Phase.SELECT:
+            return Action.select(self.select(obs, list(obs.options), rng))
+        return obs.legal[self.place(obs, obs.piece, obs.placements(), rng)]
+
+    def play_card(self, obs: Observation, legal: list, rng: SplitMix64) -> Card:
+        raise NotImplementedError
+
+    def select(self, obs: Observation, options: list[Option], rng: SplitMix64) -> int:
+        raise NotImplementedError
+
+    def place(self, obs: Observation, piece, legal: list[Placement], rng: SplitMix64) -> int:
+        raise NotImplementedError
+
+
+class RandomPolicy(Policy):
     name = "random"
 
     def play_card(self, obs, legal, rng):
@@ -142,10 +178,10 @@ class BoardView:
         return alive < self.t.mission.clear
 
 
-class SmartBase:
+class SmartBase(Policy):
     """Shared machinery: per-mission tables and a per-board cache."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._tables: dict = {}
         self._view_key = None
         self._view = None
@@ -187,7 +223,7 @@ class SmartBase:
         for i, m in enumerate(masks):
             if scores[i] > 0:
                 continue
-            cost = popcount(m & zone) + (100 if m & v.need else 0)
+            cost = popcount(m & zone) + (FILLER_NEED_PENALTY if m & v.need else 0)
             if best_cost is None or cost < best_cost:
                 best, best_cost = i, cost
         return best
@@ -251,21 +287,10 @@ class HeuristicPolicy(SmartBase):
             total = 0
             for p in o.pieces:
                 u = v.usefulness(p)
-                total += -1000 if u == UNPLACEABLE else u
+                total += W_UNPLACEABLE_OPTION if u == UNPLACEABLE else u
             val = 4 * total - (4 * SKILL_COST if o.skill else 0)
             if len(o.pieces) == 2 and v.usefulness(o.pieces[0]) >= v.usefulness(o.pieces[1]):
                 val += 1
             if best_val is None or val > best_val:
                 best, best_val = k, val
         return best
-
-
-POLICIES = {"heuristic": HeuristicPolicy, "random": RandomPolicy, "greedy": GreedyPolicy}
-
-
-def make_policy(name: str):
-    if name == "planner":
-        from solver.game.planner import PlannerPolicy  # it builds on the heuristic defined here
-
-        return PlannerPolicy()
-    return POLICIES[name]()

@@ -6,6 +6,8 @@ MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 FNV_OFFSET = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
+MUL1 = 0xBF58476D1CE4E5B9
+MUL2 = 0x94D049BB133111EB
 
 
 class SplitMix64:
@@ -17,8 +19,8 @@ class SplitMix64:
     def next(self) -> int:
         self.state = (self.state + GOLDEN) & MASK64
         z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z = ((z ^ (z >> 30)) * MUL1) & MASK64
+        z = ((z ^ (z >> 27)) * MUL2) & MASK64
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:

@@ -1,31 +1,39 @@
-"""True game state, public records and the per-seat observation.
+"""The game as a state: the whole truth of one game, its legal actions, and the seat's view.
 
-The state object holds everything, hidden cards included. Policies never see
-it: ``observe(state, seat)`` builds an ``Observation`` holding only what that
-seat may know (its own hand, public cards, board, counters, round, mission).
-The observation copies what it shows, so a policy cannot reach the state.
+``GameState`` holds everything, hidden cards included, and is the only place where the rules
+of play (RULES.md, A round) are applied: ``legal_actions()``, ``apply(action)``, ``clone()``,
+``is_over()``, ``result()``. What happens without a decision (the decision card and who is in
+charge, the end of a round, a selected piece that fits nowhere) happens inside ``apply``.
+
+Policies never see the state: ``observation(seat)`` builds an ``Observation`` holding only
+what that seat may know (its own hand, the public cards, the board, the counters, the round,
+the mission) and copies what it shows, so a policy cannot reach the state.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from solver.core.cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
-from solver.core.errors import InputError
-from solver.core.rules import Board, Mission, Placement, out_of_game
-from solver.game.codes import SKILL_NAMES
-from solver.game.rng import SplitMix64
+from solver.core.board import Shape, all_positions, position_index
+from solver.core.cards import ALL_CARDS, Card, Colour
+from solver.core.codes import Result, Skill
+from solver.core.errors import KakapoError
+from solver.core.rules import Board, Mission, Placement, mask_of
+from solver.core.spec import GameSpec
+from solver.game.actions import IN_CHARGE_EVENT, Action, ActionKind, Phase
+from solver.game.rng import FNV_OFFSET, SplitMix64, mix
 
-PURPLE_8 = Card(Colour.PURPLE, 8)
-PURPLE_1 = Card(Colour.PURPLE, 1)
-SKILLS = SKILL_NAMES[1:]
+
+class IllegalAction(KakapoError):
+    """An action that the state does not allow now."""
 
 
 @dataclass(frozen=True)
 class Option:
-    """A piece selection the player in charge may choose: a skill (or None) and pieces in placing order."""
+    """A piece selection the player in charge may choose: a skill (or none) and pieces in placing order."""
 
-    skill: str | None
+    skill: Skill
     pieces: tuple[Card, ...]
 
 
@@ -39,9 +47,11 @@ class RoundRecord:
     plays: tuple[tuple[int, Card], ...]
     decision: Card
     in_charge: int
-    skill: str | None
-    pieces: tuple[Card, ...]
+    skill: Skill
+    pieces: tuple[Card, ...]  # selected, in placing order; an unplaceable piece ends the list
     placements: tuple[Placement, ...]
+    skills_left: int  # after the round
+    scanned: tuple[str, ...]  # every bird scanned after the round
 
 
 @dataclass(frozen=True)
@@ -49,19 +59,27 @@ class Observation:
     """What one seat knows. Built fresh for each decision; holds copies only."""
 
     seat: int
-    num_players: int
+    spec: GameSpec
     mission: Mission
-    catalog: object
+    catalog: Any
     round: int
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
-    start_player: int
+    start_player: int  # of this round
     trump: Colour
     trick: tuple[tuple[int, Card], ...]  # cards revealed so far this round
     history: tuple[RoundRecord, ...]
     board: Board
     skills_left: int
     removed: tuple[Card, ...]  # public: purple-1 with 3 players
+    phase: Phase
+    options: tuple[Option, ...]  # this round's selection options (once the trick is complete)
+    piece: Card | None  # the piece to place now (phase PLACE)
+    legal: tuple[Action, ...]  # this seat's legal actions if it is to act, else none
+
+    @property
+    def num_players(self) -> int:
+        return self.spec.players
 
     @property
     def lead(self) -> Colour | None:
@@ -77,94 +95,14 @@ class Observation:
         """Cards this seat has not seen: other hands and (Buddy) the set-aside cards."""
         return set(ALL_CARDS) - set(self.hand) - self.public_cards() - set(self.removed)
 
-
-def game_shape(mission: Mission, players: int, source: str = "") -> tuple[int, int]:
-    """(hand size, set-aside count) for this mode and player count; InputError if not allowed."""
-    if mission.mode == "buddy":
-        if players != 2:
-            raise InputError(source or mission.id, f"a buddy mission is played by exactly 2 players, not {players}",
-                             "use --players 2 (or leave it out)")
-        hand, aside = 16, 8
-    else:
-        if players not in (3, 4):
-            raise InputError(source or mission.id, f"a party mission is played by 3 or 4 players, not {players}",
-                             "use --players 3 or --players 4")
-        hand, aside = (13, 0) if players == 3 else (10, 0)
-    cards_per_round = 2 if mission.mode == "buddy" else 1
-    if mission.rounds * cards_per_round > hand:
-        raise InputError(source or mission.id,
-                         f"rounds = {mission.rounds} needs {mission.rounds * cards_per_round} cards per player, "
-                         f"but {players} players hold {hand} each",
-                         f"lower rounds to at most {hand // cards_per_round}")
-    return hand, aside
+    def placements(self) -> list[Placement]:
+        """The legal placements of ``piece``, in the order of ``legal`` (phase PLACE)."""
+        assert self.piece is not None
+        positions = all_positions(self.catalog[self.piece])
+        return [Placement(self.piece, positions[a.index]) for a in self.legal]
 
 
-@dataclass
-class GameState:
-    """The whole truth of one game."""
-
-    mission: Mission
-    catalog: object
-    players: int
-    hands: list[list[Card]]
-    set_aside: list[Card]
-    removed: list[Card]
-    start_player: int
-    seat_rngs: list[SplitMix64]
-    board: Board
-    skills_left: int
-    round: int = 1
-    history: list[RoundRecord] = field(default_factory=list)
-    dealt: list[list[Card]] = field(default_factory=list)
-
-    @property
-    def trump(self) -> Colour:
-        return self.history[-1].decision.colour if self.history else TRUMP_ROUND_ONE
-
-    def play_order(self, start: int) -> list[int]:
-        if self.mission.mode == "buddy":
-            other = 1 - start
-            return [start, other, start, other]
-        return [(start + k) % self.players for k in range(self.players)]
-
-
-def deal(mission: Mission, catalog, players: int, seed: int) -> GameState:
-    """Shuffle with the game's PRNG and deal; draws: shuffle, (start player), one seed per seat."""
-    hand_size, aside = game_shape(mission, players)
-    rng = SplitMix64(seed)
-    removed = list(out_of_game(players))
-    deck = [c for c in ALL_CARDS if c not in removed]
-    for i in range(len(deck) - 1, 0, -1):
-        j = rng.below(i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    set_aside = sorted(deck[:aside])
-    hands = [sorted(deck[aside + k * hand_size: aside + (k + 1) * hand_size]) for k in range(players)]
-    holders = [k for k in range(players) if PURPLE_8 in hands[k]]
-    start = holders[0] if holders else rng.below(players)
-    seat_rngs = [SplitMix64(rng.next()) for _ in range(players)]
-    return GameState(mission, catalog, players, hands, set_aside, removed, start, seat_rngs,
-                     Board.start(mission), mission.skills, dealt=[list(h) for h in hands])
-
-
-def observe(state: GameState, seat: int, trick: list[tuple[int, Card]]) -> Observation:
-    return Observation(
-        seat=seat,
-        num_players=state.players,
-        mission=state.mission,
-        catalog=state.catalog,
-        round=state.round,
-        hand=tuple(state.hands[seat]),
-        hand_sizes=tuple(len(h) for h in state.hands),
-        start_player=state.start_player,
-        trump=state.trump,
-        trick=tuple(trick),
-        history=tuple(state.history),
-        board=state.board.copy(),
-        skills_left=state.skills_left,
-        removed=tuple(state.removed),
-    )
-
-
+# ---------------------------------------------------------------- the card rules
 def legal_cards(hand, lead: Colour | None) -> list[Card]:
     """Must follow: cards of the lead colour if the hand holds any, else the whole hand."""
     if lead is not None:
@@ -183,29 +121,271 @@ def decision_card(plays, trump: Colour) -> tuple[int, Card]:
     return max(((p, c) for p, c in plays if c.colour == lead), key=lambda pc: pc[1].value)
 
 
-def selection_options(mission: Mission, board: Board, plays, decision: Card, skills_left: int) -> list[Option]:
+def selection_options(spec: GameSpec, board: Board, plays, decision: Card, skills_left: int) -> list[Option]:
     """Every legal selection, in a fixed order: no skill, double scan (both orders), wild colour, shift change."""
+
     def unused(card):
         return not board.is_used(card)
 
-    options = [Option(None, (decision,) if unused(decision) else ())]
+    options = [Option(Skill.NONE, (decision,) if unused(decision) else ())]
     if skills_left <= 0:
         return options
     cards = [c for _, c in plays]
-    if len({c.colour for c in cards}) == 1:
+    if Skill.DOUBLE_SCAN in spec.skill_kinds and len({c.colour for c in cards}) == 1:
         lowest = min(cards, key=lambda c: c.value)
         if unused(lowest):
             if unused(decision):
-                options.append(Option("double_scan", (decision, lowest)))
-                options.append(Option("double_scan", (lowest, decision)))
+                options.append(Option(Skill.DOUBLE_SCAN, (decision, lowest)))
+                options.append(Option(Skill.DOUBLE_SCAN, (lowest, decision)))
             else:
-                options.append(Option("double_scan", (lowest,)))
-    if mission.mode == "buddy":
+                options.append(Option(Skill.DOUBLE_SCAN, (lowest,)))
+    if Skill.WILD_COLOR in spec.skill_kinds:
         for colour in Colour:
             alt = Card(colour, decision.value)
             if colour != decision.colour and unused(alt):
-                options.append(Option("wild_color", (alt,)))
+                options.append(Option(Skill.WILD_COLOR, (alt,)))
+    if Skill.SHIFT_CHANGE in spec.skill_kinds:
         for value in (decision.value - 1, decision.value + 1):
             if 1 <= value <= 8 and unused(Card(decision.colour, value)):
-                options.append(Option("shift_change", (Card(decision.colour, value),)))
+                options.append(Option(Skill.SHIFT_CHANGE, (Card(decision.colour, value),)))
     return options
+
+
+def end_of_round(unplaceable: bool, scanned: int, clear: int, rnd: int, rounds: int) -> Result | None:
+    """The result after a round's placements, or None if the game goes on (RULES.md, step 5)."""
+    if unplaceable:
+        return Result.UNPLACEABLE
+    if scanned >= clear:
+        return Result.CLEARED
+    if rnd == rounds:
+        return Result.ROUNDS_EXHAUSTED
+    return None
+
+
+def legal_positions(board: Board, piece: Card, shape: Shape) -> list[int]:
+    """Numbers (in ``all_positions`` order) of the piece's legal positions now; none if it is used."""
+    if board.is_used(piece):
+        return []
+    col = int(piece.colour)
+    return [i for i, cells in enumerate(all_positions(shape)) if board.is_legal_mask(col, mask_of(cells))]
+
+
+# ---------------------------------------------------------------- the state
+@dataclass
+class GameState:
+    """The whole truth of one game (see the module docstring)."""
+
+    spec: GameSpec
+    mission: Mission
+    catalog: Any
+    hands: list[list[Card]]  # sorted
+    set_aside: list[Card]
+    start_player: int  # of the game (who held purple-8, or drawn)
+    seat_rngs: list[SplitMix64]
+    board: Board
+    skills_left: int
+    dealt: list[list[Card]]
+    round: int = 1
+    phase: Phase = Phase.REVEAL
+    leader: int = -1  # start player of this round
+    trick: list[tuple[int, Card]] = field(default_factory=list)
+    in_charge: int = -1
+    decision: Card | None = None
+    options: list[Option] = field(default_factory=list)
+    option: int = -1  # the chosen option
+    placed: list[Placement] = field(default_factory=list)  # this round's placements
+    history: list[RoundRecord] = field(default_factory=list)
+    moves: list[Action] = field(default_factory=list)
+    trace: int = FNV_OFFSET
+    outcome: Result | None = None
+
+    def __post_init__(self) -> None:
+        if self.leader < 0:
+            self.leader = self.start_player
+
+    # ------------------------------------------------------------ reading
+    @property
+    def players(self) -> int:
+        return self.spec.players
+
+    @property
+    def removed(self) -> tuple[Card, ...]:
+        return self.spec.removed
+
+    @property
+    def trump(self) -> Colour:
+        return self.history[-1].decision.colour if self.history else self.spec.trump_round_one
+
+    @property
+    def piece(self) -> Card | None:
+        """The selected piece to place now (phase PLACE)."""
+        if self.phase != Phase.PLACE:
+            return None
+        return self.options[self.option].pieces[len(self.placed)]
+
+    def current_player(self) -> int:
+        """The seat that decides now; -1 once the game is over."""
+        if self.phase == Phase.REVEAL:
+            return self.spec.play_order(self.leader)[len(self.trick)]
+        if self.phase in (Phase.SELECT, Phase.PLACE):
+            return self.in_charge
+        return -1
+
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def result(self) -> str | None:
+        """``cleared``, ``rounds_exhausted``, ``unplaceable``, or None while the game goes on."""
+        return None if self.outcome is None else self.outcome.label
+
+    def returns(self) -> float:
+        """1 for a cleared game, else 0 (the team's one reward)."""
+        return 1.0 if self.outcome == Result.CLEARED else 0.0
+
+    def rounds_played(self) -> int:
+        return len(self.history)
+
+    def legal_actions(self) -> list[Action]:
+        """The current player's legal actions, in a fixed order (cards by index, options by
+        number, positions by number); none once the game is over."""
+        if self.phase == Phase.REVEAL:
+            seat = self.current_player()
+            lead = self.trick[0][1].colour if self.trick else None
+            return [Action.reveal(c) for c in legal_cards(self.hands[seat], lead)]
+        if self.phase == Phase.SELECT:
+            return [Action.select(k) for k in range(len(self.options))]
+        if self.phase == Phase.PLACE:
+            piece = self.piece
+            assert piece is not None
+            return [Action.place(piece, i) for i in legal_positions(self.board, piece, self.catalog[piece])]
+        return []
+
+    def observation(self, seat: int) -> Observation:
+        legal = tuple(self.legal_actions()) if seat == self.current_player() else ()
+        return Observation(
+            seat=seat, spec=self.spec, mission=self.mission, catalog=self.catalog, round=self.round,
+            hand=tuple(self.hands[seat]), hand_sizes=tuple(len(h) for h in self.hands), start_player=self.leader,
+            trump=self.trump, trick=tuple(self.trick), history=tuple(self.history), board=self.board.copy(),
+            skills_left=self.skills_left, removed=self.removed, phase=self.phase, options=tuple(self.options),
+            piece=self.piece, legal=legal)
+
+    def clone(self) -> GameState:
+        """An independent copy (random streams included): try two actions from the same moment."""
+        return GameState(
+            self.spec, self.mission, self.catalog, [list(h) for h in self.hands], list(self.set_aside),
+            self.start_player, [SplitMix64(r.state) for r in self.seat_rngs], self.board.copy(), self.skills_left,
+            self.dealt, self.round, self.phase, self.leader, list(self.trick), self.in_charge, self.decision,
+            list(self.options), self.option, list(self.placed), list(self.history), list(self.moves), self.trace,
+            self.outcome)
+
+    # ------------------------------------------------------------ acting
+    def apply(self, action: Action) -> None:
+        """Take ``action`` for the current player, then everything that follows without a decision."""
+        if self.phase == Phase.REVEAL and action.kind == ActionKind.REVEAL:
+            self._reveal(action)
+        elif self.phase == Phase.SELECT and action.kind == ActionKind.SELECT:
+            self._select(action)
+        elif self.phase == Phase.PLACE and action.kind == ActionKind.PLACE:
+            self._place(action)
+        else:
+            raise IllegalAction(f"{action} is not allowed now ({self.phase.name.lower()} phase, round {self.round})")
+        self.moves.append(action)
+
+    def _reveal(self, action: Action) -> None:
+        seat = self.current_player()
+        card = action.card
+        lead = self.trick[0][1].colour if self.trick else None
+        if card not in legal_cards(self.hands[seat], lead):
+            held = "not in the hand" if card not in self.hands[seat] else f"must follow {lead}"
+            raise IllegalAction(f"player {seat} cannot reveal {card}: {held}")
+        assert card is not None
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        self.trace = mix(self.trace, action.code)
+        if len(self.trick) == self.spec.reveals_per_round:
+            self.in_charge, self.decision = decision_card(self.trick, self.trump)
+            self.trace = mix(self.trace, IN_CHARGE_EVENT + self.in_charge)
+            self.options = selection_options(self.spec, self.board, self.trick, self.decision, self.skills_left)
+            self.phase = Phase.SELECT
+
+    def _select(self, action: Action) -> None:
+        if not 0 <= action.index < len(self.options):
+            raise IllegalAction(f"there is no option {action.index} (options 0..{len(self.options) - 1})")
+        self.option = action.index
+        self.trace = mix(self.trace, action.code)
+        if self.options[self.option].skill:
+            self.skills_left -= 1
+        self.placed = []
+        self._next_piece()
+
+    def _place(self, action: Action) -> None:
+        piece = self.piece
+        assert piece is not None
+        if action.card != piece:
+            raise IllegalAction(f"the piece to place is {piece}, not {action.card}")
+        shape = self.catalog[piece]
+        positions = all_positions(shape)
+        if not 0 <= action.index < len(positions):
+            raise IllegalAction(f"{piece} has no position {action.index}")
+        placement = Placement(piece, positions[action.index])
+        problem = self.board.placement_problem(placement)
+        if problem:
+            raise IllegalAction(f"cannot place {placement}: {problem}")
+        self.board.place(placement)
+        self.placed.append(placement)
+        self.trace = mix(self.trace, action.code)
+        self._next_piece()
+
+    def _next_piece(self) -> None:
+        """On to the next selected piece; the round ends after the last, or at once when a piece
+        fits nowhere (RULES.md, step 4: placing is compulsory)."""
+        pieces = self.options[self.option].pieces
+        if len(self.placed) == len(pieces):
+            self._end_round(unplaceable=False)
+            return
+        piece = pieces[len(self.placed)]
+        if not legal_positions(self.board, piece, self.catalog[piece]):
+            self._end_round(unplaceable=True)
+            return
+        self.phase = Phase.PLACE
+
+    def _end_round(self, unplaceable: bool) -> None:
+        option = self.options[self.option]
+        attempted = option.pieces[: len(self.placed) + (1 if unplaceable else 0)]
+        scanned = tuple(self.board.scanned())
+        assert self.decision is not None
+        self.history.append(RoundRecord(self.round, self.leader, self.trump, tuple(self.trick), self.decision,
+                                        self.in_charge, option.skill, attempted, tuple(self.placed),
+                                        self.skills_left, scanned))
+        self.outcome = end_of_round(unplaceable, len(scanned), self.mission.clear, self.round, self.spec.rounds)
+        self.leader = self.in_charge
+        self.trick, self.options, self.option, self.placed, self.decision = [], [], -1, [], None
+        self.in_charge = -1
+        if self.outcome is not None:
+            self.phase = Phase.OVER
+        else:
+            self.round += 1
+            self.phase = Phase.REVEAL
+
+
+def deal(mission: Mission, catalog, players: int, seed: int, spec: GameSpec | None = None) -> GameState:
+    """Shuffle with the game's PRNG and deal; draws: shuffle, (start player), one seed per seat."""
+    spec = spec or GameSpec.of(mission, players)
+    rng = SplitMix64(seed)
+    deck = [c for c in ALL_CARDS if c not in spec.removed]
+    for i in range(len(deck) - 1, 0, -1):
+        j = rng.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    aside, size = spec.set_aside, spec.hand_size
+    set_aside = sorted(deck[:aside])
+    hands = [sorted(deck[aside + k * size: aside + (k + 1) * size]) for k in range(players)]
+    holders = [k for k in range(players) if spec.start_card in hands[k]]
+    start = holders[0] if holders else rng.below(players)
+    seat_rngs = [SplitMix64(rng.next()) for _ in range(players)]
+    return GameState(spec, mission, catalog, hands, set_aside, start, seat_rngs, Board.start(mission), spec.skills,
+                     dealt=[list(h) for h in hands])
+
+
+def position_of(placement: Placement, catalog) -> int:
+    """The position number of a placement (its index in ``all_positions`` of the piece's shape)."""
+    return position_index(catalog[placement.card])[placement.cells]

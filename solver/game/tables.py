@@ -26,7 +26,7 @@ GameTables = namedtuple("GameTables", [
     "bird_ring", "bird_edge", "bird_live", "bird_all",
     "mark_colour", "mark_all", "mark_cell",
     "occupied", "colour_masks", "used",  # the board before play
-    "buddy", "rounds", "skills", "clear", "max_size",
+    "clear", "max_size",
     # the planner's solutions (empty for the other policies): pieces, position per piece (-1: not in
     # it), all cells, cells per colour; and the distinct (piece, position) pairs they use, per piece
     "sol_cards", "sol_pos", "sol_cells", "sol_colour",
@@ -198,9 +198,6 @@ def build_tables(mission, catalog, solutions=()) -> GameTables:
         occupied=np.array(split(board.occupied), np.int64),
         colour_masks=colour_masks,
         used=used,
-        buddy=1 if mission.mode == "buddy" else 0,
-        rounds=mission.rounds,
-        skills=mission.skills,
         clear=mission.clear,
         max_size=max(catalog[c].size for c in ALL_CARDS),
         **solution_tables(solutions, pos_start, catalog),

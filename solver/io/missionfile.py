@@ -7,12 +7,11 @@ from pathlib import Path
 from solver.core.board import SIZE, cell, cell_name, col_of, is_connected, neighbours, parse_cell, row_of
 from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, InputErrors, ParseError
-from solver.core.rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Bird, Board, Mission, Placement, mask_of
+from solver.core.rules import Bird, Board, Mission, Placement, mask_of
+from solver.core.spec import MAX_SKILLS, MODE_RULES, max_rounds
 from solver.core.text import clean
 from solver.io.tomlfile import TomlSource
 
-MAX_ROUNDS = {"buddy": 8, "party": 13}  # SPEC: what the hands allow (party 11-13: 3 players only)
-MAX_SKILLS = 40  # more counters than cards: no mission needs them
 KNOWN_KEYS = {"name", "story", "mode", "clear", "rounds", "skills", "board", "placed"}
 MARK_LETTERS = {c.letter: c for c in Colour}
 
@@ -45,9 +44,9 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
     story = attempt(lambda: _parse_story(src, d), "")
     mode = attempt(lambda: _parse_mode(src, d))
     defaults = mode or "buddy"  # to go on checking the rest of the file
-    rounds = attempt(lambda: _positive_int(src, d, "rounds", DEFAULT_ROUNDS[defaults], minimum=1,
-                                           maximum=MAX_ROUNDS[defaults]), 1)
-    skills = attempt(lambda: _positive_int(src, d, "skills", DEFAULT_SKILLS[defaults], minimum=0,
+    rounds = attempt(lambda: _positive_int(src, d, "rounds", MODE_RULES[defaults].rounds, minimum=1,
+                                           maximum=max_rounds(defaults)), 1)
+    skills = attempt(lambda: _positive_int(src, d, "skills", MODE_RULES[defaults].skills, minimum=0,
                                            maximum=MAX_SKILLS), 0)
     board = attempt(lambda: _parse_board(src, d))
     birds, marks = board if board else ([], {})

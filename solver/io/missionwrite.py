@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from solver.core.board import SIZE, cell_name, col_of, row_of
-from solver.core.rules import DEFAULT_ROUNDS, DEFAULT_SKILLS, Mission
+from solver.core.rules import Mission
+from solver.core.spec import MODE_RULES
 
 
 def mission_toml(m: Mission, comment: str | None = None) -> str:
@@ -21,9 +22,9 @@ def mission_toml(m: Mission, comment: str | None = None) -> str:
         out.append(f"story = {json.dumps(m.story)}")
     out.append(f'mode = "{m.mode}"')
     out.append("clear = " + ('"all"' if m.clear_all else str(m.clear)))
-    if m.rounds != DEFAULT_ROUNDS[m.mode]:
+    if m.rounds != MODE_RULES[m.mode].rounds:
         out.append(f"rounds = {m.rounds}")
-    if m.skills != DEFAULT_SKILLS[m.mode]:
+    if m.skills != MODE_RULES[m.mode].skills:
         out.append(f"skills = {m.skills}")
     out.append('board = """')
     out += ["".join(r) for r in grid]

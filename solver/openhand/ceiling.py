@@ -13,8 +13,13 @@ import time
 
 import numpy as np
 
+from solver.core.codes import Result
+from solver.core.spec import GameSpec
 from solver.core.stats import wilson
+from solver.game import fast
+from solver.game.planner import planner_library
 from solver.game.seeds import game_seeds
+from solver.game.tables import build_tables
 from solver.openhand.deal import ANSWERS, CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver
 from solver.runtime.workers import process_pool, stop_pool
 
@@ -27,15 +32,12 @@ _JOB: dict = {}
 
 def policy_clears(mission, catalog, players: int, seeds: np.ndarray) -> dict[str, np.ndarray]:
     """For each witness policy, which of these deals it clears (Numba engine)."""
-    from solver.game import fast
-    from solver.game.planner import planner_library
-    from solver.game.tables import build_tables
-
     tables = build_tables(mission, catalog, planner_library(mission, catalog))
+    spec = GameSpec.of(mission, players).to_array()
     out = {}
     for name in WITNESS_POLICIES:
-        results, _, _, _ = fast.run(tables, seeds, players, name)
-        out[name] = results == 0
+        results, _, _, _ = fast.run(tables, spec, seeds, name)
+        out[name] = results == Result.CLEARED
     return out
 
 

@@ -12,21 +12,25 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from solver.game.state import deal
-from solver.openhand.plan import Plan, PlannedRound, place_fillers, play_order
+from ortools.sat.python import cp_model
 
-CLEARABLE, NOT_CLEARABLE, UNDECIDED = "clearable", "not_clearable", "undecided"
-ANSWERS = (CLEARABLE, NOT_CLEARABLE, UNDECIDED)
+from solver.core.codes import Verdict
+from solver.core.spec import GameSpec
+from solver.game.engine import play_game
+from solver.game.state import deal
+from solver.openhand.model import DealModel
+from solver.openhand.plan import Plan, PlannedRound, PlanPolicy, arrange, place_fillers, play_order
+from solver.openhand.search import WitnessSearch
+from solver.puzzle.cpsat import candidate_placements, solve, solve_model, tuned_solver
+from solver.puzzle.library import build_library
+
+CLEARABLE, NOT_CLEARABLE, UNDECIDED = Verdict.labels()
+ANSWERS = Verdict.labels()
 DEFAULT_TIME_LIMIT = 10.0
 SEARCH_NODES = 1500  # rounds the library-guided search may expand per deal
 # CP-SAT parameters measured on the deal model (benchmarks/bench_ceiling.py): presolve costs more
 # than it saves on these models, and the LP relaxation does not pay for itself.
 DEAL_PARAMS = {"linearization_level": 0, "cp_model_presolve": False}
-
-
-def selection_capacity(mission) -> int:
-    """The most pieces a game can select: one per round, two in rounds with a double scan."""
-    return mission.rounds + min(mission.skills, mission.rounds)
 
 
 @dataclass
@@ -42,19 +46,10 @@ class DealSolver:
 
     def __init__(self, mission, catalog, players: int, time_limit: float = DEFAULT_TIME_LIMIT,
                  library=None, puzzle=None):
-        from solver.game.state import game_shape
-        from solver.puzzle.cpsat import candidate_placements, solve
-        from solver.puzzle.library import build_library
-
-        game_shape(mission, players)
+        self.spec = spec = GameSpec.of(mission, players)
         self.mission, self.catalog, self.players, self.time_limit = mission, catalog, players, time_limit
-        removed = ["purple-1"] if players == 3 else []
-        from solver.core.cards import Card
-
-        exclude = [Card.parse(c) for c in removed]
-        self.cand = candidate_placements(mission, catalog, exclude)
-        self.puzzle = puzzle or solve(mission, catalog, exclude=exclude,
-                                      max_pieces=selection_capacity(mission), time_limit=max(time_limit, 60.0))
+        self.cand = candidate_placements(mission, catalog, spec.removed)
+        self.puzzle = puzzle or solve(mission, catalog, players=players, time_limit=max(time_limit, 60.0))
         # the puzzle is decided for every deal at once when it has no solution the game can select
         self.impossible = self.puzzle.status == "unsolvable"
         if self.puzzle.status == "solvable":
@@ -64,8 +59,6 @@ class DealSolver:
             self.library = []
 
     def decide(self, seed: int) -> DealAnswer:
-        from solver.openhand.search import WitnessSearch
-
         t0 = time.perf_counter()
         if self.impossible:
             return DealAnswer(NOT_CLEARABLE, None, time.perf_counter() - t0, "puzzle")
@@ -79,12 +72,6 @@ class DealSolver:
         return DealAnswer(result, plan, time.perf_counter() - t0, "model" if result != UNDECIDED else "limit")
 
     def _model(self, state, seconds: float):
-        from ortools.sat.python import cp_model
-
-        from solver.openhand.model import DealModel
-        from solver.openhand.plan import arrange
-        from solver.puzzle.cpsat import solve_model, tuned_solver
-
         t0 = time.perf_counter()
         dm = DealModel(state, self.cand, min_pieces=self.puzzle.pieces_used)
         while True:
@@ -117,14 +104,10 @@ class DealSolver:
 
     def _plan(self, rounds, placements) -> Plan:
         where = {p.card: p for p in placements}
-        buddy = self.mission.mode == "buddy"
-        return Plan(tuple(PlannedRound(play_order(r, self.players, buddy), r.skill, tuple(r.pieces),
+        return Plan(tuple(PlannedRound(play_order(r, self.spec), r.skill, tuple(r.pieces),
                                        tuple(where[p] for p in r.pieces)) for r in rounds))
 
 
 def replay(mission, catalog, players: int, seed: int, plan: Plan | None, fallback, log: bool = False):
     """Play the deal following the plan (or the fallback policy where there is none)."""
-    from solver.game.engine import play_game
-    from solver.openhand.plan import PlanPolicy
-
     return play_game(mission, catalog, players, seed, PlanPolicy(plan, fallback), log=log)

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.core.cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
+from ortools.sat.python import cp_model
+
+from solver.core.cards import ALL_CARDS, Card, Colour
+from solver.core.codes import Skill
 from solver.game.state import GameState
 from solver.puzzle.cpsat import Candidates, add_placement_model
-
-SKILL_NAMES = ("double_scan", "wild_color", "shift_change")
 
 
 @dataclass
@@ -33,7 +34,7 @@ class RoundChoice:
     lead: Card
     cards: dict[int, list[Card]]  # player -> cards played this round
     decision: Card
-    skill: str | None
+    skill: Skill
     pieces: list[Card]  # selected pieces (0, 1 or 2)
 
 
@@ -41,16 +42,15 @@ class DealModel:
     """Variables and constraints of one deal; ``rounds_of(value)`` reads a solution."""
 
     def __init__(self, state: GameState, cand: Candidates, min_pieces: int | None = None):
-        from ortools.sat.python import cp_model
-
         self.state = state
         mission = state.mission
         self.mission = mission
         self.model = model = cp_model.CpModel()
-        n = state.players
-        buddy = mission.mode == "buddy"
-        per_round = 2 if buddy else 1
-        R = mission.rounds
+        spec = state.spec
+        n = spec.players
+        per_round = spec.cards_per_round
+        wild_ok, shift_ok = Skill.WILD_COLOR in spec.skill_kinds, Skill.SHIFT_CHANGE in spec.skill_kinds
+        R = spec.rounds
         self.R = R
         hands = [list(h) for h in state.hands]
         holder = {c: p for p, h in enumerate(hands) for c in h}
@@ -98,7 +98,7 @@ class DealModel:
 
         def trump(k, r):
             if r == 0:
-                return 1 if k == TRUMP_ROUND_ONE else 0
+                return 1 if k == spec.trump_round_one else 0
             return sum(win[c, r - 1] for c in by_colour[k])
 
         def played_before(c, r):
@@ -145,10 +145,10 @@ class DealModel:
             return sum(win[c, r] for c in by_colour[k])
 
         ds = [model.NewBoolVar(f"double_scan_{r}") for r in range(R)]
-        wild = {(k, r): (model.NewBoolVar(f"wild_{k.long}_{r}") if buddy else model.NewConstant(0))
+        wild = {(k, r): (model.NewBoolVar(f"wild_{k.long}_{r}") if wild_ok else model.NewConstant(0))
                 for k in Colour for r in range(R)}
-        up = [model.NewBoolVar(f"shift_up_{r}") if buddy else model.NewConstant(0) for r in range(R)]
-        down = [model.NewBoolVar(f"shift_down_{r}") if buddy else model.NewConstant(0) for r in range(R)]
+        up = [model.NewBoolVar(f"shift_up_{r}") if shift_ok else model.NewConstant(0) for r in range(R)]
+        down = [model.NewBoolVar(f"shift_down_{r}") if shift_ok else model.NewConstant(0) for r in range(R)]
         skill_used = []
         for r in range(R):
             replace = sum(wild[k, r] for k in Colour) + up[r] + down[r]
@@ -162,7 +162,7 @@ class DealModel:
                 for k in Colour:
                     if k != c.colour:
                         model.Add(ds[r] + x[c, r] + lead_colour(k, r) <= 2)
-        model.Add(sum(skill_used) <= mission.skills)
+        model.Add(sum(skill_used) <= spec.skills)
 
         sel: dict[tuple[Card, int], list] = {(p, r): [] for p in ALL_CARDS for r in range(R)}
         self.sel_parts = {}
@@ -177,29 +177,29 @@ class DealModel:
                     model.Add(d + replace <= 1)
                     model.Add(d + used_before <= 1)
                     model.Add(d >= win[p, r] - replace - used_before)
-                    parts.append(("decision", d))
+                    parts.append((Skill.NONE, d))
                     low = model.NewBoolVar(f"low_{p}_{r}")  # double scan: the lowest revealed card
                     model.Add(low <= ds[r])
                     model.AddImplication(low, x[p, r])
                     for c2 in by_colour[p.colour]:
                         if c2.value < p.value:
                             model.AddBoolOr([low.Not(), x[c2, r].Not()])
-                    parts.append(("double_scan", low))
-                if buddy:
+                    parts.append((Skill.DOUBLE_SCAN, low))
+                if wild_ok:
                     w = model.NewBoolVar(f"wild_{p}_{r}")  # wild colour: same value, this colour
                     model.Add(w <= wild[p.colour, r])
                     model.Add(w <= win_value(p.value, r))
                     model.Add(w >= wild[p.colour, r] + win_value(p.value, r) - 1)
-                    parts.append(("wild_color", w))
-                    for step, var in ((-1, up[r]), (1, down[r])):  # shift change: from value -/+ 1
-                        src = Card(p.colour, p.value + step) if 1 <= p.value + step <= 8 else None
-                        if src is None or src not in holder:
-                            continue
-                        s = model.NewBoolVar(f"shift_{p}_{r}_{step}")
-                        model.Add(s <= var)
-                        model.Add(s <= win[src, r])
-                        model.Add(s >= var + win[src, r] - 1)
-                        parts.append(("shift_change", s))
+                    parts.append((Skill.WILD_COLOR, w))
+                for step, var in ((-1, up[r]), (1, down[r])) if shift_ok else ():  # shift change: from value -/+ 1
+                    src = Card(p.colour, p.value + step) if 1 <= p.value + step <= 8 else None
+                    if src is None or src not in holder:
+                        continue
+                    s = model.NewBoolVar(f"shift_{p}_{r}_{step}")
+                    model.Add(s <= var)
+                    model.Add(s <= win[src, r])
+                    model.Add(s >= var + win[src, r] - 1)
+                    parts.append((Skill.SHIFT_CHANGE, s))
                 if not parts:
                     continue
                 total = sum(v for _, v in parts)
@@ -207,7 +207,7 @@ class DealModel:
                 sel[p, r] = [v for _, v in parts]
                 self.sel_parts[p, r] = parts
             # double scan selects exactly one lowest card
-            model.Add(sum(v for p in ALL_CARDS for name, v in self.sel_parts.get((p, r), ()) if name == "double_scan")
+            model.Add(sum(v for p in ALL_CARDS for name, v in self.sel_parts.get((p, r), ()) if name == Skill.DOUBLE_SCAN)
                       == ds[r])
 
         self.selected = {p: sum(sum(sel[p, r]) for r in range(R)) for p in ALL_CARDS}
@@ -248,13 +248,13 @@ class DealModel:
                 if value(self.x[c, r]):
                     played[self.holder[c]].append(c)
             decision = next(c for c in self.cards if value(self.win[c, r]))
-            skill = None
+            skill = Skill.NONE
             if value(self.ds[r]):
-                skill = "double_scan"
+                skill = Skill.DOUBLE_SCAN
             elif any(value(self.wild[k, r]) for k in Colour):
-                skill = "wild_color"
+                skill = Skill.WILD_COLOR
             elif value(self.up[r]) or value(self.down[r]):
-                skill = "shift_change"
+                skill = Skill.SHIFT_CHANGE
             pieces = [p for p in ALL_CARDS for _, v in self.sel_parts.get((p, r), ()) if value(v)]
             out.append(RoundChoice(start, lead, played, decision, skill, pieces))
             start = self.holder[decision]

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 from solver.core.board import all_positions
 from solver.core.cards import Card
+from solver.core.codes import Skill
 from solver.core.rules import Board, Placement, grow, mask_of
+from solver.core.spec import GameSpec
+from solver.game.policies import Policy
 from solver.game.state import Option
 from solver.puzzle.cpsat import Candidates, add_placement_model, solve_model, tuned_solver
 
@@ -17,7 +20,7 @@ FILLER_TIME_LIMIT = 5.0
 @dataclass(frozen=True)
 class PlannedRound:
     plays: tuple[tuple[int, Card], ...]  # (player, card) in play order
-    skill: str | None
+    skill: Skill
     pieces: tuple[Card, ...]  # selected pieces in placing order
     placements: tuple[Placement, ...]  # one per piece, same order
 
@@ -30,21 +33,16 @@ class Plan:
         return [p for r in self.rounds for p in r.placements]
 
 
-def play_order(choice, players: int, buddy: bool) -> tuple[tuple[int, Card], ...]:
-    """The cards of a round in a legal order: the lead card first; then in seat order, each
-    player's cards of the lead colour before the others (must-follow holds card by card)."""
+def play_order(choice, spec: GameSpec) -> tuple[tuple[int, Card], ...]:
+    """The cards of a round in a legal order: the lead card first; then in the spec's play order,
+    each player's cards of the lead colour before the others (must-follow holds card by card)."""
     lead_colour = choice.lead.colour
-
-    def ordered(p):
-        cards = [c for c in choice.cards[p] if c != choice.lead]
-        return sorted(cards, key=lambda c: (c.colour != lead_colour, c))
-
-    s = choice.start
-    if buddy:
-        mine, other = ordered(s), ordered(1 - s)
-        return ((s, choice.lead), (1 - s, other[0]), (s, mine[0]), (1 - s, other[1]))
-    return ((s, choice.lead),) + tuple(((s + k) % players, choice.cards[(s + k) % players][0])
-                                       for k in range(1, players))
+    left = {p: sorted((c for c in choice.cards[p] if c != choice.lead), key=lambda c: (c.colour != lead_colour, c))
+            for p in range(spec.players)}
+    plays = [(choice.start, choice.lead)]
+    for seat in spec.play_order(choice.start)[1:]:
+        plays.append((seat, left[seat].pop(0)))
+    return tuple(plays)
 
 
 def place_fillers(mission, catalog, core: list[Placement], fillers: list[Card]) -> list[Placement] | None:
@@ -105,7 +103,7 @@ def arrange(mission, catalog, pieces: list[Card], time_limit: float = FILLER_TIM
     return pm.chosen(solver.Value)
 
 
-class PlanPolicy:
+class PlanPolicy(Policy):
     """Plays a plan made with every hand in view: an upper bound that cheats, never a player.
 
     The engine still hands it only observations; the plan is what it knew beforehand. Where

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.core.cards import ALL_CARDS, TRUMP_ROUND_ONE, Card, Colour
+from solver.core.cards import ALL_CARDS, Card, Colour
+from solver.core.codes import Skill
+from solver.core.spec import selectable_pieces
 from solver.game.state import GameState, decision_card
 from solver.openhand.model import RoundChoice
 from solver.openhand.plan import place_fillers
@@ -39,10 +41,11 @@ class Found:
 class WitnessSearch:
     def __init__(self, state: GameState, catalog, library, node_budget: int = 400):
         self.state = state
-        self.mission = mission = state.mission
+        self.mission = state.mission
         self.catalog = catalog
         self.players = state.players
-        self.buddy = mission.mode == "buddy"
+        self.spec = state.spec
+        self.buddy = Skill.WILD_COLOR in state.spec.skill_kinds  # skills that select pieces of unrevealed cards
         self.library = [s for s in library if not any(p.card in state.removed for p in s.placements)]
         self.target_cards = [s.cards for s in self.library]
         self.holder = {c: p for p, h in enumerate(state.hands) for c in h}
@@ -68,7 +71,7 @@ class WitnessSearch:
 
     def live(self, hands, used, skills, rounds_left) -> list[int]:
         """Indices of library solutions still within reach."""
-        cap = rounds_left + min(skills, rounds_left)
+        cap = selectable_pieces(rounds_left, skills)
         ob = self.obtainable(hands, used, skills)
         out = []
         for i, t in enumerate(self.target_cards):
@@ -85,8 +88,7 @@ class WitnessSearch:
         its least wanted legal cards; None if there is none. With ``low`` (a double scan) every
         card is of w's colour and ``low`` is the lowest of them."""
         mono = low is not None
-        order = [start, 1 - start, start, 1 - start] if self.buddy else \
-            [(start + k) % self.players for k in range(self.players)]
+        order = list(self.spec.play_order(start))
         wp = self.holder[w]
         last_turn_of_wp = max(i for i, seat in enumerate(order) if seat == wp)
         last_turn_of_lp = max(i for i, seat in enumerate(order) if seat == self.holder[low]) if mono else -1
@@ -134,21 +136,21 @@ class WitnessSearch:
     def options(self, w: Card, used: int, skills: int, in_hands: int, wanted: int):
         """(skill, pieces, lowest card of a double scan or None) selections a round won by w can give."""
         w_free = not used >> w.index & 1
-        out = [(None, (w,) if w_free else (), None)]
+        out = [(Skill.NONE, (w,) if w_free else (), None)]
         if skills <= 0:
             return out
         for v in range(1, w.value):  # double scan with a wanted lowest card still in a hand
             low = Card(w.colour, v)
             if in_hands >> low.index & 1 and wanted >> low.index & 1 and not used >> low.index & 1:
-                out.append(("double_scan", (w, low) if w_free else (low,), low))
+                out.append((Skill.DOUBLE_SCAN, (w, low) if w_free else (low,), low))
         if self.buddy:
             for k in Colour:
                 alt = Card(k, w.value)
                 if k != w.colour and not used >> alt.index & 1:
-                    out.append(("wild_color", (alt,), None))
+                    out.append((Skill.WILD_COLOR, (alt,), None))
             for v in (w.value - 1, w.value + 1):
                 if 1 <= v <= 8 and not used >> Card(w.colour, v).index & 1:
-                    out.append(("shift_change", (Card(w.colour, v),), None))
+                    out.append((Skill.SHIFT_CHANGE, (Card(w.colour, v),), None))
         return out
 
     def run(self) -> Found | None:
@@ -159,13 +161,13 @@ class WitnessSearch:
         hands = [sum(_bit(c) for c in h) for h in s.hands]
         for allowance in range(0, 64):
             self.exhausted = True
-            got = self.dfs(1, hands, s.start_player, TRUMP_ROUND_ONE, s.mission.skills, pre, [], [], allowance)
+            got = self.dfs(1, hands, s.start_player, s.spec.trump_round_one, s.spec.skills, pre, [], [], allowance)
             if got is not None or self.budget <= 0 or self.exhausted:
                 return got
         return None
 
     def dfs(self, rnd, hands, start, trump, skills, used, selected, rounds, allowance):
-        R = self.mission.rounds
+        R = self.spec.rounds
         if rnd > R or self.budget <= 0:
             return None
         key = (tuple(hands), start, trump, skills, used)
@@ -176,7 +178,7 @@ class WitnessSearch:
         if not live:
             self.failed[key] = 1 << 30
             return None
-        cap_next = (R - rnd) + min(skills, R - rnd)
+        cap_next = selectable_pieces(R - rnd, skills)
         missing = [self.target_cards[i] & ~used for i in live]
         wanted = 0
         for m in missing:
@@ -191,8 +193,8 @@ class WitnessSearch:
                 continue
             for skill, pieces, low in self.options(w, used, skills, in_hands, wanted):
                 bits = sum(_bit(c) for c in pieces)
-                left = skills - (skill is not None)
-                cap = (R - rnd) + min(left, R - rnd)
+                left = skills - (skill != Skill.NONE)
+                cap = selectable_pieces(R - rnd, left)
                 if bits and not bits & ~wanted:
                     # solutions that contain the pieces and stay within reach after this round
                     score = sum(1 for m in missing if m & bits == bits and _pop(m & ~bits) <= cap)
@@ -203,7 +205,7 @@ class WitnessSearch:
                 else:
                     continue
                 # best first: solutions kept, then two pieces before one, no skill, low cards
-                moves.append((-score, -len(pieces), skill is not None, w.value, w, skill, pieces, low))
+                moves.append((-score, -len(pieces), skill != Skill.NONE, w.value, w, skill, pieces, low))
         moves.sort(key=lambda m: m[:5])
         tried = 0
         for _, _, _, _, w, skill, pieces, low in moves:
@@ -225,7 +227,7 @@ class WitnessSearch:
             done = self.finish(new_used, new_selected)
             if done is not None:
                 return Found(rounds + [choice], done)
-            got = self.dfs(rnd + 1, new_hands, self.holder[w], w.colour, skills - (skill is not None), new_used,
+            got = self.dfs(rnd + 1, new_hands, self.holder[w], w.colour, skills - (skill != Skill.NONE), new_used,
                            new_selected, rounds + [choice], allowance - cost)
             if got is not None or self.budget <= 0:
                 return got

@@ -21,9 +21,8 @@ from solver.core.rules import (
     check_placements,
     halo,
     mask_of,
-    out_of_game,
-    piece_budget,
 )
+from solver.core.spec import GameSpec, out_of_game
 
 DEFAULT_TIME_LIMIT = 60.0
 SEED = 20261122
@@ -233,13 +232,14 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
           time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None,
           symmetry: bool = False, players: int | None = None, budget: bool = True,
           require=()) -> SolveResult:
-    """Fewest new pieces that scan ``clear`` birds, within what a game can select
-    (``piece_budget``) and without the pieces out of the game with ``players`` (default: the
-    mode's largest table, where every piece is in the game)."""
+    """Fewest new pieces that scan ``clear`` birds, within what a game can select (the spec's
+    ``piece_budget``) and without the pieces out of the game with ``players`` (default: the
+    mission's default table; buddy 2, party 4, where every piece is in the game)."""
     t0 = time.perf_counter()
-    exclude = tuple(exclude) + tuple(c for c in out_of_game(players or mission.default_players()) if c not in exclude)
-    if budget:  # off only to explain an unsolvable answer (solver/reasons.py)
-        max_pieces = piece_budget(mission) if max_pieces is None else min(max_pieces, piece_budget(mission))
+    spec = GameSpec.of(mission, players or mission.default_players(), hands_last=False)
+    exclude = tuple(exclude) + tuple(c for c in spec.removed if c not in exclude)
+    if budget:  # off only to explain an unsolvable answer (puzzle/reasons.py)
+        max_pieces = spec.piece_budget if max_pieces is None else min(max_pieces, spec.piece_budget)
     cand = candidate_placements(mission, catalog, exclude)
 
     def finish(status, placements=(), optimal=False, scanned=(), lb=None, stats=None):

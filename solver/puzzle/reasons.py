@@ -14,12 +14,14 @@ from dataclasses import replace
 
 from solver.core.board import all_positions, cell_name
 from solver.core.cards import ALL_CARDS
-from solver.core.rules import Board, Mission, blocked_reason, cells_of, mask_of, out_of_game, piece_budget
+from solver.core.codes import Reason
+from solver.core.rules import Board, Mission, blocked_reason, cells_of, mask_of
+from solver.core.spec import GameSpec, out_of_game
 from solver.puzzle.cpsat import candidate_placements, solve
 
 
-def reason(code: str, message: str, birds=(), cells=()) -> dict:
-    return {"code": code, "birds": sorted(birds), "cells": [cell_name(c) for c in sorted(cells)], "message": message}
+def reason(code: Reason, message: str, birds=(), cells=()) -> dict:
+    return {"code": code.value, "birds": sorted(birds), "cells": [cell_name(c) for c in sorted(cells)], "message": message}
 
 
 def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int | None = None,
@@ -35,14 +37,14 @@ def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int
     for b in mission.birds:
         why = blocked_reason(mission, b)
         if why:
-            code = "bird_on_edge" if "edge" in why else "bird_touching"
+            code = Reason.BIRD_ON_EDGE if "edge" in why else Reason.BIRD_TOUCHING
             out.append(reason(code, f"bird {b.letter} can never be scanned: {why}", [b.letter]))
             dead.add(b.letter)
         elif not board.can_still_be_scanned(b):
             bad = [c for c in cells_of(b.ring) if c in marks and board.occupied >> c & 1
                    and not board.colour_masks[marks[c]] >> c & 1]
             names = ", ".join(cell_name(c) for c in bad)
-            out.append(reason("side_spoiled", f"bird {b.letter} can never be scanned: its coloured side at {names} "
+            out.append(reason(Reason.SIDE_SPOILED, f"bird {b.letter} can never be scanned: its coloured side at {names} "
                               "is already covered by a piece of another colour", [b.letter], bad))
             dead.add(b.letter)
 
@@ -72,7 +74,7 @@ def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int
                     why.append(f"{card} is already on the board")
             detail = ("; the pieces that would fit cannot be used: " + ", ".join(why)) if why else \
                 "; no piece of that colour fits there"
-            out.append(reason("side_uncoverable" if colour else "cell_uncoverable",
+            out.append(reason(Reason.SIDE_UNCOVERABLE if colour else Reason.CELL_UNCOVERABLE,
                               f"bird {b.letter} can never be scanned: no usable piece can cover {side}{detail}",
                               [b.letter], [c]))
             dead.add(b.letter)
@@ -80,16 +82,17 @@ def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int
 
     live = [b.letter for b in mission.birds if b.letter not in dead]
     if len(live) < mission.clear:
-        out.append(reason("too_few_birds", f"only {len(live)} of {len(mission.birds)} bird(s) can be scanned "
+        out.append(reason(Reason.TOO_FEW_BIRDS, f"only {len(live)} of {len(mission.birds)} bird(s) can be scanned "
                           f"({', '.join(live) or 'none'}); the mission needs {mission.clear}", live))
         return out
 
     free = solve(mission, catalog, exclude=tuple(excluded), players=players, budget=False, time_limit=time_limit)
     if free.status == "solvable":
-        source = (f"--max-pieces {max_pieces}" if max_pieces is not None and max_pieces < piece_budget(mission)
+        budget = GameSpec.of(mission, players, hands_last=False).piece_budget
+        source = (f"--max-pieces {max_pieces}" if max_pieces is not None and max_pieces < budget
                   else f"{mission.rounds} rounds with {mission.skills} skill counter(s) select at most "
-                       f"{piece_budget(mission)} new pieces")
-        out.append(reason("piece_budget", f"it needs at least {free.pieces_used} new pieces but {source}",
+                       f"{budget} new pieces")
+        out.append(reason(Reason.PIECE_BUDGET, f"it needs at least {free.pieces_used} new pieces but {source}",
                           free.scanned))
         return out
     if excluded or gone:
@@ -97,7 +100,7 @@ def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int
                            time_limit=time_limit)
         if everything.status == "solvable":
             missing = sorted({str(p.card) for p in everything.placements} & {str(c) for c in excluded | gone})
-            out.append(reason("pieces_unavailable", "it could be cleared with pieces this game cannot use: "
+            out.append(reason(Reason.PIECES_UNAVAILABLE, "it could be cleared with pieces this game cannot use: "
                               + ", ".join(missing) + (f" (out of the game with {players} players)" if gone else ""),
                               everything.scanned))
             return out
@@ -108,10 +111,10 @@ def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int
     core = minimal_conflict(mission, catalog, live, excluded, players, time_limit) if mission.clear >= len(live) \
         else None
     if core:
-        out.append(reason("birds_conflict", f"birds {', '.join(core)} cannot all be scanned together (any fewer of "
+        out.append(reason(Reason.BIRDS_CONFLICT, f"birds {', '.join(core)} cannot all be scanned together (any fewer of "
                           "them can): the pieces their sides need collide or break the placement rules", core))
     else:
-        out.append(reason("birds_conflict", f"no {mission.clear} of the birds {', '.join(live)} can be scanned "
+        out.append(reason(Reason.BIRDS_CONFLICT, f"no {mission.clear} of the birds {', '.join(live)} can be scanned "
                           "together: the pieces their sides need collide or break the placement rules", live))
     return out
 

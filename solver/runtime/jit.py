@@ -20,7 +20,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
 # every file whose code or constants end up inside a compiled kernel (folders: all their .py files)
-KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/fast.py", "game/codes.py", "game/weights.py",
+KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/actions.py", "game/rng.py", "game/weights.py",
                   "puzzle/coversearch.py")
 ENGINE_KERNEL = "play_many"  # its cache file tells whether the simulator was compiled before
 

@@ -46,3 +46,8 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         except (OSError, AttributeError):
             pass
     pool.shutdown(wait=False, cancel_futures=True)
+
+
+def default_workers() -> int:
+    """All cores, at most 8."""
+    return max(1, min(os.cpu_count() or 1, 8))

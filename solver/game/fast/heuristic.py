@@ -1,0 +1,373 @@
+"""Twins of game/policies.py: the greedy and heuristic players' board view, usefulness,
+placement and card choices.
+
+  refresh_view     BoardView (targets and open cells)     score_mask      BoardView.score
+  usefulness       BoardView.usefulness (kept across placements: ``placed``, ``is_fresh``)
+  is_dead_end      BoardView.is_dead_end                  filler          SmartBase._filler
+  smart_place      SmartBase.place                        heuristic_card  HeuristicPolicy.play_card
+  heuristic_select HeuristicPolicy.select
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.game.fast.board import is_legal, is_scanned, is_spoiled
+from solver.game.fast.cards import NO_SKILL, OPT_A, OPT_B, OPT_N, OPT_SKILL, decision_card
+from solver.game.weights import (
+    COMPLETION_BONUS,
+    DEAD_END_CHECKS,
+    FILLER_NEED_PENALTY,
+    SKILL_COST,
+    SPOIL_PENALTY,
+    UNPLACEABLE,
+    W_UNPLACEABLE,
+    W_UNPLACEABLE_OPTION,
+)
+from solver.runtime.bits import grow, popcount
+from solver.runtime.jit import njit
+
+# the board view of the policies: open cells (3 words), the most completion bonus any placement can
+# earn now, and the birds (bit per bird) that one piece could finish
+NEED_BONUS, NEED_FINISHABLE = 3, 4
+NEED_SIZE = 5
+TAKEN = 1 << 62  # in the usefulness cache's stale birds: the best position is no longer legal
+
+
+@njit(cache=True, _nrt=False)
+def refresh_view(occ, cm, tgt, need, T):
+    """BoardView.__init__: targets (birds still worth scanning) and open cells around them, with
+    the completion bounds: need[NEED_FINISHABLE] has a bit per target one piece could finish,
+    need[NEED_BONUS] the completion bonus of all of them."""
+    need[0] = 0
+    need[1] = 0
+    need[2] = 0
+    need[NEED_BONUS] = 0
+    need[NEED_FINISHABLE] = 0
+    ring, edge, mc, live = T.bird_ring, T.bird_edge, T.mark_colour, T.bird_live
+    max_size = T.max_size
+    for b in range(ring.shape[0]):
+        t = live[b] == 1 and not is_scanned(b, occ, cm, ring, edge, mc) and not is_spoiled(b, occ, cm, ring, mc)
+        tgt[b] = 1 if t else 0
+        if t:
+            open_cells = 0
+            for w in range(3):
+                need[w] |= ring[b, w]
+                open_cells += popcount(ring[b, w] & ~occ[w])
+            if open_cells <= max_size:
+                need[NEED_BONUS] += COMPLETION_BONUS
+                need[NEED_FINISHABLE] |= np.int64(1) << b
+    for w in range(3):
+        need[w] &= ~occ[w]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma):
+    """BoardView.score on a mask; ``touched`` has bit b set if the mask meets bird b's ring
+    (ring, mc, ma: T.bird_ring, T.mark_colour, T.mark_all)."""
+    gain = 0
+    b = -1
+    while touched:
+        b += 1
+        bit = touched & 1
+        touched >>= 1
+        if not bit or not tgt[b]:
+            continue
+        c0 = m0 & ring[b, 0] & ~occ[0]
+        c1 = m1 & ring[b, 1] & ~occ[1]
+        c2 = m2 & ring[b, 2] & ~occ[2]
+        if (c0 | c1 | c2) == 0:
+            continue
+        wrong = (c0 & ma[0] & ~mc[col, 0]) | (c1 & ma[1] & ~mc[col, 1]) | (c2 & ma[2] & ~mc[col, 2])
+        if wrong:
+            gain -= SPOIL_PENALTY
+            continue
+        gain += 2 * (popcount(c0) + popcount(c1) + popcount(c2))
+        gain += 2 * (popcount(c0 & mc[col, 0]) + popcount(c1 & mc[col, 1]) + popcount(c2 & mc[col, 2]))
+        rest = (ring[b, 0] & ~occ[0] & ~m0) | (ring[b, 1] & ~occ[1] & ~m1) | (ring[b, 2] & ~occ[2] & ~m2)
+        if rest == 0:
+            gain += COMPLETION_BONUS
+    return gain
+
+
+@njit(cache=True, _nrt=False)
+def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
+               grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds):
+    """BoardView.usefulness: best score of a legal placement (>= 0), UNPLACEABLE if none is legal.
+
+    Kept across placements in value/known, with the best position, its footprint group (-1: a
+    position that scores nothing) and ``stale``: the birds that placements touched since, plus
+    the TAKEN bit when the best position is no longer legal (``placed``). A value whose best
+    group touches none of those birds is still reached (by that position or another of its
+    group), so only the groups around those birds are scored again. Callers read value[card]
+    directly while ``is_fresh``. The tables are passed one by one: this runs a hundred times a
+    round, and taking arrays out of GameTables costs a reference count each."""
+    col = card // 8
+    if used[card]:
+        value[card] = 0
+        known[card] = 1
+        stale[card] = 0
+        return 0
+    birds = -1  # only groups touching these birds need scoring; -1: all of them
+    u = UNPLACEABLE
+    best = -1
+    bgrp = -1
+    if known[card]:
+        if value[card] == UNPLACEABLE:
+            stale[card] = 0
+            return UNPLACEABLE  # placements only take room away
+        if stale[card] == 0:
+            return value[card]
+        k0 = best_grp[card]
+        if k0 < 0 or not gbirds[k0] & stale[card]:
+            # the best group's score is as it was; is one of its positions still legal?
+            if is_legal(best_pos[card], col, occ, cm, pm, ph, ba):
+                best = best_pos[card]
+            elif k0 >= 0:
+                for j in range(gps[k0], gps[k0 + 1]):
+                    if is_legal(gpos[j], col, occ, cm, pm, ph, ba):
+                        best = gpos[j]
+                        break
+            if best >= 0:
+                birds = stale[card] & ~TAKEN
+                u, bgrp = value[card], k0
+    # the most completion bonus one placement of this piece can add: birds it can touch that one
+    # piece could finish, at most as many as one of its footprints touches
+    bonus = COMPLETION_BONUS * min(popcount(need[NEED_FINISHABLE] & card_birds[card]), most_birds[card])
+    for k in range(grp_start[card], grp_start[card + 1]):
+        if birds != -1 and not gbirds[k] & birds:
+            continue  # its score is as it was, and it did not beat the best then
+        if u >= 0 and gub[k] + bonus <= u:
+            break  # groups are sorted by this bound: none left can do better
+        if u >= 0 and gub[k] + COMPLETION_BONUS * popcount(gbirds[k] & need[NEED_FINISHABLE]) <= u:
+            continue  # its own bound: only birds this footprint touches can give it a bonus
+        m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
+        if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
+            s = score_mask(col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma)
+        else:
+            s = 0
+        if u >= 0 and s <= u:
+            continue  # cannot improve, whatever is legal
+        for j in range(gps[k], gps[k + 1]):
+            g = gpos[j]
+            if is_legal(g, col, occ, cm, pm, ph, ba):
+                u = s if s > 0 else 0
+                best = g
+                bgrp = k
+                break
+    if u == UNPLACEABLE:
+        for g in range(pos_start[card], pos_start[card + 1]):
+            if is_legal(g, col, occ, cm, pm, ph, ba):
+                u = 0
+                best = g
+                bgrp = -1
+                break
+    value[card] = u
+    known[card] = 1
+    best_pos[card] = best
+    best_grp[card] = bgrp
+    stale[card] = 0
+    return u
+
+
+@njit(cache=True, _nrt=False)
+def placed(g, occ, cm, value, known, best_pos, stale, T):
+    """After position g was placed: what it makes stale in the usefulness cache (see ``usefulness``):
+    the birds it touched, and the TAKEN bit where the best position is taken. The placed piece
+    itself is used from now on: worth 0."""
+    touched = T.pos_birds[g]
+    pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
+    for c in range(40):
+        if not known[c]:
+            continue
+        stale[c] |= touched
+        if best_pos[c] >= 0 and not is_legal(best_pos[c], c // 8, occ, cm, pm, ph, ba):
+            stale[c] |= TAKEN
+    piece = T.pos_card[g]
+    value[piece] = 0
+    known[piece] = 1
+    stale[piece] = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_fresh(card, known, stale):
+    """The cached usefulness of ``card`` is its value now."""
+    return known[card] and stale[card] == 0
+
+
+@njit(cache=True, _nrt=False)
+def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
+    """BoardView.is_dead_end: would placing position g leave fewer than ``clear`` birds that can
+    still be scanned? occ2 and cm2 are scratch arrays (3,) and (5, 3)."""
+    for k in range(5):  # a loop, not cm2[:, :] = cm: no reference counting here
+        for w in range(3):
+            cm2[k, w] = cm[k, w]
+    pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
+    for w in range(3):
+        occ2[w] = occ[w] | pm[g, w]
+        cm2[col, w] |= pm[g, w]
+    ring, mc, live = T.bird_ring, T.mark_colour, T.bird_live
+    cover_start, cover_ids, pos_card = T.cover_start, T.cover_ids, T.pos_card
+    alive = 0
+    for b in range(ring.shape[0]):
+        if not live[b]:
+            continue
+        if is_spoiled(b, occ2, cm2, ring, mc):
+            continue
+        ok = True
+        for w in range(3):
+            if not ok:
+                break
+            open_w = ring[b, w] & ~occ2[w]
+            while open_w and ok:
+                low = open_w & -open_w
+                open_w ^= low
+                c = w * 48 + popcount(low - 1)
+                want = -1
+                for k in range(5):
+                    if mc[k, w] & low:
+                        want = k
+                ok = False
+                for j in range(cover_start[c], cover_start[c + 1]):
+                    h = cover_ids[j]
+                    r = pos_card[h]
+                    if r == card or used[r] or (want >= 0 and r // 8 != want):
+                        continue
+                    if is_legal(h, r // 8, occ2, cm2, pm, ph, ba):
+                        ok = True
+                        break
+        if ok:
+            alive += 1
+    return alive < clear
+
+
+@njit(cache=True, _nrt=False)
+def filler(piece, need, occ, cm, tgt, T):
+    """SmartBase._filler: the legal position (global id) intruding least on the cells around the
+    wanted birds among those that do not score, or -1."""
+    col = piece // 8
+    z0, z1, z2 = grow(need[0], need[1], need[2])
+    z0, z1, z2 = grow(z0, z1, z2)
+    pm, ph, ba, pb = T.pos_mask, T.pos_halo, T.bird_all, T.pos_birds
+    ring, mc, ma = T.bird_ring, T.mark_colour, T.mark_all
+    best = -1
+    best_cost = -1
+    for g in range(T.pos_start[piece], T.pos_start[piece + 1]):
+        if not is_legal(g, col, occ, cm, pm, ph, ba):
+            continue
+        touches = (pm[g, 0] & need[0]) | (pm[g, 1] & need[1]) | (pm[g, 2] & need[2])
+        if touches and score_mask(col, pm[g, 0], pm[g, 1], pm[g, 2], pb[g], occ, tgt, ring, mc, ma) > 0:
+            continue
+        cost = popcount(pm[g, 0] & z0) + popcount(pm[g, 1] & z1) + popcount(pm[g, 2] & z2)
+        if touches:
+            cost += FILLER_NEED_PENALTY
+        if best_cost < 0 or cost < best_cost:
+            best, best_cost = g, cost
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_g, useful_s, occ2, cm2, T):
+    """SmartBase.place: global id of the chosen position, -1 if none is legal.
+
+    Useful positions (score > 0) go best score first, ties to the lower position; each footprint
+    group is scored once for all its positions."""
+    col = piece // 8
+    gm, gbirds, gps, gpos = T.grp_mask, T.grp_birds, T.grp_pos_start, T.grp_pos
+    pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
+    ring, mc, ma = T.bird_ring, T.mark_colour, T.mark_all
+    n_useful = 0
+    for k in range(T.grp_start[piece], T.grp_start[piece + 1]):
+        m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
+        if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0:
+            continue
+        s = score_mask(col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma)
+        if s <= 0:
+            continue
+        for j in range(gps[k], gps[k + 1]):
+            g = gpos[j]
+            if is_legal(g, col, occ, cm, pm, ph, ba):
+                useful_g[n_useful] = g
+                useful_s[n_useful] = s
+                n_useful += 1
+    top = -1
+    for step in range(min(n_useful, DEAD_END_CHECKS if avoid_dead_ends else 1)):
+        pick = -1
+        for i in range(n_useful):
+            if useful_s[i] > 0 and (pick < 0 or useful_s[i] > useful_s[pick] or
+                                    (useful_s[i] == useful_s[pick] and useful_g[i] < useful_g[pick])):
+                pick = i
+        g = useful_g[pick]
+        useful_s[pick] = 0  # checked
+        if step == 0:
+            top = g
+        if not avoid_dead_ends:
+            return g
+        if not is_dead_end(col, piece, g, occ, cm, used, clear, occ2, cm2, T):
+            return g
+    f = filler(piece, need, occ, cm, tgt, T)
+    if f < 0:
+        return top  # every legal placement is useful (or none is legal: -1)
+    if n_useful == 0 or not avoid_dead_ends:
+        return f
+    if not is_dead_end(col, piece, f, occ, cm, used, clear, occ2, cm2, T):
+        return f
+    return top
+
+
+# ---------------------------------------------------------------- the heuristic's choices
+@njit(cache=True, _nrt=False)
+def heuristic_card(legal, nl, trick, nt, trump, hand_row, seen, removed, uval):
+    """HeuristicPolicy.play_card; uval must hold the usefulness of every legal and trick card.
+    ``trick`` is scratch: trick[nt] is written."""
+    best = legal[0]
+    best_value = 0
+    best_card_value = 0
+    first = True
+    if nt == 0:
+        for i in range(nl):
+            c = legal[i]
+            beaters = 0
+            for x in range(40):
+                if hand_row[x] or seen[x] or removed[x]:
+                    continue
+                if (x // 8 == c // 8 and x % 8 > c % 8) or (c // 8 != trump and x // 8 == trump):
+                    beaters += 1
+            w = uval[c]
+            if w == UNPLACEABLE:
+                w = W_UNPLACEABLE
+            value = (w * 4) // (4 + beaters) if w > 0 else w
+            if first or value > best_value or (value == best_value and c % 8 < best_card_value):
+                best, best_value, best_card_value, first = c, value, c % 8, False
+        return best
+    for i in range(nl):
+        c = legal[i]
+        trick[nt] = c
+        winner = trick[decision_card(trick, nt + 1, trump)]
+        w = uval[winner]
+        value = (W_UNPLACEABLE if w == UNPLACEABLE else w) * 4
+        if winner != c:
+            u = uval[c]
+            if u > 0:
+                value -= 2 * u
+        if first or value > best_value or (value == best_value and c % 8 < best_card_value):
+            best, best_value, best_card_value, first = c, value, c % 8, False
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def heuristic_select(nopt, opts, uval):
+    """HeuristicPolicy.select; uval must hold the usefulness of every option's pieces."""
+    best = 0
+    best_val = 0
+    for k in range(nopt):
+        total = 0
+        for j in range(opts[k, OPT_N]):
+            u = uval[opts[k, OPT_A + j]]
+            total += W_UNPLACEABLE_OPTION if u == UNPLACEABLE else u
+        val = 4 * total - (4 * SKILL_COST if opts[k, OPT_SKILL] != NO_SKILL else 0)
+        if opts[k, OPT_N] == 2 and uval[opts[k, OPT_A]] >= uval[opts[k, OPT_B]]:
+            val += 1
+        if k == 0 or val > best_val:
+            best, best_val = k, val
+    return best

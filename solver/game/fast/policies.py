@@ -1,0 +1,217 @@
+"""Twins of the policies' ``act`` (game/policies.py, game/planner.py): ``decide`` takes a seat's
+observation (``FastObs``), its own random stream and the policy's memory, and returns an
+action code. Like their Python twins, the policies hold no game loop.
+
+The memory (``Memory``) holds what a policy keeps between decisions: the usefulness cache,
+the board view, the planner's spoiled and live solutions, and scratch arrays. All of it is
+computed from the observation alone, from the public moves of the game (``sync`` catches up
+with the moves taken since the last decision), so a policy can start from any state: a fresh
+memory gives the same decisions as one kept since the deal.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from solver.core.codes import PolicyId
+from solver.core.spec import SPEC_BUDDY, SPEC_ROUNDS
+from solver.game.actions import PLACE_BASE, SELECT_BASE
+from solver.game.fast.board import is_legal
+from solver.game.fast.cards import OPT_A, OPT_N, legal_cards
+from solver.game.fast.heuristic import (
+    NEED_SIZE,
+    heuristic_card,
+    heuristic_select,
+    is_fresh,
+    placed,
+    refresh_view,
+    smart_place,
+    usefulness,
+)
+from solver.game.fast.planner import live_solutions, plan_usefulness, planner_place, spoil_solutions
+from solver.game.fast.rng import below
+from solver.game.fast.state import (
+    I_NMOVES,
+    I_NOPT,
+    I_NPLACED,
+    I_NT,
+    I_OPTION,
+    I_PHASE,
+    I_ROUND,
+    I_SKILLS,
+    I_TRUMP,
+    MAX_TRICK,
+    REVEAL,
+    SELECT,
+)
+from solver.runtime.jit import njit
+
+HEURISTIC, RANDOM, GREEDY, PLANNER = (int(p) for p in PolicyId)
+
+# slots of Memory.mstate
+M_SYNCED, M_VIEW, M_PLACED, M_LIVE_ROUND, M_LIVE_SKILLS, M_LIVE_PLACED, M_NLIVE = 0, 1, 2, 3, 4, 5, 6
+M_SIZE = 7
+
+Memory = namedtuple("Memory", [
+    "mstate",  # int64[M_SIZE]: moves synced, view computed, placements synced, key and count of the live solutions
+    "uval", "known", "best_pos", "best_grp", "stale",  # int64[40] each: the usefulness cache (heuristic.usefulness)
+    "tgt", "need",  # the board view: target birds, open cells and completion bounds (heuristic.refresh_view)
+    "spoiled", "live", "pair_bonus",  # the planner: per solution, per (piece, position) of the library
+    "puval", "pknown", "lost",  # int64[40] each: the planner's usefulness, and cards gone for good
+    "cards", "lp", "scores", "occ2", "cm2", "trick",  # scratch
+])
+Memory.__doc__ = "What a policy keeps between decisions, all of it derived from public information."
+
+
+@njit(cache=True)
+def new_memory(T):
+    max_pos = 0
+    for c in range(40):
+        max_pos = max(max_pos, T.pos_start[c + 1] - T.pos_start[c])
+    n_sol = T.sol_cards.shape[0]
+    return Memory(np.zeros(M_SIZE, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
+                  np.zeros(40, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
+                  np.zeros(max(T.bird_ring.shape[0], 1), np.int64), np.zeros(NEED_SIZE, np.int64),
+                  np.zeros(n_sol, np.int64), np.zeros(n_sol, np.int64), np.zeros(T.pair_card.shape[0], np.int64),
+                  np.zeros(40, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
+                  np.zeros(40 + MAX_TRICK, np.int64), np.zeros(max_pos, np.int64), np.zeros(max_pos, np.int64),
+                  np.zeros(3, np.int64), np.zeros((5, 3), np.int64), np.zeros(MAX_TRICK, np.int64))
+
+
+@njit(cache=True)
+def reset_memory(mem):
+    """Forget everything: the memory of a policy that has seen no move yet."""
+    mem.mstate[:] = 0
+    mem.mstate[M_LIVE_ROUND] = -1
+    mem.known[:] = 0
+    mem.stale[:] = 0
+    mem.spoiled[:] = 0
+    mem.pknown[:] = 0
+
+
+@njit(cache=True, _nrt=False)
+def sync(obs, mem, T):
+    """Catch up with the moves since the last decision: each placement makes usefulness values
+    stale and spoils library solutions; then the board view is computed again."""
+    n = obs.info[I_NMOVES]
+    changed = mem.mstate[M_VIEW] == 0
+    for i in range(mem.mstate[M_SYNCED], n):
+        code = obs.moves[i]
+        if code >= PLACE_BASE:
+            piece = code // PLACE_BASE - 1
+            g = T.pos_start[piece] + code % PLACE_BASE
+            placed(g, obs.occ, obs.cm, mem.uval, mem.known, mem.best_pos, mem.stale, T)
+            spoil_solutions(g, piece, mem.spoiled, T)
+            mem.mstate[M_PLACED] += 1
+            changed = True
+    mem.mstate[M_SYNCED] = n
+    if changed:
+        refresh_view(obs.occ, obs.cm, mem.tgt, mem.need, T)
+        mem.mstate[M_VIEW] = 1
+
+
+@njit(cache=True, _nrt=False)
+def refresh_live(obs, mem, T):
+    """planner.live_solutions for this moment (round, counters, board), kept until one changes;
+    the planner's usefulness values are forgotten with it. In party a card revealed in an
+    earlier round without deciding it is gone for good (no skill brings its piece back)."""
+    rnd, skills = obs.info[I_ROUND], obs.info[I_SKILLS]
+    if mem.mstate[M_LIVE_ROUND] == rnd and mem.mstate[M_LIVE_SKILLS] == skills and \
+            mem.mstate[M_LIVE_PLACED] == mem.mstate[M_PLACED]:
+        return
+    lost = mem.lost
+    for c in range(40):
+        lost[c] = 0
+        if obs.spec[SPEC_BUDDY] == 0:
+            lost[c] = 1 if obs.removed[c] or (obs.seen[c] and not obs.pile[c]) else 0
+    if obs.spec[SPEC_BUDDY] == 0:
+        for i in range(obs.info[I_NT]):
+            lost[obs.trick[i]] = 0  # this round's cards are not gone yet
+    mem.mstate[M_NLIVE] = live_solutions(obs.spec[SPEC_ROUNDS] - rnd + 1, skills, obs.used, mem.spoiled, lost,
+                                         mem.live, mem.pair_bonus, T)
+    mem.mstate[M_LIVE_ROUND], mem.mstate[M_LIVE_SKILLS] = rnd, skills
+    mem.mstate[M_LIVE_PLACED] = mem.mstate[M_PLACED]
+    for c in range(40):
+        mem.pknown[c] = 0
+
+
+@njit(cache=True, _nrt=False)
+def evaluate(cards, n, planner, obs, mem, T):
+    """The usefulness of cards[:n] into mem.uval, and with ``planner`` the planner's into mem.puval."""
+    pos_start, pm, ph, ba, grp_start = T.pos_start, T.pos_mask, T.pos_halo, T.bird_all, T.grp_start
+    gm, gub, gbirds, gps, gpos = T.grp_mask, T.grp_ub, T.grp_birds, T.grp_pos_start, T.grp_pos
+    ring, mc, ma, card_birds, most_birds = T.bird_ring, T.mark_colour, T.mark_all, T.card_birds, T.most_birds
+    occ, cm, used, tgt, need = obs.occ, obs.cm, obs.used, mem.tgt, mem.need
+    uval, known, best_pos, best_grp, stale = mem.uval, mem.known, mem.best_pos, mem.best_grp, mem.stale
+    for i in range(n):
+        c = cards[i]
+        if not is_fresh(c, known, stale):
+            usefulness(c, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
+                       grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds)
+        if planner and not mem.pknown[c]:
+            mem.puval[c] = plan_usefulness(c, uval[c], occ, tgt, need, mem.pair_bonus, T)
+            mem.pknown[c] = 1
+
+
+@njit(cache=True, _nrt=False)
+def random_action(obs, mem, T, rng):
+    """RandomPolicy.act: uniform over the legal actions (one draw from the seat's stream)."""
+    phase = obs.info[I_PHASE]
+    if phase == REVEAL:
+        nl = legal_cards(obs.hand, obs.trick[0] // 8 if obs.info[I_NT] > 0 else -1, mem.cards)
+        return mem.cards[below(rng, 0, nl)]
+    if phase == SELECT:
+        return SELECT_BASE + below(rng, 0, obs.info[I_NOPT])
+    piece = obs.opts[obs.info[I_OPTION], OPT_A + obs.info[I_NPLACED]]
+    col = piece // 8
+    pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
+    n = 0
+    for g in range(T.pos_start[piece], T.pos_start[piece + 1]):
+        if is_legal(g, col, obs.occ, obs.cm, pm, ph, ba):
+            mem.lp[n] = g
+            n += 1
+    return PLACE_BASE * (piece + 1) + mem.lp[below(rng, 0, n)] - T.pos_start[piece]
+
+
+@njit(cache=True, _nrt=False)
+def decide(policy, obs, mem, T, rng):
+    """Policy.act of policy ``policy`` (a PolicyId): the action code it takes. ``rng`` is the
+    seat's own random stream (a one-element view)."""
+    if policy == RANDOM:
+        return random_action(obs, mem, T, rng)
+    info = obs.info
+    phase = info[I_PHASE]
+    planner = policy == PLANNER
+    sync(obs, mem, T)
+    if planner:
+        refresh_live(obs, mem, T)
+    if phase == REVEAL:
+        nt = info[I_NT]
+        nl = legal_cards(obs.hand, obs.trick[0] // 8 if nt > 0 else -1, mem.cards)
+        if policy == GREEDY:
+            return mem.cards[below(rng, 0, nl)]
+        for i in range(nt):
+            mem.cards[nl + i] = obs.trick[i]
+            mem.trick[i] = obs.trick[i]
+        evaluate(mem.cards, nl + nt, planner, obs, mem, T)
+        return heuristic_card(mem.cards, nl, mem.trick, nt, info[I_TRUMP], obs.hand, obs.seen, obs.removed,
+                              mem.puval if planner else mem.uval)
+    if phase == SELECT:
+        if policy == GREEDY:
+            return SELECT_BASE
+        n = 0
+        for k in range(info[I_NOPT]):
+            for j in range(obs.opts[k, OPT_N]):
+                mem.cards[n] = obs.opts[k, OPT_A + j]
+                n += 1
+        evaluate(mem.cards, n, planner, obs, mem, T)
+        return SELECT_BASE + heuristic_select(info[I_NOPT], obs.opts, mem.puval if planner else mem.uval)
+    piece = obs.opts[info[I_OPTION], OPT_A + info[I_NPLACED]]
+    g = smart_place(piece, policy != GREEDY, obs.occ, obs.cm, obs.used, mem.tgt, mem.need, T.clear, mem.lp,
+                    mem.scores, mem.occ2, mem.cm2, T)
+    if planner:
+        g = planner_place(piece, g, mem.mstate[M_NLIVE], mem.live, obs.occ, obs.cm, mem.tgt, mem.need,
+                          mem.pair_bonus, T)
+    return PLACE_BASE * (piece + 1) + g - T.pos_start[piece]
