@@ -56,14 +56,12 @@ def clearable(state, catalog) -> bool:
             return False
         for trick, nh in tricks(hands, start, mission.mode, state.players):
             in_charge, decision = decision_card(trick, trump)
-            for o in selection_options(mission, Board0(pre | set(selected)), trick, decision, skills):
+            for o in selection_options(state.spec, Board0(pre | set(selected)), trick, decision, skills):
                 sel = selected + list(o.pieces)
                 if fits(sel):
                     return True
-                if rec(rnd + 1, nh, in_charge, decision.colour, skills - (o.skill is not None), sel):
+                if rec(rnd + 1, nh, in_charge, decision.colour, skills - (1 if o.skill else 0), sel):
                     return True
         return False
 
-    from solver.core.cards import TRUMP_ROUND_ONE
-
-    return rec(1, [list(h) for h in state.hands], state.start_player, TRUMP_ROUND_ONE, mission.skills, [])
+    return rec(1, [list(h) for h in state.hands], state.start_player, state.spec.trump_round_one, mission.skills, [])

@@ -1,4 +1,5 @@
-"""The Numba engine is a twin of the Python reference engine: same games, decision by decision."""
+"""The Numba engine is a twin of the Python reference engine: the same legal actions and the same
+next state at any moment, the same play-out from there, the same games, decision by decision."""
 
 import json
 
@@ -8,18 +9,70 @@ from click.testing import CliRunner
 
 from solver.analysis.simulate import play_games
 from solver.cli import main
+from solver.core.codes import RESULT_NAMES, PolicyId
+from solver.core.spec import GameSpec
 from solver.core.stats import wilson
 from solver.game import fast
-from solver.game.codes import RESULT_NAMES
-from solver.game.engine import play_game
-from solver.game.policies import make_policy
+from solver.game.engine import play_game, play_out
+from solver.game.fast import state as fs
+from solver.game.fast.play import play_out as fast_play_out
+from solver.game.fast.policies import decide
+from solver.game.roster import make_policy
 from solver.game.seeds import game_seeds
 from solver.game.tables import build_tables
 from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
 from tests.referee import referee
+from tests.twins import assert_same_state, fast_legal, fresh_memory, moments, reference_policy, tables_for
 
 CASES = [("buddy/b03", 2), ("party/p02", 3), ("party/p03", 4)]
+POLICIES = [p.label for p in PolicyId]
+
+
+def campaign_rows():
+    for path in sorted((ROOT / "missions").glob("*/*.toml")):
+        for players in ((2,) if path.parent.name == "buddy" else (3, 4)):
+            yield path, players
+
+
+def check_moments(m, catalog, players, policy, seed, cuts=3):
+    """At moments across one reference game: the same legal actions; the policy's action leads to the
+    same next state; both engines play out the same rest of the game."""
+    T = tables_for(m, catalog, policy == "planner")
+    steps, end = moments(m, catalog, players, policy, seed)
+    picks = sorted({int(len(steps) * k / (cuts + 1)) for k in range(1, cuts + 1)})
+    for k in picks:
+        state, action = steps[k]
+        S = fs.fast_state(state)
+        assert fast_legal(S, T) == sorted(a.code for a in state.legal_actions()), (m.id, policy, k)
+        seat, pid, mem = state.current_player(), int(PolicyId.parse(policy)), fresh_memory(T)
+        after, pol = state.clone(), reference_policy(policy, m, catalog)
+        assert pol.act(after.observation(seat), after.seat_rngs[seat]) == action
+        after.apply(action)
+        assert decide(pid, fs.observe(S, seat), mem, T, S.rs[seat: seat + 1]) == action.code
+        fs.apply_action(S, action.code, T)
+        assert_same_state(after, S, f"{m.id}/{players} {policy} moment {k}")
+        fast_play_out(S, pid, mem, T)
+        play_out(after, pol)
+        assert_same_state(after, S, f"{m.id}/{players} {policy} played out from moment {k}")
+        assert after.trace == end.trace and after.result() == end.result()
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("path,players", [(ROOT / "missions/buddy/b14.toml", 2), (ROOT / "missions/party/p09.toml", 3),
+                                          (ROOT / "missions/party/p17.toml", 4)], ids=lambda x: str(x)[-8:])
+def test_step_parity_on_some_campaign_rows(path, players, policy, catalog):
+    check_moments(load_mission(path, catalog), catalog, players, policy, 11)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", POLICIES)
+def test_step_parity_on_every_campaign_row(policy, catalog):
+    """Every campaign mission and player count, every policy, states from the middle of games."""
+    rows = list(campaign_rows())
+    assert len(rows) == 60
+    for i, (path, players) in enumerate(rows):
+        check_moments(load_mission(path, catalog), catalog, players, policy, 1000 + i, cuts=2)
 
 
 @pytest.mark.parametrize("name,players", CASES + [("buddy/b04", 2)])  # b04: pieces placed before play
@@ -27,8 +80,9 @@ def test_engines_agree_game_by_game_500_deals(name, players, catalog):
     m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
     seeds = game_seeds(20261122, 0, 500)
     tables = build_tables(m, catalog)
+    spec = GameSpec.of(m, players).to_array()
     for policy, count in (("heuristic", 500), ("random", 150), ("greedy", 150)):
-        res, rounds, scanned, traces = fast.run(tables, seeds[:count], players, policy)
+        res, rounds, scanned, traces = fast.run(tables, spec, seeds[:count], policy)
         pol = make_policy(policy)
         for i in range(count):
             g = play_game(m, catalog, players, int(seeds[i]), pol)
@@ -37,15 +91,16 @@ def test_engines_agree_game_by_game_500_deals(name, players, catalog):
 
 
 def test_planner_engines_agree_game_by_game(catalog):
-    """The planner's twin: tight draft missions (where it differs most from the heuristic) and b04."""
+    """The planner's twin with its own library: tight draft missions (where it differs most from the
+    heuristic) and b04."""
     from solver.game.planner import planner_library
 
-    for path, players, count in (("benchmarks/draft_campaign/buddy/b12.toml", 2, 40),
-                                 ("benchmarks/draft_campaign/party/p13.toml", 3, 30), ("tests/missions/buddy/b04.toml", 2, 60)):
+    for path, players, count in (("tests/missions/draft/b12.toml", 2, 40), ("tests/missions/draft/p13.toml", 3, 30),
+                                 ("tests/missions/buddy/b04.toml", 2, 60)):
         m = load_mission(ROOT / path, catalog)
         seeds = game_seeds(20261122, 0, count)
-        res, rounds, scanned, traces = fast.run(build_tables(m, catalog, planner_library(m, catalog)), seeds, players,
-                                                "planner")
+        res, rounds, scanned, traces = fast.run(build_tables(m, catalog, planner_library(m, catalog)),
+                                                GameSpec.of(m, players).to_array(), seeds, "planner")
         pol = make_policy("planner")
         for i in range(count):
             g = play_game(m, catalog, players, int(seeds[i]), pol)

@@ -4,8 +4,8 @@ import pytest
 
 from solver.core.cards import Card, Colour
 from solver.core.codes import Skill
-from solver.core.spec import GameSpec
 from solver.core.rules import Board, Placement
+from solver.core.spec import GameSpec
 from solver.game.engine import PolicyError, play_game
 from solver.game.policies import HeuristicPolicy, RandomPolicy
 from solver.game.rng import SplitMix64

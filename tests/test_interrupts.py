@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.puzzle import cpsat
 from solver.analysis.report import compute_rows, write_outputs
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
+from solver.puzzle import cpsat
 from tests.conftest import ROOT
 
 

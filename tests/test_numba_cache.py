@@ -46,7 +46,8 @@ def test_missing_then_damaged_cache_is_harmless(tmp_path):
 
 
 def test_cache_folder_follows_the_shared_codes(tmp_path):
-    """Constants of codes.py are compiled into the kernels: editing them must not reuse a cache."""
+    """Constants of other files (weights.py, core/) are compiled into the kernels: editing them must not
+    reuse a cache."""
     import shutil
 
     show = "import os, sys; sys.path.insert(0, {root!r}); import solver.game.fast; print(os.environ['NUMBA_CACHE_DIR'])"
@@ -62,6 +63,10 @@ def test_cache_folder_follows_the_shared_codes(tmp_path):
     shutil.copytree(ROOT / "solver", copy / "solver", ignore=shutil.ignore_patterns("__pycache__"))
     before = folder(copy)
     assert before.parent == tmp_path / "cache" and before.is_dir()
-    codes = copy / "solver/game/codes.py"
-    codes.write_text(codes.read_text().replace("SKILL_COST = 3", "SKILL_COST = 4"))
-    assert folder(copy) != before
+    weights = copy / "solver/game/weights.py"
+    weights.write_text(weights.read_text().replace("SKILL_COST = 3", "SKILL_COST = 4"))
+    second = folder(copy)
+    assert second != before
+    spec = copy / "solver/core/spec.py"
+    spec.write_text(spec.read_text().replace("MAX_SKILLS = 40", "MAX_SKILLS = 41"))
+    assert folder(copy) not in (before, second)

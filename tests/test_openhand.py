@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.game.engine import play_game
-from solver.game.policies import make_policy
+from solver.game.roster import make_policy
 from solver.game.seeds import game_seeds
 from solver.game.state import deal
 from solver.io.missionfile import load_mission

@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.puzzle import cpsat, exhaustive
 from solver.cli import main
 from solver.core.cards import Card
 from solver.core.rules import check_placements
 from solver.io.missionfile import load_mission
+from solver.puzzle import cpsat, exhaustive
 from tests.conftest import board_text, mission_text
 from tests.generate import small_mission
 

@@ -48,6 +48,7 @@ STEER_GAMES = 400
 CONFIRM_GAMES = 2000
 MAX_STEPS = 14
 MAX_CANDIDATES = 60
+SOLVE_WORK = 3.0  # CP-SAT deterministic time per candidate (~5 s on a 2-core laptop)
 
 
 @dataclass
@@ -221,7 +222,9 @@ def fewest_pieces(m: Mission, catalog, players: int):
     """The puzzle's optimal answer if it can be selected within the rounds, else None."""
     from solver.puzzle.cpsat import solve
 
-    r = solve(m, catalog, players=players, time_limit=5)
+    # a budget of CP-SAT's deterministic work, not seconds: the same candidates pass however busy the
+    # machine is (a wall-clock limit made the generator's choices depend on the load)
+    r = solve(m, catalog, players=players, time_limit=60, work_limit=SOLVE_WORK)
     return r if r.status == "solvable" and r.optimal and r.pieces_used > 0 else None
 
 

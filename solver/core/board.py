@@ -192,6 +192,16 @@ def _all_positions(cells) -> tuple[frozenset[Cell], ...]:
     return tuple(out)
 
 
+def position_masks(shape: Shape) -> tuple[int, ...]:
+    """The cell sets of ``all_positions(shape)`` as bitboards (bit ``c`` for cell ``c``), same order."""
+    return _position_masks(shape.cells)
+
+
+@cache
+def _position_masks(cells) -> tuple[int, ...]:
+    return tuple(sum(1 << c for c in p) for p in _all_positions(cells))
+
+
 def position_index(shape: Shape) -> dict[frozenset[Cell], int]:
     """Cell set -> its index in ``all_positions(shape)``: the placement id both engines use."""
     return _position_index(shape.cells)

@@ -10,6 +10,7 @@ validator all call these definitions. Cell sets are Python ints used as
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from solver.core.board import (
     NUM_CELLS,
@@ -68,7 +69,7 @@ class Placement:
     card: Card
     cells: frozenset[Cell]
 
-    @property
+    @cached_property
     def mask(self) -> int:
         return mask_of(self.cells)
 
@@ -95,11 +96,11 @@ class Bird:
     letter: str
     cells: frozenset[Cell]
 
-    @property
+    @cached_property
     def mask(self) -> int:
         return mask_of(self.cells)
 
-    @property
+    @cached_property
     def ring(self) -> int:
         """Cells outside the bird sharing an edge with it (on the board)."""
         return halo(self.mask)
@@ -128,7 +129,7 @@ class Mission:
     def mark_map(self) -> dict[Cell, Colour]:
         return dict(self.marks)
 
-    @property
+    @cached_property
     def bird_mask(self) -> int:
         m = 0
         for b in self.birds:

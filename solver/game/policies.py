@@ -31,7 +31,7 @@ from solver.game.weights import (
 
 
 def popcount(m: int) -> int:
-    return bin(m).count("1")
+    return m.bit_count()
 
 
 class Policy:

@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.core.board import Shape, all_positions, position_index
+from solver.core.board import Shape, all_positions, position_index, position_masks
 from solver.core.cards import ALL_CARDS, Card, Colour
 from solver.core.codes import Result, Skill
 from solver.core.errors import KakapoError
-from solver.core.rules import Board, Mission, Placement, mask_of
+from solver.core.rules import Board, Mission, Placement
 from solver.core.spec import GameSpec
 from solver.game.actions import IN_CHARGE_EVENT, Action, ActionKind, Phase
 from solver.game.rng import FNV_OFFSET, SplitMix64, mix
@@ -167,7 +167,7 @@ def legal_positions(board: Board, piece: Card, shape: Shape) -> list[int]:
     if board.is_used(piece):
         return []
     col = int(piece.colour)
-    return [i for i, cells in enumerate(all_positions(shape)) if board.is_legal_mask(col, mask_of(cells))]
+    return [i for i, m in enumerate(position_masks(shape)) if board.is_legal_mask(col, m)]
 
 
 # ---------------------------------------------------------------- the state
@@ -198,6 +198,7 @@ class GameState:
     moves: list[Action] = field(default_factory=list)
     trace: int = FNV_OFFSET
     outcome: Result | None = None
+    _legal: list[Action] | None = field(default=None, repr=False, compare=False)  # of this moment, once asked
 
     def __post_init__(self) -> None:
         if self.leader < 0:
@@ -248,6 +249,11 @@ class GameState:
     def legal_actions(self) -> list[Action]:
         """The current player's legal actions, in a fixed order (cards by index, options by
         number, positions by number); none once the game is over."""
+        if self._legal is None:
+            self._legal = self._list_legal()
+        return list(self._legal)
+
+    def _list_legal(self) -> list[Action]:
         if self.phase == Phase.REVEAL:
             seat = self.current_player()
             lead = self.trick[0][1].colour if self.trick else None
@@ -281,6 +287,7 @@ class GameState:
     # ------------------------------------------------------------ acting
     def apply(self, action: Action) -> None:
         """Take ``action`` for the current player, then everything that follows without a decision."""
+        self._legal = None
         if self.phase == Phase.REVEAL and action.kind == ActionKind.REVEAL:
             self._reveal(action)
         elif self.phase == Phase.SELECT and action.kind == ActionKind.SELECT:
@@ -344,10 +351,12 @@ class GameState:
             self._end_round(unplaceable=False)
             return
         piece = pieces[len(self.placed)]
-        if not legal_positions(self.board, piece, self.catalog[piece]):
+        positions = legal_positions(self.board, piece, self.catalog[piece])
+        if not positions:
             self._end_round(unplaceable=True)
             return
         self.phase = Phase.PLACE
+        self._legal = [Action.place(piece, i) for i in positions]
 
     def _end_round(self, unplaceable: bool) -> None:
         option = self.options[self.option]

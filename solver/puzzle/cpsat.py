@@ -231,7 +231,7 @@ def tuned_solver(time_limit: float, workers: int = 1, params: dict | None = None
 def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
           time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None,
           symmetry: bool = False, players: int | None = None, budget: bool = True,
-          require=()) -> SolveResult:
+          require=(), work_limit: float | None = None) -> SolveResult:
     """Fewest new pieces that scan ``clear`` birds, within what a game can select (the spec's
     ``piece_budget``) and without the pieces out of the game with ``players`` (default: the
     mission's default table; buddy 2, party 4, where every piece is in the game)."""
@@ -276,9 +276,11 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
 
     # ------------------------------------------------------------ solve
     solver = tuned_solver(time_limit - (time.perf_counter() - t0), workers, params)
+    if work_limit is not None:  # CP-SAT's deterministic time: the same answer however busy the machine is
+        solver.parameters.max_deterministic_time = work_limit
     code = solve_model(solver, model)
     stats = {"variables": sum(len(v) for v in pm.x.values()), "conflicts": solver.NumConflicts(),
-             "branches": solver.NumBranches(), "wall": solver.WallTime()}
+             "branches": solver.NumBranches(), "wall": solver.WallTime(), "work": solver.deterministic_time}
 
     if code == cp_model.INFEASIBLE:
         return finish("unsolvable", optimal=False, stats=stats)
