@@ -1,19 +1,39 @@
-"""The `kakapo` command. Heavy libraries are imported inside the commands that need them."""
+"""The `kakapo` command: it parses the arguments, calls the package for the work and prints.
+
+Light modules (core, io, the terminal drawing) are imported here; each command imports the
+heavy ones it needs (OR-Tools, Numba, pandas, matplotlib, Dask) when it runs, so that
+`kakapo --help` and the commands that do not need them start at once.
+"""
 
 from __future__ import annotations
 
+import csv
+import datetime
 import functools
 import json
+import os
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import click
 
-from solver.core.codes import OPEN_HAND, POLICY_NAMES
-from solver.core.errors import KakapoError
+from solver.core.board import parse_cell
+from solver.core.cards import Card
+from solver.core.codes import BAND_POLICIES, DEFAULT_POLICY, OPEN_HAND, POLICY_NAMES, RESULT_NAMES, PolicyId
+from solver.core.errors import InputError, KakapoError, ParseError
+from solver.core.rules import Board, Mission, blocked_reason
+from solver.core.spec import GameSpec
+from solver.io.catalog import DEFAULT_CATALOG, load_catalog
+from solver.io.gamelog import GameLog, read_log, write_log
+from solver.io.missionfile import load_mission
+from solver.io.missionwrite import mission_json
+from solver.io.paths import MISSIONS, bundled_mission, mission_path
+from solver.view.render import LEGEND, draw, use_colour
 
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+POLICY_HELP = "; ".join(f"{p.label}: {p.summary}" for p in PolicyId)
 
 
 def user_errors(fn):
@@ -21,8 +41,6 @@ def user_errors(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from solver.core.errors import InputError
-
         try:
             return fn(*args, **kwargs)
         except BrokenPipeError:
@@ -44,8 +62,8 @@ def user_errors(fn):
 def report_error(e: Exception, as_json: bool) -> None:
     """Exit 2 with the message on stderr; with --json also one {"error": ...} document on stdout."""
     if as_json:
-        every = [x.to_json() for x in e.all()] if hasattr(e, "all") else [{"file": None, "line": None,
-                                                                          "message": str(e), "fix": ""}]
+        every = [x.to_json() for x in e.all()] if isinstance(e, InputError) else \
+            [{"file": None, "line": None, "message": str(e), "fix": ""}]
         doc = {"error": every[0], **({"errors": every} if len(every) > 1 else {})}
         click.echo(json.dumps(doc, indent=2))
     click.echo(f"error: {e}", err=True)
@@ -53,8 +71,6 @@ def report_error(e: Exception, as_json: bool) -> None:
 
 
 def quiet_stdout() -> None:
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so that Python's final flush does not complain
@@ -62,17 +78,18 @@ def quiet_stdout() -> None:
         pass
 
 
-def load_inputs(mission_path: str, pieces: str | None, warnings: list | None = None):
-    from solver.io.catalog import load_catalog
-    from solver.io.missionfile import load_mission
-
+def load_inputs(mission: str, pieces: str | None, warnings: list | None = None) -> tuple:
+    """The catalog and the mission (a file, or a bundled mission's id)."""
     catalog = load_catalog(pieces)
-    return catalog, load_mission(mission_path, catalog, warnings)
+    return catalog, load_mission(mission_path(mission), catalog, warnings)
 
 
-def check_output_path(path: str | None, inputs: list[str], suffix: str, option: str) -> None:
-    from solver.core.errors import InputError
+def table(m: Mission, players: int | None, source: str) -> int:
+    """The number of players: the one asked for if the mission's mode allows it, else its default."""
+    return GameSpec.of(m, players if players is not None else m.default_players(), source).players
 
+
+def check_output_path(path: str | None, inputs: list, suffix: str | None, option: str) -> None:
     if path is None:
         return
     if suffix and Path(path).suffix.lower() != suffix:
@@ -86,10 +103,6 @@ def check_output_path(path: str | None, inputs: list[str], suffix: str, option: 
 def check_writable(path: str, option: str, folder: bool = False) -> None:
     """Refuse, before any work, an output that cannot be written: a missing or read-only
     folder, a folder where a file is wanted, or the reverse."""
-    import os
-
-    from solver.core.errors import InputError
-
     p = Path(path)
     if folder:
         if p.exists() and not p.is_dir():
@@ -113,16 +126,43 @@ def emit_json(doc) -> None:
 
 
 def write_csv(path: str, header: list[str], rows) -> None:
-    import csv
-
     with open(path, "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(rows)
 
 
+def parse_pieces(items) -> list[Card]:
+    out = []
+    for item in items:
+        for name in item.split(","):
+            if name.strip():
+                try:
+                    out.append(Card.parse(name))
+                except ParseError as e:
+                    raise InputError("--exclude", str(e), "name pieces like red-5 or p8, separated by commas") from None
+    return out
+
+
+def log_and_mission(log_path: str, mission: str | None, pieces: str | None) -> tuple:
+    """A log, the catalog and the mission it was played on (MISSION, or the bundled mission the log names)."""
+    log = read_log(log_path)
+    if mission is None:
+        found = bundled_mission(log.mission)
+        if found is None:
+            raise InputError(log_path, f"the game was played on mission {log.mission!r}, which is not a bundled "
+                             "mission", "give the mission file too: kakapo play MISSION.toml --from LOG")
+        mission = str(found)
+    catalog, m = load_inputs(mission, pieces)
+    return log, catalog, m
+
+
 pieces_option = click.option("--pieces", "pieces", type=click.Path(dir_okay=False), default=None,
-                             help="Piece catalog TOML (default: missions/pieces.toml).")
+                             help="Piece catalog TOML (default: the bundled missions/pieces.toml).")
+from_option = click.option("--from", "from_log", type=click.Path(dir_okay=False), default=None, metavar="LOG",
+                           help="A game log (`play --log`): start from the moment of --round in it.")
+round_option = click.option("--round", "from_round", type=click.IntRange(min=1), default=None,
+                            help="With --from: the round to start at (default: after the log's last round).")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -131,8 +171,9 @@ def main():
     """kakapo: mission solver and difficulty analyzer for The KAKAPO Buddy & Party."""
 
 
+# ---------------------------------------------------------------- solve
 @main.command()
-@click.argument("mission", type=click.Path())
+@click.argument("mission", required=False, type=click.Path())
 @pieces_option
 @click.option("--exclude", multiple=True, metavar="PIECE[,PIECE...]", help="Pieces that may not be used.")
 @click.option("--max-pieces", type=click.IntRange(min=0), default=None, help="Use at most N new pieces.")
@@ -142,79 +183,85 @@ def main():
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the solution.")
 @click.option("--players", type=int, default=None,
               help="2 for buddy; 3 or 4 for party (default 2 / 4); with 3 players purple-1 is out of the game.")
+@from_option
+@round_option
 @user_errors
-def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, players):
+def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, players, from_log, from_round):
     """Find the fewest new pieces that clear MISSION, and prove it minimal.
+
+    With --from LOG --round R: the board at the start of round R of a logged game, with the
+    pieces placed so far, the rounds and the skill counters left. MISSION may then be left
+    out when the game was played on a bundled mission.
 
     Exit 0 solvable, 1 proven unsolvable, 3 unknown within the time limit.
 
     \b
     Example: kakapo solve missions/buddy/b07.toml --png b07.png
     """
-    from solver.core.cards import Card
-    from solver.core.errors import InputError, ParseError
+    from solver.puzzle.answer import answer  # heavy: OR-Tools
 
-    check_output_path(png, [mission, pieces], ".png", "--png")
-    catalog, m = load_inputs(mission, pieces)
-    excluded = []
-    for item in exclude:
-        for name in item.split(","):
-            if name.strip():
-                try:
-                    excluded.append(Card.parse(name))
-                except ParseError as e:
-                    raise InputError("--exclude", str(e), "name pieces like red-5 or p8, separated by commas") from None
+    if mission is None and from_log is None:
+        raise click.UsageError("give MISSION (a mission file or a bundled mission's id), or --from LOG")
+    check_output_path(png, [mission, pieces, from_log], ".png", "--png")
+    excluded = parse_pieces(exclude)
+    moment = ""
+    if from_log:
+        from solver.game.resume import board_mission, replay
 
-    from solver.core.rules import check_placements
-    from solver.puzzle.cpsat import solve as cpsat_solve
-
-    players = resolve_players(m, players, mission)
-    result = cpsat_solve(m, catalog, exclude=excluded, max_pieces=max_pieces, time_limit=time_limit, players=players)
-    board, _ = check_placements(m, catalog, result.placements)
-    reasons = []
-    if result.status == "unsolvable":
-        from solver.puzzle.reasons import explain
-
-        reasons = explain(m, catalog, players, excluded, max_pieces, time_limit=max(1.0, time_limit / 3))
-    if as_json:
-        emit_json({**result.to_json(), "players": players, **({"reasons": reasons} if reasons else {})})
+        log, catalog, game_mission = log_and_mission(from_log, mission, pieces)
+        if players is not None and players != log.players:
+            raise InputError("--players", f"the game in {from_log} has {log.players} players, not {players}",
+                             "leave --players out with --from")
+        state = replay(log, game_mission, catalog, from_round)
+        m, players = board_mission(state), log.players
+        moment = f"; the board of round {state.round} of {from_log}" if not state.is_over() else \
+            f"; the board after the game of {from_log}"
     else:
-        from solver.view.render import LEGEND, draw, use_colour
-
-        click.echo(f"{m.name} ({m.id}), {m.mode}: scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s)")
+        if from_round is not None:
+            raise click.UsageError("--round goes with --from LOG")
+        catalog, m = load_inputs(mission, pieces)
+        players = table(m, players, mission)
+    a = answer(m, catalog, players, excluded, max_pieces, time_limit)
+    result = a.result
+    if as_json:
+        doc = a.to_json()
+        if from_log:
+            doc.update({"from": from_log, "round": state.round, "rounds_left": m.rounds, "skills_left": m.skills})
+        emit_json(doc)
+    else:
+        click.echo(f"{m.name} ({m.id}), {m.mode}: scan {'all' if m.clear_all else m.clear} of {len(m.birds)} "
+                   f"bird(s){moment}")
+        if from_log:
+            click.echo(f"  {len(m.placed)} piece(s) on the board, {m.rounds} round(s) and {m.skills} skill "
+                       "counter(s) left")
         if result.status == "solvable":
             proof = "proven minimal" if result.optimal else f"not proven minimal (lower bound {result.lower_bound})"
-            click.echo(f"solvable with {result.pieces_used} new piece(s), {proof}; scans {', '.join(result.scanned) or '-'}")
+            click.echo(f"solvable with {result.pieces_used} new piece(s), {proof}; "
+                       f"scans {', '.join(result.scanned) or '-'}")
             for p in result.placements:
                 click.echo(f"  {p}")
         elif result.status == "unsolvable":
-            from solver.core.spec import GameSpec
-
-            budget = GameSpec.of(m, players).piece_budget
-            limit = budget if max_pieces is None else min(max_pieces, budget)
-            click.echo(f"unsolvable: no set of available pieces scans enough birds with at most {limit} new "
-                       f"piece(s) (a game selects at most {budget}: {m.rounds} rounds, "
+            click.echo(f"unsolvable: no set of available pieces scans enough birds with at most {a.limit} new "
+                       f"piece(s) (a game selects at most {a.budget}: {m.rounds} rounds, "
                        f"{m.skills} skill counter(s) for double scans)")
-            for r in reasons:
+            for r in a.reasons:
                 click.echo(f"  why: {r['message']}")
         else:
             click.echo(f"unknown: no answer within {time_limit:g} s (try a longer --time-limit)")
-        click.echo(draw(board, use_colour(), new=result.placements))
+        click.echo(draw(a.board, use_colour(), new=result.placements))
         click.echo(LEGEND)
         click.echo(f"{result.seconds:.2f} s")
     if png:  # after the answer is printed: a failed picture never loses it
-        from solver.view.plot import save_png
+        from solver.view.plot import save_png  # heavy: matplotlib
 
-        what = (f"solvable with {result.pieces_used} new piece(s)" if result.status == "solvable"
-                else result.status)
-        from solver.core.board import parse_cell
-
-        save_png(board, png, f"{m.name} ({m.id}): {what}", new=result.placements,
-                 culprits=[parse_cell(c) for r in reasons for c in r["cells"]],
-                 culprit_birds=[b for r in reasons for b in r["birds"]])
+        what = f"solvable with {result.pieces_used} new piece(s)" if result.status == "solvable" else result.status
+        save_png(a.board, png, f"{m.name} ({m.id}): {what}", new=result.placements,
+                 culprits=[parse_cell(c) for r in a.reasons for c in r["cells"]],
+                 culprit_birds=[b for r in a.reasons for b in r["birds"]])
     sys.exit({"solvable": EXIT_OK, "unsolvable": EXIT_NO}.get(result.status, EXIT_UNKNOWN))
 
 
+# ---------------------------------------------------------------- show
 @main.command()
 @click.argument("mission", type=click.Path())
 @pieces_option
@@ -227,27 +274,15 @@ def show(mission, pieces, png, as_json):
     \b
     Example: kakapo show missions/party/p02.toml --png p02.png
     """
-    from solver.core.board import cell_name
-    from solver.core.rules import Board, blocked_reason
-    from solver.view.render import LEGEND, draw, use_colour
-
     check_output_path(png, [mission, pieces], ".png", "--png")
-    catalog, m = load_inputs(mission, pieces)
+    _, m = load_inputs(mission, pieces)
     board = Board.start(m)
     if png:
-        from solver.view.plot import save_png
+        from solver.view.plot import save_png  # heavy: matplotlib
 
         save_png(board, png, f"{m.name} ({m.id})")
     if as_json:
-        emit_json({
-            "mission": m.id, "name": m.name, "mode": m.mode, "clear": m.clear, "rounds": m.rounds,
-            "skills": m.skills,
-            "birds": [{"bird": b.letter, "cells": [cell_name(c) for c in sorted(b.cells)],
-                       "blocked": blocked_reason(m, b)} for b in m.birds],
-            "marks": {cell_name(c): str(col) for c, col in m.marks},
-            "placed": [p.to_json() for p in m.placed],
-            "scanned": board.scanned(),
-        })
+        emit_json(mission_json(m))
         return
     click.echo(f"{m.name} ({m.id}), {m.mode}: scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) "
                f"in {m.rounds} rounds, {m.skills} skill counters")
@@ -259,50 +294,14 @@ def show(mission, pieces, png, as_json):
             click.echo(f"bird {b.letter} can never be scanned: {why}")
 
 
-
-
-def open_hand_player(m, catalog, players: int, game_seed: int, time_limit: float):
-    """The open-hand plan of this deal as a policy, and a line saying what the solver found.
-
-    Without a plan it plays the first witness policy of the ceiling that clears the deal (so that
-    it clears exactly the deals ``kakapo ceiling`` counts), else the heuristic."""
-    from solver.game.engine import play_game
-    from solver.game.roster import make_policy
-    from solver.openhand.ceiling import WITNESS_POLICIES
-    from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver
-    from solver.openhand.plan import PlanPolicy
-
-    answer = DealSolver(m, catalog, players, time_limit).decide(game_seed)
-    fallback = make_policy("heuristic")
-    if answer.plan is None:
-        for name in WITNESS_POLICIES:
-            if play_game(m, catalog, players, game_seed, make_policy(name)).cleared:
-                fallback = make_policy(name)
-                break
-    if answer.result == CLEARABLE:
-        note = f"open hands: clearable ({answer.seconds:.2f} s); the plan follows"
-    elif answer.result == NOT_CLEARABLE:
-        note = f"open hands: proven not clearable ({answer.seconds:.2f} s); the heuristic plays it out"
-    else:
-        note = f"open hands: undecided within {time_limit:g} s; {fallback.name} plays it out"
-    return PlanPolicy(answer.plan, fallback), note
-
-
-def resolve_players(m, players: int | None, source: str) -> int:
-    from solver.core.spec import GameSpec
-
-    players = players if players is not None else m.default_players()
-    GameSpec.of(m, players, source)
-    return players
-
-
+# ---------------------------------------------------------------- simulate
 @main.command()
 @click.argument("mission", type=click.Path())
 @click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
 @click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True)
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--policy", type=click.Choice(POLICY_NAMES), default="heuristic", show_default=True,
-              help="heuristic (cooperative strategy), random, or greedy (random cards, best placement).")
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default=DEFAULT_POLICY, show_default=True,
+              help=f"The simulated players ({POLICY_HELP}).")
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @click.option("--engine", type=click.Choice(["numba", "python"]), default="numba", show_default=True)
 @pieces_option
@@ -316,13 +315,12 @@ def simulate(mission, players, games, seed, policy, workers, engine, pieces, res
     \b
     Example: kakapo simulate missions/party/p05.toml --players 3 --games 20000 --policy planner
     """
-    from solver.analysis.simulate import play_games, summarise
-    from solver.core.codes import RESULT_NAMES
+    from solver.analysis.simulate import play_games, summarise  # heavy: Numba
     from solver.runtime.workers import default_workers
 
     check_output_path(results_path, [mission, pieces], ".csv", "--results")
     catalog, m = load_inputs(mission, pieces)
-    players = resolve_players(m, players, mission)
+    players = table(m, players, mission)
     workers = workers or default_workers()
     bar = ProgressBar("games", enabled=not as_json)
     try:
@@ -333,77 +331,97 @@ def simulate(mission, players, games, seed, policy, workers, engine, pieces, res
     if as_json:
         emit_json(doc)
     else:
-        print_simulation(m, doc, players, policy, games, seed, engine, workers)
+        lo, hi = doc["ci95"]
+        click.echo(f"{m.name} ({m.id}), {players} players, policy {policy}, {games} games, seed {seed}")
+        click.echo(f"cleared {doc['cleared']} ({doc['clear_rate']:.1%}; 95% interval {lo:.1%} .. {hi:.1%})")
+        f = doc["failures"]
+        click.echo(f"failed: rounds ran out {f['rounds_exhausted']}, piece could not be placed {f['unplaceable']}")
+        if doc["mean_rounds_when_cleared"] is not None:
+            click.echo(f"mean rounds when cleared: {doc['mean_rounds_when_cleared']:.2f}")
+        click.echo(f"{doc['games_per_second']:.0f} games/s ({engine} engine, {workers} worker(s))")
     if results_path:  # after the answer is printed: a failed write never loses it
         write_csv(results_path, ["game", "result", "rounds"],
-                  ([i, RESULT_NAMES[r], int(n)] for i, (r, n) in enumerate(zip(out.results, out.rounds))))
+                  ([i, RESULT_NAMES[r], int(n)] for i, (r, n) in enumerate(zip(out.results, out.rounds, strict=True))))
 
 
-def print_simulation(m, doc, players, policy, games, seed, engine, workers) -> None:
-    lo, hi = doc["ci95"]
-    click.echo(f"{m.name} ({m.id}), {players} players, policy {policy}, {games} games, seed {seed}")
-    click.echo(f"cleared {doc['cleared']} ({doc['clear_rate']:.1%}; 95% interval {lo:.1%} .. {hi:.1%})")
-    f = doc["failures"]
-    click.echo(f"failed: rounds ran out {f['rounds_exhausted']}, piece could not be placed {f['unplaceable']}")
-    if doc["mean_rounds_when_cleared"] is not None:
-        click.echo(f"mean rounds when cleared: {doc['mean_rounds_when_cleared']:.2f}")
-    click.echo(f"{doc['games_per_second']:.0f} games/s ({engine} engine, {workers} worker(s))")
-
-
+# ---------------------------------------------------------------- play
 @main.command()
-@click.argument("mission", type=click.Path())
+@click.argument("mission", required=False, type=click.Path())
 @click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--game", "game_index", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Play game I of `simulate` with the same seed (the same deal).")
-@click.option("--policy", type=click.Choice(POLICY_NAMES + (OPEN_HAND,)), default="heuristic", show_default=True,
-              help="A simulated player, or open-hand: the plan of a team that sees every hand (an upper bound "
-                   "that cheats).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the deal (default 1; with --from, the log's).")
+@click.option("--game", "game_index", type=click.IntRange(min=0), default=None,
+              help="Play game I of `simulate` with the same seed (the same deal; default 0, with --from the log's).")
+@click.option("--policy", type=click.Choice((*POLICY_NAMES, OPEN_HAND)), default=None,
+              help=f"The simulated players (default {DEFAULT_POLICY}; with --from, the log's): {POLICY_HELP}; "
+                   "or open-hand: the plan of a team that sees every hand (an upper bound that cheats).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Seconds for the open-hand solver.")
 @pieces_option
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Write the game as JSON Lines to this file.")
+@from_option
+@round_option
 @user_errors
-def play(mission, players, seed, game_index, policy, time_limit, pieces, log_path):
+def play(mission, players, seed, game_index, policy, time_limit, pieces, log_path, from_log, from_round):
     """Play one game of MISSION and tell it round by round. Exit 0 when cleared, 1 otherwise.
+
+    With --from LOG the logged game is replayed up to the start of --round R (default: after its
+    last round) and played on; with the original's policy and seed it repeats the original.
+    MISSION may then be left out when the game was played on a bundled mission.
 
     \b
     Example: kakapo play missions/buddy/b05.toml --seed 7 --game 3 --log game.jsonl
+    Example: kakapo play --from game.jsonl --round 4 --policy planner --log game2.jsonl
     """
-    from solver.core.rules import check_placements
-    from solver.game.engine import play_game
-    from solver.game.roster import make_policy
-    from solver.game.seeds import game_seeds
-    from solver.view.render import draw, use_colour
+    from solver.analysis.play import play as play_game  # heavy: the open-hand solver's OR-Tools
+    from solver.analysis.play import play_from
 
-    check_output_path(log_path, [mission, pieces], None, "--log")
-    catalog, m = load_inputs(mission, pieces)
-    players = resolve_players(m, players, mission)
-    game_seed = int(game_seeds(seed, game_index, 1)[0])
-    note = None
-    if policy == OPEN_HAND:
-        player, note = open_hand_player(m, catalog, players, game_seed, time_limit)
+    if mission is None and from_log is None:
+        raise click.UsageError("give MISSION (a mission file or a bundled mission's id), or --from LOG")
+    if from_round is not None and from_log is None:
+        raise click.UsageError("--round goes with --from LOG")
+    check_output_path(log_path, [mission, pieces, from_log], None, "--log")
+    if from_log:
+        log, catalog, m = log_and_mission(from_log, mission, pieces)
+        seed, game_index, policy = _defaults_from(log, seed, game_index, policy)
+        game = play_from(log, m, catalog, from_round, seed, game_index, policy, time_limit, players)
+        players = log.players
     else:
-        player = make_policy(policy)
-    game = play_game(m, catalog, players, game_seed, player, log=True)
+        catalog, m = load_inputs(mission, pieces)
+        players = table(m, players, mission)
+        seed, game_index, policy = 1 if seed is None else seed, game_index or 0, policy or DEFAULT_POLICY
+        game = play_game(m, catalog, players, seed, game_index, policy, time_limit)
     if log_path:
-        with open(log_path, "w", encoding="utf-8") as f:
-            for e in game.events:
-                f.write(json.dumps(e) + "\n")
-    setup = game.events[0]
+        write_log(log_path, game.events)
+    print_game(m, game, players, policy, seed, game_index, from_log)
+    sys.exit(EXIT_OK if game.state.result() == "cleared" else EXIT_NO)
+
+
+def _defaults_from(log: GameLog, seed, game, policy):
+    """--seed, --game and --policy of a continued game: as given, else as the log records them."""
+    logged = log.meta.get("policy")
+    return (log.meta.get("seed", 1) if seed is None else seed, log.meta.get("game", 0) if game is None else game,
+            policy or (logged if logged in (*POLICY_NAMES, OPEN_HAND) else DEFAULT_POLICY))
+
+
+def print_game(m: Mission, game, players: int, policy: str, seed: int, game_index: int, from_log) -> None:
+    setup, rounds, end = game.events[0], game.events[1:], None
+    if rounds and rounds[-1]["event"] == "end":
+        rounds, end = rounds[:-1], rounds[-1]
     label = f"{policy} (sees every hand: an upper bound that cheats, not a player)" if policy == OPEN_HAND else policy
     click.echo(f"{m.name} ({m.id}): {players} players, policy {label}, seed {seed}, game {game_index}; "
                f"scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) in {m.rounds} rounds")
-    if note:
-        click.echo(f"  {note}")
+    if game.note:
+        click.echo(f"  {game.note}")
     for k, hand in enumerate(setup["hands"]):
         click.echo(f"  player {k} holds {' '.join(hand)}")
     if setup["set_aside"]:
         click.echo(f"  set aside: {' '.join(setup['set_aside'])}")
     click.echo(f"  player {setup['start_player']} starts")
-    placements = []
-    for e in game.events[1:-1]:
+    for e in rounds:
+        if from_log and e["round"] == game.first_round:
+            click.echo(f"-- round {e['round']} on: {policy} plays on (rounds before from {from_log})")
         plays = ", ".join(f"P{p['player']} {p['card']}" for p in e["plays"])
         click.echo(f"round {e['round']} (trump {e['trump']}): {plays} -> {e['decision']} by P{e['in_charge']}")
         if e["skill"]:
@@ -415,18 +433,14 @@ def play(mission, players, seed, game_index, policy, time_limit, pieces, log_pat
         elif not e["pieces"]:
             click.echo("  nothing to place (piece already used)")
         click.echo(f"  scanned: {', '.join(e['scanned']) or '-'}")
-        placements += e["placements"]
-    from solver.core.rules import Placement
-
-    board, _ = check_placements(m, catalog, [Placement.parse(p["piece"], p["cells"]) for p in placements])
+    board = game.state.board
     click.echo(draw(board, use_colour(), new=list(board.pieces.values())[len(m.placed):]))
-    end = game.events[-1]
     words = {"cleared": "CLEARED", "rounds_exhausted": "failed: the rounds ran out",
              "unplaceable": "failed: a selected piece could not be placed"}
     click.echo(f"{words[end['result']]} after {end['rounds_played']} round(s)")
-    sys.exit(EXIT_OK if end["result"] == "cleared" else EXIT_NO)
 
 
+# ---------------------------------------------------------------- ceiling
 @main.command()
 @click.argument("mission", type=click.Path())
 @click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
@@ -449,12 +463,12 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     \b
     Example: kakapo ceiling missions/buddy/b12.toml --games 200
     """
-    from solver.openhand.ceiling import ceiling as run_ceiling
+    from solver.openhand.ceiling import ceiling as run_ceiling  # heavy: OR-Tools and Numba
     from solver.runtime.workers import default_workers
 
     check_output_path(results_path, [mission, pieces], ".csv", "--results")
     catalog, m = load_inputs(mission, pieces)
-    players = resolve_players(m, players, mission)
+    players = table(m, players, mission)
     workers = workers or default_workers()
     bar = ProgressBar("deals", enabled=not as_json)
     try:
@@ -476,12 +490,13 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
         write_csv(results_path, ["game", "result"], enumerate(answers))
 
 
+# ---------------------------------------------------------------- generate
 @main.command()
 @click.option("--mode", type=click.Choice(["buddy", "party"]), required=True)
 @click.option("--band", "band", required=True, metavar="LOW-HIGH",
               help="Target clear rate of the policy, e.g. 0.30-0.50.")
 @click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
-@click.option("--policy", type=click.Choice(POLICY_NAMES), default="heuristic", show_default=True)
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default=DEFAULT_POLICY, show_default=True)
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True, help="Missions to write.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="generated", show_default=True)
@@ -499,10 +514,8 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
     \b
     Example: kakapo generate --mode party --band 0.30-0.40 --count 3 --out my_missions
     """
-    from solver.analysis.generate import MAX_CANDIDATES
+    from solver.analysis.generate import MAX_CANDIDATES  # heavy: OR-Tools and Numba
     from solver.analysis.generate import generate as run_generate
-    from solver.core.errors import InputError
-    from solver.io.catalog import load_catalog
 
     try:
         low, high = (float(x) for x in band.split("-"))
@@ -534,13 +547,14 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
     sys.exit(EXIT_OK if len(found) >= count else EXIT_UNKNOWN)
 
 
+# ---------------------------------------------------------------- validate
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @pieces_option
 @click.option("--games", type=click.IntRange(min=0), default=2000, show_default=True,
               help="Games per player count for the difficulty estimate (0: skip it).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--policy", type=click.Choice(POLICY_NAMES), default="heuristic", show_default=True)
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default=DEFAULT_POLICY, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds for the solver, per file.")
@@ -557,19 +571,17 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     \b
     Example: kakapo validate my_mission.toml --ceiling-games 100
     """
-    from solver.io.catalog import load_catalog
-
     try:
         catalog = load_catalog(pieces)
     except KakapoError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INPUT)
-    from solver.analysis.validate import bundled_rates, placement_phrase, validate_file
+    from solver.analysis.validate import bundled_rates, placement_phrase, validate_file  # heavy: OR-Tools, Numba
     from solver.runtime.workers import default_workers
 
     workers = workers or default_workers()
     baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
-    docs = [validate_file(f, catalog, time_limit, games, seed, policy, workers, baseline, ceiling_games)
+    docs = [validate_file(mission_path(f), catalog, time_limit, games, seed, policy, workers, baseline, ceiling_games)
             for f in files]
     if any(not d["valid"] for d in docs):
         code = EXIT_INPUT
@@ -608,7 +620,7 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
                 line += f"; {placement_phrase(e)}"
             click.echo(line)
             band = e["band"]
-            parts = [f"{name} {band[name]['clear_rate']:.0%}" for name in ("greedy", "heuristic", "planner")]
+            parts = [f"{name} {band[name]['clear_rate']:.0%}" for name in BAND_POLICIES]
             if "ceiling" in band:
                 c = band["ceiling"]
                 undecided = f", {c['undecided']} undecided" if c["undecided"] else ""
@@ -617,13 +629,14 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     sys.exit(code)
 
 
+# ---------------------------------------------------------------- report
 @main.command()
 @click.argument("targets", nargs=-1, type=click.Path())
 @click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True)
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--players", "players_list", default=None, metavar="LIST",
               help="Player counts to include, e.g. 2,3 (default: those of each mission's mode).")
-@click.option("--policy", type=click.Choice(POLICY_NAMES), default="heuristic", show_default=True)
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default=DEFAULT_POLICY, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True)
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
@@ -645,13 +658,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
     \b
     Example: kakapo report missions --baseline --ceiling-games 200 --out reports
     """
-    import datetime
-    from importlib.metadata import version
-
-    from solver.analysis.report import PROGRESS, plan_report, rows_of, run_plan, write_outputs
-    from solver.analysis.validate import BUNDLED
-    from solver.core.errors import InputError
-    from solver.io.catalog import DEFAULT_CATALOG, load_catalog
+    from solver.analysis.report import PROGRESS, find_missions, plan_report, rows_of, run_plan, write_outputs  # heavy
     from solver.runtime.workers import default_workers
 
     catalog = load_catalog(pieces)
@@ -664,7 +671,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
         if not wanted or not wanted <= {2, 3, 4}:
             raise InputError("--players", f"{players_list!r}: player counts are 2 (buddy), 3 or 4 (party)",
                              "give counts like 2,3,4")
-    paths = find_report_missions(targets, BUNDLED)
+    paths = find_missions([str(mission_path(t)) for t in targets], MISSIONS)
     check_writable(out_dir, "--out", folder=True)
     out = Path(out_dir)
     plan = plan_report(paths, catalog, Path(pieces or DEFAULT_CATALOG).read_bytes(), games, seed, wanted, policy,
@@ -692,12 +699,6 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
             "command": "kakapo " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("kakapo") else ""}
     for f in write_outputs(rows_of(plan, progress), out, {m.id: m for _, m in plan.missions}, meta):
         click.echo(str(f))
-
-
-def find_report_missions(targets, bundled):
-    from solver.analysis.report import find_missions
-
-    return find_missions(list(targets), bundled)
 
 
 class ProgressBar:

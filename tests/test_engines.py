@@ -17,6 +17,7 @@ from solver.game.engine import play_game, play_out
 from solver.game.fast import state as fs
 from solver.game.fast.play import play_out as fast_play_out
 from solver.game.fast.policies import decide
+from solver.game.fast.state import spec_array
 from solver.game.roster import make_policy
 from solver.game.seeds import game_seeds
 from solver.game.tables import build_tables
@@ -80,7 +81,7 @@ def test_engines_agree_game_by_game_500_deals(name, players, catalog):
     m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
     seeds = game_seeds(20261122, 0, 500)
     tables = build_tables(m, catalog)
-    spec = GameSpec.of(m, players).to_array()
+    spec = spec_array(GameSpec.of(m, players))
     for policy, count in (("heuristic", 500), ("random", 150), ("greedy", 150)):
         res, rounds, scanned, traces = fast.run(tables, spec, seeds[:count], policy)
         pol = make_policy(policy)
@@ -100,7 +101,7 @@ def test_planner_engines_agree_game_by_game(catalog):
         m = load_mission(ROOT / path, catalog)
         seeds = game_seeds(20261122, 0, count)
         res, rounds, scanned, traces = fast.run(build_tables(m, catalog, planner_library(m, catalog)),
-                                                GameSpec.of(m, players).to_array(), seeds, "planner")
+                                                spec_array(GameSpec.of(m, players)), seeds, "planner")
         pol = make_policy("planner")
         for i in range(count):
             g = play_game(m, catalog, players, int(seeds[i]), pol)

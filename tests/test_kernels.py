@@ -24,6 +24,7 @@ from solver.game.fast import play as fplay
 from solver.game.fast import policies as fpol
 from solver.game.fast import rng as frng
 from solver.game.fast import state as fs
+from solver.game.fast.state import spec_array
 from solver.game.planner import PlanBoardView, PlanTables, conflicts, live_solutions
 from solver.game.policies import BoardView, GreedyPolicy, HeuristicPolicy, MissionTables
 from solver.game.state import Option, deal, decision_card, end_of_round, legal_cards, legal_positions, selection_options
@@ -114,7 +115,7 @@ def test_deal(path, players, catalog):
     T = tables_for(m, catalog, False)
     for seed in range(0, 2**40, 2**40 // 40):
         state = deal(m, catalog, players, seed)
-        S = fs.new_state(spec.to_array())
+        S = fs.new_state(spec_array(spec))
         fplay.deal_game(seed, S, T)
         assert_same_state(state, S, f"seed {seed}")
 
@@ -160,7 +161,7 @@ def test_selection_options(players, catalog):
         skills = r.choice([0, 1, 3])
         want = selection_options(spec, Used(used), plays, decision, skills)
         trick[: len(cards)] = [c.index for c in cards]
-        n = fc.selection_options(spec.to_array(), hand_row(used), trick, len(cards), decision.index, skills, opts)
+        n = fc.selection_options(spec_array(spec), hand_row(used), trick, len(cards), decision.index, skills, opts)
         got = [Option(Skill(opts[k, 0]), tuple(Card.from_index(int(opts[k, 2 + j])) for j in range(opts[k, 1])))
                for k in range(n)]
         assert got == want
@@ -503,7 +504,7 @@ def test_play_out_from_any_moment_and_whole_games(policy, catalog):
 
     m = load(MISSIONS[3], catalog)
     T = tables_for(m, catalog, policy == "planner")
-    spec = GameSpec.of(m, 2).to_array()
+    spec = spec_array(GameSpec.of(m, 2))
     for seed in range(3):
         steps, end = moments(m, catalog, 2, policy, 500 + seed)
         results, rounds, scanned, traces = fast.run(T, spec, np.array([500 + seed], np.uint64), policy)

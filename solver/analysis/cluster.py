@@ -7,6 +7,7 @@ those of a local run. The workers need kakapo installed (the same version), noth
 
 from __future__ import annotations
 
+from solver.analysis.tasks import run_task
 from solver.core.errors import InputError
 
 CONNECT_TIMEOUT = "10s"
@@ -15,12 +16,10 @@ CONNECT_TIMEOUT = "10s"
 def run_on_cluster(address: str, tasks):
     """Yield (task, result) as the cluster finishes them."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client, as_completed  # the optional cluster extra
     except ImportError:
         raise InputError("--scheduler", "Dask's distributed package is not installed",
                          'install the cluster extra: pip install "kakapo[cluster]"') from None
-    from solver.analysis.report import run_task
-
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:

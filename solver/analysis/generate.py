@@ -14,9 +14,11 @@ every budget is a count, so the same command writes the same missions.
 from __future__ import annotations
 
 import random
+import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from solver.analysis.simulate import play_games
 from solver.core.board import SIZE, all_positions, cell, col_of, row_of
 from solver.core.cards import ALL_CARDS, Colour
 from solver.core.errors import InputError
@@ -29,6 +31,11 @@ from solver.core.rules import (
     mask_of,
 )
 from solver.core.spec import MODE_RULES, max_rounds
+from solver.core.stats import wilson
+from solver.game.planner import planner_library
+from solver.io.missionfile import load_mission
+from solver.io.missionwrite import mission_toml
+from solver.puzzle.cpsat import solve
 
 BIRD_SHAPES = [
     [(0, 0)], [(0, 0), (0, 1)], [(0, 0), (1, 0)], [(0, 0), (0, 1), (0, 2)], [(0, 0), (1, 0), (1, 1)],
@@ -207,9 +214,6 @@ def easier(m: Mission, rng, catalog, players: int) -> Mission | None:
 # ------------------------------------------------------------ checking and measuring
 def reparse(m: Mission, catalog, folder: Path) -> Mission | None:
     """The candidate as a file, read back by the mission parser (None if the parser refuses it)."""
-    from solver.io.missionfile import load_mission
-    from solver.io.missionwrite import mission_toml
-
     path = folder / "candidate.toml"
     path.write_text(mission_toml(m), encoding="utf-8")
     try:
@@ -220,8 +224,6 @@ def reparse(m: Mission, catalog, folder: Path) -> Mission | None:
 
 def fewest_pieces(m: Mission, catalog, players: int):
     """The puzzle's optimal answer if it can be selected within the rounds, else None."""
-    from solver.puzzle.cpsat import solve
-
     # a budget of CP-SAT's deterministic work, not seconds: the same candidates pass however busy the
     # machine is (a wall-clock limit made the generator's choices depend on the load)
     r = solve(m, catalog, players=players, time_limit=60, work_limit=SOLVE_WORK)
@@ -229,12 +231,7 @@ def fewest_pieces(m: Mission, catalog, players: int):
 
 
 def measure(m: Mission, catalog, players: int, games: int, seed: int, policy: str, workers: int, best=None):
-    from solver.analysis.simulate import play_games
-    from solver.core.stats import wilson
-
     if policy == "planner" and best is not None:
-        from solver.game.planner import planner_library
-
         planner_library(m, catalog, best)
     out = play_games(m, catalog, players, games, seed, policy, "numba", workers)
     cleared = int((out.results == 0).sum())
@@ -244,10 +241,6 @@ def measure(m: Mission, catalog, players: int, games: int, seed: int, policy: st
 # ------------------------------------------------------------ the search
 def generate(mode: str, low: float, high: float, players: int, policy: str, count: int, seed: int, out: Path,
              catalog, workers: int = 1, progress=None) -> list[Found]:
-    import tempfile
-
-    from solver.io.missionwrite import mission_toml
-
     rng = random.Random(seed)
     found: list[Found] = []
     seen: set = set()

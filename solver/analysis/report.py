@@ -11,22 +11,28 @@ processes; with a Dask scheduler they run on the cluster's workers.
 
 from __future__ import annotations
 
-import hashlib
 import json
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
+from solver.analysis.cluster import run_on_cluster
+from solver.analysis.report_html import html_page, markdown_page
+from solver.analysis.report_plots import plots
+from solver.analysis.tasks import Task, run_task
+from solver.core.codes import BAND_POLICIES
 from solver.core.errors import InputError
 from solver.io.missionfile import load_mission
+from solver.openhand.deal import DEFAULT_TIME_LIMIT
+from solver.runtime.workers import process_pool, stop_pool
 
 PROGRESS = "report.progress.jsonl"
 COLUMNS = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate", "ci95_low", "ci95_high",
            "min_pieces", "optimal", "rounds_exhausted", "unplaceable", "mean_rounds_when_cleared", "policy", "seed"]
-# the band of a mission: the naive table, the two hidden-information players, the open-hand ceiling
-BAND_POLICIES = ("greedy", "heuristic", "planner")
 BAND_COLUMNS = [f"{p}_{c}" for p in BAND_POLICIES for c in ("rate", "ci95_low", "ci95_high")]
 CEILING_COLUMNS = ["ceiling_games", "ceiling_rate", "ceiling_ci95_low", "ceiling_ci95_high", "ceiling_undecided"]
-FORMAT_VERSION = 2
 
 
 def find_missions(args, bundled: Path) -> list[Path]:
@@ -45,26 +51,6 @@ def find_missions(args, bundled: Path) -> list[Path]:
         else:
             raise InputError(a, "mission file or folder not found", "check the path")
     return out
-
-
-def _code_stamp() -> str:
-    """A digest of the package's sources: results computed by other code are never reused."""
-    root = Path(__file__).resolve().parent.parent  # the whole package
-    h = hashlib.sha256()
-    for f in sorted(root.rglob("*.py")):
-        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
-    return h.hexdigest()[:16]
-
-
-CODE_STAMP = _code_stamp()
-
-
-def _digest(*parts) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p if isinstance(p, bytes) else json.dumps(p, sort_keys=True).encode())
-        h.update(b"\0")
-    return h.hexdigest()[:24]
 
 
 class Progress:
@@ -89,81 +75,6 @@ class Progress:
         with self.path.open("a", encoding="utf-8") as f:
             f.write(json.dumps({"key": key, "value": value}) + "\n")
             f.flush()
-
-
-# ------------------------------------------------------------ tasks
-@dataclass(frozen=True)
-class Task:
-    """One unit of work, complete in itself (see the module docstring)."""
-
-    kind: str  # "solve" | "sim" | "ceiling"
-    mission_name: str  # the file name: the mission's id
-    mission_text: bytes
-    catalog_text: bytes
-    players: int = 0
-    games: int = 0
-    seed: int = 0
-    policy: str = ""
-    time_limit: float = 0.0
-
-    @property
-    def key(self) -> str:
-        # the file name is part of the key: two files with the same text are two missions (two ids)
-        return _digest(self.kind, FORMAT_VERSION, CODE_STAMP, self.mission_name, self.mission_text, self.catalog_text,
-                       self.players, self.games, self.seed, self.policy, self.time_limit)
-
-    def label(self) -> str:
-        mid = Path(self.mission_name).stem
-        if self.kind == "solve":
-            return f"{mid}: fewest pieces"
-        if self.kind == "ceiling":
-            return f"{mid} with {self.players} players: open-hand ceiling"
-        return f"{mid} with {self.players} players: {self.policy}"
-
-
-_CATALOGS: dict = {}  # catalog text -> catalog: one object per text, so per-catalog caches hit
-
-
-def _load(task: Task):
-    """Catalog and mission from the texts the task carries (written to a private folder)."""
-    import tempfile
-
-    from solver.io.catalog import load_catalog
-
-    with tempfile.TemporaryDirectory() as tmp:
-        catalog = _CATALOGS.get(task.catalog_text)
-        if catalog is None:
-            cat_path = Path(tmp) / "pieces.toml"
-            cat_path.write_bytes(task.catalog_text)
-            catalog = _CATALOGS[task.catalog_text] = load_catalog(cat_path)
-        path = Path(tmp) / task.mission_name
-        path.write_bytes(task.mission_text)
-        return catalog, load_mission(path, catalog)
-
-
-def run_task(task: Task, workers: int = 1) -> dict:
-    """Do one task; the result is what the progress file keeps."""
-    catalog, m = _load(task)
-    if task.kind == "solve":
-        from solver.puzzle.cpsat import solve
-
-        r = solve(m, catalog, time_limit=task.time_limit, players=task.players or None)
-        return {"status": r.status, "min_pieces": r.pieces_used, "optimal": r.optimal}
-    if task.kind == "ceiling":
-        from solver.openhand.ceiling import ceiling
-
-        doc = ceiling(m, catalog, task.players, task.games, task.seed, workers)
-        return {"ceiling_games": task.games, "ceiling_rate": doc["clear_rate"], "ceiling_ci95_low": doc["ci95"][0],
-                "ceiling_ci95_high": doc["ci95"][1], "ceiling_undecided": doc["undecided"]}
-    from solver.analysis import simulate
-
-    out = simulate.play_games(m, catalog, task.players, task.games, task.seed, task.policy, "numba", workers)
-    doc = simulate.summarise(m, task.players, task.policy, task.games, task.seed, out, "numba", workers)
-    return {"mission": m.id, "name": m.name, "mode": m.mode, "players": task.players, "games": task.games,
-            "cleared": doc["cleared"], "clear_rate": doc["clear_rate"], "ci95_low": doc["ci95"][0],
-            "ci95_high": doc["ci95"][1], "rounds_exhausted": doc["failures"]["rounds_exhausted"],
-            "unplaceable": doc["failures"]["unplaceable"],
-            "mean_rounds_when_cleared": doc["mean_rounds_when_cleared"], "policy": task.policy, "seed": task.seed}
 
 
 @dataclass
@@ -205,8 +116,6 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
                 for pol in BAND_POLICIES:
                     parts[pol] = Task("sim", players=players, games=games, seed=seed, policy=pol, **base)
             if ceiling_games:
-                from solver.openhand.deal import DEFAULT_TIME_LIMIT
-
                 parts["ceiling"] = Task("ceiling", players=players, games=ceiling_games, seed=seed,
                                         time_limit=DEFAULT_TIME_LIMIT, **base)
             plan.rows.append((m.id, players, parts))
@@ -223,8 +132,6 @@ def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = No
     if tick:
         tick(done, len(tasks), None)
     if scheduler:
-        from solver.analysis.cluster import run_on_cluster
-
         finished = run_on_cluster(scheduler, todo)
     else:
         finished = run_locally(todo, workers)
@@ -248,10 +155,6 @@ def run_locally(tasks: list, workers: int):
         for task in tasks:
             yield task, run_task(task, 1)
         return
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    from solver.runtime.workers import process_pool, stop_pool
-
     bundles: dict = {}
     for t in tasks:
         bundles.setdefault(t.mission_name, []).append(t)
@@ -298,11 +201,6 @@ def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pl
 def write_outputs(rows: list[dict], out_dir: Path, missions=None, meta=None) -> list[Path]:
     """report.csv, report.md, report.html and the plots; ``missions`` (id -> Mission) adds board
     pictures and stories, ``meta`` what the introduction says about the run."""
-    import pandas as pd
-
-    from solver.analysis.report_html import html_page, markdown_page
-    from solver.analysis.report_plots import plots
-
     extra = [c for c in BAND_COLUMNS + CEILING_COLUMNS if rows and c in rows[0]]
     df = pd.DataFrame(rows, columns=COLUMNS + extra).sort_values(["mode", "mission", "players"], kind="stable")
     df = df.reset_index(drop=True)

@@ -9,6 +9,7 @@ import html
 import re
 from pathlib import Path
 
+from solver.analysis.report_plots import board_thumbnail
 from solver.core.text import clean
 
 RATE_COLUMNS = [("clear_rate", "clear rate"), ("greedy_rate", "greedy"), ("heuristic_rate", "heuristic"),
@@ -52,8 +53,6 @@ def _img(path: Path, alt: str) -> str:
 
 
 def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
-    from solver.analysis.report_plots import board_thumbnail
-
     rates = [(c, label) for c, label in RATE_COLUMNS if c in df.columns]
     head = ["board", "mission", "name", "players", "fewest pieces"] + [label for _, label in rates] + \
         (["undecided deals"] if "ceiling_undecided" in df.columns else []) + ["95% interval", "mean rounds when cleared"]

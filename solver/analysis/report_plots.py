@@ -13,6 +13,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
 
+from solver.core.board import SIZE, col_of, row_of  # noqa: E402
+from solver.view.plot import FILL  # noqa: E402
+
 PLAYER_COLOURS = {2: "#1f77b4", 3: "#2ca02c", 4: "#d62728"}
 BAND_STYLE = [("greedy", "floor: greedy", "#9e9e9e", "v"), ("heuristic", "heuristic", "#1f77b4", "o"),
               ("planner", "planner", "#2ca02c", "s"), ("ceiling", "ceiling: open hands (cheats)", "#d62728", "^")]
@@ -121,9 +124,6 @@ def band_plot(df, path: Path) -> Path:
 
 def board_thumbnail(mission) -> bytes:
     """A small PNG of the board before play: birds, coloured sides, pieces placed before play."""
-    from solver.core.board import SIZE, col_of, row_of
-    from solver.view.plot import FILL
-
     fig, ax = plt.subplots(figsize=(1.3, 1.3), dpi=90)
     ax.set_xlim(0, SIZE)
     ax.set_ylim(SIZE, 0)

@@ -17,6 +17,7 @@ from solver.core.spec import GameSpec
 from solver.core.stats import wilson
 from solver.game import fast
 from solver.game.engine import play_game
+from solver.game.fast.state import spec_array
 from solver.game.planner import planner_library
 from solver.game.roster import make_policy
 from solver.game.seeds import BLOCK, game_seeds
@@ -61,7 +62,7 @@ def play_games(mission, catalog, players: int, games: int, seed: int, policy: st
     ``progress(done, total)`` is called as chunks of games finish."""
     spec = GameSpec.of(mission, players)
     job = {"mission": mission, "catalog": catalog, "players": players, "seed": seed, "policy": policy,
-           "engine": engine, "spec": spec.to_array()}
+           "engine": engine, "spec": spec_array(spec)}
     # the library, once, here: workers inherit it
     solutions = planner_library(mission, catalog) if policy == "planner" else ()
     if engine == "numba":

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from solver.analysis.simulate import play_games
+from solver.core.codes import BAND_POLICIES
 from solver.core.errors import InputError
 from solver.core.rules import Board, blocked_reason
+from solver.core.stats import wilson
 from solver.io.missionfile import load_mission
 from solver.io.paths import MISSIONS
+from solver.openhand.ceiling import ceiling
+from solver.puzzle.cpsat import solve, solve_for_players
+from solver.puzzle.reasons import explain
 
 BUNDLED = MISSIONS
 
@@ -34,8 +40,6 @@ def mission_warnings(m, min_pieces: int | None) -> list[str]:
 
 def bundled_rates(catalog, games: int, seed: int, policy: str, workers: int) -> dict:
     """(mode, players) -> [(mission id, clear rate)] for the bundled missions."""
-    from solver.analysis.simulate import play_games
-
     out: dict = {}
     for path in sorted(BUNDLED.glob("*/*.toml")):
         try:
@@ -82,22 +86,14 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
     except InputError as e:
         doc["errors"] = [x.to_json() for x in e.all()]  # every independent problem, with its line
         return doc
-    from solver.puzzle.cpsat import solve, solve_for_players
-
     doc["valid"] = True
     r = solve(m, catalog, time_limit=time_limit)
     doc["status"], doc["min_pieces"], doc["optimal"] = r.status, r.pieces_used, r.optimal
     doc["warnings"] = warnings + mission_warnings(m, r.pieces_used)
     if r.status == "unsolvable":
-        from solver.puzzle.reasons import explain
-
         doc["reasons"] = explain(m, catalog, m.default_players(), time_limit=max(1.0, time_limit / 3))
     if r.status != "solvable" or games <= 0:
         return doc
-    from solver.analysis.report import BAND_POLICIES
-    from solver.analysis.simulate import play_games
-    from solver.core.stats import wilson
-
     for players in m.player_counts():
         fewest = solve_for_players(m, catalog, players, r, time_limit)
         band = {}
@@ -109,8 +105,6 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
         entry = {"players": players, **band[policy], "policy": policy, "min_pieces": fewest.pieces_used,
                  "band": {pol: band[pol] for pol in BAND_POLICIES}}
         if ceiling_games:
-            from solver.openhand.ceiling import ceiling
-
             c = ceiling(m, catalog, players, ceiling_games, seed, workers)
             entry["band"]["ceiling"] = {"games": ceiling_games, "clearable": c["clearable"],
                                         "clear_rate": c["clear_rate"], "ci95": c["ci95"], "undecided": c["undecided"]}

@@ -3,7 +3,7 @@ number of players: ``GameSpec``.
 
 The engines, the CP-SAT solver, the open-hand ceiling, the generator and validation all read
 these numbers from here; none writes them out again. The Numba engine reads the same spec as
-an int64 array (``GameSpec.to_array``, slots ``SPEC_*``).
+an int64 array (``game.fast.state.spec_array``, slots ``SPEC_*``).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def selectable_pieces(rounds: int, skills: int) -> int:
     return rounds + min(skills, rounds)
 
 
-# slots of GameSpec.to_array (the Numba engine's copy of the spec)
+# slots of the spec as the Numba engine reads it (game.fast.state.spec_array)
 SPEC_PLAYERS, SPEC_BUDDY, SPEC_HAND, SPEC_ASIDE, SPEC_PER_ROUND, SPEC_REVEALS = 0, 1, 2, 3, 4, 5
 SPEC_ROUNDS, SPEC_SKILLS, SPEC_BUDGET, SPEC_TRUMP1, SPEC_START_CARD, SPEC_SKILL_KINDS, SPEC_REMOVED = 6, 7, 8, 9, 10, 11, 12
 SPEC_SIZE = 13
@@ -141,17 +141,3 @@ class GameSpec:
         """Who reveals the cards of a round, in order: clockwise from the start player, once per
         card each player reveals (Buddy: start, other, start, other)."""
         return tuple((start + i) % self.players for _ in range(self.cards_per_round) for i in range(self.players))
-
-    def to_array(self):
-        """The spec as an int64 array with the ``SPEC_*`` slots (for the Numba engine)."""
-        import numpy as np  # heavy: only the engines that need the array load numpy
-
-        a = np.zeros(SPEC_SIZE, np.int64)
-        a[SPEC_PLAYERS], a[SPEC_BUDDY], a[SPEC_HAND], a[SPEC_ASIDE] = self.players, self.buddy, self.hand_size, \
-            self.set_aside
-        a[SPEC_PER_ROUND], a[SPEC_REVEALS], a[SPEC_ROUNDS] = self.cards_per_round, self.reveals_per_round, self.rounds
-        a[SPEC_SKILLS], a[SPEC_BUDGET], a[SPEC_TRUMP1] = self.skills, self.piece_budget, int(self.trump_round_one)
-        a[SPEC_START_CARD] = self.start_card.index
-        a[SPEC_SKILL_KINDS] = sum(1 << int(s) for s in self.skill_kinds)
-        a[SPEC_REMOVED] = sum(1 << c.index for c in self.removed)
-        return a

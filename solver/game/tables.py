@@ -12,7 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from solver.core.board import NUM_CELLS, all_positions
+from solver.core.board import NUM_CELLS, all_positions, position_index
 from solver.core.cards import ALL_CARDS
 from solver.core.rules import Board, blocked_reason, halo, mask_of
 from solver.runtime.bits import join, split
@@ -37,8 +37,6 @@ GameTables.__doc__ = "The flat tables of one mission and catalog, as the Numba k
 
 def solution_tables(solutions, pos_start, catalog) -> dict:
     """The planner's library as flat arrays (see GameTables)."""
-    from solver.core.board import position_index
-
     n = len(solutions)
     sol_cards = np.zeros(n, np.int64)
     sol_pos = np.full((n, 40), -1, np.int64)

@@ -1,11 +1,12 @@
-"""Writing a mission as a TOML file in the format of SPEC.md (the inverse of missionfile.py)."""
+"""Writing a mission: as a TOML file in the format of the mission files (the inverse of missionfile.py),
+and as the JSON document of `kakapo show --json`."""
 
 from __future__ import annotations
 
 import json
 
 from solver.core.board import SIZE, cell_name, col_of, row_of
-from solver.core.rules import Mission
+from solver.core.rules import Board, Mission, blocked_reason
 from solver.core.spec import MODE_RULES
 
 
@@ -33,3 +34,16 @@ def mission_toml(m: Mission, comment: str | None = None) -> str:
         cells = ", ".join(f'"{cell_name(c)}"' for c in sorted(p.cells))
         out += ["", "[[placed]]", f'piece = "{p.card}"', f"cells = [{cells}]"]
     return "\n".join(out) + "\n"
+
+
+def mission_json(m: Mission) -> dict:
+    """`kakapo show --json`: the mission's settings, birds (and why one can never be scanned), coloured
+    sides, pieces placed before play and the birds they scan already."""
+    return {
+        "mission": m.id, "name": m.name, "mode": m.mode, "clear": m.clear, "rounds": m.rounds, "skills": m.skills,
+        "birds": [{"bird": b.letter, "cells": [cell_name(c) for c in sorted(b.cells)],
+                   "blocked": blocked_reason(m, b)} for b in m.birds],
+        "marks": {cell_name(c): str(col) for c, col in m.marks},
+        "placed": [p.to_json() for p in m.placed],
+        "scanned": Board.start(m).scanned(),
+    }

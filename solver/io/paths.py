@@ -17,3 +17,23 @@ def bundled_missions() -> Path:
 
 
 MISSIONS = bundled_missions()
+
+
+def bundled_mission(mission_id: str) -> Path | None:
+    """The bundled mission file with this id (``b01``, ``p15``), or None."""
+    if not mission_id or "/" in mission_id or "\\" in mission_id or mission_id.startswith("."):
+        return None
+    for folder in ("buddy", "party"):
+        p = MISSIONS / folder / f"{mission_id}.toml"
+        if p.is_file():
+            return p
+    return None
+
+
+def mission_path(arg: str | Path) -> Path:
+    """What a MISSION argument names: a file, else a bundled mission's id (the file is then checked
+    and reported missing by the reader)."""
+    p = Path(arg)
+    if p.exists():
+        return p
+    return bundled_mission(str(arg)) or p

@@ -58,7 +58,8 @@ class TomlSource:
         self.path = str(path)
         p = Path(path)
         if not p.exists():
-            raise InputError(self.path, f"{kind} file not found", "check the path")
+            hint = ", or give a bundled mission's id such as b01 or p15" if kind == "mission" else ""
+            raise InputError(self.path, f"{kind} file not found", f"check the path{hint}")
         if p.is_dir():
             raise InputError(self.path, f"expected a {kind} file (.toml) but this is a folder", "give a .toml file")
         try:

@@ -17,6 +17,7 @@ from solver.core.codes import Result
 from solver.core.spec import GameSpec
 from solver.core.stats import wilson
 from solver.game import fast
+from solver.game.fast.state import spec_array
 from solver.game.planner import planner_library
 from solver.game.seeds import game_seeds
 from solver.game.tables import build_tables
@@ -33,7 +34,7 @@ _JOB: dict = {}
 def policy_clears(mission, catalog, players: int, seeds: np.ndarray) -> dict[str, np.ndarray]:
     """For each witness policy, which of these deals it clears (Numba engine)."""
     tables = build_tables(mission, catalog, planner_library(mission, catalog))
-    spec = GameSpec.of(mission, players).to_array()
+    spec = spec_array(GameSpec.of(mission, players))
     out = {}
     for name in WITNESS_POLICIES:
         results, _, _, _ = fast.run(tables, spec, seeds, name)

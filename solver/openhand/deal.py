@@ -10,14 +10,18 @@ CP-SAT model of the whole deal (``model.py``) for what the search did not clear.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
 from solver.core.codes import Verdict
+from solver.core.rules import Board, Mission
 from solver.core.spec import GameSpec
+from solver.game.actions import Phase
 from solver.game.engine import play_game
-from solver.game.state import deal
+from solver.game.resume import board_mission
+from solver.game.rng import SplitMix64
+from solver.game.state import GameState, deal
 from solver.openhand.model import DealModel
 from solver.openhand.plan import Plan, PlannedRound, PlanPolicy, arrange, place_fillers, play_order
 from solver.openhand.search import WitnessSearch
@@ -59,10 +63,14 @@ class DealSolver:
             self.library = []
 
     def decide(self, seed: int) -> DealAnswer:
+        """The answer for deal ``seed`` of the mission."""
+        return self.decide_state(deal(self.mission, self.catalog, self.players, seed))
+
+    def decide_state(self, state) -> DealAnswer:
+        """The answer for a game at the start of its first round (a deal, or ``from_moment``'s state)."""
         t0 = time.perf_counter()
         if self.impossible:
             return DealAnswer(NOT_CLEARABLE, None, time.perf_counter() - t0, "puzzle")
-        state = deal(self.mission, self.catalog, self.players, seed)
         found = WitnessSearch(state, self.catalog, self.library, SEARCH_NODES).run()
         if found is not None:
             return DealAnswer(CLEARABLE, self._plan(found.rounds, found.placements), time.perf_counter() - t0,
@@ -111,3 +119,17 @@ class DealSolver:
 def replay(mission, catalog, players: int, seed: int, plan: Plan | None, fallback, log: bool = False):
     """Play the deal following the plan (or the fallback policy where there is none)."""
     return play_game(mission, catalog, players, seed, PlanPolicy(plan, fallback), log=log)
+
+
+def from_moment(state: GameState) -> tuple[Mission, GameState]:
+    """A game at the start of one of its rounds as a new game: the mission with the pieces on the
+    board placed before play and the rounds and counters left, and a state at its round one (the
+    hands as they are, the round's start player, the trump in force). Its open-hand answer is the
+    answer from that moment: the deal solver decides it like any deal."""
+    assert state.phase == Phase.REVEAL and not state.trick, "a moment at the start of a round"
+    mission = board_mission(state)
+    spec = replace(state.spec, rounds=mission.rounds, skills=mission.skills, trump_round_one=state.trump)
+    hands = [list(h) for h in state.hands]
+    return mission, GameState(spec, mission, state.catalog, hands, list(state.set_aside), state.leader,
+                              [SplitMix64(r.state) for r in state.seat_rngs], Board.start(mission), spec.skills,
+                              dealt=[list(h) for h in hands])

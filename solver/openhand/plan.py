@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ortools.sat.python import cp_model
+
 from solver.core.board import all_positions
 from solver.core.cards import Card
 from solver.core.codes import Skill
@@ -79,8 +81,6 @@ def arrange(mission, catalog, pieces: list[Card], time_limit: float = FILLER_TIM
     """Exact: one legal arrangement of exactly these new pieces scanning at least ``clear`` birds.
 
     Returns the placements, None when proven impossible, or "unknown" on timeout."""
-    from ortools.sat.python import cp_model
-
     board = Board.start(mission)
     birds = [b for b in mission.birds if board.can_still_be_scanned(b)]
     placements = {}
@@ -107,25 +107,31 @@ class PlanPolicy(Policy):
     """Plays a plan made with every hand in view: an upper bound that cheats, never a player.
 
     The engine still hands it only observations; the plan is what it knew beforehand. Where
-    there is no plan it plays ``fallback`` (a hidden-information policy)."""
+    there is no plan it plays ``fallback`` (a hidden-information policy). The plan's first round is
+    the game's round ``first_round`` (a plan made from the middle of a game starts there)."""
 
     name = "open-hand"
 
-    def __init__(self, plan: Plan | None, fallback):
+    def __init__(self, plan: Plan | None, fallback, first_round: int = 1):
         self.plan = plan
         self.fallback = fallback
+        self.first_round = first_round
+
+    def _planned(self, obs) -> PlannedRound:
+        assert self.plan is not None
+        return self.plan.rounds[obs.round - self.first_round]
 
     def play_card(self, obs, legal, rng):
         if self.plan is None:
             return self.fallback.play_card(obs, legal, rng)
-        seat, card = self.plan.rounds[obs.round - 1].plays[len(obs.trick)]
+        seat, card = self._planned(obs).plays[len(obs.trick)]
         assert seat == obs.seat, "the plan's play order differs from the game's"
         return card
 
     def select(self, obs, options: list[Option], rng):
         if self.plan is None:
             return self.fallback.select(obs, options, rng)
-        planned = self.plan.rounds[obs.round - 1]
+        planned = self._planned(obs)
         for k, o in enumerate(options):
             if o.skill == planned.skill and o.pieces == planned.pieces:
                 return k
@@ -134,7 +140,7 @@ class PlanPolicy(Policy):
     def place(self, obs, piece, legal, rng):
         if self.plan is None:
             return self.fallback.place(obs, piece, legal, rng)
-        planned = self.plan.rounds[obs.round - 1]
+        planned = self._planned(obs)
         target = planned.placements[planned.pieces.index(piece)]
         return legal.index(target)
 

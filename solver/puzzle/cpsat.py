@@ -6,6 +6,9 @@ answer extraction (re-verified by the rules module before it is returned).
 
 from __future__ import annotations
 
+import signal
+import socket
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -173,10 +176,6 @@ def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
     handler stays in force; Python notes the signal on a wake-up socket even while this thread
     is inside CP-SAT, a watcher thread reads it and stops the search at once, and the pending
     KeyboardInterrupt is raised as soon as Solve returns."""
-    import signal
-    import socket
-    import threading
-
     solver.parameters.catch_sigint_signal = False
     if threading.current_thread() is not threading.main_thread():
         return solver.Solve(model)  # signals are the main thread's business

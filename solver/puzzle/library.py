@@ -27,6 +27,8 @@ import numpy as np
 from solver.core.board import all_positions
 from solver.core.cards import ALL_CARDS, Card
 from solver.core.rules import Board, Mission, Placement, cells_of, check_placements, halo, mask_of
+from solver.puzzle.coversearch import MAX_DEPTH, complete
+from solver.runtime.bits import split
 
 MAX_SOLUTIONS = 3000
 DEFAULT_BUDGET = 1000000  # search nodes for the whole library (deterministic, unlike seconds)
@@ -51,8 +53,6 @@ class _OutOfBudget(Exception):
 
 
 def _words(m: int) -> np.ndarray:
-    from solver.runtime.bits import split
-
     return np.array(split(m), np.int64)
 
 
@@ -121,8 +121,6 @@ class LibraryBuilder:
         left0 = need & ~occ
         if not left0:
             return [()]
-        from solver.puzzle.coversearch import MAX_DEPTH, complete
-
         if self.budget <= 0:
             raise _OutOfBudget
         order = np.array(sorted(cells_of(left0), key=lambda c: (len(self.cand[c]), c)), np.int64)

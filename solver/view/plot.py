@@ -6,7 +6,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
+from matplotlib.patches import Circle, Patch, Rectangle  # noqa: E402
 
 from solver.core.board import COLUMNS, SIZE, col_of, row_of  # noqa: E402
 from solver.core.cards import Colour  # noqa: E402
@@ -65,8 +65,6 @@ def save_png(board: Board, path: str, title: str = "", new=(), culprits=(), culp
         if not (board.occupied >> c) & 1:
             ax.add_patch(Rectangle((col_of(c) + 0.3, row_of(c) + 0.3), 0.4, 0.4, facecolor=FILL[col],
                                    edgecolor="none", zorder=3))
-    from matplotlib.patches import Circle
-
     circled = set(culprits) | {c for b in mission.birds if b.letter in set(culprit_birds) for c in b.cells}
     for c in circled:
         ax.add_patch(Circle((col_of(c) + 0.5, row_of(c) + 0.5), 0.62, facecolor="none", edgecolor="#e00000",
@@ -79,8 +77,6 @@ def save_png(board: Board, path: str, title: str = "", new=(), culprits=(), culp
         s.set_visible(False)
     if title:
         ax.set_title(title, pad=22)
-    from matplotlib.patches import Patch
-
     legend = [Patch(facecolor="#444444", label="bird"),
               Patch(facecolor="#9a9a9a", hatch="xx", label="bird that can never be scanned"),
               Patch(facecolor="white", edgecolor=FILL[Colour.BLUE], lw=3, label="coloured side"),

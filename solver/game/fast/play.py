@@ -62,7 +62,7 @@ def play_many(seeds, spec, policy, T, results, rounds_played, scanned, traces):
 
 
 def run(tables, spec, seeds: np.ndarray, policy: str):
-    """Play one game per seed; ``spec`` is ``GameSpec.to_array()``. Returns (result codes, rounds
+    """Play one game per seed; ``spec`` is ``spec_array(GameSpec)``. Returns (result codes, rounds
     played, birds scanned, trace hashes)."""
     n = len(seeds)
     results = np.zeros(n, np.int64)

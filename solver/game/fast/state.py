@@ -14,7 +14,23 @@ from collections import namedtuple
 import numpy as np
 
 from solver.core.codes import NOT_OVER, Result
-from solver.core.spec import SPEC_PLAYERS, SPEC_REVEALS, SPEC_ROUNDS, SPEC_SKILLS, SPEC_TRUMP1
+from solver.core.spec import (
+    SPEC_ASIDE,
+    SPEC_BUDDY,
+    SPEC_BUDGET,
+    SPEC_HAND,
+    SPEC_PER_ROUND,
+    SPEC_PLAYERS,
+    SPEC_REMOVED,
+    SPEC_REVEALS,
+    SPEC_ROUNDS,
+    SPEC_SIZE,
+    SPEC_SKILL_KINDS,
+    SPEC_SKILLS,
+    SPEC_START_CARD,
+    SPEC_TRUMP1,
+    GameSpec,
+)
 from solver.game.actions import IN_CHARGE_EVENT, PLACE_BASE, SELECT_BASE, Phase
 from solver.game.fast.board import count_scanned, has_legal_position, is_legal, place
 from solver.game.fast.cards import MAX_OPTIONS, OPT_A, OPT_N, OPT_SKILL, decision_card, legal_cards, selection_options
@@ -34,7 +50,7 @@ I_WIN, I_NOPT, I_OPTION, I_NPLACED, I_RESULT, I_NMOVES = 8, 9, 10, 11, 12, 13
 INFO_SIZE = 14
 
 FastState = namedtuple("FastState", [
-    "spec",  # int64[SPEC_SIZE]: GameSpec.to_array()
+    "spec",  # int64[SPEC_SIZE]: spec_array(GameSpec)
     "info",  # int64[INFO_SIZE]: round, phase, round's start player, ... (slots I_*)
     "hand",  # int64[players, 40]: 1 where the seat holds the card
     "hand_count",  # int64[players]
@@ -56,9 +72,22 @@ FastObs = namedtuple("FastObs", ["seat", "spec", "info", "hand", "hand_count", "
                                  "trick_player", "opts", "occ", "cm", "used", "moves"])
 
 
+def spec_array(spec: GameSpec) -> np.ndarray:
+    """The spec as an int64 array with core/spec.py's ``SPEC_*`` slots, as the kernels read it."""
+    a = np.zeros(SPEC_SIZE, np.int64)
+    a[SPEC_PLAYERS], a[SPEC_BUDDY], a[SPEC_HAND], a[SPEC_ASIDE] = spec.players, spec.buddy, spec.hand_size, \
+        spec.set_aside
+    a[SPEC_PER_ROUND], a[SPEC_REVEALS], a[SPEC_ROUNDS] = spec.cards_per_round, spec.reveals_per_round, spec.rounds
+    a[SPEC_SKILLS], a[SPEC_BUDGET], a[SPEC_TRUMP1] = spec.skills, spec.piece_budget, int(spec.trump_round_one)
+    a[SPEC_START_CARD] = spec.start_card.index
+    a[SPEC_SKILL_KINDS] = sum(1 << int(k) for k in spec.skill_kinds)
+    a[SPEC_REMOVED] = sum(1 << c.index for c in spec.removed)
+    return a
+
+
 @njit(cache=True)
 def new_state(spec):
-    """Arrays for one game of this spec (``GameSpec.to_array()``); ``deal_game`` deals into them."""
+    """Arrays for one game of this spec (``spec_array``); ``deal_game`` deals into them."""
     players = spec[SPEC_PLAYERS]
     return FastState(spec.copy(), np.zeros(INFO_SIZE, np.int64), np.zeros((players, 40), np.int64),
                      np.zeros(players, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
@@ -267,7 +296,7 @@ def fast_state(state: GameState) -> FastState:
     """The FastState of a reference state, at any moment of the game (the deal's own random
     stream, which nothing uses after the deal, is 0)."""
     spec = state.spec
-    S = new_state(spec.to_array())
+    S = new_state(spec_array(spec))
     info = S.info
     info[I_ROUND], info[I_PHASE], info[I_LEADER], info[I_START] = state.round, state.phase, state.leader, \
         state.start_player

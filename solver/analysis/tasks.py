@@ -1,0 +1,107 @@
+"""The units of work of a report, each a plain value that says everything it needs (file
+contents, not paths), so that it runs the same in a local worker process or on a Dask worker
+of another machine: solve a mission, play one policy's games, decide the ceiling's deals.
+
+A task's key digests everything that determines its result, the package's own sources
+included, so that a resumed report never mixes in results of other code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver.analysis import simulate
+from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
+from solver.openhand.ceiling import ceiling
+from solver.puzzle.cpsat import solve
+
+FORMAT_VERSION = 2
+
+
+def _code_stamp() -> str:
+    """A digest of the package's sources: results computed by other code are never reused."""
+    root = Path(__file__).resolve().parent.parent  # the whole package
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+CODE_STAMP = _code_stamp()
+
+
+def _digest(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else json.dumps(p, sort_keys=True).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work, complete in itself (see the module docstring)."""
+
+    kind: str  # "solve" | "sim" | "ceiling"
+    mission_name: str  # the file name: the mission's id
+    mission_text: bytes
+    catalog_text: bytes
+    players: int = 0
+    games: int = 0
+    seed: int = 0
+    policy: str = ""
+    time_limit: float = 0.0
+
+    @property
+    def key(self) -> str:
+        # the file name is part of the key: two files with the same text are two missions (two ids)
+        return _digest(self.kind, FORMAT_VERSION, CODE_STAMP, self.mission_name, self.mission_text, self.catalog_text,
+                       self.players, self.games, self.seed, self.policy, self.time_limit)
+
+    def label(self) -> str:
+        mid = Path(self.mission_name).stem
+        if self.kind == "solve":
+            return f"{mid}: fewest pieces"
+        if self.kind == "ceiling":
+            return f"{mid} with {self.players} players: open-hand ceiling"
+        return f"{mid} with {self.players} players: {self.policy}"
+
+
+_CATALOGS: dict = {}  # catalog text -> catalog: one object per text, so per-catalog caches hit
+
+
+def _load(task: Task):
+    """Catalog and mission from the texts the task carries (written to a private folder)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        catalog = _CATALOGS.get(task.catalog_text)
+        if catalog is None:
+            cat_path = Path(tmp) / "pieces.toml"
+            cat_path.write_bytes(task.catalog_text)
+            catalog = _CATALOGS[task.catalog_text] = load_catalog(cat_path)
+        path = Path(tmp) / task.mission_name
+        path.write_bytes(task.mission_text)
+        return catalog, load_mission(path, catalog)
+
+
+def run_task(task: Task, workers: int = 1) -> dict:
+    """Do one task; the result is what the progress file keeps."""
+    catalog, m = _load(task)
+    if task.kind == "solve":
+        r = solve(m, catalog, time_limit=task.time_limit, players=task.players or None)
+        return {"status": r.status, "min_pieces": r.pieces_used, "optimal": r.optimal}
+    if task.kind == "ceiling":
+        doc = ceiling(m, catalog, task.players, task.games, task.seed, workers)
+        return {"ceiling_games": task.games, "ceiling_rate": doc["clear_rate"], "ceiling_ci95_low": doc["ci95"][0],
+                "ceiling_ci95_high": doc["ci95"][1], "ceiling_undecided": doc["undecided"]}
+    out = simulate.play_games(m, catalog, task.players, task.games, task.seed, task.policy, "numba", workers)
+    doc = simulate.summarise(m, task.players, task.policy, task.games, task.seed, out, "numba", workers)
+    return {"mission": m.id, "name": m.name, "mode": m.mode, "players": task.players, "games": task.games,
+            "cleared": doc["cleared"], "clear_rate": doc["clear_rate"], "ci95_low": doc["ci95"][0],
+            "ci95_high": doc["ci95"][1], "rounds_exhausted": doc["failures"]["rounds_exhausted"],
+            "unplaceable": doc["failures"]["unplaceable"],
+            "mean_rounds_when_cleared": doc["mean_rounds_when_cleared"], "policy": task.policy, "seed": task.seed}
