@@ -64,12 +64,13 @@ def main():
         ex = time_exhaustive(path, args.exhaustive_limit)
         ex_s = f"{ex[1]:.2f}" if ex else f">{args.exhaustive_limit:g}"
         ratio = f"{ex[1] / r.seconds:.1f}x" if ex else "-"
-        print(f"{m.id:8} {r.status:10} {str(r.pieces_used):>6} {str(r.optimal):>7} {r.seconds:8.2f} {ex_s:>10} {ratio:>7}")
+        print(f"{m.id:8} {r.status:10} {r.pieces_used!s:>6} {r.optimal!s:>7} {r.seconds:8.2f} {ex_s:>10} {ratio:>7}")
     print(f"cpsat median {statistics.median(times):.2f} s, worst {max(times):.2f} s")
     if args.variants:
         for name, params in VARIANTS.items():
             ts = [cpsat.solve(load_mission(p, cat), cat, params=params).seconds for p in paths]
-            print(f"variant {name:10}: median {statistics.median(ts):.2f} s, worst {max(ts):.2f} s, total {sum(ts):.2f} s")
+            print(f"variant {name:10}: median {statistics.median(ts):.2f} s, worst {max(ts):.2f} s, "
+                  f"total {sum(ts):.2f} s")
     t = []
     for _ in range(5):
         a = time.perf_counter()

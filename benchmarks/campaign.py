@@ -59,12 +59,14 @@ def random_mission(rng: random.Random, mode: str, mid: str, catalog) -> Mission 
         ring = [c for c in range(SIZE * SIZE) if (b.ring >> c) & 1]
         for c in rng.sample(ring, k=min(len(ring), rng.choice([0, 1, 1, 2, 2, 3]))):
             marks[c] = rng.choice(list(Colour))
-    live = [b for b in birds if blocked_reason(Mission("x", "x", mode, 1, False, 8, 5, tuple(birds), (), ()), b) is None]
+    live = [b for b in birds if blocked_reason(Mission("x", "x", mode, 1, False, 8, 5, tuple(birds), (), ()),
+                                               b) is None]
     if not live:
         return None
     clear = rng.choice([len(live), len(live), max(1, len(live) - 1)])
     rounds, skills = (8, 5) if mode == "buddy" else (10, 3)
-    base = Mission(mid, "", mode, clear, clear == len(birds), rounds, skills, tuple(birds), tuple(sorted(marks.items())), ())
+    base = Mission(mid, "", mode, clear, clear == len(birds), rounds, skills, tuple(birds),
+                   tuple(sorted(marks.items())), ())
     placed = []
     if rng.random() < 0.25:
         board = Board.start(base)
@@ -148,7 +150,7 @@ def main():
         mid = f"{prefix}{args.first + i:02d}"
         path = args.out / args.mode / f"{mid}.toml"
         text = to_toml(m, names[i], describe(m, pieces))
-        print(f"{mid} rate {rate:.3f} {['%.3f' % x for x in rates]} pieces {pieces}  {describe(m, pieces)}")
+        print(f"{mid} rate {rate:.3f} {[f'{x:.3f}' for x in rates]} pieces {pieces}  {describe(m, pieces)}")
         if args.write:
             if path.exists():
                 raise SystemExit(f"{path} exists; not overwritten")
@@ -158,7 +160,7 @@ def main():
                 load_mission(path, catalog)
             except InputError as e:
                 path.unlink()
-                raise SystemExit(f"generated an invalid mission: {e}")
+                raise SystemExit(f"generated an invalid mission: {e}") from None
 
 
 if __name__ == "__main__":

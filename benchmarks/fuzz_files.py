@@ -65,7 +65,8 @@ def hostile(rng: random.Random, base: str) -> str:
     if kind == 2:
         return base.replace("clear = ", f"clear = {'9' * rng.randint(10, 6000)}\n#", 1)
     if kind == 3:
-        return base + f'\n[[placed]]\npiece = "p{"9" * rng.randint(10, 6000)}"\ncells = ["{"a" * rng.randint(1, 9000)}"]\n'
+        piece, cell = "9" * rng.randint(10, 6000), "a" * rng.randint(1, 9000)
+        return base + f'\n[[placed]]\npiece = "p{piece}"\ncells = ["{cell}"]\n'
     if kind == 4:
         return "".join(f"k{i} = {i}\n" for i in range(rng.randint(100, 30000))) + base
     if kind == 5:
@@ -101,7 +102,7 @@ def main() -> int:
                 counts["loaded"] += 1
             except InputError:
                 counts["input_error"] += 1
-            except Exception as e:  # noqa: BLE001 - this is what the fuzzer hunts
+            except Exception as e:
                 counts["escape"] += 1
                 keep = Path(tmp).parent / f"kakapo-fuzz-escape-{args.seed}-{n}.toml"
                 keep.write_text(text, encoding="utf-8", errors="surrogatepass")
@@ -109,8 +110,8 @@ def main() -> int:
             took = time.perf_counter() - t0
             if took > 1.0:
                 counts["slow"] += 1
-            slowest = sorted(slowest + [(took, f"f{n} ({'catalog' if is_catalog else 'mission'}, "
-                                               f"{len(text)} chars)")])[-3:]
+            what = f"f{n} ({'catalog' if is_catalog else 'mission'}, {len(text)} chars)"
+            slowest = sorted([*slowest, (took, what)])[-3:]
             path.unlink()
     total = time.perf_counter() - t_all
     print(f"{args.files} files in {total:.1f} s: {counts}")

@@ -54,7 +54,8 @@ def user_errors(fn):
         except OSError as e:  # an output that cannot be written after all (full disk, a race)
             path = e.filename or "output"
             report_error(InputError(path, f"cannot write: {e.strerror or e}",
-                                    "choose a path in an existing folder you can write to"), kwargs.get("as_json", False))
+                                    "choose a path in an existing folder you can write to"),
+                         kwargs.get("as_json", False))
 
     return wrapper
 
@@ -116,7 +117,8 @@ def check_writable(path: str, option: str, folder: bool = False) -> None:
         raise InputError(path, f"{option} names a folder, not a file", "give a file name")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
-        raise InputError(path, f"{option}: the folder {parent} does not exist", "create the folder or choose another path")
+        raise InputError(path, f"{option}: the folder {parent} does not exist",
+                         "create the folder or choose another path")
     if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise InputError(path, f"{option}: cannot write here (permission denied)", "choose a path you can write to")
 
@@ -522,7 +524,8 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
     except ValueError:
         raise InputError("--band", f"cannot read {band!r}", "give two rates like 0.30-0.50") from None
     if not 0 <= low < high <= 1:
-        raise InputError("--band", f"{band!r} is not a range of clear rates", "give 0 <= LOW < HIGH <= 1, e.g. 0.30-0.50")
+        raise InputError("--band", f"{band!r} is not a range of clear rates",
+                         "give 0 <= LOW < HIGH <= 1, e.g. 0.30-0.50")
     players = players if players is not None else (2 if mode == "buddy" else 4)
     if (mode == "buddy") != (players == 2) or players not in (2, 3, 4):
         raise InputError("--players", f"{mode} missions are not played by {players} players",

@@ -33,7 +33,8 @@ def small_mission(seed: int, catalog) -> tuple[Mission, list]:
         ring |= b.ring
     ring &= ~taken
     ring_cells = cells_of(ring)
-    marks = {c: rng.choice(list(Colour)) for c in rng.sample(ring_cells, k=min(len(ring_cells), rng.choice([0, 1, 2, 3])))}
+    count = min(len(ring_cells), rng.choice([0, 1, 2, 3]))
+    marks = {c: rng.choice(list(Colour)) for c in rng.sample(ring_cells, k=count)}
     clear = rng.choice([1, len(birds)])
     base = Mission(f"gen{seed}", f"generated {seed}", "buddy", clear, clear == len(birds), 8, 5,
                    tuple(birds), tuple(sorted(marks.items())), ())

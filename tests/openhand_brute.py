@@ -23,7 +23,7 @@ def tricks(hands, start, mode, players):
         for c in legal_cards(hands[seat], lead):
             nh = list(hands)
             nh[seat] = [x for x in hands[seat] if x != c]
-            yield from rec(i + 1, trick + [(seat, c)], nh)
+            yield from rec(i + 1, [*trick, (seat, c)], nh)
 
     yield from rec(0, [], hands)
 

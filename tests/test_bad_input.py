@@ -32,7 +32,8 @@ MISSION_CASES = {
     "board_row_too_long": (mission_text(board_text({3: "." * 13})), ["row 3", "13 characters"], 7),
     "unknown_character": (mission_text(board_text({2: "...x........"})), ["'x'", "d2"], 6),
     "disconnected_bird": (mission_text(board_text({2: ".A..........", 4: ".A.........."})), ["not edge-connected"], 6),
-    "mark_not_beside_bird": (mission_text(board_text({2: ".A..........", 9: "....r......."})), ["does not share an edge"], 13),
+    "mark_not_beside_bird": (mission_text(board_text({2: ".A..........", 9: "....r......."})),
+                             ["does not share an edge"], 13),
     "clear_zero": (mission_text(GOOD_BOARD, clear="0"), ["clear is 0"], 3),
     "clear_word": (mission_text(GOOD_BOARD, clear='"most"'), ["clear is 'most'"], 3),
     "clear_too_big": (mission_text(GOOD_BOARD, clear="2"), ["only 1 bird"], 3),
@@ -47,7 +48,8 @@ MISSION_CASES = {
     "repeated": (mission_text(GOOD_BOARD, extra='[[placed]]\npiece = "red-1"\ncells = ["a1"]\n'
                               '[[placed]]\npiece = "r1"\ncells = ["l12"]\n'), ["placed twice"], 21),
     "touching_own_colour": (mission_text(GOOD_BOARD, extra='[[placed]]\npiece = "red-1"\ncells = ["a1"]\n'
-                                         '[[placed]]\npiece = "red-2"\ncells = ["b1", "c1"]\n'), ["shares an edge"], 21),
+                                         '[[placed]]\npiece = "red-2"\ncells = ["b1", "c1"]\n'), ["shares an edge"],
+                                         21),
     "on_bird": (mission_text(GOOD_BOARD, extra='[[placed]]\npiece = "red-1"\ncells = ["f6"]\n'), ["bird cell"], 18),
     "unknown_piece": (mission_text(GOOD_BOARD, extra='[[placed]]\npiece = "orange-3"\ncells = ["a1"]\n'),
                       ["unknown piece", "orange"], 18),
@@ -81,7 +83,8 @@ def catalog_text(override: dict[str, str] | None = None, drop: tuple[str, int] |
         for v in range(1, 9):
             if drop == (colour.long, v):
                 continue
-            shape = (override or {}).get(f"{colour.long}-{v}", base[next(c for c in base if str(c) == f"{colour.long}-{v}")].format())
+            shape = (override or {}).get(f"{colour.long}-{v}",
+                                         base[next(c for c in base if str(c) == f"{colour.long}-{v}")].format())
             lines.append(f'{v} = "{shape}"')
         lines.append("")
     return "\n".join(lines)

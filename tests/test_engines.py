@@ -76,7 +76,7 @@ def test_step_parity_on_every_campaign_row(policy, catalog):
         check_moments(load_mission(path, catalog), catalog, players, policy, 1000 + i, cuts=2)
 
 
-@pytest.mark.parametrize("name,players", CASES + [("buddy/b04", 2)])  # b04: pieces placed before play
+@pytest.mark.parametrize("name,players", [*CASES, ("buddy/b04", 2)])  # b04: pieces placed before play
 def test_engines_agree_game_by_game_500_deals(name, players, catalog):
     m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
     seeds = game_seeds(20261122, 0, 500)
@@ -100,7 +100,7 @@ def test_planner_engines_agree_game_by_game(catalog):
                                  ("tests/missions/buddy/b04.toml", 2, 60)):
         m = load_mission(ROOT / path, catalog)
         seeds = game_seeds(20261122, 0, count)
-        res, rounds, scanned, traces = fast.run(build_tables(m, catalog, planner_library(m, catalog)),
+        res, rounds, _scanned, traces = fast.run(build_tables(m, catalog, planner_library(m, catalog)),
                                                 spec_array(GameSpec.of(m, players)), seeds, "planner")
         pol = make_policy("planner")
         for i in range(count):
@@ -109,7 +109,7 @@ def test_planner_engines_agree_game_by_game(catalog):
                 (int(traces[i]), RESULT_NAMES[res[i]], int(rounds[i])), (path, i)
 
 
-@pytest.mark.parametrize("name,players", CASES + [("buddy/b04", 2), ("party/p01", 4)])
+@pytest.mark.parametrize("name,players", [*CASES, ("buddy/b04", 2), ("party/p01", 4)])
 def test_logs_pass_the_referee(name, players, catalog):
     m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
     results = set()
@@ -189,7 +189,8 @@ def test_simulate_wrong_player_count_exit_2(args):
 
 def test_play_log_and_exit_code(tmp_path):
     log = tmp_path / "game.jsonl"
-    res = CliRunner().invoke(main, ["play", str(ROOT / "tests/missions/party/p01.toml"), "--players", "3", "--seed", "4",
+    res = CliRunner().invoke(main, ["play", str(ROOT / "tests/missions/party/p01.toml"), "--players", "3",
+                                    "--seed", "4",
                                     "--log", str(log)])
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert lines[0]["event"] == "setup" and lines[-1]["event"] == "end"

@@ -1,5 +1,7 @@
 """RULES.md, game part: one test (at least) per rule, each named after the rule it guards."""
 
+import itertools
+
 import pytest
 
 from solver.core.cards import Card, Colour
@@ -141,7 +143,7 @@ def test_rule_trump_is_purple_then_last_decision_colour(b01, catalog):
     g = play_game(b01, catalog, 2, 11, RandomPolicy(), log=True)
     rounds = g.events[1:-1]
     assert rounds[0]["trump"] == "purple"
-    for prev, cur in zip(rounds, rounds[1:]):
+    for prev, cur in itertools.pairwise(rounds):
         assert cur["trump"] == prev["decision"].split("-")[0]
 
 
@@ -151,7 +153,7 @@ def test_rule_in_charge_starts_next_round(b01, p01, catalog):
     """RULES.md §13."""
     for m, n in ((b01, 2), (p01, 3), (p01, 4)):
         rounds = play_game(m, catalog, n, 5, RandomPolicy(), log=True).events[1:-1]
-        for prev, cur in zip(rounds, rounds[1:]):
+        for prev, cur in itertools.pairwise(rounds):
             assert cur["start_player"] == prev["in_charge"] == cur["plays"][0]["player"]
 
 
@@ -350,7 +352,7 @@ def test_rule_scan_stays_complete(catalog):
     seen_partial = False
     for seed in range(30):
         rounds = play_game(m, catalog, 4, seed, HeuristicPolicy(), log=True).events[1:-1]
-        for prev, cur in zip(rounds, rounds[1:]):
+        for prev, cur in itertools.pairwise(rounds):
             assert set(prev["scanned"]) <= set(cur["scanned"])
             seen_partial |= 0 < len(prev["scanned"]) < len(m.birds)
     assert seen_partial  # some game had one bird scanned before the other

@@ -1,6 +1,7 @@
 """`kakapo generate`: valid, solvable missions in the band, reproducible, never overwriting."""
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -31,12 +32,12 @@ def test_generate_writes_missions_in_the_band_and_never_overwrites(tmp_path):
     sim = json.loads(run("simulate", doc["file"], "--games", 2000, "--seed", 4, "--players", 4, "--workers", 1,
                          "--json").output)
     assert sim["clear_rate"] == doc["clear_rate"]
-    first = open(doc["file"]).read()
+    first = Path(doc["file"]).read_text()
     again = run("generate", "--mode", "party", "--band", "0.35-0.75", "--count", 1, "--seed", 4, "--out", tmp_path,
                 "--json")
     (doc2,) = json.loads(again.output)
-    assert doc2["file"] != doc["file"] and open(doc["file"]).read() == first
-    assert open(doc2["file"]).read().split("\n", 1)[1] == first.split("\n", 1)[1]  # same seed, same mission
+    assert doc2["file"] != doc["file"] and Path(doc["file"]).read_text() == first
+    assert Path(doc2["file"]).read_text().split("\n", 1)[1] == first.split("\n", 1)[1]  # same seed, same mission
 
 
 def test_generate_bad_band_and_players(tmp_path):

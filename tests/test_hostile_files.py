@@ -72,15 +72,16 @@ def test_oversized_files_are_refused_before_parsing(write):
 
 
 def test_names_with_control_characters_are_shown_clean(write, tmp_path):
-    text = mission_text(board_text({6: ".....A......"})).replace('name = "Test"',
-                                                                 'name = "Evil\\u001b[31m\\u0000 name"\nstory = "a\\u0007b|<script>"')
+    evil = 'name = "Evil\\u001b[31m\\u0000 name"\nstory = "a\\u0007b|<script>"'
+    text = mission_text(board_text({6: ".....A......"})).replace('name = "Test"', evil)
     path = write("evil.toml", text)
     for args in (["solve", path], ["show", path], ["simulate", path, "--games", 50]):
         res = CliRunner().invoke(main, [str(a) for a in args])
         assert res.exit_code == 0 and "Evil" in res.output
         assert not re.search("[\x00-\x08\x0e-\x1f\x7f]", res.output.replace("\x1b[", "")), repr(res.output[:200])
         assert "\x00" not in res.output and "\x1b[31m\x00" not in res.output
-    res = CliRunner().invoke(main, ["report", str(path), "--games", 20, "--out", str(tmp_path / "r"), "--time-limit", 5])
+    res = CliRunner().invoke(main, ["report", str(path), "--games", 20, "--out", str(tmp_path / "r"),
+                                    "--time-limit", 5])
     assert res.exit_code == 0, res.output
     md = (tmp_path / "r" / "report.md").read_text()
     assert "<script>" not in md and "\x00" not in md

@@ -42,7 +42,7 @@ def test_report_interrupted_mid_solve_then_rerun_equals_a_straight_run(tmp_path,
         real = cpsat.solve_model
         calls = {"n": 0}
 
-        def interrupted(solver, model, moment=moment, real=real):
+        def interrupted(solver, model, moment=moment, real=real, calls=calls):
             calls["n"] += 1
             if calls["n"] == moment:
                 os.kill(os.getpid(), signal.SIGINT)

@@ -507,7 +507,7 @@ def test_play_out_from_any_moment_and_whole_games(policy, catalog):
     spec = spec_array(GameSpec.of(m, 2))
     for seed in range(3):
         steps, end = moments(m, catalog, 2, policy, 500 + seed)
-        results, rounds, scanned, traces = fast.run(T, spec, np.array([500 + seed], np.uint64), policy)
+        results, _rounds, _scanned, traces = fast.run(T, spec, np.array([500 + seed], np.uint64), policy)
         assert int(traces[0]) == end.trace and RESULT_NAMES[results[0]] == end.result()
         for state, _ in steps[:: max(1, len(steps) // 4)]:
             S = fs.fast_state(state)
@@ -521,9 +521,8 @@ def kernels() -> set[str]:
     out = set()
     for mod in (fb, fc, fh, fp, fplay, fpol, frng, fs, bits):
         for name, obj in vars(mod).items():
-            if hasattr(obj, "py_func") and obj.py_func.__module__ == mod.__name__:
-                out.add(f"{mod.__name__.split('.')[-1]}.{name}")
-            elif hasattr(obj, "py_func") and name == "selectable_pieces":
+            # a kernel defined in the module, or compiled there from a core rule (selectable_pieces)
+            if hasattr(obj, "py_func") and (obj.py_func.__module__ == mod.__name__ or name == "selectable_pieces"):
                 out.add(f"{mod.__name__.split('.')[-1]}.{name}")
     return out
 

@@ -122,7 +122,8 @@ def test_ceiling_command_contract_workers_and_results(tmp_path):
 
 
 def test_open_hand_play_clears_exactly_the_clearable_deals(tmp_path, load, catalog, write):
-    path = write("tiny.toml", mission_text(ONE_OPEN, "party", "1", "rounds = 1\nskills = 0\n" + PLACED_E6_G6 + PLACED_F7))
+    path = write("tiny.toml", mission_text(ONE_OPEN, "party", "1",
+                                           "rounds = 1\nskills = 0\n" + PLACED_E6_G6 + PLACED_F7))
     res = run("ceiling", path, "--games", 10, "--seed", 2, "--results", tmp_path / "c.csv")
     assert res.exit_code == 0, res.output
     rows = list(csv.DictReader((tmp_path / "c.csv").open()))

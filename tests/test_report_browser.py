@@ -22,7 +22,8 @@ def test_report_page_in_headless_chromium(tmp_path, write):
                                            extra='story = "<script>alert(1)</script> | bars"\n').replace(
         'name = "Test"', 'name = "<img src=x onerror=alert(2)>"'))
     out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["report", str(ROOT / "tests/missions/buddy/b01.toml"), str(ROOT / "tests/missions/party"),
+    res = CliRunner().invoke(main, ["report", str(ROOT / "tests/missions/buddy/b01.toml"),
+                                    str(ROOT / "tests/missions/party"),
                                     str(hostile), "--games", "100", "--workers", "1", "--out", str(out),
                                     "--players", "2,4"])
     assert res.exit_code == 0, res.output

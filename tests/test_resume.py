@@ -34,13 +34,15 @@ def mission_of(name, catalog):
 
 
 GAMES = [("b05", 2, "random", 3), ("b12", 2, "greedy", 1), ("p09", 3, "heuristic", 2),
-         pytest.param("p17", 4, "planner", 0, marks=pytest.mark.slow), ("b16", 2, "planner", 5), ("p04", 4, "random", 7)]
+         pytest.param("p17", 4, "planner", 0, marks=pytest.mark.slow), ("b16", 2, "planner", 5),
+         ("p04", 4, "random", 7)]
 
 
 @pytest.mark.parametrize("mission,players,policy,game", GAMES)
 def test_play_from_any_round_repeats_the_original(tmp_path, mission, players, policy, game, catalog):
     original = tmp_path / "original.jsonl"
-    res = run("play", mission, "--players", players, "--policy", policy, "--seed", 11, "--game", game, "--log", original)
+    res = run("play", mission, "--players", players, "--policy", policy, "--seed", 11, "--game", game, "--log",
+              original)
     assert res.exit_code in (0, 1), res.output
     events = lines(original)
     assert events[0]["seed"] == 11 and events[0]["game"] == game and events[0]["policy"] == policy
@@ -166,7 +168,7 @@ def test_another_mission(game):
 
 
 def test_an_edited_log_names_the_line(game, tmp_path):
-    log, events = game
+    _log, events = game
     edited = [dict(e) for e in events]
     plays = [dict(p) for p in edited[2]["plays"]]
     plays[0]["card"], plays[1]["card"] = plays[1]["card"], plays[0]["card"]  # another order than the rules allow

@@ -146,7 +146,8 @@ class TestScanning:
         m = load(mission_text(board_text({6: ".....AB....."}), clear=1))
         assert "faces bird B" in blocked_reason(m, m.bird("A"))
         board = Board.start(m)
-        for p in [P("red-1", "f5"), P("red-2", "f7", "g7"), P("blue-1", "g5"), P("blue-2", "e6", "e7"), P("green-1", "h6")]:
+        for p in [P("red-1", "f5"), P("red-2", "f7", "g7"), P("blue-1", "g5"), P("blue-2", "e6", "e7"),
+                  P("green-1", "h6")]:
             board.place(p)
         assert board.scanned() == []
 

@@ -102,7 +102,8 @@ def random_mission(rng: random.Random, mode: str, players: int, catalog) -> Miss
             birds.append(Bird(letter, cells))
     if not birds:
         return None
-    m = Mission("candidate", rng.choice(NAMES), mode, len(birds), True, MODE_RULES[mode].rounds, MODE_RULES[mode].skills,
+    m = Mission("candidate", rng.choice(NAMES), mode, len(birds), True, MODE_RULES[mode].rounds,
+                MODE_RULES[mode].skills,
                 tuple(birds), (), (), f"Find {rng.choice(BIRDS)} near {rng.choice(PLACES)}.")
     for _ in range(rng.choice([0, 1, 2, 3, 4])):
         m = add_mark(m, rng) or m
@@ -134,7 +135,7 @@ def add_mark(m: Mission, rng) -> Mission | None:
     if not birds:
         return None
     c = rng.choice(_open_ring(m, rng.choice(birds)))
-    return _with(m, marks=tuple(sorted(m.marks + ((c, rng.choice(list(Colour))),))))
+    return _with(m, marks=tuple(sorted((*m.marks, (c, rng.choice(list(Colour)))))))
 
 
 def remove_mark(m: Mission, rng) -> Mission | None:
@@ -151,7 +152,7 @@ def add_bird(m: Mission, rng) -> Mission | None:
     if cells is None or mask_of(cells) & Board.start(m).occupied:
         return None
     letter = next(x for x in "ABCDE" if x not in {b.letter for b in m.birds})
-    birds = tuple(sorted(m.birds + (Bird(letter, cells),), key=lambda b: b.letter))
+    birds = tuple(sorted((*m.birds, Bird(letter, cells)), key=lambda b: b.letter))
     grown = _with(m, birds=birds)
     return _with(grown, clear=m.clear + 1 if m.clear_all else m.clear, clear_all=m.clear_all)
 
@@ -181,7 +182,7 @@ def add_placed(m: Mission, rng, catalog) -> Mission | None:
         options = [p for p in all_positions(catalog[card]) if board.is_legal_mask(int(card.colour), mask_of(p))
                    and mask_of(p) & ring and not any(c in marks and marks[c] != card.colour for c in p)]
         if options:
-            return _with(m, placed=m.placed + (Placement(card, rng.choice(options)),))
+            return _with(m, placed=(*m.placed, Placement(card, rng.choice(options))))
     return None
 
 

@@ -44,7 +44,8 @@ def find_missions(args, bundled: Path) -> list[Path]:
         if p.is_dir():
             found = sorted(q for q in p.rglob("*.toml") if q.name != "pieces.toml")
             if not found:
-                raise InputError(a, "no mission files (*.toml) in this folder", "give mission files or a folder with them")
+                raise InputError(a, "no mission files (*.toml) in this folder",
+                                 "give mission files or a folder with them")
             out += found
         elif p.exists():
             out.append(p)
@@ -131,10 +132,7 @@ def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = No
     done = len(tasks) - len(todo)
     if tick:
         tick(done, len(tasks), None)
-    if scheduler:
-        finished = run_on_cluster(scheduler, todo)
-    else:
-        finished = run_locally(todo, workers)
+    finished = run_on_cluster(scheduler, todo) if scheduler else run_locally(todo, workers)
     for task, result in finished:
         progress.put(task.key, result)
         done += 1
@@ -164,7 +162,7 @@ def run_locally(tasks: list, workers: int):
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
-                yield from zip(pending.pop(f), f.result())
+                yield from zip(pending.pop(f), f.result(), strict=False)
     except BaseException:
         stop_pool(pool)  # Ctrl-C (or an error): the workers stop now, not after their tasks
         raise

@@ -25,7 +25,8 @@ def _intro(meta: dict, df) -> list[str]:
     policy = meta.get("policy") or ", ".join(sorted(set(df["policy"])))
     lines = [
         f"Each row is one mission played by {players} players: {int(df['games'].iloc[0]) if len(df) else 0} "
-        f"simulated games per row with the policy <b>{html.escape(policy)}</b> (seed {html.escape(str(meta.get('seed', '')))}), "
+        f"simulated games per row with the policy <b>{html.escape(policy)}</b> "
+        f"(seed {html.escape(str(meta.get('seed', '')))}), "
         "the share of games cleared (with its 95% Wilson interval), and the fewest new pieces that clear the "
         "puzzle (CP-SAT, proven).",
     ]
@@ -55,7 +56,8 @@ def _img(path: Path, alt: str) -> str:
 def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
     rates = [(c, label) for c, label in RATE_COLUMNS if c in df.columns]
     head = ["board", "mission", "name", "players", "fewest pieces"] + [label for _, label in rates] + \
-        (["undecided deals"] if "ceiling_undecided" in df.columns else []) + ["95% interval", "mean rounds when cleared"]
+        (["undecided deals"] if "ceiling_undecided" in df.columns else []) + \
+        ["95% interval", "mean rounds when cleared"]
     thumbs: dict[str, str] = {}
     body = []
     for _, r in df.iterrows():
@@ -79,7 +81,8 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
         cells.append((f"{pct(r['ci95_low'])} .. {pct(r['ci95_high'])}", r["ci95_low"]))
         mr = r["mean_rounds_when_cleared"]
         cells.append(("-" if mr != mr or mr is None else f"{float(mr):.1f}", mr))
-        body.append("<tr>" + "".join(f'<td data-v="{html.escape(str(v))}">{shown}</td>' for shown, v in cells) + "</tr>")
+        row = "".join(f'<td data-v="{html.escape(str(v))}">{shown}</td>' for shown, v in cells)
+        body.append(f"<tr>{row}</tr>")
     main = [p for p in images if Path(p).name == "band.png"] or images[:1]
     rest = [p for p in images if p not in main]
     header = "".join(f'<th onclick="sortBy({i})" title="sort">{html.escape(h)}</th>' for i, h in enumerate(head))
@@ -88,7 +91,8 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
 <style>
 body{{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}}
 table{{border-collapse:collapse;font-size:14px}} td,th{{border-bottom:1px solid #ddd;padding:4px 8px;text-align:right}}
-td:nth-child(2),td:nth-child(3),th:nth-child(3){{text-align:left}} th{{cursor:pointer;background:#f3f3f3;position:sticky;top:0}}
+td:nth-child(2),td:nth-child(3),th:nth-child(3){{text-align:left}}
+th{{cursor:pointer;background:#f3f3f3;position:sticky;top:0}}
 th:hover{{background:#e4e4e4}} img.thumb{{width:72px;height:72px}} figure{{margin:1em 0}} figure img{{max-width:100%}}
 .intro p{{line-height:1.45}}
 </style></head><body>

@@ -9,12 +9,12 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Patch, Rectangle  # noqa: E402
-from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from solver.core.board import SIZE, col_of, row_of  # noqa: E402
-from solver.view.plot import FILL  # noqa: E402
+from solver.core.board import SIZE, col_of, row_of
+from solver.view.plot import FILL
 
 PLAYER_COLOURS = {2: "#1f77b4", 3: "#2ca02c", 4: "#d62728"}
 BAND_STYLE = [("greedy", "floor: greedy", "#9e9e9e", "v"), ("heuristic", "heuristic", "#1f77b4", "o"),
@@ -22,7 +22,7 @@ BAND_STYLE = [("greedy", "floor: greedy", "#9e9e9e", "v"), ("heuristic", "heuris
 
 
 def _labels(df) -> list[str]:
-    return [f"{m} ({p}p)" for m, p in zip(df["mission"], df["players"])]
+    return [f"{m} ({p}p)" for m, p in zip(df["mission"], df["players"], strict=False)]
 
 
 def plots(df, out_dir: Path) -> list[Path]:
@@ -103,7 +103,7 @@ def band_plot(df, path: Path) -> Path:
             low = (df["ceiling_undecided"] > 0).to_numpy()
             for mask, lab, face in ((~low, label, colour), (low, "ceiling, lower bound (deals undecided)", "white")):
                 if mask.any():
-                    ax.errorbar(rate[mask], [v for v, k in zip(ys, mask) if k],
+                    ax.errorbar(rate[mask], [v for v, k in zip(ys, mask, strict=False) if k],
                                 xerr=[e[mask] for e in err], fmt=marker, color=colour, mfc=face, ms=4, capsize=2,
                                 elinewidth=1, label=lab)
             continue

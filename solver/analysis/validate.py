@@ -97,7 +97,7 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
     for players in m.player_counts():
         fewest = solve_for_players(m, catalog, players, r, time_limit)
         band = {}
-        for pol in dict.fromkeys((policy,) + BAND_POLICIES):
+        for pol in dict.fromkeys((policy, *BAND_POLICIES)):
             res = play_games(m, catalog, players, games, seed, pol, "numba", workers)
             cleared = int((res.results == 0).sum())
             band[pol] = {"games": games, "cleared": cleared, "clear_rate": cleared / games,

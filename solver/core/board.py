@@ -108,11 +108,11 @@ class Shape:
     cells: tuple[tuple[int, int], ...]
 
     @classmethod
-    def of(cls, cells) -> "Shape":
+    def of(cls, cells) -> Shape:
         return cls(_normalise(cells))
 
     @classmethod
-    def parse(cls, text: str) -> "Shape":
+    def parse(cls, text: str) -> Shape:
         """Rows of ``#``/``.``, separated by newlines or ``/``; raises ParseError."""
         text = str(text)
         if text.count("#") > MAX_SHAPE_CELLS or len(text) > 4 * SIZE * SIZE:
@@ -140,7 +140,7 @@ class Shape:
     def size(self) -> int:
         return len(self.cells)
 
-    def orientations(self) -> tuple["Shape", ...]:
+    def orientations(self) -> tuple[Shape, ...]:
         """The distinct rotations and reflections (1, 2, 4 or 8 of them)."""
         return _orientations(self.cells)
 

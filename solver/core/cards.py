@@ -32,7 +32,7 @@ class Colour(IntEnum):
         return self.long[0]
 
     @classmethod
-    def parse(cls, text: str) -> "Colour":
+    def parse(cls, text: str) -> Colour:
         t = text.strip().lower()
         for c in cls:
             if t in (c.long, c.letter):
@@ -70,11 +70,11 @@ class Card:
         return int(self.colour) * 8 + self.value - 1
 
     @classmethod
-    def from_index(cls, index: int) -> "Card":
+    def from_index(cls, index: int) -> Card:
         return ALL_CARDS[index]
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Accepts ``purple-8``, ``purple8``, ``p8``, ``P-8`` (case-insensitive)."""
         m = _CARD_RE.match(str(text)[:64])  # bounded: no name is longer, and int() of huge digits is slow
         if not m or len(str(text)) > 64:

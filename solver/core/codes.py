@@ -7,7 +7,7 @@ Each is an IntEnum (the Numba kernels compile their integer values as constants)
 
 from __future__ import annotations
 
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 
 from solver.core.errors import ParseError
 
@@ -92,7 +92,7 @@ class Verdict(_Labelled):
     UNDECIDED = 2
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why a mission is unsolvable (``solve``'s JSON ``reasons[].code``)."""
 
     BIRD_ON_EDGE = "bird_on_edge"

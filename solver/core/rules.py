@@ -84,7 +84,7 @@ class Placement:
         return {"piece": str(self.card), "cells": self.cell_names()}
 
     @classmethod
-    def parse(cls, piece: str, cells) -> "Placement":
+    def parse(cls, piece: str, cells) -> Placement:
         return cls(Card.parse(piece), frozenset(parse_cell(c) for c in cells))
 
     def __str__(self) -> str:
@@ -176,14 +176,14 @@ class Board:
     pieces: dict[Card, Placement] = field(default_factory=dict)
 
     @classmethod
-    def start(cls, mission: Mission) -> "Board":
+    def start(cls, mission: Mission) -> Board:
         """The board as the mission sets it up, pre-placed pieces included (validated)."""
         b = cls(mission)
         for p in mission.placed:
             b.place(p)
         return b
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         return Board(self.mission, self.occupied, list(self.colour_masks), dict(self.pieces))
 
     # -- placement rules
@@ -242,10 +242,7 @@ class Board:
         ring = bird.ring
         if ring & ~self.occupied:  # includes ring cells that are other birds' cells
             return False
-        for c, col in self.mission.marks:
-            if (ring >> c) & 1 and not (self.colour_masks[col] >> c) & 1:
-                return False
-        return True
+        return all(not (ring >> c & 1 and not self.colour_masks[col] >> c & 1) for c, col in self.mission.marks)
 
     def scanned(self) -> list[str]:
         return [b.letter for b in self.mission.birds if self.is_scanned(b)]

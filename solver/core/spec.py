@@ -79,7 +79,8 @@ def selectable_pieces(rounds: int, skills: int) -> int:
 
 # slots of the spec as the Numba engine reads it (game.fast.state.spec_array)
 SPEC_PLAYERS, SPEC_BUDDY, SPEC_HAND, SPEC_ASIDE, SPEC_PER_ROUND, SPEC_REVEALS = 0, 1, 2, 3, 4, 5
-SPEC_ROUNDS, SPEC_SKILLS, SPEC_BUDGET, SPEC_TRUMP1, SPEC_START_CARD, SPEC_SKILL_KINDS, SPEC_REMOVED = 6, 7, 8, 9, 10, 11, 12
+SPEC_ROUNDS, SPEC_SKILLS, SPEC_BUDGET, SPEC_TRUMP1, SPEC_START_CARD = 6, 7, 8, 9, 10
+SPEC_SKILL_KINDS, SPEC_REMOVED = 11, 12  # bit masks: of Skill values, of card indices
 SPEC_SIZE = 13
 
 

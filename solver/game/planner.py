@@ -105,7 +105,7 @@ class PlanBoardView(BoardView):
             return self._u[card]
         u = super().usefulness(card)
         if u != UNPLACEABLE:
-            for (c, m), bonus in self.align.items():
+            for (c, m), _bonus in self.align.items():
                 if c == card:
                     u = max(u, self.plan_score(card, m))
         self._u[card] = u
@@ -120,6 +120,8 @@ class PlannerPolicy(HeuristicPolicy):
     def __init__(self, library: tuple | None = None) -> None:
         super().__init__()
         self.library = library
+        self._plan_key: tuple | None = None
+        self._plan_view: PlanBoardView | None = None
 
     def view(self, obs) -> PlanBoardView:
         key = (id(obs.mission), id(obs.catalog))
@@ -128,9 +130,9 @@ class PlannerPolicy(HeuristicPolicy):
             library = self.library if self.library is not None else planner_library(obs.mission, obs.catalog)
             t = self._tables[key] = PlanTables(obs.mission, obs.catalog, library)
         vkey = (key, obs.board.occupied, frozenset(obs.board.pieces), obs.round, obs.skills_left, len(obs.history))
-        if vkey != self._view_key:
-            self._view_key, self._view = vkey, PlanBoardView(t, obs.board, live_solutions(t, obs))
-        return self._view
+        if vkey != self._plan_key or self._plan_view is None:
+            self._plan_key, self._plan_view = vkey, PlanBoardView(t, obs.board, live_solutions(t, obs))
+        return self._plan_view
 
     def place(self, obs, piece, legal, rng):
         v = self.view(obs)
@@ -139,7 +141,7 @@ class PlannerPolicy(HeuristicPolicy):
         h = super().place(obs, piece, legal, rng)
         if aligned:
             # the best planner score among the solutions' places and the heuristic's choice
-            return max(aligned + [h], key=lambda k: (v.plan_score(piece, masks[k]), k == h, -k))
+            return max([*aligned, h], key=lambda k: (v.plan_score(piece, masks[k]), k == h, -k))
         if not v.live or (masks[h] & v.need and v.score(int(piece.colour), masks[h]) > 0):
             return h
         # a filler (the heuristic's place scores nothing): where it spoils no live solution and

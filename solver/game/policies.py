@@ -181,10 +181,12 @@ class BoardView:
 class SmartBase(Policy):
     """Shared machinery: per-mission tables and a per-board cache."""
 
+    avoid_dead_ends = True
+
     def __init__(self) -> None:
         self._tables: dict = {}
-        self._view_key = None
-        self._view = None
+        self._view_key: tuple | None = None
+        self._view: BoardView | None = None
 
     def view(self, obs) -> BoardView:
         key = (id(obs.mission), id(obs.catalog))
@@ -192,7 +194,7 @@ class SmartBase(Policy):
         if t is None:
             t = self._tables[key] = MissionTables(obs.mission, obs.catalog)
         bkey = (key, obs.board.occupied, frozenset(obs.board.pieces))
-        if bkey != self._view_key:
+        if bkey != self._view_key or self._view is None:
             self._view_key, self._view = bkey, BoardView(t, obs.board)
         return self._view
 
@@ -269,7 +271,7 @@ class HeuristicPolicy(SmartBase):
                     best, best_key = c, key
             return best
         for c in legal:
-            _, winner = decision_card(trick + [(obs.seat, c)], obs.trump)
+            _, winner = decision_card([*trick, (obs.seat, c)], obs.trump)
             value = self.worth(v, winner) * 4
             if winner != c:
                 u = v.usefulness(c)

@@ -69,5 +69,6 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             try:
                 shapes[Card(colour, v)] = Shape.parse(raw)
             except ParseError as e:
-                raise src.error(f"{colour.long}-{v}: {e}", "draw one edge-connected piece with '#' cells", line) from None
+                raise src.error(f"{colour.long}-{v}: {e}", "draw one edge-connected piece with '#' cells",
+                                line) from None
     return Catalog(shapes, str(path))

@@ -154,7 +154,7 @@ def read_log(path: str | Path) -> GameLog:
     if "end" in events and events.index("end") != len(events) - 1:
         raise lines[events.index("end") + 1].error("a line after the end of the game")
     setup = _setup(lines[0])
-    rounds = []
+    rounds: list[LoggedRound] = []
     for ln in lines[1:]:
         if ln.data["event"] == "round":
             r = _round(ln, setup["players"])

@@ -38,7 +38,8 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
 
     for key in d:
         if key not in KNOWN_KEYS and warnings is not None:
-            warnings.append(f"{src.path}, line {src.key_line(key) or src.table_line(key)}: unknown key {key!r} is ignored")
+            line = src.key_line(key) or src.table_line(key)
+            warnings.append(f"{src.path}, line {line}: unknown key {key!r} is ignored")
 
     name = attempt(lambda: _parse_name(src, d), "?")
     story = attempt(lambda: _parse_story(src, d), "")
@@ -66,14 +67,16 @@ def _parse_name(src: TomlSource, d: dict) -> str:
     if name is None:
         raise src.error("missing required key 'name'", 'add a line such as  name = "First contact"', 1)
     if not isinstance(name, str) or not name.strip():
-        raise src.error("'name' must be a non-empty string", 'write it like  name = "First contact"', src.key_line("name"))
+        raise src.error("'name' must be a non-empty string", 'write it like  name = "First contact"',
+                        src.key_line("name"))
     return clean(name.strip())  # shown on terminals and pages: no control characters
 
 
 def _parse_story(src: TomlSource, d: dict) -> str:
     story = d.get("story", "")
     if not isinstance(story, str) or "\n" in story.strip():
-        raise src.error("'story' must be one line of text", 'write it like  story = "A young kakapo hides near the track."',
+        raise src.error("'story' must be one line of text",
+                        'write it like  story = "A young kakapo hides near the track."',
                         src.key_line("story"))
     return clean(story.strip())
 
@@ -81,7 +84,8 @@ def _parse_story(src: TomlSource, d: dict) -> str:
 def _parse_mode(src: TomlSource, d: dict) -> str:
     mode = d.get("mode")
     if mode is None:
-        raise src.error("missing required key 'mode'", 'add  mode = "buddy"  (2 players) or  mode = "party"  (3 or 4 players)', 1)
+        raise src.error("missing required key 'mode'",
+                        'add  mode = "buddy"  (2 players) or  mode = "party"  (3 or 4 players)', 1)
     if mode not in ("buddy", "party"):
         raise src.error(f"mode is {mode!r}; it must be \"buddy\" or \"party\"",
                         'write  mode = "buddy"  (2 players) or  mode = "party"  (3 or 4 players)', src.key_line("mode"))
@@ -92,7 +96,8 @@ def _parse_clear(src: TomlSource, d: dict, birds) -> tuple[int, bool]:
     clear_raw = d.get("clear")
     clear_line = src.key_line("clear")
     if clear_raw is None:
-        raise src.error("missing required key 'clear'", 'add  clear = 1  (birds that must be scanned) or  clear = "all"', 1)
+        raise src.error("missing required key 'clear'",
+                        'add  clear = 1  (birds that must be scanned) or  clear = "all"', 1)
     if clear_raw == "all":
         return (len(birds) if birds is not None else 0), True
     if not (isinstance(clear_raw, int) and not isinstance(clear_raw, bool) and clear_raw >= 1):
@@ -122,7 +127,8 @@ def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour
     raw = d["board"]
     key_line = src.key_line("board") or 1
     if not isinstance(raw, str):
-        raise src.error("'board' must be a multi-line string", 'write  board = """  then 12 lines of 12 characters, then """', key_line)
+        raise src.error("'board' must be a multi-line string",
+                        'write  board = """  then 12 lines of 12 characters, then """', key_line)
     parts = src.lines[key_line - 1].split("=", 1) if key_line <= len(src.lines) else []
     after = parts[1].strip() if len(parts) == 2 else ""
     first_line = key_line + (1 if after in ('"""', "'''") else 0)
@@ -150,23 +156,28 @@ def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour
             elif ch in MARK_LETTERS:
                 marks[cell(r, c)] = MARK_LETTERS[ch]
             else:
-                problems.append(src.error(f"board row {r + 1}, column {c + 1} (cell {cell_name(cell(r, c))}) has {ch!r}",
-                                          "use only '.' (empty), A-Z (bird cells) and r y g b p (coloured sides)", line))
+                where = f"board row {r + 1}, column {c + 1} (cell {cell_name(cell(r, c))})"
+                problems.append(src.error(f"{where} has {ch!r}",
+                                          "use only '.' (empty), A-Z (bird cells) and r y g b p (coloured sides)",
+                                          line))
                 break  # one per row: the rest of a garbled row says nothing new
     birds = []
     for letter in sorted(bird_cells):
         cells = bird_cells[letter]
         if not is_connected([(row_of(x), col_of(x)) for x in cells]):
             line = numbered[row_of(cells[0])][0]
-            problems.append(src.error(f"bird {letter} is not edge-connected (cells {' '.join(cell_name(x) for x in cells)})",
-                                      f"join the cells of bird {letter}, or give separate birds different letters", line))
+            names = " ".join(cell_name(x) for x in cells)
+            problems.append(src.error(f"bird {letter} is not edge-connected (cells {names})",
+                                      f"join the cells of bird {letter}, or give separate birds different letters",
+                                      line))
             continue
         birds.append(Bird(letter, frozenset(cells)))
     bird_mask = mask_of(c for cells in bird_cells.values() for c in cells)
     for c in marks:
         if not (mask_of(neighbours(c)) & bird_mask):
             line = numbered[row_of(c)][0]
-            problems.append(src.error(f"coloured side mark {marks[c].letter!r} at {cell_name(c)} does not share an edge "
+            mark = marks[c].letter
+            problems.append(src.error(f"coloured side mark {mark!r} at {cell_name(c)} does not share an edge "
                                       "with any bird", "put colour marks on empty cells directly beside a bird "
                                       "(above, below, left or right)", line))
     if not bird_cells:

@@ -66,7 +66,8 @@ class TomlSource:
             with open(p, "rb") as f:
                 raw = f.read(MAX_BYTES + 1)  # never more: the size is checked before any parsing
         except OSError as e:
-            raise InputError(self.path, f"cannot read the file ({e.strerror})", "check the path and permissions") from None
+            raise InputError(self.path, f"cannot read the file ({e.strerror})",
+                             "check the path and permissions") from None
         if len(raw) > MAX_BYTES:
             raise InputError(self.path, f"the file is over {MAX_BYTES // 1_000_000} MB; no {kind} is that large",
                              f"check that this is a {kind} file")
@@ -121,4 +122,4 @@ class TomlSource:
 
     def array_table_lines(self, name: str) -> list[int]:
         rx = re.compile(rf"^\s*\[\[\s*{re.escape(name)}\s*\]\]")
-        return [i + 1 for i, l in enumerate(self.lines) if rx.search(l)]
+        return [i + 1 for i, text in enumerate(self.lines) if rx.search(text)]

@@ -95,8 +95,8 @@ class DealSolver:
                 return NOT_CLEARABLE, None
             if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 return UNDECIDED, None
-            rounds = dm.rounds_of(solver.Value)
-            core = dm.puzzle.chosen(solver.Value)
+            rounds = dm.rounds_of(solver.value)
+            core = dm.puzzle.chosen(solver.value)
             selected = [p for r in rounds for p in r.pieces]
             in_core = {p.card for p in core}
             fillers = place_fillers(self.mission, self.catalog, core, [p for p in selected if p not in in_core])

@@ -61,22 +61,22 @@ class DealModel:
         pre = {p.card for p in mission.placed}
 
         # ------------------------------------------------------------ card play
-        act = [model.NewConstant(1)] + [model.NewBoolVar(f"active{r}") for r in range(1, R)]
+        act = [model.new_constant(1)] + [model.new_bool_var(f"active{r}") for r in range(1, R)]
         for r in range(1, R):
-            model.AddImplication(act[r], act[r - 1])
-        x = {(c, r): model.NewBoolVar(f"play_{c}_{r}") for c in cards for r in range(R)}
-        lead = {(c, r): model.NewBoolVar(f"lead_{c}_{r}") for c in cards for r in range(R)}
-        win = {(c, r): model.NewBoolVar(f"win_{c}_{r}") for c in cards for r in range(R)}
+            model.add_implication(act[r], act[r - 1])
+        x = {(c, r): model.new_bool_var(f"play_{c}_{r}") for c in cards for r in range(R)}
+        lead = {(c, r): model.new_bool_var(f"lead_{c}_{r}") for c in cards for r in range(R)}
+        win = {(c, r): model.new_bool_var(f"win_{c}_{r}") for c in cards for r in range(R)}
         for c in cards:
-            model.Add(sum(x[c, r] for r in range(R)) <= 1)
+            model.add(sum(x[c, r] for r in range(R)) <= 1)
         for r in range(R):
             for p in range(n):
-                model.Add(sum(x[c, r] for c in hands[p]) == per_round * act[r])
-            model.Add(sum(lead[c, r] for c in cards) == act[r])
-            model.Add(sum(win[c, r] for c in cards) == act[r])
+                model.add(sum(x[c, r] for c in hands[p]) == per_round * act[r])
+            model.add(sum(lead[c, r] for c in cards) == act[r])
+            model.add(sum(win[c, r] for c in cards) == act[r])
             for c in cards:
-                model.AddImplication(lead[c, r], x[c, r])
-                model.AddImplication(win[c, r], x[c, r])
+                model.add_implication(lead[c, r], x[c, r])
+                model.add_implication(win[c, r], x[c, r])
 
         def starts(p, r):
             """1 if player p starts round r (linear): the start player, then the holder of the last decision card."""
@@ -89,9 +89,9 @@ class DealModel:
                 s = starts(holder[c], r)
                 if isinstance(s, int):
                     if not s:
-                        model.Add(lead[c, r] == 0)
+                        model.add(lead[c, r] == 0)
                 else:
-                    model.Add(lead[c, r] <= s)
+                    model.add(lead[c, r] <= s)
 
         def lead_colour(k, r):
             return sum(lead[c, r] for c in by_colour[k])
@@ -114,28 +114,28 @@ class DealModel:
                     plays_k = sum(x[c, r] for c in mine)
                     lc = lead_colour(k, r)
                     for i, c in enumerate(mine):
-                        model.Add(plays_k >= lc - played_before(c, r))
+                        model.add(plays_k >= lc - played_before(c, r))
                         if per_round == 2:
                             for c2 in mine[i + 1:]:
-                                model.Add(plays_k >= 2 * lc - 2 * played_before(c, r) - 2 * played_before(c2, r))
+                                model.add(plays_k >= 2 * lc - 2 * played_before(c, r) - 2 * played_before(c2, r))
 
         # Decision card: the highest of its colour in the trick; trump, or else of the lead colour
         # with no trump revealed.
         any_played = {}
         for r in range(R):
             for k in Colour:
-                v = any_played[k, r] = model.NewBoolVar(f"any_{k.long}_{r}")
+                v = any_played[k, r] = model.new_bool_var(f"any_{k.long}_{r}")
                 for c in by_colour[k]:
-                    model.AddImplication(x[c, r], v)
+                    model.add_implication(x[c, r], v)
             for c in cards:
                 for c2 in by_colour[c.colour]:
                     if c2.value > c.value:
-                        model.AddBoolOr([win[c, r].Not(), x[c2, r].Not()])
+                        model.add_bool_or([win[c, r].negated(), x[c2, r].negated()])
                 k = c.colour
-                model.Add(win[c, r] - trump(k, r) <= lead_colour(k, r))
+                model.add(win[c, r] - trump(k, r) <= lead_colour(k, r))
                 for j in Colour:
                     if j != k:
-                        model.Add(win[c, r] + trump(j, r) + any_played[j, r] <= 2)
+                        model.add(win[c, r] + trump(j, r) + any_played[j, r] <= 2)
 
         # ------------------------------------------------------------ selection and skills
         def win_value(v, r):
@@ -144,25 +144,25 @@ class DealModel:
         def win_colour(k, r):
             return sum(win[c, r] for c in by_colour[k])
 
-        ds = [model.NewBoolVar(f"double_scan_{r}") for r in range(R)]
-        wild = {(k, r): (model.NewBoolVar(f"wild_{k.long}_{r}") if wild_ok else model.NewConstant(0))
+        ds = [model.new_bool_var(f"double_scan_{r}") for r in range(R)]
+        wild = {(k, r): (model.new_bool_var(f"wild_{k.long}_{r}") if wild_ok else model.new_constant(0))
                 for k in Colour for r in range(R)}
-        up = [model.NewBoolVar(f"shift_up_{r}") if shift_ok else model.NewConstant(0) for r in range(R)]
-        down = [model.NewBoolVar(f"shift_down_{r}") if shift_ok else model.NewConstant(0) for r in range(R)]
+        up = [model.new_bool_var(f"shift_up_{r}") if shift_ok else model.new_constant(0) for r in range(R)]
+        down = [model.new_bool_var(f"shift_down_{r}") if shift_ok else model.new_constant(0) for r in range(R)]
         skill_used = []
         for r in range(R):
             replace = sum(wild[k, r] for k in Colour) + up[r] + down[r]
-            model.Add(ds[r] + replace <= act[r])
+            model.add(ds[r] + replace <= act[r])
             skill_used.append(ds[r] + replace)
             for k in Colour:
-                model.Add(wild[k, r] + win_colour(k, r) <= 1)  # wild colour: another colour
-            model.Add(up[r] + win_value(8, r) <= 1)
-            model.Add(down[r] + win_value(1, r) <= 1)
+                model.add(wild[k, r] + win_colour(k, r) <= 1)  # wild colour: another colour
+            model.add(up[r] + win_value(8, r) <= 1)
+            model.add(down[r] + win_value(1, r) <= 1)
             for c in cards:  # double scan: every revealed card of the lead colour
                 for k in Colour:
                     if k != c.colour:
-                        model.Add(ds[r] + x[c, r] + lead_colour(k, r) <= 2)
-        model.Add(sum(skill_used) <= spec.skills)
+                        model.add(ds[r] + x[c, r] + lead_colour(k, r) <= 2)
+        model.add(sum(skill_used) <= spec.skills)
 
         sel: dict[tuple[Card, int], list] = {(p, r): [] for p in ALL_CARDS for r in range(R)}
         self.sel_parts = {}
@@ -172,50 +172,50 @@ class DealModel:
                 used_before = (1 if p in pre else 0) + sum(sum(sel[p, q]) for q in range(r))
                 parts = []
                 if p in holder:  # the decision card's own piece, unless replaced or used
-                    d = model.NewBoolVar(f"sel_{p}_{r}")
-                    model.Add(d <= win[p, r])
-                    model.Add(d + replace <= 1)
-                    model.Add(d + used_before <= 1)
-                    model.Add(d >= win[p, r] - replace - used_before)
+                    d = model.new_bool_var(f"sel_{p}_{r}")
+                    model.add(d <= win[p, r])
+                    model.add(d + replace <= 1)
+                    model.add(d + used_before <= 1)
+                    model.add(d >= win[p, r] - replace - used_before)
                     parts.append((Skill.NONE, d))
-                    low = model.NewBoolVar(f"low_{p}_{r}")  # double scan: the lowest revealed card
-                    model.Add(low <= ds[r])
-                    model.AddImplication(low, x[p, r])
+                    low = model.new_bool_var(f"low_{p}_{r}")  # double scan: the lowest revealed card
+                    model.add(low <= ds[r])
+                    model.add_implication(low, x[p, r])
                     for c2 in by_colour[p.colour]:
                         if c2.value < p.value:
-                            model.AddBoolOr([low.Not(), x[c2, r].Not()])
+                            model.add_bool_or([low.negated(), x[c2, r].negated()])
                     parts.append((Skill.DOUBLE_SCAN, low))
                 if wild_ok:
-                    w = model.NewBoolVar(f"wild_{p}_{r}")  # wild colour: same value, this colour
-                    model.Add(w <= wild[p.colour, r])
-                    model.Add(w <= win_value(p.value, r))
-                    model.Add(w >= wild[p.colour, r] + win_value(p.value, r) - 1)
+                    w = model.new_bool_var(f"wild_{p}_{r}")  # wild colour: same value, this colour
+                    model.add(w <= wild[p.colour, r])
+                    model.add(w <= win_value(p.value, r))
+                    model.add(w >= wild[p.colour, r] + win_value(p.value, r) - 1)
                     parts.append((Skill.WILD_COLOR, w))
                 for step, var in ((-1, up[r]), (1, down[r])) if shift_ok else ():  # shift change: from value -/+ 1
                     src = Card(p.colour, p.value + step) if 1 <= p.value + step <= 8 else None
                     if src is None or src not in holder:
                         continue
-                    s = model.NewBoolVar(f"shift_{p}_{r}_{step}")
-                    model.Add(s <= var)
-                    model.Add(s <= win[src, r])
-                    model.Add(s >= var + win[src, r] - 1)
+                    s = model.new_bool_var(f"shift_{p}_{r}_{step}")
+                    model.add(s <= var)
+                    model.add(s <= win[src, r])
+                    model.add(s >= var + win[src, r] - 1)
                     parts.append((Skill.SHIFT_CHANGE, s))
                 if not parts:
                     continue
                 total = sum(v for _, v in parts)
-                model.Add(total + used_before <= 1)  # a skill may only select an unused piece
+                model.add(total + used_before <= 1)  # a skill may only select an unused piece
                 sel[p, r] = [v for _, v in parts]
                 self.sel_parts[p, r] = parts
             # double scan selects exactly one lowest card
-            model.Add(sum(v for p in ALL_CARDS for name, v in self.sel_parts.get((p, r), ()) if name == Skill.DOUBLE_SCAN)
-                      == ds[r])
+            lows = [v for p in ALL_CARDS for kind, v in self.sel_parts.get((p, r), ()) if kind == Skill.DOUBLE_SCAN]
+            model.add(sum(lows) == ds[r])
 
         self.selected = {p: sum(sum(sel[p, r]) for r in range(R)) for p in ALL_CARDS}
 
         # ------------------------------------------------------------ the puzzle
         self.puzzle = add_placement_model(model, mission, cand, available=self.selected)
         if min_pieces:  # redundant, for the search: no solution has fewer pieces
-            model.Add(sum(self.selected.values()) >= min_pieces)
+            model.add(sum(self.selected.values()) >= min_pieces)
 
         self.act, self.x, self.lead, self.win = act, x, lead, win
         self.ds, self.wild, self.up, self.down = ds, wild, up, down
@@ -227,13 +227,13 @@ class DealModel:
         for p in ALL_CARDS:
             if isinstance(self.selected[p], int):
                 continue
-            b = self.model.NewBoolVar(f"cut_{p}")
+            b = self.model.new_bool_var(f"cut_{p}")
             if p in selected:
-                self.model.Add(self.selected[p] == 0).OnlyEnforceIf(b)
+                self.model.add(self.selected[p] == 0).only_enforce_if(b)
             else:
-                self.model.Add(self.selected[p] == 1).OnlyEnforceIf(b)
+                self.model.add(self.selected[p] == 1).only_enforce_if(b)
             lits.append(b)
-        self.model.AddBoolOr(lits)
+        self.model.add_bool_or(lits)
 
     # ------------------------------------------------------------ reading a solution
     def rounds_of(self, value) -> list[RoundChoice]:

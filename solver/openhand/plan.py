@@ -93,14 +93,14 @@ def arrange(mission, catalog, pieces: list[Card], time_limit: float = FILLER_TIM
     model = cp_model.CpModel()
     pm = add_placement_model(model, mission, cand, available={c: 1 for c in pieces})
     for card in pieces:
-        model.Add(pm.used[card] == 1)
+        model.add(pm.used[card] == 1)
     solver = tuned_solver(time_limit)
     code = solve_model(solver, model)
     if code == cp_model.INFEASIBLE:
         return None
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return "unknown"
-    return pm.chosen(solver.Value)
+    return pm.chosen(solver.value)
 
 
 class PlanPolicy(Policy):

@@ -117,11 +117,11 @@ class WitnessSearch:
                     continue  # low's holder has no later turn
                 if seat == wp and i == last_turn_of_wp and not w_played and c != w:
                     continue  # w's holder has no later turn
-                nxt = trick + [(seat, c)]
+                nxt = [*trick, (seat, c)]
                 if w_played or c == w:
                     if decision_card(nxt, trump)[1] != w:
                         continue
-                elif decision_card(nxt + [(wp, w)], trump)[1] != w:
+                elif decision_card([*nxt, (wp, w)], trump)[1] != w:
                     continue  # w could no longer win
                 remaining[seat] = [x for x in hand if x != c]
                 got = rec(i + 1, nxt)
@@ -226,9 +226,9 @@ class WitnessSearch:
             new_selected = selected + list(pieces)
             done = self.finish(new_used, new_selected)
             if done is not None:
-                return Found(rounds + [choice], done)
+                return Found([*rounds, choice], done)
             got = self.dfs(rnd + 1, new_hands, self.holder[w], w.colour, skills - (skill != Skill.NONE), new_used,
-                           new_selected, rounds + [choice], allowance - cost)
+                           new_selected, [*rounds, choice], allowance - cost)
             if got is not None or self.budget <= 0:
                 return got
         self.failed[key] = max(self.failed.get(key, -1), allowance)

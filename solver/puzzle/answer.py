@@ -3,6 +3,7 @@ proven reasons when there is no answer."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.core.cards import Card
@@ -30,7 +31,7 @@ class Answer:
         return {**self.result.to_json(), "players": self.players, **({"reasons": self.reasons} if self.reasons else {})}
 
 
-def answer(m: Mission, catalog, players: int, exclude: list[Card] = (), max_pieces: int | None = None,
+def answer(m: Mission, catalog, players: int, exclude: Sequence[Card] = (), max_pieces: int | None = None,
            time_limit: float = 60.0) -> Answer:
     result = solve(m, catalog, exclude=exclude, max_pieces=max_pieces, time_limit=time_limit, players=players)
     board, _ = check_placements(m, catalog, result.placements)  # every answer replayed through the rules

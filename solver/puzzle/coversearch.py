@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from solver.runtime.bits import popcount
-from solver.runtime.jit import njit
+from solver.runtime.jit import kernel
 
 MAX_DEPTH = 16
 
 
-@njit(cache=True)
+@kernel()
 def complete(left0, occ0, cms0, used0, wrong, order, cell_start, cell_cands, cand_card, cand_col, cand_mask,
              cand_halo, extra, limit, budget, out, out_len):
     """Fill ``out`` (limit x MAX_DEPTH candidate ids) and ``out_len``; return (solutions found,

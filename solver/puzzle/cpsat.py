@@ -6,6 +6,8 @@ answer extraction (re-verified by the rules module before it is returned).
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import signal
 import socket
 import threading
@@ -101,14 +103,14 @@ class PlacementModel:
 
     cand: Candidates
     x: dict[Card, list]  # card -> one Boolean per mask in cand.placements[card]
-    used: dict[Card, object]  # card -> linear expression: 1 if the piece is placed
-    scanned: dict[str, object]  # bird letter -> Boolean
+    used: dict[Card, cp_model.LinearExprT]  # card -> linear expression: 1 if the piece is placed
+    scanned: dict[str, cp_model.IntVar]  # bird letter -> Boolean
 
     def chosen(self, value) -> list[Placement]:
         """The placements a solution picks (``value`` reads a variable's value)."""
         out = []
         for card in self.cand.pieces:
-            for m, v in zip(self.cand.placements[card], self.x[card]):
+            for m, v in zip(self.cand.placements[card], self.x[card], strict=False):
                 if value(v):
                     out.append(Placement(card, frozenset(cells_of(m))))
         return out
@@ -122,9 +124,9 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
     # ------------------------------------------------------------ variables
     x: dict[Card, list] = {}
     for card in cand.pieces:
-        x[card] = [model.NewBoolVar(f"{card}#{k}") for k in range(len(cand.placements[card]))]
+        x[card] = [model.new_bool_var(f"{card}#{k}") for k in range(len(cand.placements[card]))]
     used = {card: sum(x[card]) for card in cand.pieces}
-    scanned = {b.letter: model.NewBoolVar(f"scan_{b.letter}") for b in birds}
+    scanned = {b.letter: model.new_bool_var(f"scan_{b.letter}") for b in birds}
 
     # cell -> placements covering it, overall and per colour
     cover: dict[int, list] = {}
@@ -133,7 +135,7 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
     halo_piece: dict[tuple[Card, int], list] = {}
     for card in cand.pieces:
         col = int(card.colour)
-        for m, v in zip(cand.placements[card], x[card]):
+        for m, v in zip(cand.placements[card], x[card], strict=False):
             for c in cells_of(m):
                 cover.setdefault(c, []).append(v)
                 cover_col.setdefault((c, col), []).append(v)
@@ -144,32 +146,32 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
     # ------------------------------------------------------------ constraints
     for card in cand.pieces:
         if available is None:
-            model.AddAtMostOne(x[card])
+            model.add_at_most_one(x[card])
         else:
-            model.Add(used[card] <= available[card])
-    for c, vs in cover.items():
+            model.add(used[card] <= available[card])
+    for vs in cover.values():
         if len(vs) > 1:
-            model.AddAtMostOne(vs)
+            model.add_at_most_one(vs)
     # No edge contact between two different pieces of one colour (pre-placed ones
     # were filtered out when the candidates were built).
     for (card, c), hs in halo_piece.items():
         col = int(card.colour)
         others = [v for v in cover_col.get((c, col), []) if v not in set(cover_piece.get((card, c), []))]
         if others:
-            model.AddAtMostOne(hs + others)
+            model.add_at_most_one(hs + others)
     for b in birds:
         s = scanned[b.letter]
         for c in cells_of(b.ring):
             if board.occupied >> c & 1:
                 continue  # covered before play, and of the right colour (else the bird is not a candidate)
             need = cover_col.get((c, int(marks[c])), []) if c in marks else cover.get(c, [])
-            model.AddBoolOr(need + [s.Not()]) if need else model.Add(s == 0)
-    model.Add(sum(scanned.values()) >= mission.clear)
+            model.add_bool_or([*need, s.negated()]) if need else model.add(s == 0)
+    model.add(sum(scanned.values()) >= mission.clear)
     return PlacementModel(cand, x, used, scanned)
 
 
-def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
-    """``solver.Solve(model)``, but Ctrl-C stays ours: an interrupted search raises
+def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
+    """``solver.solve(model)``, but Ctrl-C stays ours: an interrupted search raises
     KeyboardInterrupt instead of coming back as an ordinary "unknown" answer.
 
     CP-SAT's own SIGINT handler would stop the search and swallow the signal. Instead, Python's
@@ -178,7 +180,7 @@ def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
     KeyboardInterrupt is raised as soon as Solve returns."""
     solver.parameters.catch_sigint_signal = False
     if threading.current_thread() is not threading.main_thread():
-        return solver.Solve(model)  # signals are the main thread's business
+        return solver.solve(model)  # signals are the main thread's business
     ours, theirs = socket.socketpair()
     ours.setblocking(True)
     theirs.setblocking(False)
@@ -187,7 +189,7 @@ def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
     except ValueError:
         ours.close()
         theirs.close()
-        return solver.Solve(model)
+        return solver.solve(model)
 
     def watch():
         while True:
@@ -198,18 +200,16 @@ def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
             if not data or b"\xff" in data:
                 return  # the solve is over
             if any(b == signal.SIGINT or b == signal.SIGTERM for b in data):
-                solver.StopSearch()
+                solver.stop_search()
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     try:
-        return solver.Solve(model)
+        return solver.solve(model)
     finally:
         signal.set_wakeup_fd(previous)
-        try:
+        with contextlib.suppress(OSError):
             theirs.send(b"\xff")
-        except OSError:
-            pass
         watcher.join(timeout=1)
         ours.close()
         theirs.close()
@@ -259,27 +259,27 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
     for card in cand.pieces:
         by_class.setdefault((card.colour, catalog[card].orientations()), []).append(card)
     for cards in by_class.values() if symmetry else ():
-        for a, b in zip(cards, cards[1:]):
-            model.Add(used[b] <= used[a])
+        for a, b in itertools.pairwise(cards):
+            model.add(used[b] <= used[a])
 
     for letter in require:  # these birds must be among the scanned ones
         if letter not in pm.scanned:
             return finish("unsolvable", optimal=False)
-        model.Add(pm.scanned[letter] == 1)
+        model.add(pm.scanned[letter] == 1)
     total = sum(used.values())
     if max_pieces is not None:
-        model.Add(total <= max_pieces)
+        model.add(total <= max_pieces)
 
     # ------------------------------------------------------------ objective
-    model.Minimize(total)
+    model.minimize(total)
 
     # ------------------------------------------------------------ solve
     solver = tuned_solver(time_limit - (time.perf_counter() - t0), workers, params)
     if work_limit is not None:  # CP-SAT's deterministic time: the same answer however busy the machine is
         solver.parameters.max_deterministic_time = work_limit
     code = solve_model(solver, model)
-    stats = {"variables": sum(len(v) for v in pm.x.values()), "conflicts": solver.NumConflicts(),
-             "branches": solver.NumBranches(), "wall": solver.WallTime(), "work": solver.deterministic_time}
+    stats = {"variables": sum(len(v) for v in pm.x.values()), "conflicts": solver.num_conflicts,
+             "branches": solver.num_branches, "wall": solver.wall_time, "work": solver.deterministic_time}
 
     if code == cp_model.INFEASIBLE:
         return finish("unsolvable", optimal=False, stats=stats)
@@ -287,11 +287,11 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
         return finish("unknown", stats=stats)
 
     # ------------------------------------------------------------ answer, re-verified
-    placements = pm.chosen(solver.Value)
+    placements = pm.chosen(solver.value)
     _, got = check_placements(mission, catalog, placements)
     if len(got) < mission.clear:
         raise AssertionError(f"internal error: CP-SAT answer scans only {got} for {mission.id}")
-    lb = int(solver.BestObjectiveBound())
+    lb = int(solver.best_objective_bound)
     return finish("solvable", placements, code == cp_model.OPTIMAL, got, lb, stats)
 
 

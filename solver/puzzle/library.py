@@ -65,8 +65,8 @@ class LibraryBuilder:
         self.birds = {b.letter: b for b in mission.birds if board.can_still_be_scanned(b)}
         marks = mission.mark_map
         self.marked_col = [0] * 5
-        for c, col in marks.items():
-            self.marked_col[int(col)] |= 1 << c
+        for c, colour in marks.items():
+            self.marked_col[int(colour)] |= 1 << c
         marked = sum(self.marked_col)
         rings = 0
         for b in self.birds.values():
@@ -91,7 +91,7 @@ class LibraryBuilder:
         cell_lists = {c: [ids.setdefault((card, m), len(ids)) for card, m, _, _ in self.cand[c]] for c in self.cand}
         self.cands = list(ids)
         self.cell_start = np.zeros(145, np.int64)
-        flat = []
+        flat: list[int] = []
         for c in range(144):
             self.cell_start[c] = len(flat)
             flat += cell_lists.get(c, [])
@@ -173,13 +173,13 @@ class LibraryBuilder:
         for order in orders:
             quota = min(max_solutions, len(self.found) + quota_each)
 
-            def level(i, chosen) -> bool:
+            def level(i, chosen, order=order, quota=quota) -> bool:
                 if i == len(order):
                     self.add(chosen)
                     return len(self.found) >= quota
                 width = LEVEL_WIDTH[min(i, len(LEVEL_WIDTH) - 1)]
                 for cover in self.complete([order[i]], chosen, extra, width):
-                    if level(i + 1, chosen + list(cover)):
+                    if level(i + 1, chosen + list(cover), order, quota):
                         return True
                 return False
 

@@ -21,7 +21,8 @@ from solver.puzzle.cpsat import candidate_placements, solve
 
 
 def reason(code: Reason, message: str, birds=(), cells=()) -> dict:
-    return {"code": code.value, "birds": sorted(birds), "cells": [cell_name(c) for c in sorted(cells)], "message": message}
+    return {"code": code.value, "birds": sorted(birds), "cells": [cell_name(c) for c in sorted(cells)],
+            "message": message}
 
 
 def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int | None = None,
@@ -44,7 +45,8 @@ def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int
             bad = [c for c in cells_of(b.ring) if c in marks and board.occupied >> c & 1
                    and not board.colour_masks[marks[c]] >> c & 1]
             names = ", ".join(cell_name(c) for c in bad)
-            out.append(reason(Reason.SIDE_SPOILED, f"bird {b.letter} can never be scanned: its coloured side at {names} "
+            out.append(reason(Reason.SIDE_SPOILED,
+                              f"bird {b.letter} can never be scanned: its coloured side at {names} "
                               "is already covered by a piece of another colour", [b.letter], bad))
             dead.add(b.letter)
 
@@ -60,19 +62,20 @@ def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int
                       and any(m >> c & 1 for m in cand.placements[card])]
             if usable:
                 continue
-            side = f"its {colour.name.lower()} side at {cell_name(c)}" if colour else f"the cell {cell_name(c)} next to it"
+            side = f"its {colour.name.lower()} side at {cell_name(c)}" if colour else \
+                f"the cell {cell_name(c)} next to it"
             fits = [card for card in ALL_CARDS if (colour is None or card.colour == colour)
                     and any(c in cells and board.is_legal_mask(int(card.colour), mask_of(cells))
                             for cells in all_positions(catalog[card]))]
-            why = []
+            unusable = []
             for card in fits:
                 if card in gone:
-                    why.append(f"{card} is out of the game with {players} players")
+                    unusable.append(f"{card} is out of the game with {players} players")
                 elif card in excluded:
-                    why.append(f"{card} is excluded")
+                    unusable.append(f"{card} is excluded")
                 elif board.is_used(card):
-                    why.append(f"{card} is already on the board")
-            detail = ("; the pieces that would fit cannot be used: " + ", ".join(why)) if why else \
+                    unusable.append(f"{card} is already on the board")
+            detail = ("; the pieces that would fit cannot be used: " + ", ".join(unusable)) if unusable else \
                 "; no piece of that colour fits there"
             out.append(reason(Reason.SIDE_UNCOVERABLE if colour else Reason.CELL_UNCOVERABLE,
                               f"bird {b.letter} can never be scanned: no usable piece can cover {side}{detail}",
@@ -111,7 +114,8 @@ def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int
     core = minimal_conflict(mission, catalog, live, excluded, players, time_limit) if mission.clear >= len(live) \
         else None
     if core:
-        out.append(reason(Reason.BIRDS_CONFLICT, f"birds {', '.join(core)} cannot all be scanned together (any fewer of "
+        out.append(reason(Reason.BIRDS_CONFLICT,
+                          f"birds {', '.join(core)} cannot all be scanned together (any fewer of "
                           "them can): the pieces their sides need collide or break the placement rules", core))
     else:
         out.append(reason(Reason.BIRDS_CONFLICT, f"no {mission.clear} of the birds {', '.join(live)} can be scanned "

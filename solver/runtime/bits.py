@@ -5,7 +5,7 @@ ints of the rules module (``core.rules``), whose ``grow`` the kernel ``grow`` mi
 
 from __future__ import annotations
 
-from solver.runtime.jit import njit
+from solver.runtime.jit import kernel
 
 WORD_BITS = 48
 WORD_MASK = (1 << WORD_BITS) - 1
@@ -26,7 +26,7 @@ NOT_COL_A = M48 & ~_COL_A
 NOT_COL_L = M48 & ~_COL_L
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -37,7 +37,7 @@ def popcount(x):
     return x & 0x7F
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def grow(a0, a1, a2):
     d0 = (a0 << 12) & M48
     d1 = ((a1 << 12) & M48) | (a0 >> 36)

@@ -7,7 +7,7 @@ lives in a folder named after the contents of every file the kernels are built f
 ``__pycache__``, else (an installed package, read-only) in a per-user folder; a missing,
 damaged or unwritable cache only costs a compile.
 
-Modules with kernels import ``njit`` from here, never from numba directly.
+Modules with kernels take their decorator (``kernel``) from here, never from numba directly.
 """
 
 from __future__ import annotations
@@ -16,7 +16,11 @@ import hashlib
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 PACKAGE = Path(__file__).resolve().parent.parent
 # every file whose code or constants end up inside a compiled kernel (folders: all their .py files)
@@ -77,4 +81,18 @@ _cache_dir_if_needed()
 
 from numba import errors, njit  # noqa: E402  (after the cache folder is chosen)
 
-__all__ = ["errors", "njit"]
+
+def kernel(*, hot: bool = False, inline: bool = False) -> Callable[[F], F]:
+    """The package's ``njit``: compiled once and cached. ``hot``: without reference counting, for
+    kernels that neither allocate arrays nor return them (the engine measured 2.5 to 4 times
+    faster: every array read out of a record otherwise costs an atomic count); ``inline``:
+    Numba inlines it where it is called."""
+    options: dict[str, Any] = {"cache": True}
+    if hot:
+        options["_nrt"] = False
+    if inline:
+        options["inline"] = "always"
+    return njit(**options)
+
+
+__all__ = ["errors", "kernel", "njit"]

@@ -9,6 +9,7 @@ interrupt means (it cancels the pool and says what was kept).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing as mp
 import os
@@ -22,10 +23,8 @@ PR_SET_PDEATHSIG = 1
 def _die_with_parent(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
-        try:
+        with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-        except (OSError, AttributeError):
-            pass
     if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
 
@@ -40,10 +39,8 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     """End a pool now: pending work cancelled, running workers terminated (after an interrupt,
     nothing they would still compute is wanted, and waiting for them would hang the exit)."""
     for p in list(getattr(pool, "_processes", {}).values()):  # no public way before Python 3.14
-        try:
+        with contextlib.suppress(OSError, AttributeError):
             p.terminate()
-        except (OSError, AttributeError):
-            pass
     pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Circle, Patch, Rectangle  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.patches import Circle, Patch, Rectangle
 
-from solver.core.board import COLUMNS, SIZE, col_of, row_of  # noqa: E402
-from solver.core.cards import Colour  # noqa: E402
-from solver.core.rules import Board  # noqa: E402
+from solver.core.board import COLUMNS, SIZE, col_of, row_of
+from solver.core.cards import Colour
+from solver.core.rules import Board
 
 FILL = {Colour.RED: "#d62728", Colour.YELLOW: "#f2c400", Colour.GREEN: "#2ca02c",
         Colour.BLUE: "#1f77b4", Colour.PURPLE: "#8e44ad"}

@@ -7,10 +7,10 @@ GameTables tuple inside a loop costs a reference count each time (measured: a th
 
 from __future__ import annotations
 
-from solver.runtime.jit import njit
+from solver.runtime.jit import kernel
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def is_legal(g, col, occ, cm, pm, ph, ba):
     """Board.is_legal_mask for position g (pm, ph, ba: T.pos_mask, T.pos_halo, T.bird_all)."""
     if (pm[g, 0] & (occ[0] | ba[0])) | (pm[g, 1] & (occ[1] | ba[1])) | (pm[g, 2] & (occ[2] | ba[2])):
@@ -18,7 +18,7 @@ def is_legal(g, col, occ, cm, pm, ph, ba):
     return ((ph[g, 0] & cm[col, 0]) | (ph[g, 1] & cm[col, 1]) | (ph[g, 2] & cm[col, 2])) == 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def has_legal_position(piece, occ, cm, T):
     """state.legal_positions is not empty (the piece is unused: a selection offers no used piece)."""
     pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
@@ -29,7 +29,7 @@ def has_legal_position(piece, occ, cm, T):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def is_scanned(b, occ, cm, ring, edge, mc):
     """Board.is_scanned (ring, edge, mc: T.bird_ring, T.bird_edge, T.mark_colour)."""
     if edge[b]:
@@ -44,7 +44,7 @@ def is_scanned(b, occ, cm, ring, edge, mc):
     return True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def is_spoiled(b, occ, cm, ring, mc):
     """A coloured side of bird b covered by another colour (Board.can_still_be_scanned, negated)."""
     for col in range(5):
@@ -54,7 +54,7 @@ def is_spoiled(b, occ, cm, ring, mc):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def count_scanned(occ, cm, T):
     """len(Board.scanned())."""
     ring, edge, mc = T.bird_ring, T.bird_edge, T.mark_colour
@@ -65,7 +65,7 @@ def count_scanned(occ, cm, T):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def place(g, piece, occ, cm, used):
     """Board.place for position g of ``piece`` (g: its words, T.pos_mask[g]; legality checked by the caller)."""
     col = piece // 8

@@ -15,7 +15,7 @@ from solver.core.spec import (
     SPEC_START_CARD,
 )
 from solver.game.fast.rng import below, rnext
-from solver.runtime.jit import njit
+from solver.runtime.jit import kernel
 
 NO_SKILL, DOUBLE_SCAN, WILD_COLOR, SHIFT_CHANGE = (int(s) for s in Skill)
 # columns of a selection-option row: skill, number of pieces, first piece, second piece
@@ -23,7 +23,7 @@ OPT_SKILL, OPT_N, OPT_A, OPT_B = 0, 1, 2, 3
 MAX_OPTIONS = 10
 
 
-@njit(cache=True)
+@kernel()
 def deal(seed, spec, rs, hand, hand_count, set_aside, removed):
     """state.deal: shuffle, set-aside cards, hands, start player, one random stream per seat
     (rs[players] is the deal's own). Returns the start player."""
@@ -62,7 +62,7 @@ def deal(seed, spec, rs, hand, hand_count, set_aside, removed):
     return start
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def legal_cards(hand_row, lead, out):
     """state.legal_cards: cards of the lead colour if the hand holds any, else the whole hand."""
     n = 0
@@ -79,7 +79,7 @@ def legal_cards(hand_row, lead, out):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def decision_card(trick, nt, trump):
     """state.decision_card: index in the trick of the highest trump, else of the highest lead card."""
     best = -1
@@ -96,7 +96,7 @@ def decision_card(trick, nt, trump):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def selection_options(spec, used, trick, nt, decision, skills_left, opts):
     """state.selection_options into opts (rows: skill, pieces, first, second); returns how many.
 

@@ -25,7 +25,7 @@ from solver.game.weights import (
     W_UNPLACEABLE_OPTION,
 )
 from solver.runtime.bits import grow, popcount
-from solver.runtime.jit import njit
+from solver.runtime.jit import kernel
 
 # the board view of the policies: open cells (3 words), the most completion bonus any placement can
 # earn now, and the birds (bit per bird) that one piece could finish
@@ -34,7 +34,7 @@ NEED_SIZE = 5
 TAKEN = 1 << 62  # in the usefulness cache's stale birds: the best position is no longer legal
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def refresh_view(occ, cm, tgt, need, T):
     """BoardView.__init__: targets (birds still worth scanning) and open cells around them, with
     the completion bounds: need[NEED_FINISHABLE] has a bit per target one piece could finish,
@@ -61,7 +61,7 @@ def refresh_view(occ, cm, tgt, need, T):
         need[w] &= ~occ[w]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma):
     """BoardView.score on a mask; ``touched`` has bit b set if the mask meets bird b's ring
     (ring, mc, ma: T.bird_ring, T.mark_colour, T.mark_all)."""
@@ -90,7 +90,7 @@ def score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma):
     return gain
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
                grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds):
     """BoardView.usefulness: best score of a legal placement (>= 0), UNPLACEABLE if none is legal.
@@ -170,7 +170,7 @@ def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp,
     return u
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def placed(g, occ, cm, value, known, best_pos, stale, T):
     """After position g was placed: what it makes stale in the usefulness cache (see ``usefulness``):
     the birds it touched, and the TAKEN bit where the best position is taken. The placed piece
@@ -189,13 +189,13 @@ def placed(g, occ, cm, value, known, best_pos, stale, T):
     stale[piece] = 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def is_fresh(card, known, stale):
     """The cached usefulness of ``card`` is its value now."""
     return known[card] and stale[card] == 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
     """BoardView.is_dead_end: would placing position g leave fewer than ``clear`` birds that can
     still be scanned? occ2 and cm2 are scratch arrays (3,) and (5, 3)."""
@@ -241,7 +241,7 @@ def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
     return alive < clear
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def filler(piece, need, occ, cm, tgt, T):
     """SmartBase._filler: the legal position (global id) intruding least on the cells around the
     wanted birds among those that do not score, or -1."""
@@ -266,7 +266,7 @@ def filler(piece, need, occ, cm, tgt, T):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_g, useful_s, occ2, cm2, T):
     """SmartBase.place: global id of the chosen position, -1 if none is legal.
 
@@ -316,7 +316,7 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
 
 
 # ---------------------------------------------------------------- the heuristic's choices
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def heuristic_card(legal, nl, trick, nt, trump, hand_row, seen, removed, uval):
     """HeuristicPolicy.play_card; uval must hold the usefulness of every legal and trick card.
     ``trick`` is scratch: trick[nt] is written."""
@@ -355,7 +355,7 @@ def heuristic_card(legal, nl, trick, nt, trump, hand_row, seen, removed, uval):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def heuristic_select(nopt, opts, uval):
     """HeuristicPolicy.select; uval must hold the usefulness of every option's pieces."""
     best = 0

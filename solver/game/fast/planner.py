@@ -15,13 +15,13 @@ from solver.game.fast.board import is_legal
 from solver.game.fast.heuristic import score_mask
 from solver.game.weights import ALIGN_BASE, ALIGN_STEP, FILLER_NEED_PENALTY, UNPLACEABLE
 from solver.runtime.bits import grow, popcount
-from solver.runtime.jit import njit
+from solver.runtime.jit import kernel
 
 # the one rule of the piece budget (core/spec.py), compiled for the kernels
-selectable_pieces = njit(cache=True, _nrt=False, inline="always")(rules_of_play.selectable_pieces)
+selectable_pieces = kernel(hot=True, inline=True)(rules_of_play.selectable_pieces)
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def spoil_solutions(g, piece, spoiled, T):
     """planner.conflicts for the piece just placed at g: the solutions it spoils, for good."""
     col = piece // 8
@@ -38,7 +38,7 @@ def spoil_solutions(g, piece, spoiled, T):
             spoiled[i] = 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def live_solutions(rounds_left, skills_left, used, spoiled, lost, live, pair_bonus, T):
     """planner.live_solutions and the alignment bonus (PlanBoardView.align) of every (piece,
     position) pair of the library: the best over the live solutions that still need that piece.
@@ -74,7 +74,7 @@ def live_solutions(rounds_left, skills_left, used, spoiled, lost, live, pair_bon
     return n_live
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def plan_usefulness(card, u, occ, tgt, need, pair_bonus, T):
     """PlanBoardView.usefulness given the heuristic's usefulness u: u, or the score of a place a
     live solution has for the piece plus its bonus, if higher."""
@@ -92,7 +92,7 @@ def plan_usefulness(card, u, occ, tgt, need, pair_bonus, T):
     return u
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def planner_place(piece, h, n_live, live, occ, cm, tgt, need, pair_bonus, T):
     """PlannerPolicy.place given h, the heuristic's choice (-1 if the piece fits nowhere)."""
     if h < 0:

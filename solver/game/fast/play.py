@@ -4,6 +4,7 @@ from Python."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import numpy as np
@@ -24,10 +25,10 @@ from solver.game.fast.state import (
     observe,
     start_game,
 )
-from solver.runtime.jit import errors, njit
+from solver.runtime.jit import errors, kernel
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def play_out(S, policy, mem, T):
     """engine.play_out: each decision goes to the policy with only the seat's observation and its
     own random stream. Returns the result code."""
@@ -40,14 +41,14 @@ def play_out(S, policy, mem, T):
     return S.info[I_RESULT]
 
 
-@njit(cache=True)
+@kernel()
 def deal_game(seed, S, T):
     """state.deal into S: the cards, the seats' random streams and the starting state."""
     start = deal(seed, S.spec, S.rs, S.hand, S.hand_count, S.set_aside, S.removed)
     start_game(S, start, T)
 
 
-@njit(cache=True)
+@kernel()
 def play_many(seeds, spec, policy, T, results, rounds_played, scanned, traces):
     """engine.play_game for each seed: the deal, then play_out (state and memory reused)."""
     S = new_state(spec)
@@ -91,7 +92,5 @@ def flush_caches() -> None:
         for obj in list(vars(module).values()):
             cache = getattr(obj, "_cache", None)
             if cache is not None and hasattr(cache, "flush"):
-                try:
+                with contextlib.suppress(OSError):
                     cache.flush()
-                except OSError:
-                    pass

@@ -46,7 +46,7 @@ from solver.game.fast.state import (
     REVEAL,
     SELECT,
 )
-from solver.runtime.jit import njit
+from solver.runtime.jit import kernel
 
 HEURISTIC, RANDOM, GREEDY, PLANNER = (int(p) for p in PolicyId)
 
@@ -65,7 +65,7 @@ Memory = namedtuple("Memory", [
 Memory.__doc__ = "What a policy keeps between decisions, all of it derived from public information."
 
 
-@njit(cache=True)
+@kernel()
 def new_memory(T):
     max_pos = 0
     for c in range(40):
@@ -80,7 +80,7 @@ def new_memory(T):
                   np.zeros(3, np.int64), np.zeros((5, 3), np.int64), np.zeros(MAX_TRICK, np.int64))
 
 
-@njit(cache=True)
+@kernel()
 def reset_memory(mem):
     """Forget everything: the memory of a policy that has seen no move yet."""
     mem.mstate[:] = 0
@@ -91,7 +91,7 @@ def reset_memory(mem):
     mem.pknown[:] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def sync(obs, mem, T):
     """Catch up with the moves since the last decision: each placement makes usefulness values
     stale and spoils library solutions; then the board view is computed again."""
@@ -112,7 +112,7 @@ def sync(obs, mem, T):
         mem.mstate[M_VIEW] = 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def refresh_live(obs, mem, T):
     """planner.live_solutions for this moment (round, counters, board), kept until one changes;
     the planner's usefulness values are forgotten with it. In party a card revealed in an
@@ -137,7 +137,7 @@ def refresh_live(obs, mem, T):
         mem.pknown[c] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def evaluate(cards, n, planner, obs, mem, T):
     """The usefulness of cards[:n] into mem.uval, and with ``planner`` the planner's into mem.puval."""
     pos_start, pm, ph, ba, grp_start = T.pos_start, T.pos_mask, T.pos_halo, T.bird_all, T.grp_start
@@ -155,7 +155,7 @@ def evaluate(cards, n, planner, obs, mem, T):
             mem.pknown[c] = 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def random_action(obs, mem, T, rng):
     """RandomPolicy.act: uniform over the legal actions (one draw from the seat's stream)."""
     phase = obs.info[I_PHASE]
@@ -175,7 +175,7 @@ def random_action(obs, mem, T, rng):
     return PLACE_BASE * (piece + 1) + mem.lp[below(rng, 0, n)] - T.pos_start[piece]
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def decide(policy, obs, mem, T, rng):
     """Policy.act of policy ``policy`` (a PolicyId): the action code it takes. ``rng`` is the
     seat's own random stream (a one-element view)."""

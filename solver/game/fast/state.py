@@ -37,7 +37,7 @@ from solver.game.fast.cards import MAX_OPTIONS, OPT_A, OPT_N, OPT_SKILL, decisio
 from solver.game.fast.rng import FNV_OFFSET, mix
 from solver.game.state import GameState
 from solver.runtime.bits import split
-from solver.runtime.jit import njit
+from solver.runtime.jit import kernel
 
 REVEAL, SELECT, PLACE, OVER = (int(p) for p in Phase)
 CLEARED, ROUNDS_EXHAUSTED, UNPLACEABLE_RESULT = (int(r) for r in Result)
@@ -85,7 +85,7 @@ def spec_array(spec: GameSpec) -> np.ndarray:
     return a
 
 
-@njit(cache=True)
+@kernel()
 def new_state(spec):
     """Arrays for one game of this spec (``spec_array``); ``deal_game`` deals into them."""
     players = spec[SPEC_PLAYERS]
@@ -97,7 +97,7 @@ def new_state(spec):
                      np.zeros(1, np.uint64), np.zeros(MAX_MOVES, np.int64))
 
 
-@njit(cache=True)
+@kernel()
 def start_game(S, start, T):
     """The state right after the deal (``GameState`` as ``state.deal`` makes it): the mission's
     board, round 1, the spec's counters and trump."""
@@ -119,7 +119,7 @@ def start_game(S, start, T):
     S.trace[0] = FNV_OFFSET
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def end_check(unplaceable, scanned, clear, rnd, rounds):
     """state.end_of_round: unplaceable, cleared, out of rounds, or go on (NOT_OVER)."""
     if unplaceable:
@@ -131,7 +131,7 @@ def end_check(unplaceable, scanned, clear, rnd, rounds):
     return NOT_OVER
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def current_player(S):
     """GameState.current_player: -1 once the game is over."""
     phase = S.info[I_PHASE]
@@ -143,13 +143,13 @@ def current_player(S):
     return S.info[I_IN_CHARGE]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(hot=True, inline=True)
 def piece_to_place(S):
     """GameState.piece: the selected piece to place now."""
     return S.opts[S.info[I_OPTION], OPT_A + S.info[I_NPLACED]]
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def legal_actions(S, T, out):
     """GameState.legal_actions into out (codes, in the same order); returns how many."""
     phase = S.info[I_PHASE]
@@ -174,7 +174,7 @@ def legal_actions(S, T, out):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def is_legal_action(S, code, T):
     """Would ``apply_action`` accept this code now?"""
     phase = S.info[I_PHASE]
@@ -203,7 +203,7 @@ def is_legal_action(S, code, T):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def end_round(S, unplaceable, T):
     """GameState._end_round: the clear check, then the next round or the end."""
     info = S.info
@@ -225,7 +225,7 @@ def end_round(S, unplaceable, T):
         info[I_PHASE] = REVEAL
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def next_piece(S, T):
     """GameState._next_piece: the next selected piece, or the end of the round."""
     info = S.info
@@ -237,7 +237,7 @@ def next_piece(S, T):
         info[I_PHASE] = PLACE
 
 
-@njit(cache=True, _nrt=False)
+@kernel(hot=True)
 def apply_action(S, code, T):
     """GameState.apply: take the action (a code, legal: ``is_legal_action``) and what follows."""
     info = S.info
@@ -280,7 +280,7 @@ def apply_action(S, code, T):
     info[I_NMOVES] += 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def observe(S, seat):
     """GameState.observation: the seat's own hand and the public arrays, nothing else."""
     return FastObs(seat, S.spec, S.info, S.hand[seat], S.hand_count, S.removed, S.seen, S.pile, S.trick,
