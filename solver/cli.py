@@ -24,11 +24,13 @@ from solver.core.codes import BAND_POLICIES, DEFAULT_POLICY, OPEN_HAND, POLICY_N
 from solver.core.errors import InputError, KakapoError, ParseError
 from solver.core.rules import Board, Mission, blocked_reason
 from solver.core.spec import GameSpec
+from solver.game.resume import board_mission, replay
 from solver.io.catalog import DEFAULT_CATALOG, load_catalog
 from solver.io.gamelog import GameLog, read_log, write_log
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import mission_json
 from solver.io.paths import MISSIONS, bundled_mission, mission_path
+from solver.runtime.workers import default_workers
 from solver.view.render import LEGEND, draw, use_colour
 
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -208,8 +210,6 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
     excluded = parse_pieces(exclude)
     moment = ""
     if from_log:
-        from solver.game.resume import board_mission, replay
-
         log, catalog, game_mission = log_and_mission(from_log, mission, pieces)
         if players is not None and players != log.players:
             raise InputError("--players", f"the game in {from_log} has {log.players} players, not {players}",
@@ -318,7 +318,6 @@ def simulate(mission, players, games, seed, policy, workers, engine, pieces, res
     Example: kakapo simulate missions/party/p05.toml --players 3 --games 20000 --policy planner
     """
     from solver.analysis.simulate import play_games, summarise  # heavy: Numba
-    from solver.runtime.workers import default_workers
 
     check_output_path(results_path, [mission, pieces], ".csv", "--results")
     catalog, m = load_inputs(mission, pieces)
@@ -376,8 +375,7 @@ def play(mission, players, seed, game_index, policy, time_limit, pieces, log_pat
     Example: kakapo play missions/buddy/b05.toml --seed 7 --game 3 --log game.jsonl
     Example: kakapo play --from game.jsonl --round 4 --policy planner --log game2.jsonl
     """
-    from solver.analysis.play import play as play_game  # heavy: the open-hand solver's OR-Tools
-    from solver.analysis.play import play_from
+    from solver.analysis import play as games  # heavy: the open-hand solver's OR-Tools
 
     if mission is None and from_log is None:
         raise click.UsageError("give MISSION (a mission file or a bundled mission's id), or --from LOG")
@@ -387,13 +385,13 @@ def play(mission, players, seed, game_index, policy, time_limit, pieces, log_pat
     if from_log:
         log, catalog, m = log_and_mission(from_log, mission, pieces)
         seed, game_index, policy = _defaults_from(log, seed, game_index, policy)
-        game = play_from(log, m, catalog, from_round, seed, game_index, policy, time_limit, players)
+        game = games.play_from(log, m, catalog, from_round, seed, game_index, policy, time_limit, players)
         players = log.players
     else:
         catalog, m = load_inputs(mission, pieces)
         players = table(m, players, mission)
         seed, game_index, policy = 1 if seed is None else seed, game_index or 0, policy or DEFAULT_POLICY
-        game = play_game(m, catalog, players, seed, game_index, policy, time_limit)
+        game = games.play(m, catalog, players, seed, game_index, policy, time_limit)
     if log_path:
         write_log(log_path, game.events)
     print_game(m, game, players, policy, seed, game_index, from_log)
@@ -466,7 +464,6 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     Example: kakapo ceiling missions/buddy/b12.toml --games 200
     """
     from solver.openhand.ceiling import ceiling as run_ceiling  # heavy: OR-Tools and Numba
-    from solver.runtime.workers import default_workers
 
     check_output_path(results_path, [mission, pieces], ".csv", "--results")
     catalog, m = load_inputs(mission, pieces)
@@ -516,8 +513,7 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
     \b
     Example: kakapo generate --mode party --band 0.30-0.40 --count 3 --out my_missions
     """
-    from solver.analysis.generate import MAX_CANDIDATES  # heavy: OR-Tools and Numba
-    from solver.analysis.generate import generate as run_generate
+    from solver.analysis import generate as generator  # heavy: OR-Tools and Numba
 
     try:
         low, high = (float(x) for x in band.split("-"))
@@ -532,10 +528,11 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
                          "use 2 for buddy, 3 or 4 for party")
     catalog = load_catalog(pieces)
     check_writable(out_dir, "--out", folder=True)
-    bar = ProgressBar(f"candidates (of at most {MAX_CANDIDATES})", enabled=not as_json)
+    most = generator.MAX_CANDIDATES
+    bar = ProgressBar(f"candidates (of at most {most})", enabled=not as_json)
     try:
-        found = run_generate(mode, low, high, players, policy, count, seed, Path(out_dir), catalog, workers,
-                             progress=lambda tried, kept: bar.update(tried, MAX_CANDIDATES, f"{kept} of {count} kept"))
+        found = generator.generate(mode, low, high, players, policy, count, seed, Path(out_dir), catalog, workers,
+                                   progress=lambda tried, kept: bar.update(tried, most, f"{kept} of {count} kept"))
     finally:
         bar.close()
     docs = [{"file": str(f.path), "clear_rate": f.clear_rate, "ci95": list(f.ci95), "min_pieces": f.min_pieces}
@@ -580,7 +577,6 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INPUT)
     from solver.analysis.validate import bundled_rates, placement_phrase, validate_file  # heavy: OR-Tools, Numba
-    from solver.runtime.workers import default_workers
 
     workers = workers or default_workers()
     baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
@@ -662,7 +658,6 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
     Example: kakapo report missions --baseline --ceiling-games 200 --out reports
     """
     from solver.analysis.report import PROGRESS, find_missions, plan_report, rows_of, run_plan, write_outputs  # heavy
-    from solver.runtime.workers import default_workers
 
     catalog = load_catalog(pieces)
     wanted = None

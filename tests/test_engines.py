@@ -200,7 +200,7 @@ def test_play_log_and_exit_code(tmp_path):
             "placements", "skills_left", "scanned"}
     assert all(set(e) == keys for e in lines[1:-1])
     assert set(lines[0]) == {"event", "mission", "players", "rounds", "skills", "hands", "set_aside", "removed",
-                             "start_player"}
+                             "start_player", "seed", "game", "policy"}  # SPEC's keys, and the run that played it
 
 
 def test_play_is_game_zero_of_simulate(tmp_path, catalog):

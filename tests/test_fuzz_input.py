@@ -7,6 +7,7 @@ from solver.core.errors import InputError
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
+from tests.fuzzfiles import fuzz
 
 MISSION = (ROOT / "tests/missions/buddy/b04.toml").read_text()
 CATALOG = (ROOT / "missions/pieces.toml").read_text()
@@ -44,10 +45,9 @@ def test_mangled_catalog_is_input_error_or_valid(tmp_path, data):
 
 
 def test_corpus_fuzzer_briefly():
-    """The long fuzzer of benchmarks/ (mutations and hostile generators over both file kinds), briefly."""
-    import subprocess
-    import sys
-
-    r = subprocess.run([sys.executable, str(ROOT / "benchmarks/fuzz_files.py"), "--files", "400", "--seed", "3"],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0 and "'escape': 0" in r.stdout and "'slow': 0" in r.stdout, r.stdout[-2000:]
+    """The long fuzzer (benchmarks/fuzz_files.py: mutations and hostile generators over missions, catalogs and
+    game logs), briefly."""
+    escapes = []
+    counts, slowest, _ = fuzz(500, 3, lambda n, text, e: escapes.append((n, repr(e))))
+    assert counts["escape"] == 0 and counts["slow"] == 0, (escapes[:3], slowest)
+    assert counts["loaded"] > 0 and counts["input_error"] > 0

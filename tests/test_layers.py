@@ -1,0 +1,162 @@
+"""The architecture as `ls solver/` shows it: packages in layers, imports only downward, no cycle, and
+an import inside a function only for a heavy optional package, with its reason on the line."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+# lower numbers are lower layers; a package imports only from its own layer's package or lower layers
+LAYERS = {"runtime": 0, "core": 1, "io": 2, "view": 2, "puzzle": 3, "game": 4, "openhand": 5, "analysis": 6, "cli": 7}
+PACKAGE = ROOT / "solver"
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def layer_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def imports(path: Path, known: set[str]) -> list[tuple[str, int, bool, str]]:
+    """(module imported, line, inside a function, the line's text) for every import of a solver module."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    tree = ast.parse(text)
+    out = []
+
+    def visit(node, in_function):
+        for child in ast.iter_child_nodes(node):
+            inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if isinstance(child, ast.ImportFrom) and child.module and child.level == 0:
+                names = [f"{child.module}.{a.name}" for a in child.names]
+                target = next((n for n in names if n in known), child.module)
+                out.append((target, child.lineno, in_function, lines[child.lineno - 1]))
+            elif isinstance(child, ast.Import):
+                for a in child.names:
+                    out.append((a.name, child.lineno, in_function, lines[child.lineno - 1]))
+            if not isinstance(child, ast.If) or not _type_checking(child):
+                visit(child, inside)
+
+    visit(tree, False)
+    return out
+
+
+def _type_checking(node: ast.If) -> bool:
+    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def graph() -> dict[str, set[str]]:
+    mods = modules()
+    known = set(mods)
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    for m, path in mods.items():
+        for target, _, _, _ in imports(path, known):
+            if target in known and target != m:
+                edges[m].add(target)
+    return edges
+
+
+def test_every_module_belongs_to_a_layer():
+    for m in modules():
+        if m == "solver":
+            continue
+        assert layer_of(m) in LAYERS, f"{m} is not in a layer package: {sorted(LAYERS)}"
+    assert not [p for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "cli.py")], \
+        "modules side by side at the top of solver/"
+
+
+def test_imports_only_go_down():
+    up = []
+    for m, targets in graph().items():
+        here = layer_of(m)
+        for t in targets:
+            there = layer_of(t)
+            if there is None or here is None or there == here:
+                continue
+            if LAYERS[there] >= LAYERS[here]:
+                up.append(f"{m} -> {t}")
+    assert not up, "imports that go up or sideways:\n" + "\n".join(sorted(up))
+
+
+def test_no_import_cycle():
+    edges = graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    cycles = []
+
+    def strong(v):  # Tarjan
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                cycles.append(sorted(comp))
+
+    for v in edges:
+        if v not in index:
+            strong(v)
+    # a package's __init__ re-exporting its own modules is not a cycle of the architecture
+    cycles = [c for c in cycles if not all(x.startswith(c[0].rsplit(".", 1)[0]) for x in c) or len(c) > 2]
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_imports_inside_functions_only_for_heavy_packages_with_a_reason():
+    known = set(modules())
+    bad = []
+    for path in modules().values():
+        for _, line, inside, text in imports(path, known):
+            if inside and not any(word in text for word in ("# heavy", "# the optional")):
+                bad.append(f"{path.relative_to(ROOT)}:{line}: {text.strip()}")
+    assert not bad, "imports inside functions without a reason:\n" + "\n".join(bad)
+
+
+def test_the_command_is_not_a_generic_top_level_module():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["kakapo"] == "solver.cli:main"
+    assert "py-modules" not in project["tool"]["setuptools"]
+
+
+def test_no_test_reads_the_benchmarks():
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        code = [ln for ln in text.splitlines() if not ln.strip().startswith(("#", '"""')) and "benchmarks/" in ln]
+        opens = [ln for ln in code if "ROOT /" in ln or "open(" in ln or "glob(" in ln]
+        assert not opens, f"{path.name} reads benchmarks/: {opens}"
+
+
+def test_the_command_starts_without_heavy_imports():
+    """`kakapo --help` and the light commands load no OR-Tools, Numba, pandas or matplotlib."""
+    heavy = "('numba', 'ortools', 'pandas', 'matplotlib', 'distributed')"
+    code = f"import sys, solver.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
