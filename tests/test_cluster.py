@@ -7,6 +7,8 @@ from solver.analysis.report import Progress, compute_rows, plan_report
 from solver.io.catalog import load_catalog
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # the full suite only (CI runs it)
+
 distributed = pytest.importorskip("distributed")  # the cluster extra; .ci/run installs it
 
 

@@ -76,6 +76,7 @@ def test_step_parity_on_every_campaign_row(policy, catalog):
         check_moments(load_mission(path, catalog), catalog, players, policy, 1000 + i, cuts=2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,players", [*CASES, ("buddy/b04", 2)])  # b04: pieces placed before play
 def test_engines_agree_game_by_game_500_deals(name, players, catalog):
     m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
@@ -91,6 +92,7 @@ def test_engines_agree_game_by_game_500_deals(name, players, catalog):
                 (int(traces[i]), RESULT_NAMES[res[i]], int(rounds[i]), int(scanned[i])), (policy, i)
 
 
+@pytest.mark.slow
 def test_planner_engines_agree_game_by_game(catalog):
     """The planner's twin with its own library: tight draft missions (where it differs most from the
     heuristic) and b04."""
@@ -109,6 +111,7 @@ def test_planner_engines_agree_game_by_game(catalog):
                 (int(traces[i]), RESULT_NAMES[res[i]], int(rounds[i])), (path, i)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,players", [*CASES, ("buddy/b04", 2), ("party/p01", 4)])
 def test_logs_pass_the_referee(name, players, catalog):
     m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
@@ -120,6 +123,7 @@ def test_logs_pass_the_referee(name, players, catalog):
     assert "cleared" in results and "rounds_exhausted" in results
 
 
+@pytest.mark.slow
 def test_same_numbers_whatever_workers_and_engine(catalog):
     m = load_mission(ROOT / "tests/missions/party/p03.toml", catalog)
     one = play_games(m, catalog, 3, 2500, 7, "heuristic", "numba", 1)
@@ -212,6 +216,7 @@ def test_play_is_game_zero_of_simulate(tmp_path, catalog):
     assert RESULT_NAMES[out.results[0]] == end["result"] and out.rounds[0] == end["rounds_played"]
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_and_greedy(catalog):
     totals = {"heuristic": 0, "greedy": 0, "random": 0}
     for path in sorted((ROOT / "missions").glob("*/*.toml")):

@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
@@ -11,6 +12,8 @@ from solver.io.missionfile import load_mission
 from solver.io.missionwrite import mission_toml
 from solver.puzzle.cpsat import solve
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # the full suite only (CI runs it)
 
 
 def run(*args):

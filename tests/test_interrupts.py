@@ -31,6 +31,7 @@ def test_ctrl_c_stops_a_solve_promptly_and_is_not_unknown():
     assert time.perf_counter() - t0 < 5
 
 
+@pytest.mark.slow
 def test_report_interrupted_mid_solve_then_rerun_equals_a_straight_run(tmp_path, monkeypatch):
     catalog = load_catalog()
     paths = [ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/buddy/b04.toml",
@@ -82,6 +83,7 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
 def test_no_worker_survives_the_main_process(tmp_path, how):

@@ -107,6 +107,7 @@ def test_random_streams_and_trace_mixing():
 
 # ---------------------------------------------------------------- cards
 @twin("cards.deal", "state.new_state", "state.start_game", "play.deal_game")
+@pytest.mark.slow
 @pytest.mark.parametrize("path,players", [("tests/missions/buddy/b04.toml", 2), ("tests/missions/party/p01.toml", 3),
                                           ("tests/missions/party/p01.toml", 4)])
 def test_deal(path, players, catalog):
@@ -143,6 +144,7 @@ def test_decision_card():
 
 
 @twin("cards.selection_options")
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_selection_options(players, catalog):
     m = load("tests/missions/buddy/b01.toml" if players == 2 else "tests/missions/party/p01.toml", catalog)
@@ -192,6 +194,7 @@ def boards(mission, catalog, seed, steps=9):
 
 @twin("board.is_legal", "board.is_scanned", "board.is_spoiled", "board.count_scanned", "board.place",
       "board.has_legal_position")
+@pytest.mark.slow
 @pytest.mark.parametrize("path", MISSIONS, ids=lambda p: p.split("/")[-1])
 def test_board_rules(path, catalog):
     m = load(path, catalog)
@@ -226,6 +229,7 @@ STATE_KERNELS = ("state.current_player", "state.piece_to_place", "state.legal_ac
 
 
 @twin(*STATE_KERNELS)
+@pytest.mark.slow
 @pytest.mark.parametrize("path,players", [(MISSIONS[0], 2), (MISSIONS[1], 3), (MISSIONS[2], 4)],
                          ids=lambda x: str(x).split("/")[-1])
 def test_state_every_legal_action_from_many_moments(path, players, catalog):
@@ -280,6 +284,7 @@ def view_arrays(T, occ, cm):
 
 
 @twin("heuristic.refresh_view", "heuristic.score_mask")
+@pytest.mark.slow
 @pytest.mark.parametrize("path", MISSIONS, ids=lambda p: p.split("/")[-1])
 def test_board_view_and_score(path, catalog):
     m = load(path, catalog)
@@ -302,6 +307,7 @@ def test_board_view_and_score(path, catalog):
 
 
 @twin("heuristic.usefulness", "heuristic.placed", "heuristic.is_fresh")
+@pytest.mark.slow
 @pytest.mark.parametrize("path", MISSIONS, ids=lambda p: p.split("/")[-1])
 def test_usefulness_cached_across_placements(path, catalog):
     """The incremental cache (placed / is_fresh) gives BoardView.usefulness of a fresh board."""
@@ -340,6 +346,7 @@ def scratch(T):
 
 
 @twin("heuristic.smart_place", "heuristic.is_dead_end", "heuristic.filler")
+@pytest.mark.slow
 @pytest.mark.parametrize("path", MISSIONS, ids=lambda p: p.split("/")[-1])
 def test_placement_choice_dead_ends_and_fillers(path, catalog):
     """smart_place is SmartBase.place (greedy: no dead-end checks; heuristic: with them); is_dead_end
@@ -390,6 +397,7 @@ def opts_array(options) -> np.ndarray:
 
 
 @twin("heuristic.heuristic_card", "heuristic.heuristic_select")
+@pytest.mark.slow
 @pytest.mark.parametrize("path,players", [(MISSIONS[0], 2), (MISSIONS[1], 3), (MISSIONS[2], 4), (MISSIONS[3], 2)],
                          ids=lambda x: str(x).split("/")[-1])
 def test_heuristic_card_and_selection(path, players, catalog):
@@ -425,6 +433,7 @@ def plan_view(m, catalog, obs):
 
 @twin("planner.spoil_solutions", "planner.live_solutions", "planner.plan_usefulness", "planner.planner_place",
       "planner.selectable_pieces", "policies.refresh_live")
+@pytest.mark.slow
 @pytest.mark.parametrize("path,players", [(MISSIONS[3], 2), (MISSIONS[1], 3), ("tests/missions/draft/p13.toml", 3)],
                          ids=lambda x: str(x).split("/")[-1])
 def test_planner_kernels(path, players, catalog):
@@ -474,6 +483,7 @@ def test_planner_kernels(path, players, catalog):
 # ---------------------------------------------------------------- the policies' act
 @twin("policies.decide", "policies.random_action", "policies.sync", "policies.evaluate", "policies.new_memory",
       "policies.reset_memory")
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", ["random", "greedy", "heuristic", "planner"])
 @pytest.mark.parametrize("path,players", [(MISSIONS[0], 2), (MISSIONS[2], 4), ("tests/missions/draft/p13.toml", 3)],
                          ids=lambda x: str(x).split("/")[-1])
@@ -498,6 +508,7 @@ def test_decide_is_act_from_any_moment(path, players, policy, catalog):
 
 # ---------------------------------------------------------------- playing out
 @twin("play.play_out", "play.play_many")
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", ["random", "greedy", "heuristic", "planner"])
 def test_play_out_from_any_moment_and_whole_games(policy, catalog):
     from solver.game.engine import play_out

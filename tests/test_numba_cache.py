@@ -2,11 +2,16 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # the full suite only (CI runs it)
 
 SCRIPT = """
 import json, sys
@@ -32,41 +37,64 @@ def run_with_cache(cache: Path, stderr: list | None = None) -> list:
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-def test_missing_then_damaged_cache_is_harmless(tmp_path):
+def cache_folder(root: Path, package: Path = ROOT) -> Path:
+    """The folder the package's kernels use under a NUMBA_CACHE_DIR of ``root``."""
+    show = "import os, sys; sys.path.insert(0, {p!r}); import solver.runtime.jit; print(os.environ['NUMBA_CACHE_DIR'])"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(root))
+    r = subprocess.run([sys.executable, "-c", show.format(p=str(package))], env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return Path(r.stdout.strip())
+
+
+def test_the_first_run_says_it_compiles_once(tmp_path):
     said: list = []
-    first = run_with_cache(tmp_path, said)  # empty cache: compiles and writes it, and says so
-    assert "compiling the simulator, once" in said[0]
-    files = [p for p in tmp_path.rglob("*") if p.suffix in (".nbi", ".nbc")]
-    assert files, "the engine wrote no cache"
-    for p in files:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), KAKAPO_NOTICES="1")
+    env.pop("KAKAPO_COMPILE_NOTICE_SHOWN", None)
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import solver.runtime.jit"
+    for _ in range(2):
+        said.append(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                   timeout=120).stderr)
+        folder = cache_folder(tmp_path)
+        (folder / "x").mkdir(exist_ok=True)
+        (folder / "x" / "play.play_many-1.py311.nbi").write_bytes(b"")  # as if the engine had been compiled
+    assert "compiling the simulator, once" in said[0] and "compiling" not in said[1]
+
+
+def test_damaged_cache_is_harmless(tmp_path):
+    """A copy of this session's cache with the engine's top kernel and the usefulness kernel turned to garbage:
+    the run compiles what it must and plays the same games; the next run loads the rewritten cache."""
+    import solver.runtime.jit  # noqa: F401  (it sets this process's cache folder)
+
+    session = Path(os.environ["NUMBA_CACHE_DIR"])
+    root = tmp_path / "cache"
+    copy = cache_folder(root)
+    if session.is_dir():
+        shutil.rmtree(copy)
+        shutil.copytree(session, copy)
+    first = run_with_cache(root)  # a warm copy loads; an empty one compiles
+    damaged = [p for p in copy.rglob("*") if p.suffix in (".nbi", ".nbc") and
+               (".play_many-" in p.name or ".usefulness-" in p.name)]
+    assert damaged, "the engine wrote no cache"
+    for p in damaged:
         p.write_bytes(b"garbage")
-    assert run_with_cache(tmp_path) == first  # damaged cache: recompiles, same games
-    assert run_with_cache(tmp_path, said) == first  # and the rewritten cache loads, quietly
-    assert "compiling" not in said[1]
+    said: list = []
+    assert run_with_cache(root) == first  # damaged cache: recompiles, same games
+    assert run_with_cache(root, said) == first  # and the rewritten cache loads, quietly
+    assert "compiling" not in said[0]
 
 
 def test_cache_folder_follows_the_shared_codes(tmp_path):
     """Constants of other files (weights.py, core/) are compiled into the kernels: editing them must not
     reuse a cache."""
-    import shutil
-
-    show = "import os, sys; sys.path.insert(0, {root!r}); import solver.game.fast; print(os.environ['NUMBA_CACHE_DIR'])"
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-
-    def folder(root):
-        r = subprocess.run([sys.executable, "-c", show.format(root=str(root))], env=env, capture_output=True,
-                           text=True, timeout=120)
-        assert r.returncode == 0, r.stderr[-2000:]
-        return Path(r.stdout.strip())
-
     copy = tmp_path / "copy"
     shutil.copytree(ROOT / "solver", copy / "solver", ignore=shutil.ignore_patterns("__pycache__"))
-    before = folder(copy)
+    before = cache_folder(tmp_path / "cache", copy)
     assert before.parent == tmp_path / "cache" and before.is_dir()
     weights = copy / "solver/game/weights.py"
     weights.write_text(weights.read_text().replace("SKILL_COST = 3", "SKILL_COST = 4"))
-    second = folder(copy)
+    second = cache_folder(tmp_path / "cache", copy)
     assert second != before
     spec = copy / "solver/core/spec.py"
     spec.write_text(spec.read_text().replace("MAX_SKILLS = 40", "MAX_SKILLS = 41"))
-    assert folder(copy) not in (before, second)
+    assert cache_folder(tmp_path / "cache", copy) not in (before, second)

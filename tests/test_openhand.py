@@ -44,6 +44,7 @@ ALL_12 = range(12)
     ("party", 3, 1, 0, False, ALL_12),
     ("party", 4, 2, 1, True, (0, 2, 3)),
 ])
+@pytest.mark.slow
 def test_deal_solver_agrees_with_brute_force(load, catalog, mode, players, rounds, skills, cage, games):
     """Exactness both ways, on missions where the answer depends on the cards."""
     m = tiny(load, mode, rounds, skills, cage=cage)
@@ -64,6 +65,7 @@ def test_deal_solver_agrees_with_brute_force(load, catalog, mode, players, round
 CASES = [("buddy/b04", 2), ("party/p02", 3), ("party/p03", 4)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,players", CASES)
 def test_plans_pass_the_referee_and_policies_never_beat_the_ceiling(name, players, catalog):
     """RULES.md §23: a simulated player only sees its seat; the open-hand team sees all, so
@@ -81,6 +83,7 @@ def test_plans_pass_the_referee_and_policies_never_beat_the_ceiling(name, player
             assert referee(json.loads(json.dumps(g.events)), m, catalog) == "cleared"
 
 
+@pytest.mark.slow
 def test_impossible_puzzle_and_too_few_rounds_give_ceiling_zero(load, catalog, write):
     # the only open side is red, and every red piece is spoiled: a blue piece already covers it
     spoiled = load(mission_text(ONE_OPEN, "buddy", "1", PLACED_E6_G6 + PLACED_F7.replace("f7", "f7") +
@@ -102,6 +105,7 @@ def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
+@pytest.mark.slow
 def test_ceiling_command_contract_workers_and_results(tmp_path):
     mission = ROOT / "tests/missions/buddy/b04.toml"
     one = run("ceiling", mission, "--games", 24, "--seed", 5, "--workers", 1, "--json",
@@ -121,6 +125,7 @@ def test_ceiling_command_contract_workers_and_results(tmp_path):
     assert {r["result"] for r in rows} <= {"clearable", "not_clearable", "undecided"}
 
 
+@pytest.mark.slow
 def test_open_hand_play_clears_exactly_the_clearable_deals(tmp_path, load, catalog, write):
     path = write("tiny.toml", mission_text(ONE_OPEN, "party", "1",
                                            "rounds = 1\nskills = 0\n" + PLACED_E6_G6 + PLACED_F7))
@@ -140,6 +145,7 @@ def test_open_hand_play_clears_exactly_the_clearable_deals(tmp_path, load, catal
     assert "cleared" in outcomes and len(outcomes) > 1
 
 
+@pytest.mark.slow
 def test_play_game_matches_simulate_results_row(tmp_path):
     mission = ROOT / "tests/missions/buddy/b04.toml"
     res = run("simulate", mission, "--games", 12, "--seed", 9, "--workers", 1, "--results", tmp_path / "s.csv")

@@ -6,7 +6,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # the full suite only (CI runs it)
 
 
 def test_non_editable_install_runs_from_elsewhere(tmp_path):

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
@@ -47,6 +48,7 @@ def test_piece_budget_of_the_rounds(write):
     assert "why: it needs at least" in res.output
 
 
+@pytest.mark.slow
 def test_minimal_set_of_birds_that_conflict():
     (r,) = reasons_of(ROOT / "tests/golden/unsolvable/one_yellow_left.toml")
     assert r["code"] == "birds_conflict" and r["birds"] == ["A", "B"]
@@ -75,6 +77,7 @@ def test_png_of_an_unsolvable_mission_marks_the_culprits(tmp_path, monkeypatch):
     assert sorted(seen["culprit_birds"]) == ["A", "B"]
 
 
+@pytest.mark.slow
 def test_validate_gives_the_same_reasons():
     res = CliRunner().invoke(main, ["validate", str(ROOT / "tests/golden/unsolvable/one_yellow_left.toml"),
                                     "--games", "0", "--json"])

@@ -11,6 +11,8 @@ from click.testing import CliRunner
 from solver.cli import main
 from tests.conftest import ROOT, board_text, mission_text
 
+pytestmark = pytest.mark.slow  # the full suite only (CI runs it)
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]

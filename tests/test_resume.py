@@ -92,6 +92,7 @@ def test_another_policy_plays_on_legally(tmp_path, policy, catalog):
     referee(new, mission_of("p12", catalog), catalog)
 
 
+@pytest.mark.slow
 def test_open_hand_from_a_moment_is_the_ceiling_from_there(tmp_path, catalog):
     """The open-hand team continues from round R with the deal solver's plan from that moment; on a deal
     the ceiling calls clearable, a moment on the original plan's path is clearable too, and the plan clears."""

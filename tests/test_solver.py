@@ -25,6 +25,7 @@ def test_golden_covers_every_bundled_mission_and_fixture():
     assert {p.stem for p in FIXTURES} == set(GOLDEN["fixtures"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", BUNDLED + FIXTURES, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
 def test_bundled_missions_golden_minimum(path, catalog):
     m = load_mission(path, catalog)
@@ -41,6 +42,7 @@ def test_bundled_missions_golden_minimum(path, catalog):
         assert fewer.status == "unsolvable"
 
 
+@pytest.mark.slow
 def test_cpsat_agrees_with_exhaustive_on_200_generated_missions(catalog):
     outcomes = {}
     for seed in range(200):

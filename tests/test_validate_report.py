@@ -15,6 +15,7 @@ def invoke(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
+@pytest.mark.slow
 def test_validate_bundled_mission_ok_with_difficulty_and_decoy_warning():
     res = invoke("validate", ROOT / "tests/missions/buddy/b03.toml", "--games", 150, "--workers", 1, "--json")
     assert res.exit_code == 0, res.output
@@ -26,6 +27,7 @@ def test_validate_bundled_mission_ok_with_difficulty_and_decoy_warning():
     assert d["players"] == 2 and d["games"] == 150 and 0 <= d["harder_than"] <= d["of"] == buddy
 
 
+@pytest.mark.slow
 def test_validate_exit_codes(write):
     good = ROOT / "tests/missions/party/p01.toml"
     unsolvable = write("edge.toml", mission_text(board_text({1: "A..........."})))
@@ -45,6 +47,7 @@ def test_validate_warns_when_rounds_cannot_suffice(write):
     assert res.exit_code == 1 and doc["valid"] and doc["status"] == "unsolvable"
 
 
+@pytest.mark.slow
 def test_report_files_and_columns(tmp_path):
     res = invoke("report", ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/party", "--games", 100,
                  "--workers", 1,
@@ -68,6 +71,7 @@ def test_report_bad_players_and_paths(tmp_path):
     assert res.exit_code == 2 and "nowhere" in res.output
 
 
+@pytest.mark.slow
 def test_interrupted_report_resumes_to_the_same_result(tmp_path, monkeypatch):
     from solver.analysis import simulate
 
@@ -100,6 +104,7 @@ def test_interrupted_report_resumes_to_the_same_result(tmp_path, monkeypatch):
     assert (tmp_path / "whole/report.csv").read_text() == (tmp_path / "cut/report.csv").read_text()
 
 
+@pytest.mark.slow
 def test_report_band_and_ceiling_columns(tmp_path):
     res = invoke("report", ROOT / "tests/missions/buddy/b04.toml", "--games", 300, "--workers", 1, "--out", tmp_path,
                  "--baseline", "--ceiling-games", 12)
@@ -118,6 +123,7 @@ def test_report_band_and_ceiling_columns(tmp_path):
     assert "| ceiling |" in (tmp_path / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_validate_prints_the_band():
     res = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1,
                  "--ceiling-games", 6,
@@ -131,6 +137,7 @@ def test_validate_prints_the_band():
     assert "band: greedy" in text.output and "open-hand ceiling" in text.output
 
 
+@pytest.mark.slow
 def test_campaign_placement_at_both_ends_and_between():
     from solver.analysis.validate import place_among, placement_phrase
 
@@ -148,6 +155,7 @@ def test_campaign_placement_at_both_ends_and_between():
     assert place_among(0.5, [("b02", 0.4), ("b01", 0.9)])["between"] == ["b01", "b02"]
 
 
+@pytest.mark.slow
 def test_report_keeps_two_files_with_the_same_text_apart(tmp_path):
     text = (ROOT / "tests/missions/buddy/b01.toml").read_text()
     (tmp_path / "in").mkdir()
@@ -162,6 +170,7 @@ def test_report_keeps_two_files_with_the_same_text_apart(tmp_path):
     assert sorted(df["mission"]) == ["twin-a", "twin-b"]
 
 
+@pytest.mark.slow
 def test_report_tasks_side_by_side_equal_one_after_the_other(tmp_path):
     catalog = load_catalog()
     paths = [ROOT / f"tests/missions/{n}.toml" for n in ("buddy/b01", "buddy/b04", "party/p01")]

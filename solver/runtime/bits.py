@@ -26,7 +26,7 @@ NOT_COL_A = M48 & ~_COL_A
 NOT_COL_L = M48 & ~_COL_L
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)

@@ -73,7 +73,7 @@ def _compile_notice() -> None:
     if os.environ.get("KAKAPO_COMPILE_NOTICE_SHOWN"):
         return
     if sys.stderr.isatty() or os.environ.get("KAKAPO_NOTICES") == "1":
-        print("compiling the simulator, once, ~20 s (later runs load it from the cache)", file=sys.stderr, flush=True)
+        print("compiling the simulator, once, about a minute (later runs load it from the cache)", file=sys.stderr, flush=True)
     os.environ["KAKAPO_COMPILE_NOTICE_SHOWN"] = "1"  # worker processes started from here stay quiet
 
 
@@ -86,7 +86,8 @@ def kernel(*, hot: bool = False, inline: bool = False) -> Callable[[F], F]:
     """The package's ``njit``: compiled once and cached. ``hot``: without reference counting, for
     kernels that neither allocate arrays nor return them (the engine measured 2.5 to 4 times
     faster: every array read out of a record otherwise costs an atomic count); ``inline``:
-    Numba inlines it where it is called."""
+    Numba inlines it where it is called (only where needed: LLVM inlines small kernels anyway,
+    and Numba's own inlining cost a quarter of the first compile without making games faster)."""
     options: dict[str, Any] = {"cache": True}
     if hot:
         options["_nrt"] = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 from solver.runtime.jit import kernel
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def is_legal(g, col, occ, cm, pm, ph, ba):
     """Board.is_legal_mask for position g (pm, ph, ba: T.pos_mask, T.pos_halo, T.bird_all)."""
     if (pm[g, 0] & (occ[0] | ba[0])) | (pm[g, 1] & (occ[1] | ba[1])) | (pm[g, 2] & (occ[2] | ba[2])):
@@ -29,7 +29,7 @@ def has_legal_position(piece, occ, cm, T):
     return False
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def is_scanned(b, occ, cm, ring, edge, mc):
     """Board.is_scanned (ring, edge, mc: T.bird_ring, T.bird_edge, T.mark_colour)."""
     if edge[b]:
@@ -44,7 +44,7 @@ def is_scanned(b, occ, cm, ring, edge, mc):
     return True
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def is_spoiled(b, occ, cm, ring, mc):
     """A coloured side of bird b covered by another colour (Board.can_still_be_scanned, negated)."""
     for col in range(5):
@@ -65,7 +65,7 @@ def count_scanned(occ, cm, T):
     return n
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def place(g, piece, occ, cm, used):
     """Board.place for position g of ``piece`` (g: its words, T.pos_mask[g]; legality checked by the caller)."""
     col = piece // 8

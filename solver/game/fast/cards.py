@@ -62,7 +62,7 @@ def deal(seed, spec, rs, hand, hand_count, set_aside, removed):
     return start
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def legal_cards(hand_row, lead, out):
     """state.legal_cards: cards of the lead colour if the hand holds any, else the whole hand."""
     n = 0
@@ -79,7 +79,7 @@ def legal_cards(hand_row, lead, out):
     return n
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def decision_card(trick, nt, trump):
     """state.decision_card: index in the trick of the highest trump, else of the highest lead card."""
     best = -1

@@ -61,7 +61,7 @@ def refresh_view(occ, cm, tgt, need, T):
         need[w] &= ~occ[w]
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma):
     """BoardView.score on a mask; ``touched`` has bit b set if the mask meets bird b's ring
     (ring, mc, ma: T.bird_ring, T.mark_colour, T.mark_all)."""
@@ -189,7 +189,7 @@ def placed(g, occ, cm, value, known, best_pos, stale, T):
     stale[piece] = 0
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def is_fresh(card, known, stale):
     """The cached usefulness of ``card`` is its value now."""
     return known[card] and stale[card] == 0

@@ -18,7 +18,7 @@ from solver.runtime.bits import grow, popcount
 from solver.runtime.jit import kernel
 
 # the one rule of the piece budget (core/spec.py), compiled for the kernels
-selectable_pieces = kernel(hot=True, inline=True)(rules_of_play.selectable_pieces)
+selectable_pieces = kernel(hot=True)(rules_of_play.selectable_pieces)
 
 
 @kernel(hot=True)

@@ -74,13 +74,19 @@ def run(tables, spec, seeds: np.ndarray, policy: str):
         raise ValueError("mission has no birds")
     args = (np.asarray(seeds, np.uint64), np.asarray(spec, np.int64), int(PolicyId.parse(policy)), tables, results,
             rounds_played, scanned, traces)
-    try:
-        play_many(*args)
-    except errors.TypingError:
-        raise
-    except Exception:  # most likely a damaged cache file: drop the cache and compile afresh
-        flush_caches()
-        play_many(*args)
+    for attempt in range(3):
+        try:
+            play_many(*args)
+            break
+        except errors.TypingError:
+            raise
+        except Exception:  # most likely a damaged cache file: drop it and compile afresh
+            if attempt == 2:
+                raise
+            if attempt == 0:  # the top kernel's own cache first: its callees still load from theirs
+                play_many._cache.flush()
+            else:
+                flush_caches()
     return results, rounds_played, scanned, traces
 
 

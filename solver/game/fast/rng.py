@@ -15,7 +15,7 @@ FNV_PRIME = np.uint64(reference.FNV_PRIME)
 S30, S27, S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def rnext(rs, k):
     """SplitMix64.next on stream k of rs."""
     s = rs[k] + GOLDEN
@@ -25,13 +25,13 @@ def rnext(rs, k):
     return z ^ (z >> S31)
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def below(rs, k, n):
     """SplitMix64.below on stream k of rs."""
     return np.int64(rnext(rs, k) % np.uint64(n))
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def mix(h, v):
     """rng.mix: one step of the trace hash."""
     return (h ^ np.uint64(v)) * FNV_PRIME

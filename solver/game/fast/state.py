@@ -119,7 +119,7 @@ def start_game(S, start, T):
     S.trace[0] = FNV_OFFSET
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def end_check(unplaceable, scanned, clear, rnd, rounds):
     """state.end_of_round: unplaceable, cleared, out of rounds, or go on (NOT_OVER)."""
     if unplaceable:
@@ -131,7 +131,7 @@ def end_check(unplaceable, scanned, clear, rnd, rounds):
     return NOT_OVER
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def current_player(S):
     """GameState.current_player: -1 once the game is over."""
     phase = S.info[I_PHASE]
@@ -143,7 +143,7 @@ def current_player(S):
     return S.info[I_IN_CHARGE]
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def piece_to_place(S):
     """GameState.piece: the selected piece to place now."""
     return S.opts[S.info[I_OPTION], OPT_A + S.info[I_NPLACED]]
@@ -280,6 +280,8 @@ def apply_action(S, code, T):
     info[I_NMOVES] += 1
 
 
+# inlined where it is called: the record it returns holds views made here, which a kernel without
+# reference counting (play_out) may hold only when no call returns them
 @kernel(inline=True)
 def observe(S, seat):
     """GameState.observation: the seat's own hand and the public arrays, nothing else."""
