@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from solver.analysis.simulate import play_games
 from solver.cli import main
+from solver.core.board import Shape
 from solver.core.codes import RESULT_NAMES, PolicyId
 from solver.core.spec import GameSpec
 from solver.core.stats import wilson
@@ -21,6 +22,7 @@ from solver.game.fast.state import spec_array
 from solver.game.roster import make_policy
 from solver.game.seeds import game_seeds
 from solver.game.tables import build_tables
+from solver.io.catalog import Catalog, load_catalog
 from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
 from tests.referee import referee
@@ -59,9 +61,17 @@ def check_moments(m, catalog, players, policy, seed, cuts=3):
         assert after.trace == end.trace and after.result() == end.result()
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("path,players", [(ROOT / "missions/buddy/b14.toml", 2), (ROOT / "missions/party/p09.toml", 3),
-                                          (ROOT / "missions/party/p17.toml", 4)], ids=lambda x: str(x)[-8:])
+def some_rows():
+    """Three rows in every policy; the planner's longest one (b14: its library alone takes seconds) in
+    the slow tier."""
+    for name, players in (("buddy/b14", 2), ("party/p09", 3), ("party/p17", 4)):
+        for policy in POLICIES:
+            marks = pytest.mark.slow if (name, policy) == ("buddy/b14", "planner") else ()
+            yield pytest.param(ROOT / f"missions/{name}.toml", players, policy, marks=marks,
+                               id=f"{name[-3:]}-{players}-{policy}")
+
+
+@pytest.mark.parametrize("path,players,policy", some_rows())
 def test_step_parity_on_some_campaign_rows(path, players, policy, catalog):
     check_moments(load_mission(path, catalog), catalog, players, policy, 11)
 
@@ -230,3 +240,16 @@ def test_heuristic_beats_random_and_greedy(catalog):
         for p in totals:
             totals[p] += rate[p]
     assert totals["heuristic"] > 1.3 * totals["greedy"] and totals["heuristic"] > totals["random"] + 2, totals
+
+
+def test_the_planners_library_is_built_once_per_mission_and_catalog_content():
+    from solver.game.planner import planner_library
+
+    first_catalog = load_catalog()
+    m = load_mission(ROOT / "tests/missions/buddy/b03.toml", first_catalog)
+    first = planner_library(m, first_catalog)
+    assert first and planner_library(m, load_catalog()) is first  # another catalog object, the same pieces
+    shapes = {c: first_catalog[c] for c in first_catalog}
+    card = next(c for c in shapes if shapes[c] != Shape.parse("#"))
+    shapes[card] = Shape.parse("#")
+    assert Catalog(shapes).key != first_catalog.key  # a different piece: a library of its own

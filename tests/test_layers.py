@@ -146,6 +146,13 @@ def test_the_command_is_not_a_generic_top_level_module():
     assert "py-modules" not in project["tool"]["setuptools"]
 
 
+def test_every_package_travels_in_the_wheel():
+    """setuptools lists packages by hand: a package left out installs a broken command."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "solver").rglob("__init__.py")}
+    assert found <= listed, f"packages missing from pyproject.toml: {sorted(found - listed)}"
+
+
 def test_no_test_reads_the_benchmarks():
     for path in sorted((ROOT / "tests").glob("*.py")):
         text = path.read_text(encoding="utf-8")

@@ -22,11 +22,12 @@ _LIBRARIES: dict = {}
 def planner_library(mission, catalog, best=None) -> tuple:
     """The solutions the planner steers by: the library's smallest ones (deterministic; kept per
     mission and catalog for the life of the process). ``best``: the mission solver's optimal
-    answer, if the caller has it already."""
+    answer, if the caller has it already. Kept by content, so commands run in one process (the
+    tests, a report's worker) build it once."""
     from solver.puzzle.cpsat import solve  # heavy: OR-Tools, only where a library is built
     from solver.puzzle.library import build_library  # heavy: Numba
 
-    key = (mission, id(catalog))
+    key = (mission, catalog.key)
     if key not in _LIBRARIES:
         best = best if best is not None and best.optimal else solve(mission, catalog)
         sols = build_library(mission, catalog, optimal=best.placements) if best.status == "solvable" else []

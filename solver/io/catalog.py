@@ -30,6 +30,11 @@ class Catalog(Mapping):
     def __len__(self) -> int:
         return len(self._shapes)
 
+    @property
+    def key(self) -> tuple:
+        """The shapes as one hashable value: equal for two catalogs that select the same pieces."""
+        return tuple(sorted((card.index, shape.cells) for card, shape in self._shapes.items()))
+
 
 def load_catalog(path: str | Path | None = None) -> Catalog:
     """Parse a catalog TOML file (default: the bundled one); raises InputError."""

@@ -73,7 +73,8 @@ def _compile_notice() -> None:
     if os.environ.get("KAKAPO_COMPILE_NOTICE_SHOWN"):
         return
     if sys.stderr.isatty() or os.environ.get("KAKAPO_NOTICES") == "1":
-        print("compiling the simulator, once, about a minute (later runs load it from the cache)", file=sys.stderr, flush=True)
+        print("compiling the simulator, once, about a minute (later runs load it from the cache)",
+              file=sys.stderr, flush=True)
     os.environ["KAKAPO_COMPILE_NOTICE_SHOWN"] = "1"  # worker processes started from here stay quiet
 
 
