@@ -25,17 +25,17 @@ def test_cluster_report_equals_local_and_resumes(tmp_path, scheduler):
     paths = [ROOT / "tests/missions/buddy/b04.toml", ROOT / "tests/missions/party/p01.toml"]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
     args = (catalog, cat_bytes, 300, 5, None, "heuristic", 1, 20.0)
-    local = compute_rows(paths, *args, tmp_path / "local", baseline=True, ceiling_games=8)
-    remote = compute_rows(paths, *args, tmp_path / "remote", baseline=True, ceiling_games=8, scheduler=scheduler)
+    local = compute_rows(paths, *args, tmp_path / "local", baseline=True, ceiling_games=3)
+    remote = compute_rows(paths, *args, tmp_path / "remote", baseline=True, ceiling_games=3, scheduler=scheduler)
     assert remote == local
     # begun locally (two tasks done), finished on the cluster: the same rows
-    plan = plan_report(paths, catalog, cat_bytes, 300, 5, None, "heuristic", 20.0, True, 8)
+    plan = plan_report(paths, catalog, cat_bytes, 300, 5, None, "heuristic", 20.0, True, 3)
     whole = Progress(tmp_path / "local" / "report.progress.jsonl")
     (tmp_path / "mixed").mkdir()
     part = Progress(tmp_path / "mixed" / "report.progress.jsonl")
     for task in plan.tasks()[:2]:
         part.put(task.key, whole.get(task.key))
-    mixed = compute_rows(paths, *args, tmp_path / "mixed", baseline=True, ceiling_games=8, scheduler=scheduler)
+    mixed = compute_rows(paths, *args, tmp_path / "mixed", baseline=True, ceiling_games=3, scheduler=scheduler)
     assert mixed == local
 
 

@@ -21,7 +21,8 @@ def run(*args):
 
 
 def test_generate_writes_missions_in_the_band_and_never_overwrites(tmp_path):
-    res = run("generate", "--mode", "party", "--band", "0.35-0.75", "--count", 1, "--seed", 4, "--out", tmp_path,
+    # seed 1 lands in the band after a few candidates (seed 4 takes six times as long)
+    res = run("generate", "--mode", "party", "--band", "0.35-0.75", "--count", 1, "--seed", 1, "--out", tmp_path,
               "--json")
     assert res.exit_code == 0, res.output
     (doc,) = json.loads(res.output)
@@ -32,11 +33,11 @@ def test_generate_writes_missions_in_the_band_and_never_overwrites(tmp_path):
     best = solve(m, catalog)
     assert best.status == "solvable" and best.pieces_used == doc["min_pieces"] <= m.rounds + min(m.skills, m.rounds)
     # the rate is what `simulate` measures with the same seed and games
-    sim = json.loads(run("simulate", doc["file"], "--games", 2000, "--seed", 4, "--players", 4, "--workers", 1,
+    sim = json.loads(run("simulate", doc["file"], "--games", 2000, "--seed", 1, "--players", 4, "--workers", 1,
                          "--json").output)
     assert sim["clear_rate"] == doc["clear_rate"]
     first = Path(doc["file"]).read_text()
-    again = run("generate", "--mode", "party", "--band", "0.35-0.75", "--count", 1, "--seed", 4, "--out", tmp_path,
+    again = run("generate", "--mode", "party", "--band", "0.35-0.75", "--count", 1, "--seed", 1, "--out", tmp_path,
                 "--json")
     (doc2,) = json.loads(again.output)
     assert doc2["file"] != doc["file"] and Path(doc["file"]).read_text() == first

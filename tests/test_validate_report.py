@@ -126,14 +126,14 @@ def test_report_band_and_ceiling_columns(tmp_path):
 @pytest.mark.slow
 def test_validate_prints_the_band():
     res = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1,
-                 "--ceiling-games", 6,
+                 "--ceiling-games", 3,
                  "--json")
     assert res.exit_code == 0, res.output
     (d,) = json.loads(res.output)["files"][0]["difficulty"]
     assert set(d["band"]) == {"greedy", "heuristic", "planner", "ceiling"}
-    assert d["band"]["ceiling"]["games"] == 6 and d["band"]["heuristic"]["clear_rate"] == d["clear_rate"]
+    assert d["band"]["ceiling"]["games"] == 3 and d["band"]["heuristic"]["clear_rate"] == d["clear_rate"]
     text = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1,
-                  "--ceiling-games", 6)
+                  "--ceiling-games", 3)
     assert "band: greedy" in text.output and "open-hand ceiling" in text.output
 
 
