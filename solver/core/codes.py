@@ -66,6 +66,7 @@ class PolicyId(_Labelled):
     RANDOM = 1
     GREEDY = 2
     PLANNER = 3
+    SEARCH = 4  # looks ahead with the planner: Numba whole games only (game/search.py, game/fast/search.py)
 
     @property
     def summary(self) -> str:
@@ -77,7 +78,10 @@ _POLICY_SUMMARY = {
     PolicyId.RANDOM: "uniform over the legal choices",
     PolicyId.GREEDY: "the naive baseline: random cards, best immediate placement",
     PolicyId.PLANNER: "the heuristic steered by the puzzle's solutions",
+    PolicyId.SEARCH: "samples the unseen cards and tries each move to the end with the planner (--samples)",
 }
+# the one-ply players that ``game.fast.policies.decide`` plays (the search player plays them ahead)
+ONE_PLY = (PolicyId.HEURISTIC, PolicyId.RANDOM, PolicyId.GREEDY, PolicyId.PLANNER)
 POLICY_NAMES = PolicyId.labels()
 OPEN_HAND = "open-hand"  # sees every hand: an upper bound that cheats, never a difficulty estimate
 DEFAULT_POLICY = PolicyId.HEURISTIC.label  # SPEC: until the planner clears as often on every bundled mission

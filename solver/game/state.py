@@ -76,6 +76,9 @@ class Observation:
     options: tuple[Option, ...]  # this round's selection options (once the trick is complete)
     piece: Card | None  # the piece to place now (phase PLACE)
     legal: tuple[Action, ...]  # this seat's legal actions if it is to act, else none
+    option: int  # the option taken this round (-1 before the selection)
+    placed: tuple[Placement, ...]  # this round's placements so far
+    moves: tuple[Action, ...]  # every action of the game so far (all public)
 
     @property
     def num_players(self) -> int:
@@ -273,7 +276,7 @@ class GameState:
             hand=tuple(self.hands[seat]), hand_sizes=tuple(len(h) for h in self.hands), start_player=self.leader,
             trump=self.trump, trick=tuple(self.trick), history=tuple(self.history), board=self.board.copy(),
             skills_left=self.skills_left, removed=self.removed, phase=self.phase, options=tuple(self.options),
-            piece=self.piece, legal=legal)
+            piece=self.piece, legal=legal, option=self.option, placed=tuple(self.placed), moves=tuple(self.moves))
 
     def clone(self) -> GameState:
         """An independent copy (random streams included): try two actions from the same moment."""

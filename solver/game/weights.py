@@ -15,3 +15,10 @@ FILLER_NEED_PENALTY = 100  # a filler's cost for each cell it takes of those the
 PLAN_SOLUTIONS = 256  # library solutions the planner steers by (the smallest)
 ALIGN_BASE = 2  # score bonus for putting a piece where a live solution has it ...
 ALIGN_STEP = 4  # ... plus this per piece of that solution already on the board
+
+# ---------------------------------------------------------------- the search player
+SEARCH_WIN = 100  # points of a look-ahead game that clears ...
+SEARCH_BIRD = 1  # ... plus this per bird scanned at its end (a little, to tell near misses apart)
+SEARCH_MARGIN = 5  # points a sample by which a move must beat the planner's to replace it
+PLACE_CANDIDATES = 6  # placements tried: the planner's and the best others by its score
+SAMPLE_TRIES = 20  # dead ends of the sampler before it drops the voids

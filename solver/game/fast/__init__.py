@@ -10,7 +10,10 @@
                                       filler, smart_place, heuristic_card, heuristic_select
   planner       game/planner.py       spoil_solutions, live_solutions, plan_usefulness, planner_place
   policies      Policy.act            decide (random_action; sync, refresh_live, evaluate: the memory)
-  play          game/engine.py        play_out, deal_game, play_many, run
+  play          game/engine.py        play_out, deal_game, play_many
+  search        game/search.py        voids, sample_holders, determinize, plan_score, candidates,
+                                      search_decide (copy_memory), search_play_out, search_many
+  batch         -                     run: the entry point from Python (not a kernel)
 
 tests/test_kernels.py checks each pair on its own (``TWINS`` below lists them); tests/test_engines.py
 compares states after each action and whole games by their trace hash. The mission's geometry
@@ -19,7 +22,8 @@ comes as ``GameTables`` (game/tables.py, built from the rules module); masks are
 game/weights.py, the numbers of a game those of core/spec.py (``state.spec_array``).
 """
 
-from solver.game.fast.play import deal_game, play_out, run
+from solver.game.fast.batch import run
+from solver.game.fast.play import deal_game, play_out
 from solver.game.fast.policies import new_memory, reset_memory
 from solver.game.fast.state import FastState, clone_state, new_state
 
@@ -56,6 +60,11 @@ TWINS = {
     "policies.decide": "game.policies.Policy.act",
     "play.play_out": "game.engine.play_out", "play.deal_game": "game.state.deal",
     "play.play_many": "game.engine.play_game",
+    "search.new_search_memory": "game.search.SearchPolicy", "search.copy_memory": "game.search.SearchPolicy",
+    "search.voids": "game.search.voids", "search.sample_holders": "game.search.sample_holders",
+    "search.determinize": "game.search.determinize", "search.plan_score": "game.planner.PlanBoardView.plan_score",
+    "search.candidates": "game.search.candidates", "search.search_decide": "game.search.SearchPolicy.act",
+    "search.search_play_out": "game.engine.play_out", "search.search_many": "game.engine.play_game",
 }
 
 __all__ = ["TWINS", "FastState", "clone_state", "deal_game", "new_memory", "new_state", "play_out", "reset_memory",

@@ -15,7 +15,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from solver.core.codes import PolicyId
+from solver.core.codes import ONE_PLY
 from solver.core.spec import SPEC_BUDDY, SPEC_ROUNDS
 from solver.game.actions import PLACE_BASE, SELECT_BASE
 from solver.game.fast.board import is_legal
@@ -48,7 +48,7 @@ from solver.game.fast.state import (
 )
 from solver.runtime.jit import kernel
 
-HEURISTIC, RANDOM, GREEDY, PLANNER = (int(p) for p in PolicyId)
+HEURISTIC, RANDOM, GREEDY, PLANNER = (int(p) for p in ONE_PLY)
 
 # slots of Memory.mstate
 M_SYNCED, M_VIEW, M_PLACED, M_LIVE_ROUND, M_LIVE_SKILLS, M_LIVE_PLACED, M_NLIVE = 0, 1, 2, 3, 4, 5, 6

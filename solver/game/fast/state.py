@@ -35,7 +35,8 @@ from solver.game.actions import IN_CHARGE_EVENT, PLACE_BASE, SELECT_BASE, Phase
 from solver.game.fast.board import count_scanned, has_legal_position, is_legal, place
 from solver.game.fast.cards import MAX_OPTIONS, OPT_A, OPT_N, OPT_SKILL, decision_card, legal_cards, selection_options
 from solver.game.fast.rng import FNV_OFFSET, mix
-from solver.game.state import GameState
+from solver.game.state import GameState, Observation
+from solver.game.state import decision_card as reference_decision
 from solver.runtime.bits import split
 from solver.runtime.jit import kernel
 
@@ -340,3 +341,48 @@ def fast_state(state: GameState) -> FastState:
     for i, a in enumerate(state.moves):
         S.moves[i] = a.code
     return S
+
+
+def fast_observation(obs: Observation) -> FastObs:
+    """The FastObs of a reference observation: what ``observe`` gives that seat in the
+    FastState of the same moment (built from the observation alone, so a policy that calls a
+    kernel with it still sees only its seat's view)."""
+    spec = obs.spec
+    S = new_state(spec_array(spec))
+    info = S.info
+    deciding = obs.phase in (SELECT, PLACE)
+    info[I_ROUND], info[I_PHASE], info[I_LEADER] = obs.round, obs.phase, obs.start_player
+    info[I_START] = obs.history[0].start_player if obs.history else obs.start_player
+    info[I_TRUMP], info[I_SKILLS], info[I_NT] = int(obs.trump), obs.skills_left, len(obs.trick)
+    info[I_IN_CHARGE], info[I_OPTION], info[I_NPLACED] = -1, obs.option, len(obs.placed)
+    info[I_RESULT] = NOT_OVER
+    info[I_NMOVES] = len(obs.moves)
+    S.hand_count[:] = obs.hand_sizes
+    for c in obs.hand:
+        S.hand[obs.seat, c.index] = 1
+    for c in obs.removed:
+        S.removed[c.index] = 1
+    for r in obs.history:
+        S.pile[r.decision.index] = 1
+        for _, c in r.plays:
+            S.seen[c.index] = 1
+    for i, (seat, c) in enumerate(obs.trick):
+        S.trick[i], S.trick_player[i] = c.index, seat
+        S.seen[c.index] = 1
+    if deciding:
+        info[I_IN_CHARGE], decision = reference_decision(obs.trick, obs.trump)  # public: who won the trick
+        S.pile[decision.index] = 1
+        info[I_WIN] = [c for _, c in obs.trick].index(decision)
+    info[I_NOPT] = len(obs.options)
+    for k, o in enumerate(obs.options):
+        S.opts[k, OPT_SKILL], S.opts[k, OPT_N] = int(o.skill), len(o.pieces)
+        for j, c in enumerate(o.pieces):
+            S.opts[k, OPT_A + j] = c.index
+    S.occ[:] = split(obs.board.occupied)
+    for col in range(5):
+        S.cm[col] = split(obs.board.colour_masks[col])
+    for c in obs.board.pieces:
+        S.used[c.index] = 1
+    for i, a in enumerate(obs.moves):
+        S.moves[i] = a.code
+    return observe(S, obs.seat)

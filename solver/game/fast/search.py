@@ -1,0 +1,344 @@
+"""Twin of game/search.py: the search player (``search_decide``) and whole games of it
+(``search_play_out``, ``search_many``).
+
+At each of its decisions the seat draws samples of the cards it has not seen, consistent with
+its observation (``sample_holders``), builds the game each sample makes (``determinize``), and
+plays every candidate action to the end with the planner in every seat; the candidate with the
+best total wins, and the planner's own move stays unless another gains clearly. Everything is
+built from the observation and the seat's own random stream: the true state is never read.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from solver.core.codes import PolicyId
+from solver.core.spec import SPEC_ASIDE, SPEC_PLAYERS, SPEC_REVEALS, SPEC_START_CARD, SPEC_TRUMP1
+from solver.game.actions import PLACE_BASE, SELECT_BASE
+from solver.game.fast.board import count_scanned, is_legal
+from solver.game.fast.cards import OPT_A, decision_card, legal_cards
+from solver.game.fast.heuristic import score_mask
+from solver.game.fast.play import deal_game, play_out
+from solver.game.fast.policies import decide, new_memory, reset_memory
+from solver.game.fast.rng import below, mix, rnext
+from solver.game.fast.state import (
+    CLEARED,
+    I_NMOVES,
+    I_NOPT,
+    I_NPLACED,
+    I_NT,
+    I_OPTION,
+    I_PHASE,
+    I_RESULT,
+    I_ROUND,
+    I_START,
+    OVER,
+    REVEAL,
+    SELECT,
+    apply_action,
+    current_player,
+    is_legal_action,
+    new_state,
+    observe,
+)
+from solver.game.weights import PLACE_CANDIDATES, SAMPLE_TRIES, SEARCH_BIRD, SEARCH_MARGIN, SEARCH_WIN
+from solver.runtime.bits import popcount
+from solver.runtime.jit import kernel
+
+PLANNER = int(PolicyId.PLANNER)
+MAX_CANDIDATES = 48  # a hand's cards (16 at most), the selection options (10) or PLACE_CANDIDATES
+
+SearchMemory = namedtuple("SearchMemory", [
+    "samples",  # int64[1]: samples per decision (K)
+    "base",  # the planner's memory at the decision (policies.Memory), kept between decisions
+    "play",  # the planner's memory in a look-ahead game: a copy of base
+    "S2",  # the look-ahead game (FastState)
+    "void", "holder", "cap", "order", "allowed",  # the sampler's arrays
+    "cand", "points", "key",  # the candidates, their totals, their ranks (placements)
+])
+SearchMemory.__doc__ = "What the search player keeps: its planner memories, the look-ahead game and scratch."
+
+
+@kernel()
+def new_search_memory(spec, samples, T):
+    players = spec[SPEC_PLAYERS]
+    base = new_memory(T)
+    play = new_memory(T)
+    reset_memory(base)
+    return SearchMemory(np.full(1, samples, np.int64), base, play, new_state(spec), np.zeros(players, np.int64),
+                        np.zeros(40, np.int64), np.zeros(players + 1, np.int64), np.zeros(40, np.int64),
+                        np.zeros(40, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
+                        np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64))
+
+
+@kernel()
+def copy_memory(src, dst):
+    """dst := src (a planner memory is public knowledge: the copy decides as the original would)."""
+    dst.mstate[:] = src.mstate
+    dst.uval[:] = src.uval
+    dst.known[:] = src.known
+    dst.best_pos[:] = src.best_pos
+    dst.best_grp[:] = src.best_grp
+    dst.stale[:] = src.stale
+    dst.tgt[:] = src.tgt
+    dst.need[:] = src.need
+    dst.spoiled[:] = src.spoiled
+    dst.live[:] = src.live
+    dst.pair_bonus[:] = src.pair_bonus
+    dst.puval[:] = src.puval
+    dst.pknown[:] = src.pknown
+    dst.lost[:] = src.lost
+
+
+@kernel()
+def voids(obs, out):
+    """search.voids: per seat, a bit per colour the seat has shown it lacks (it did not follow a
+    lead of that colour), read from the public moves."""
+    players, reveals = obs.spec[SPEC_PLAYERS], obs.spec[SPEC_REVEALS]
+    out[:] = 0
+    leader, trump, nt = obs.info[I_START], obs.spec[SPEC_TRUMP1], 0
+    trick = np.empty(8, np.int64)
+    for i in range(obs.info[I_NMOVES]):
+        code = obs.moves[i]
+        if code >= 40:
+            continue
+        if nt > 0 and code // 8 != trick[0] // 8:
+            out[(leader + nt) % players] |= 1 << (trick[0] // 8)
+        trick[nt] = code
+        nt += 1
+        if nt == reveals:
+            wi = decision_card(trick, nt, trump)
+            leader = (leader + wi) % players
+            trump = trick[wi] // 8
+            nt = 0
+
+
+@kernel()
+def sample_holders(obs, rng, void, holder, cap, order, allowed):
+    """search.sample_holders: who holds each card the seat has not seen (a seat, or ``players``
+    for the set-aside cards; -1 for a card it has seen). The cards go one by one, purple-8 first
+    and then the most constrained, each to a holder its voids allow, drawn in proportion to the
+    room left in that holder's hand; unseen purple-8 sits with the game's start player (weighted
+    by the number of players: set aside, it would have made the start a draw) or set aside.
+    After SAMPLE_TRIES dead ends the voids are dropped. Returns whether the voids held."""
+    players, me = obs.spec[SPEC_PLAYERS], obs.seat
+    has_aside = obs.spec[SPEC_ASIDE] > 0
+    start_card, start = obs.spec[SPEC_START_CARD], obs.info[I_START]
+    n = 0
+    for c in range(40):
+        holder[c] = -1
+        if obs.removed[c] or obs.seen[c] or obs.hand[c]:
+            continue
+        mask = 0
+        for k in range(players):
+            if k != me and not (void[k] >> (c // 8)) & 1:
+                mask |= 1 << k
+        if has_aside:
+            mask |= 1 << players
+        if c == start_card:
+            mask &= (1 << players) | ((1 << start) if start != me else 0)
+        allowed[c] = mask
+        order[n] = c
+        n += 1
+    for i in range(1, n):  # insertion sort: purple-8, then fewer holders, then the card
+        c = order[i]
+        j = i
+        while j > 0:
+            b = order[j - 1]
+            if b == start_card:
+                break
+            if c != start_card:
+                nc, nb = popcount(allowed[c]), popcount(allowed[b])
+                if nc > nb or (nc == nb and c > b):
+                    break
+            order[j] = b
+            j -= 1
+        order[j] = c
+    for attempt in range(SAMPLE_TRIES + 1):
+        for k in range(players):
+            cap[k] = obs.hand_count[k] if k != me else 0
+        cap[players] = obs.spec[SPEC_ASIDE]
+        ok = True
+        for i in range(n):
+            c = order[i]
+            mask = allowed[c]
+            if attempt == SAMPLE_TRIES:  # the voids dropped, the purple-8 rule kept
+                mask = (1 << players) if has_aside else 0
+                for k in range(players):
+                    if k != me:
+                        mask |= 1 << k
+                if c == start_card:
+                    mask &= (1 << players) | ((1 << start) if start != me else 0)
+            total = 0
+            for h in range(players + 1):
+                if (mask >> h) & 1:
+                    total += cap[h] * (players if c == start_card and h == start else 1)
+            if total == 0:
+                ok = False
+                break
+            r = below(rng, 0, total)
+            for h in range(players + 1):
+                if (mask >> h) & 1:
+                    w = cap[h] * (players if c == start_card and h == start else 1)
+                    if r < w:
+                        holder[c] = h
+                        cap[h] -= 1
+                        break
+                    r -= w
+        if ok:
+            return attempt < SAMPLE_TRIES
+    return False
+
+
+@kernel()
+def determinize(obs, holder, seed, S2):
+    """search.determinize: the game the sample makes: the observation's public arrays, the seat's
+    own hand, the sampled hands and set-aside cards, and streams drawn from ``seed``."""
+    players, me = obs.spec[SPEC_PLAYERS], obs.seat
+    S2.spec[:] = obs.spec
+    S2.info[:] = obs.info
+    S2.hand_count[:] = obs.hand_count
+    S2.removed[:] = obs.removed
+    S2.seen[:] = obs.seen
+    S2.pile[:] = obs.pile
+    S2.trick[:] = obs.trick
+    S2.trick_player[:] = obs.trick_player
+    S2.opts[:, :] = obs.opts
+    S2.occ[:] = obs.occ
+    S2.cm[:, :] = obs.cm
+    S2.used[:] = obs.used
+    S2.moves[:] = obs.moves
+    S2.hand[:, :] = 0
+    S2.set_aside[:] = 0
+    for c in range(40):
+        if obs.hand[c]:
+            S2.hand[me, c] = 1
+        h = holder[c]
+        if h == players:
+            S2.set_aside[c] = 1
+        elif h >= 0:
+            S2.hand[h, c] = 1
+    for k in range(players):
+        S2.rs[k] = mix(seed, k + 1)
+    S2.rs[players] = 0
+    S2.trace[0] = 0
+
+
+@kernel()
+def plan_score(piece, g, obs, mem, T):
+    """PlanBoardView.plan_score of the piece at global position g (the planner's memory synced):
+    its scan score where it touches a wanted cell, plus the bonus of a live solution there."""
+    col = piece // 8
+    pm, need = T.pos_mask, mem.need
+    s = 0
+    if (pm[g, 0] & need[0]) | (pm[g, 1] & need[1]) | (pm[g, 2] & need[2]):
+        s = score_mask(col, pm[g, 0], pm[g, 1], pm[g, 2], T.pos_birds[g], obs.occ, mem.tgt, T.bird_ring,
+                       T.mark_colour, T.mark_all)
+    for j in range(T.card_pair_start[piece], T.card_pair_start[piece + 1]):
+        if T.pair_pos[j] == g and mem.pair_bonus[j] > 0:
+            s += mem.pair_bonus[j]
+    return s
+
+
+@kernel()
+def candidates(obs, blueprint, mem, T, cand, key):
+    """search.candidates: the actions worth trying, the blueprint's first. Cards: every legal
+    card; selection: every option; placement: the blueprint's and the best others by plan_score
+    (positive only), up to PLACE_CANDIDATES. Returns how many."""
+    phase = obs.info[I_PHASE]
+    cand[0] = blueprint
+    n = 1
+    if phase == REVEAL:
+        nt = obs.info[I_NT]
+        nl = legal_cards(obs.hand, obs.trick[0] // 8 if nt > 0 else -1, key)
+        for i in range(nl):
+            if key[i] != blueprint:
+                cand[n] = key[i]
+                n += 1
+        return n
+    if phase == SELECT:
+        for k in range(obs.info[I_NOPT]):
+            if SELECT_BASE + k != blueprint:
+                cand[n] = SELECT_BASE + k
+                n += 1
+        return n
+    piece = obs.opts[obs.info[I_OPTION], OPT_A + obs.info[I_NPLACED]]
+    col = piece // 8
+    base = T.pos_start[piece]
+    kept = 0  # cand[1:kept + 1], best first: higher plan_score, then lower position
+    for g in range(base, T.pos_start[piece + 1]):
+        code = PLACE_BASE * (piece + 1) + g - base
+        if code == blueprint or not is_legal(g, col, obs.occ, obs.cm, T.pos_mask, T.pos_halo, T.bird_all):
+            continue
+        s = plan_score(piece, g, obs, mem, T)
+        if s <= 0 or (kept == PLACE_CANDIDATES - 1 and s <= key[kept]):
+            continue  # positions come in order: an equal score never goes before a kept one
+        if kept < PLACE_CANDIDATES - 1:
+            kept += 1
+        j = kept
+        while j > 1 and key[j - 1] < s:
+            cand[j], key[j] = cand[j - 1], key[j - 1]
+            j -= 1
+        cand[j], key[j] = code, s
+    return kept + 1
+
+
+@kernel()
+def search_decide(obs, sm, T, rng):
+    """SearchPolicy.act: the seat's action after K samples of look-ahead games (module docstring)."""
+    blueprint = decide(PLANNER, obs, sm.base, T, rng)  # the planner draws nothing from the stream
+    k_samples = sm.samples[0]
+    if k_samples <= 0:
+        return blueprint
+    nc = candidates(obs, blueprint, sm.base, T, sm.cand, sm.key)
+    if nc == 1:
+        return blueprint
+    voids(obs, sm.void)
+    for i in range(nc):
+        sm.points[i] = 0
+    S2 = sm.S2
+    for _ in range(k_samples):
+        sample_holders(obs, rng, sm.void, sm.holder, sm.cap, sm.order, sm.allowed)
+        seed = rnext(rng, 0)
+        for i in range(nc):
+            determinize(obs, sm.holder, seed, S2)
+            apply_action(S2, sm.cand[i], T)
+            copy_memory(sm.base, sm.play)
+            result = play_out(S2, PLANNER, sm.play, T)
+            sm.points[i] += SEARCH_BIRD * count_scanned(S2.occ, S2.cm, T) + (SEARCH_WIN if result == CLEARED else 0)
+    best = 0
+    for i in range(1, nc):
+        if sm.points[i] > sm.points[best]:
+            best = i
+    if sm.points[best] - sm.points[0] > SEARCH_MARGIN * k_samples:
+        return sm.cand[best]
+    return blueprint
+
+
+@kernel()
+def search_play_out(S, sm, T):
+    """engine.play_out with the search player in every seat. Returns the result code."""
+    while S.info[I_PHASE] != OVER:
+        seat = current_player(S)
+        code = search_decide(observe(S, seat), sm, T, S.rs[seat:seat + 1])
+        if not is_legal_action(S, code, T):
+            raise ValueError("the search player chose an action that is not legal")
+        apply_action(S, code, T)
+    return S.info[I_RESULT]
+
+
+@kernel()
+def search_many(seeds, spec, samples, T, results, rounds_played, scanned, traces):
+    """play.play_many for the search player: a deal, then search_play_out, per seed."""
+    S = new_state(spec)
+    sm = new_search_memory(spec, samples, T)
+    for i in range(seeds.shape[0]):
+        deal_game(seeds[i], S, T)
+        reset_memory(sm.base)
+        search_play_out(S, sm, T)
+        results[i] = S.info[I_RESULT]
+        rounds_played[i] = S.info[I_ROUND]
+        scanned[i] = count_scanned(S.occ, S.cm, T)
+        traces[i] = S.trace[0]
