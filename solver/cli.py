@@ -25,6 +25,7 @@ from solver.core.errors import InputError, KakapoError, ParseError
 from solver.core.rules import Board, Mission, blocked_reason
 from solver.core.spec import GameSpec
 from solver.game.resume import board_mission, replay
+from solver.game.search import DEFAULT_SAMPLES
 from solver.io.catalog import DEFAULT_CATALOG, load_catalog
 from solver.io.gamelog import GameLog, read_log, write_log
 from solver.io.missionfile import load_mission
@@ -165,6 +166,18 @@ pieces_option = click.option("--pieces", "pieces", type=click.Path(dir_okay=Fals
                              help="Piece catalog TOML (default: the bundled missions/pieces.toml).")
 from_option = click.option("--from", "from_log", type=click.Path(dir_okay=False), default=None, metavar="LOG",
                            help="A game log (`play --log`): start from the moment of --round in it.")
+samples_option = click.option("--samples", type=click.IntRange(min=0, max=4096), default=None, metavar="K",
+                               help=f"The search player's look-ahead deals per decision (default {DEFAULT_SAMPLES}; "
+                                    "0 plays the planner itself).")
+
+
+def samples_for(policy: str | None, samples: int | None) -> int:
+    """--samples goes with --policy search; its default otherwise."""
+    if samples is not None and policy != PolicyId.SEARCH.label:
+        raise click.UsageError("--samples goes with --policy search")
+    return DEFAULT_SAMPLES if samples is None else samples
+
+
 round_option = click.option("--round", "from_round", type=click.IntRange(min=1), default=None,
                             help="With --from: the round to start at (default: after the log's last round).")
 
@@ -306,12 +319,13 @@ def show(mission, pieces, png, as_json):
               help=f"The simulated players ({POLICY_HELP}).")
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @click.option("--engine", type=click.Choice(["numba", "python"]), default="numba", show_default=True)
+@samples_option
 @pieces_option
 @click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
               help="Write one CSV row per game: game,result,rounds.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def simulate(mission, players, games, seed, policy, workers, engine, pieces, results_path, as_json):
+def simulate(mission, players, games, seed, policy, workers, engine, samples, pieces, results_path, as_json):
     """Play many games of MISSION with simulated players and estimate the clear rate.
 
     \b
@@ -319,21 +333,24 @@ def simulate(mission, players, games, seed, policy, workers, engine, pieces, res
     """
     from solver.analysis.simulate import play_games, summarise  # heavy: Numba
 
+    samples = samples_for(policy, samples)
     check_output_path(results_path, [mission, pieces], ".csv", "--results")
     catalog, m = load_inputs(mission, pieces)
     players = table(m, players, mission)
     workers = workers or default_workers()
     bar = ProgressBar("games", enabled=not as_json)
     try:
-        out = play_games(m, catalog, players, games, seed, policy, engine, workers, progress=bar.update)
+        out = play_games(m, catalog, players, games, seed, policy, engine, workers, progress=bar.update,
+                         samples=samples)
     finally:
         bar.close()
-    doc = summarise(m, players, policy, games, seed, out, engine, workers)
+    doc = summarise(m, players, policy, games, seed, out, engine, workers, samples)
     if as_json:
         emit_json(doc)
     else:
         lo, hi = doc["ci95"]
-        click.echo(f"{m.name} ({m.id}), {players} players, policy {policy}, {games} games, seed {seed}")
+        named = f"{policy} ({samples} samples)" if doc["samples"] is not None else policy
+        click.echo(f"{m.name} ({m.id}), {players} players, policy {named}, {games} games, seed {seed}")
         click.echo(f"cleared {doc['cleared']} ({doc['clear_rate']:.1%}; 95% interval {lo:.1%} .. {hi:.1%})")
         f = doc["failures"]
         click.echo(f"failed: rounds ran out {f['rounds_exhausted']}, piece could not be placed {f['unplaceable']}")
@@ -358,13 +375,14 @@ def simulate(mission, players, games, seed, policy, workers, engine, pieces, res
                    "or open-hand: the plan of a team that sees every hand (an upper bound that cheats).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Seconds for the open-hand solver.")
+@samples_option
 @pieces_option
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Write the game as JSON Lines to this file.")
 @from_option
 @round_option
 @user_errors
-def play(mission, players, seed, game_index, policy, time_limit, pieces, log_path, from_log, from_round):
+def play(mission, players, seed, game_index, policy, time_limit, samples, pieces, log_path, from_log, from_round):
     """Play one game of MISSION and tell it round by round. Exit 0 when cleared, 1 otherwise.
 
     With --from LOG the logged game is replayed up to the start of --round R (default: after its
@@ -385,16 +403,21 @@ def play(mission, players, seed, game_index, policy, time_limit, pieces, log_pat
     if from_log:
         log, catalog, m = log_and_mission(from_log, mission, pieces)
         seed, game_index, policy = _defaults_from(log, seed, game_index, policy)
-        game = games.play_from(log, m, catalog, from_round, seed, game_index, policy, time_limit, players)
+        if samples is None and policy == PolicyId.SEARCH.label and policy == log.meta.get("policy"):
+            samples = log.meta.get("samples")  # the original's, so that it repeats
+        samples = samples_for(policy, samples)
+        game = games.play_from(log, m, catalog, from_round, seed, game_index, policy, time_limit, players, samples)
         players = log.players
     else:
         catalog, m = load_inputs(mission, pieces)
         players = table(m, players, mission)
         seed, game_index, policy = 1 if seed is None else seed, game_index or 0, policy or DEFAULT_POLICY
-        game = games.play(m, catalog, players, seed, game_index, policy, time_limit)
+        samples = samples_for(policy, samples)
+        game = games.play(m, catalog, players, seed, game_index, policy, time_limit, samples)
     if log_path:
         write_log(log_path, game.events)
-    print_game(m, game, players, policy, seed, game_index, from_log)
+    print_game(m, game, players, policy if policy != PolicyId.SEARCH.label else f"search ({samples} samples)", seed,
+               game_index, from_log)
     sys.exit(EXIT_OK if game.state.result() == "cleared" else EXIT_NO)
 
 
@@ -487,6 +510,60 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
                    f"{doc['seconds']:.1f} s")
     if results_path:  # after the answer is printed: a failed write never loses it
         write_csv(results_path, ["game", "result"], enumerate(answers))
+
+
+# ---------------------------------------------------------------- ladder
+@main.command()
+@click.argument("mission", type=click.Path())
+@click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
+@click.option("--games", type=click.IntRange(min=1), default=500, show_default=True, help="Deals per rung.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@pieces_option
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds per deal for the open-hand ceiling's exact solver.")
+@click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None, help="Draw the curve into this PNG.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path, as_json):
+    """The clear rate on the same deals for tables of growing strength.
+
+    Rungs: greedy, heuristic, planner, and the search player with 2, 4, 8 and 16 samples; above
+    them the open-hand ceiling (a team that sees every hand: an upper bound, not a player). The
+    shortfall sums the curve up: the share of the clearable deals a rung misses, on average
+    (0 = every rung clears every clearable deal). The search rungs take most of the time.
+
+    \b
+    Example: kakapo ladder p15 --players 4 --games 200 --png p15-ladder.png
+    """
+    from solver.analysis.ladder import ladder as run_ladder  # heavy: Numba and OR-Tools
+
+    check_output_path(png_path, [mission, pieces], ".png", "--png")
+    catalog, m = load_inputs(mission, pieces)
+    players = table(m, players, mission)
+    workers = workers or default_workers()
+    bars = RungBars(enabled=not as_json)
+    try:
+        doc = run_ladder(m, catalog, players, games, seed, workers, progress=bars.update, time_limit=time_limit)
+    finally:
+        bars.close()
+    if as_json:
+        emit_json(doc)
+    else:
+        click.echo(f"{m.name} ({m.id}), {players} players, {games} deals per rung, seed {seed}")
+        for r in doc["rungs"]:
+            name = r["policy"] if r["samples"] is None else f"{r['policy']} {r['samples']} samples"
+            lo, hi = r["ci95"]
+            click.echo(f"  {name:<20} {r['clear_rate']:>7.1%}  (95% interval {lo:.1%} .. {hi:.1%})")
+        c = doc["ceiling"]
+        undecided = f", {c['undecided']} undecided" if c["undecided"] else ""
+        click.echo(f"  {'open-hand ceiling':<20} {c['clear_rate']:>7.1%}  (cheats: sees every hand{undecided})")
+        d = doc["difficulty"]
+        click.echo(f"{d['name']}: {d['value']:.2f} (the share of clearable deals a rung misses, on average)")
+    if png_path:  # after the answer is printed: a failed write never loses it
+        from solver.analysis.report_plots import ladder_plot  # heavy: matplotlib
+
+        ladder_plot(doc, f"{m.name} ({m.id}), {players} players", Path(png_path))
 
 
 # ---------------------------------------------------------------- generate
@@ -721,6 +798,27 @@ class ProgressBar:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+class RungBars:
+    """One progress bar per rung of the ladder, each labelled with its rung."""
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
+        self.label: str | None = None
+        self.bar: ProgressBar | None = None
+
+    def update(self, label: str, done: int, total: int) -> None:
+        if label != self.label:
+            self.close()
+            self.label, self.bar = label, ProgressBar(f"{label:<10}", self.enabled)
+        assert self.bar is not None
+        self.bar.update(done, total)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
             self.bar = None
 
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.core.codes import OPEN_HAND
+from solver.core.codes import OPEN_HAND, PolicyId
 from solver.core.errors import InputError
 from solver.core.rules import Mission
 from solver.core.spec import GameSpec
 from solver.game.engine import Policy, log_events, play_game, play_out
 from solver.game.resume import replay
 from solver.game.roster import make_policy
+from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
 from solver.game.state import GameState, deal
 from solver.io.gamelog import GameLog
@@ -38,9 +39,13 @@ class PlayedGame:
     first_round: int  # the first round this run played (1 unless continued from a log)
 
 
-def meta(seed: int, game: int, policy: str) -> dict:
-    """What the setup line of a log records about the run that played it."""
-    return {"seed": seed, "game": game, "policy": policy}
+def meta(seed: int, game: int, policy: str, samples: int | None = None) -> dict:
+    """What the setup line of a log records about the run that played it (the search player's
+    samples too)."""
+    out: dict = {"seed": seed, "game": game, "policy": policy}
+    if policy == PolicyId.SEARCH.label:
+        out["samples"] = samples
+    return out
 
 
 def open_hand_player(m: Mission, catalog, players: int, game_seed: int, time_limit: float):
@@ -74,7 +79,8 @@ def _note(answer, time_limit: float, fallback: str) -> str:
     return f"open hands: undecided within {time_limit:g} s; {fallback} plays it out"
 
 
-def play(m: Mission, catalog, players: int, seed: int, game: int, policy: str, time_limit: float) -> PlayedGame:
+def play(m: Mission, catalog, players: int, seed: int, game: int, policy: str, time_limit: float,
+         samples: int = DEFAULT_SAMPLES) -> PlayedGame:
     """Game ``game`` of `simulate --seed seed`, played by ``policy`` (or the open-hand team)."""
     game_seed = int(game_seeds(seed, game, 1)[0])
     note = None
@@ -82,20 +88,20 @@ def play(m: Mission, catalog, players: int, seed: int, game: int, policy: str, t
     if policy == OPEN_HAND:
         player, note = open_hand_player(m, catalog, players, game_seed, time_limit)
     else:
-        player = make_policy(policy)
+        player = make_policy(policy, samples)
     state = play_out(deal(m, catalog, players, game_seed), player)
-    return PlayedGame(state, log_events(state, meta(seed, game, policy)), note, 1)
+    return PlayedGame(state, log_events(state, meta(seed, game, policy, samples)), note, 1)
 
 
 def play_from(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, game: int, policy: str,
-              time_limit: float, players: int | None = None) -> PlayedGame:
+              time_limit: float, players: int | None = None, samples: int = DEFAULT_SAMPLES) -> PlayedGame:
     """The logged game from the start of round ``round_`` (default: after its last round), played on."""
     if players is not None and players != log.players:
         raise InputError("--players", f"the game in {log.path} has {log.players} players, not {players}",
                          "leave --players out: a continued game keeps its table")
     spec = GameSpec.of(m, log.players, log.path)
     streams = deal(m, catalog, spec.players, int(game_seeds(seed, game, 1)[0]), spec).seat_rngs
-    shadow = None if policy == OPEN_HAND else make_policy(policy)
+    shadow = None if policy == OPEN_HAND else make_policy(policy, samples)
     state = replay(log, m, catalog, round_, streams, shadow)
     if state.is_over():
         raise InputError(log.path, f"the game is over: {state.result()} after round {state.rounds_played()}",
@@ -109,4 +115,4 @@ def play_from(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, 
         assert shadow is not None
         player = shadow
     play_out(state, player)
-    return PlayedGame(state, log_events(state, meta(seed, game, policy)), note, first)
+    return PlayedGame(state, log_events(state, meta(seed, game, policy, samples)), note, first)

@@ -122,6 +122,36 @@ def band_plot(df, path: Path) -> Path:
     return path
 
 
+def ladder_plot(doc: dict, title: str, path: Path) -> Path:
+    """The ladder of one mission and table: clear rate (95% interval) per rung, the ceiling above."""
+    rungs = doc["rungs"]
+    names = [r["policy"] if r["samples"] is None else f"search\n{r['samples']} samples" for r in rungs]
+    rate = [r["clear_rate"] for r in rungs]
+    lo = [r["clear_rate"] - r["ci95"][0] for r in rungs]
+    hi = [r["ci95"][1] - r["clear_rate"] for r in rungs]
+    fig, ax = plt.subplots(figsize=(7.5, 4.2), dpi=110)
+    x = list(range(len(rungs)))
+    ax.errorbar(x, rate, yerr=[lo, hi], color="#1f77b4", marker="o", capsize=3, lw=1.8, label="clear rate")
+    top = doc["ceiling"]
+    ax.axhline(top["clear_rate"], color="#d62728", ls="--", lw=1.4,
+               label="open-hand ceiling (sees every hand: cheats)")
+    if top["undecided"]:
+        ax.axhspan(top["clear_rate"], min(1.0, top["clear_rate"] + top["undecided"] / doc["games"]),
+                   color="#d62728", alpha=0.12, label="ceiling: undecided deals")
+    ax.set_xticks(x, names, fontsize=9)
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_ylabel(f"deals cleared (of {doc['games']})")
+    d = doc["difficulty"]
+    ax.set_title(f"{title}: the ladder ({d['name']} {d['value']:.2f})", fontsize=11)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
 def board_thumbnail(mission) -> bytes:
     """A small PNG of the board before play: birds, coloured sides, pieces placed before play."""
     fig, ax = plt.subplots(figsize=(1.3, 1.3), dpi=90)

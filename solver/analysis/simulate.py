@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.core.codes import Result
+from solver.core.codes import PolicyId, Result
 from solver.core.spec import GameSpec
 from solver.core.stats import wilson
 from solver.game import fast
@@ -20,6 +20,7 @@ from solver.game.engine import play_game
 from solver.game.fast.state import spec_array
 from solver.game.planner import planner_library
 from solver.game.roster import make_policy
+from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import BLOCK, game_seeds
 from solver.game.tables import build_tables
 from solver.runtime.workers import process_pool, stop_pool
@@ -42,9 +43,9 @@ def _play_chunk(args):
     job = _JOB
     seeds = game_seeds(job["seed"], start, count)
     if job["engine"] == "numba":
-        res, rounds, _, traces = fast.run(job["tables"], job["spec"], seeds, job["policy"])
+        res, rounds, _, traces = fast.run(job["tables"], job["spec"], seeds, job["policy"], job["samples"])
         return start, res, rounds, traces
-    policy = make_policy(job["policy"])
+    policy = make_policy(job["policy"], job["samples"])
     res = np.empty(count, np.int64)
     rounds = np.empty(count, np.int64)
     traces = np.empty(count, np.uint64)
@@ -57,17 +58,17 @@ def _play_chunk(args):
 
 
 def play_games(mission, catalog, players: int, games: int, seed: int, policy: str = "heuristic",
-               engine: str = "numba", workers: int = 1, progress=None) -> Outcomes:
+               engine: str = "numba", workers: int = 1, progress=None, samples: int = DEFAULT_SAMPLES) -> Outcomes:
     """Play ``games`` games; identical outcomes for any ``workers`` and either engine.
-    ``progress(done, total)`` is called as chunks of games finish."""
+    ``progress(done, total)`` is called as chunks of games finish; ``samples``: the search player's."""
     spec = GameSpec.of(mission, players)
     job = {"mission": mission, "catalog": catalog, "players": players, "seed": seed, "policy": policy,
-           "engine": engine, "spec": spec_array(spec)}
+           "engine": engine, "spec": spec_array(spec), "samples": samples}
     # the library, once, here: workers inherit it
-    solutions = planner_library(mission, catalog) if policy == "planner" else ()
+    solutions = planner_library(mission, catalog) if policy in (PolicyId.PLANNER.label, PolicyId.SEARCH.label) else ()
     if engine == "numba":
         job["tables"] = build_tables(mission, catalog, solutions)
-        fast.run(job["tables"], job["spec"], game_seeds(seed, 0, 1), policy)  # compile (or load) once, here
+        fast.run(job["tables"], job["spec"], game_seeds(seed, 0, 1), policy, 0)  # compile (or load) once, here
     chunk = max(1, min(BLOCK, -(-games // max(1, workers * 4))))
     chunks = [(s, min(chunk, games - s)) for s in range(0, games, chunk)]
     _JOB.clear()
@@ -98,7 +99,7 @@ def play_games(mission, catalog, players: int, games: int, seed: int, policy: st
 
 
 def summarise(mission, players: int, policy: str, games: int, seed: int, out: Outcomes,
-              engine: str, workers: int) -> dict:
+              engine: str, workers: int, samples: int = DEFAULT_SAMPLES) -> dict:
     seconds = out.seconds
     cleared = int((out.results == Result.CLEARED).sum())
     lo, hi = wilson(cleared, games)
@@ -107,6 +108,7 @@ def summarise(mission, players: int, policy: str, games: int, seed: int, out: Ou
         "mission": mission.id,
         "players": players,
         "policy": policy,
+        "samples": samples if policy == PolicyId.SEARCH.label else None,
         "games": games,
         "seed": seed,
         "cleared": cleared,

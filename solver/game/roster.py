@@ -5,6 +5,7 @@ from __future__ import annotations
 from solver.core.codes import PolicyId
 from solver.game.planner import PlannerPolicy
 from solver.game.policies import GreedyPolicy, HeuristicPolicy, Policy, RandomPolicy
+from solver.game.search import DEFAULT_SAMPLES
 
 POLICY_CLASSES: dict[PolicyId, type[Policy]] = {
     PolicyId.HEURISTIC: HeuristicPolicy,
@@ -14,6 +15,13 @@ POLICY_CLASSES: dict[PolicyId, type[Policy]] = {
 }
 
 
-def make_policy(name: str) -> Policy:
-    """A fresh policy of that name (``heuristic``, ``random``, ``greedy``, ``planner``)."""
-    return POLICY_CLASSES[PolicyId.parse(name)]()
+def make_policy(name: str, samples: int = DEFAULT_SAMPLES):
+    """A fresh policy of that name (``heuristic``, ``random``, ``greedy``, ``planner``, ``search``).
+    The search player decides with its Numba kernels (its Python twin, game.search.SearchPolicy,
+    is the reference the tests hold them to), ``samples`` look-ahead deals a decision."""
+    pid = PolicyId.parse(name)
+    if pid == PolicyId.SEARCH:
+        from solver.game.fast.search import SearchPlayer  # heavy: Numba
+
+        return SearchPlayer(samples)
+    return POLICY_CLASSES[pid]()

@@ -27,6 +27,7 @@ from solver.core.text import clean
 MAX_BYTES = 1_000_000  # a game log is a few kilobytes; anything bigger is not one
 FIX = "give a log written by `kakapo play --log`, or one written by hand as docs/logs.md describes"
 
+MAX_SAMPLES = 4096  # the most look-ahead deals a logged search player is taken to have used
 
 @dataclass(frozen=True)
 class LoggedRound:
@@ -59,7 +60,7 @@ class GameLog:
     start_player: int
     rounds_logged: tuple[LoggedRound, ...]
     end: dict | None = None  # result, rounds_played, scanned, line
-    meta: dict = field(default_factory=dict)  # seed, game, policy of the game that wrote it, when known
+    meta: dict = field(default_factory=dict)  # seed, game, policy (samples) of the game that wrote it, when known
 
     def line_of_round(self, r: int) -> int | None:
         for x in self.rounds_logged:
@@ -171,6 +172,9 @@ def read_log(path: str | Path) -> GameLog:
         end = {"result": result, "rounds_played": ln.get("rounds_played", int, False),
                "scanned": ln.get("scanned", list, False), "line": ln.number}
     meta = {k: setup[k] for k in ("seed", "game", "policy") if setup.get(k) is not None}
+    samples = setup.get("samples")
+    if isinstance(samples, int) and not isinstance(samples, bool) and 0 <= samples <= MAX_SAMPLES:
+        meta["samples"] = samples  # the search player's; anything else is not ours and is left out
     return GameLog(name, setup["mission"], setup["players"], setup["rounds"], setup["skills"], setup["hands"],
                    setup["set_aside"], setup["removed"], setup["start_player"], tuple(rounds), end, meta)
 

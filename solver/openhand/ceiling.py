@@ -48,13 +48,14 @@ def _decide_chunk(indices):
 
 
 def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int = 1,
-            time_limit: float | None = None, progress=None) -> dict:
-    """Answers per deal and the summary of SPEC's ``kakapo ceiling``."""
+            time_limit: float | None = None, progress=None, witnesses: np.ndarray | None = None) -> dict:
+    """Answers per deal and the summary of SPEC's ``kakapo ceiling``. ``witnesses``: deals known to
+    be cleared already (by games the caller played on the same deals, e.g. the ladder's)."""
     t0 = time.perf_counter()
     seeds = game_seeds(seed, 0, games)
     answers = np.full(games, -1, np.int64)
     by_policy = policy_clears(mission, catalog, players, seeds)
-    witnessed = np.zeros(games, bool)
+    witnessed = np.zeros(games, bool) if witnesses is None else np.asarray(witnesses, bool).copy()
     for cleared in by_policy.values():
         witnessed |= cleared
     answers[witnessed] = ANSWERS.index(CLEARABLE)

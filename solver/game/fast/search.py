@@ -16,7 +16,7 @@ import numpy as np
 
 from solver.core.codes import PolicyId
 from solver.core.spec import SPEC_ASIDE, SPEC_PLAYERS, SPEC_REVEALS, SPEC_START_CARD, SPEC_TRUMP1
-from solver.game.actions import PLACE_BASE, SELECT_BASE
+from solver.game.actions import PLACE_BASE, SELECT_BASE, Action
 from solver.game.fast.board import count_scanned, is_legal
 from solver.game.fast.cards import OPT_A, decision_card, legal_cards
 from solver.game.fast.heuristic import score_mask
@@ -39,10 +39,17 @@ from solver.game.fast.state import (
     SELECT,
     apply_action,
     current_player,
+    fast_observation,
     is_legal_action,
     new_state,
     observe,
+    spec_array,
 )
+from solver.game.planner import planner_library
+from solver.game.rng import SplitMix64
+from solver.game.search import DEFAULT_SAMPLES
+from solver.game.state import Observation
+from solver.game.tables import build_tables
 from solver.game.weights import PLACE_CANDIDATES, SAMPLE_TRIES, SEARCH_BIRD, SEARCH_MARGIN, SEARCH_WIN
 from solver.runtime.bits import popcount
 from solver.runtime.jit import kernel
@@ -342,3 +349,29 @@ def search_many(seeds, spec, samples, T, results, rounds_played, scanned, traces
         rounds_played[i] = S.info[I_ROUND]
         scanned[i] = count_scanned(S.occ, S.cm, T)
         traces[i] = S.trace[0]
+
+
+class SearchPlayer:
+    """The search player in games of the Python engine (`play`, `play --from`, `--engine python`):
+    each decision is ``search_decide``'s, taken from the seat's observation alone
+    (``fast_observation``), and the seat's stream moves as in the Numba engine's games, so game I
+    of `play` is game I of `simulate`."""
+
+    name = "search"
+
+    def __init__(self, samples: int = DEFAULT_SAMPLES) -> None:
+        self.samples = samples
+        self._key: tuple | None = None
+        self._tables = self._memory = None
+
+    def act(self, obs: Observation, rng: SplitMix64) -> Action:
+        key = (obs.mission, obs.catalog.key, obs.spec)
+        if key != self._key:
+            library = planner_library(obs.mission, obs.catalog)
+            self._tables = build_tables(obs.mission, obs.catalog, library)
+            self._memory = new_search_memory(spec_array(obs.spec), self.samples, self._tables)
+            self._key = key
+        rs = np.array([rng.state], np.uint64)
+        code = search_decide(fast_observation(obs), self._memory, self._tables, rs)
+        rng.state = int(rs[0])
+        return Action.from_code(int(code))
