@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from solver.analysis.simulate import play_games
 from solver.cli import main
 from solver.core.board import Shape
-from solver.core.codes import RESULT_NAMES, PolicyId
+from solver.core.codes import ONE_PLY, RESULT_NAMES, PolicyId
 from solver.core.spec import GameSpec
 from solver.core.stats import wilson
 from solver.game import fast
@@ -29,7 +29,7 @@ from tests.referee import referee
 from tests.twins import assert_same_state, fast_legal, fresh_memory, moments, reference_policy, tables_for
 
 CASES = [("buddy/b03", 2), ("party/p02", 3), ("party/p03", 4)]
-POLICIES = [p.label for p in PolicyId]
+POLICIES = [p.label for p in ONE_PLY]
 
 
 def campaign_rows():

@@ -13,7 +13,8 @@ from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
 
 ALLOWED = {"seat", "spec", "mission", "catalog", "round", "hand", "hand_sizes", "start_player", "trump",
-           "trick", "history", "board", "skills_left", "removed", "phase", "options", "piece", "legal"}
+           "trick", "history", "board", "skills_left", "removed", "phase", "options", "piece", "legal",
+           "option", "placed", "moves"}  # this round's choice and placements, every action so far: all public
 
 
 def test_observation_holds_only_public_fields_and_own_hand():

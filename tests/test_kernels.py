@@ -23,6 +23,7 @@ from solver.game.fast import planner as fp
 from solver.game.fast import play as fplay
 from solver.game.fast import policies as fpol
 from solver.game.fast import rng as frng
+from solver.game.fast import search as fsearch
 from solver.game.fast import state as fs
 from solver.game.fast.state import spec_array
 from solver.game.planner import PlanBoardView, PlanTables, conflicts, live_solutions
@@ -33,6 +34,7 @@ from solver.runtime import bits
 from solver.runtime.bits import join, split
 from tests.conftest import ROOT
 from tests.twins import (
+    COVERED,
     assert_same_state,
     fast_legal,
     fresh_memory,
@@ -40,17 +42,11 @@ from tests.twins import (
     reference_policy,
     small_library,
     tables_for,
+    twin,
 )
 
 MISSIONS = ["tests/missions/buddy/b04.toml", "tests/missions/party/p02.toml", "tests/missions/draft/p18.toml",
             "tests/missions/draft/b12.toml"]
-COVERED: set[str] = set()
-
-
-def twin(*kernels):
-    """Marks a test as the parity test of these kernels (module.kernel, as in fast.TWINS)."""
-    COVERED.update(kernels)
-    return lambda f: f
 
 
 def hand_row(cards) -> np.ndarray:
@@ -530,7 +526,7 @@ def test_play_out_from_any_moment_and_whole_games(policy, catalog):
 # ---------------------------------------------------------------- every kernel has its test
 def kernels() -> set[str]:
     out = set()
-    for mod in (fb, fc, fh, fp, fplay, fpol, frng, fs, bits):
+    for mod in (fb, fc, fh, fp, fplay, fpol, frng, fs, fsearch, bits):
         for name, obj in vars(mod).items():
             # a kernel defined in the module, or compiled there from a core rule (selectable_pieces)
             if hasattr(obj, "py_func") and (obj.py_func.__module__ == mod.__name__ or name == "selectable_pieces"):
@@ -553,6 +549,8 @@ def resolve(ref: str):
 
 
 def test_every_kernel_is_a_listed_twin_with_a_test():
+    import tests.test_search  # noqa: F401  (the search player's twin tests live there)
+
     listed = set(fast.TWINS) | {"bits.popcount", "bits.grow"}
     assert kernels() == listed, kernels() ^ listed
     assert listed == COVERED, listed ^ COVERED

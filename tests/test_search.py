@@ -20,8 +20,7 @@ from solver.game.search import SearchPolicy
 from solver.game.seeds import game_seeds
 from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
-from tests.test_kernels import twin
-from tests.twins import assert_same_state, moments, small_library, tables_for
+from tests.twins import assert_same_state, moments, small_library, tables_for, twin
 
 ROWS = [("buddy/b12", 2), ("party/p13", 3), ("party/p18", 4), ("buddy/b04", 2)]
 

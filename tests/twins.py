@@ -26,6 +26,13 @@ LIBRARY_BUDGET = 20000  # search nodes: a small library, quick to build (parity 
 
 
 _CACHE: dict = {}
+COVERED: set[str] = set()  # kernels whose parity test has run its decorator (tests/test_kernels.py checks all are)
+
+
+def twin(*kernels):
+    """Marks a test as the parity test of these kernels (module.kernel, as in fast.TWINS)."""
+    COVERED.update(kernels)
+    return lambda f: f
 
 
 def small_library(mission, catalog) -> tuple:
@@ -95,5 +102,5 @@ def fresh_memory(T):
     return mem
 
 
-__all__ = ["MAX_MOVES", "assert_same_state", "canonical", "fast_legal", "fresh_memory", "moments", "reference_policy",
-           "small_library", "tables_for"]
+__all__ = ["COVERED", "MAX_MOVES", "assert_same_state", "canonical", "fast_legal", "fresh_memory", "moments",
+           "reference_policy", "small_library", "tables_for", "twin"]

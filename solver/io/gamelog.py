@@ -173,8 +173,8 @@ def read_log(path: str | Path) -> GameLog:
                "scanned": ln.get("scanned", list, False), "line": ln.number}
     meta = {k: setup[k] for k in ("seed", "game", "policy") if setup.get(k) is not None}
     samples = setup.get("samples")
-    if isinstance(samples, int) and not isinstance(samples, bool) and 0 <= samples <= MAX_SAMPLES:
-        meta["samples"] = samples  # the search player's; anything else is not ours and is left out
+    if samples is not None and 0 <= samples <= MAX_SAMPLES:
+        meta["samples"] = samples  # the search player's; a count out of range is not ours and is left out
     return GameLog(name, setup["mission"], setup["players"], setup["rounds"], setup["skills"], setup["hands"],
                    setup["set_aside"], setup["removed"], setup["start_player"], tuple(rounds), end, meta)
 
@@ -193,6 +193,7 @@ def _setup(ln: _Line) -> dict:
         "set_aside": ln.cards("set_aside", False) or (), "removed": ln.cards("removed", False) or (),
         "start_player": ln.seat(ln.get("start_player", int), players, "start_player"),
         "seed": ln.get("seed", int, False), "game": ln.get("game", int, False),
+        "samples": ln.get("samples", int, False),
         "policy": clean(ln.get("policy", str, False)) if ln.has("policy") else None,
     }
     return out

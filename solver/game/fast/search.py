@@ -363,6 +363,7 @@ class SearchPlayer:
         self.samples = samples
         self._key: tuple | None = None
         self._tables = self._memory = None
+        self._moves: tuple = ()  # the moves its memory has seen: another game resets it
 
     def act(self, obs: Observation, rng: SplitMix64) -> Action:
         key = (obs.mission, obs.catalog.key, obs.spec)
@@ -370,7 +371,10 @@ class SearchPlayer:
             library = planner_library(obs.mission, obs.catalog)
             self._tables = build_tables(obs.mission, obs.catalog, library)
             self._memory = new_search_memory(spec_array(obs.spec), self.samples, self._tables)
-            self._key = key
+            self._key, self._moves = key, ()
+        if obs.moves[: len(self._moves)] != self._moves:
+            reset_memory(self._memory.base)  # a new game (or another moment of one)
+        self._moves = obs.moves
         rs = np.array([rng.state], np.uint64)
         code = search_decide(fast_observation(obs), self._memory, self._tables, rs)
         rng.state = int(rs[0])

@@ -1,0 +1,109 @@
+"""The search player through the commands (`simulate`, `play`, `play --from`) and `kakapo ladder`."""
+
+import csv
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.analysis.ladder import RUNGS, shortfall
+from solver.analysis.simulate import play_games
+from solver.cli import main
+from solver.io.missionfile import load_mission
+from tests.conftest import ROOT
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def simulate_doc(*args):
+    res = run("simulate", *args, "--json")
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+def test_simulate_search_names_its_samples_and_does_not_depend_on_workers():
+    one = simulate_doc("b05", "--policy", "search", "--samples", 2, "--games", 24, "--workers", 1)
+    two = simulate_doc("b05", "--policy", "search", "--samples", 2, "--games", 24, "--workers", 2)
+    assert one["policy"] == "search" and one["samples"] == 2
+    assert (one["cleared"], one["failures"]) == (two["cleared"], two["failures"])
+    planner = simulate_doc("b05", "--policy", "planner", "--games", 24, "--workers", 1)
+    zero = simulate_doc("b05", "--policy", "search", "--samples", 0, "--games", 24, "--workers", 1)
+    assert planner["samples"] is None and (zero["cleared"], zero["failures"]) == (planner["cleared"],
+                                                                                   planner["failures"])
+
+
+def test_samples_go_with_the_search_player_only():
+    res = run("simulate", "b05", "--policy", "heuristic", "--samples", 4)
+    assert res.exit_code == 2 and "--samples goes with --policy search" in res.output
+    res = run("simulate", "b05", "--policy", "search", "--samples", -1)
+    assert res.exit_code == 2
+
+
+def test_ladder_json_contract_and_picture(tmp_path):
+    png = tmp_path / "ladder.png"
+    res = run("ladder", "b05", "--games", 12, "--workers", 1, "--json", "--png", png)
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert {k: doc[k] for k in ("mission", "players", "games", "seed")} == {"mission": "b05", "players": 2,
+                                                                            "games": 12, "seed": 1}
+    assert [(r["policy"], r["samples"]) for r in doc["rungs"]] == list(RUNGS)
+    assert [r["samples"] for r in doc["rungs"] if r["policy"] == "search"] == [2, 4, 8, 16]
+    for r in doc["rungs"]:
+        assert r["clear_rate"] == r["cleared"] / 12 and r["ci95"][0] <= r["clear_rate"] <= r["ci95"][1]
+    top = doc["ceiling"]
+    assert set(top) >= {"clearable", "undecided", "clear_rate"}
+    assert top["clearable"] >= max(r["cleared"] for r in doc["rungs"])  # every rung's win is a witness
+    assert doc["difficulty"] == {"name": "shortfall", "value": shortfall(doc["rungs"], top["clearable"])}
+    assert 0.0 <= doc["difficulty"]["value"] <= 1.0
+    assert png.stat().st_size > 5000
+    # a rung is what `simulate` measures with the same seed and games
+    heuristic = simulate_doc("b05", "--policy", "heuristic", "--games", 12, "--workers", 1)
+    assert doc["rungs"][1]["cleared"] == heuristic["cleared"]
+
+
+def test_ladder_text_and_bad_outputs(tmp_path):
+    res = run("ladder", "b01", "--games", 4, "--workers", 1)
+    assert res.exit_code == 0, res.output
+    assert "search 16 samples" in res.output and "open-hand ceiling" in res.output and "shortfall" in res.output
+    res = run("ladder", "b01", "--games", 4, "--png", tmp_path / "missing" / "x.png")
+    assert res.exit_code == 2 and "missing" in res.output and "Traceback" not in res.output
+    res = run("ladder", "b01", "--players", 3)
+    assert res.exit_code == 2 and "--players" in res.output
+
+
+def test_shortfall():
+    rungs = [{"cleared": 5}, {"cleared": 10}]
+    assert shortfall(rungs, 10) == 0.25 and shortfall(rungs, 0) == 1.0
+
+
+@pytest.mark.slow
+def test_play_is_game_i_of_simulate_and_the_engines_agree(tmp_path, catalog):
+    results = tmp_path / "r.csv"
+    res = run("simulate", "b05", "--policy", "search", "--samples", 2, "--games", 6, "--workers", 1, "--results",
+              results)
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(results.open()))
+    for i in (0, 5):
+        log = tmp_path / f"g{i}.jsonl"
+        res = run("play", "b05", "--policy", "search", "--samples", 2, "--game", i, "--log", log)
+        end = json.loads(log.read_text().splitlines()[-1])
+        assert (end["result"], str(end["rounds_played"])) == (rows[i]["result"], rows[i]["rounds"])
+        setup = json.loads(log.read_text().splitlines()[0])
+        assert setup["policy"] == "search" and setup["samples"] == 2
+    m = load_mission(ROOT / "missions/buddy/b05.toml", catalog)
+    fast = play_games(m, catalog, 2, 6, 1, "search", "numba", 1, samples=2)
+    slow = play_games(m, catalog, 2, 6, 1, "search", "python", 1, samples=2)
+    assert fast.results.tolist() == slow.results.tolist() and fast.traces.tolist() == slow.traces.tolist()
+
+
+@pytest.mark.slow
+def test_play_from_repeats_a_search_game(tmp_path):
+    original = tmp_path / "g.jsonl"
+    res = run("play", "p15", "--players", 4, "--policy", "search", "--samples", 2, "--seed", 3, "--log", original)
+    assert res.exit_code in (0, 1), res.output
+    again = tmp_path / "again.jsonl"
+    res = run("play", "--from", original, "--round", 3, "--log", again)
+    assert res.exit_code in (0, 1), res.output
+    assert again.read_text() == original.read_text()
