@@ -125,6 +125,7 @@ def candidates(obs: Observation, blueprint: Action, planner: PlannerPolicy) -> l
     if obs.phase != Phase.PLACE:
         return [blueprint, *others]
     view = planner.view(obs)
+    assert obs.piece is not None
     placements = {a: p for a, p in zip(obs.legal, obs.placements(), strict=True)}
     scored = [(view.plan_score(obs.piece, mask_of(placements[a].cells)), a) for a in others]
     ranked = sorted(((s, a) for s, a in scored if s > 0), key=lambda sa: (-sa[0], sa[1].index))
