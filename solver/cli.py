@@ -720,12 +720,16 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
 @click.option("--baseline", is_flag=True, help="Add the band: greedy (the naive floor), heuristic and planner rates.")
 @click.option("--ceiling-games", type=click.IntRange(min=0), default=0, show_default=True,
               help="Add the open-hand ceiling over this many deals (0: none).")
+@click.option("--ladder-games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Add the ladder's search rungs (2, 4, 8, 16 samples) over this many deals (0: none); with "
+                   "--baseline the page draws each mission's curve.")
+@samples_option
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra).")
 @pieces_option
 @user_errors
 def report(targets, games, seed, players_list, policy, workers, out_dir, time_limit, baseline, ceiling_games,
-           scheduler, pieces):
+           ladder_games, samples, scheduler, pieces):
     """Batch difficulty report of missions (files or folders; default: the bundled ones).
 
     Writes report.csv, report.md, report.html and PNG plots into --out. Interrupted
@@ -733,9 +737,11 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
 
     \b
     Example: kakapo report missions --baseline --ceiling-games 200 --out reports
+    Example: kakapo report p15 p20 --baseline --ladder-games 200 --ceiling-games 200 --out ladder
     """
     from solver.analysis.report import PROGRESS, find_missions, plan_report, rows_of, run_plan, write_outputs  # heavy
 
+    samples = samples_for(policy, samples)
     catalog = load_catalog(pieces)
     wanted = None
     if players_list:
@@ -750,7 +756,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
     check_writable(out_dir, "--out", folder=True)
     out = Path(out_dir)
     plan = plan_report(paths, catalog, Path(pieces or DEFAULT_CATALOG).read_bytes(), games, seed, wanted, policy,
-                       time_limit, baseline, ceiling_games)
+                       time_limit, baseline, ceiling_games, ladder_games, samples)
     if not plan.rows:
         raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
     bar = ProgressBar("report")

@@ -19,19 +19,25 @@ from pathlib import Path
 import pandas as pd
 
 from solver.analysis.cluster import run_on_cluster
+from solver.analysis.ladder import RUNGS
 from solver.analysis.report_html import html_page, markdown_page
 from solver.analysis.report_plots import plots
 from solver.analysis.tasks import Task, run_task
-from solver.core.codes import BAND_POLICIES
+from solver.core.codes import BAND_POLICIES, PolicyId
 from solver.core.errors import InputError
+from solver.game.search import DEFAULT_SAMPLES
 from solver.io.missionfile import load_mission
 from solver.openhand.deal import DEFAULT_TIME_LIMIT
 from solver.runtime.workers import process_pool, stop_pool
 
 PROGRESS = "report.progress.jsonl"
 COLUMNS = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate", "ci95_low", "ci95_high",
-           "min_pieces", "optimal", "rounds_exhausted", "unplaceable", "mean_rounds_when_cleared", "policy", "seed"]
+           "min_pieces", "optimal", "rounds_exhausted", "unplaceable", "mean_rounds_when_cleared", "policy", "samples",
+           "seed"]
 BAND_COLUMNS = [f"{p}_{c}" for p in BAND_POLICIES for c in ("rate", "ci95_low", "ci95_high")]
+LADDER_SAMPLES = tuple(k for _, k in RUNGS if k is not None)  # the search rungs of `kakapo ladder`
+LADDER_COLUMNS = ["ladder_games"] + [f"search{k}_{c}" for k in LADDER_SAMPLES
+                                     for c in ("rate", "ci95_low", "ci95_high")]
 CEILING_COLUMNS = ["ceiling_games", "ceiling_rate", "ceiling_ci95_low", "ceiling_ci95_high", "ceiling_undecided"]
 
 
@@ -95,7 +101,8 @@ class Plan:
 
 
 def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
-                time_limit: float, baseline: bool = False, ceiling_games: int = 0) -> Plan:
+                time_limit: float, baseline: bool = False, ceiling_games: int = 0, ladder_games: int = 0,
+                samples: int = DEFAULT_SAMPLES) -> Plan:
     missions = [(p, load_mission(p, catalog)) for p in paths]  # every file checked before any work
     seen: dict[str, Path] = {}
     for p, m in missions:
@@ -112,10 +119,15 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
                 continue
             # per player count: with 3 players purple-1 is out of the game
             plan.solve[(m.id, players)] = Task("solve", players=players, time_limit=time_limit, **base)
-            parts = {"main": Task("sim", players=players, games=games, seed=seed, policy=policy, **base)}
+            main_samples = samples if policy == PolicyId.SEARCH.label else 0
+            parts = {"main": Task("sim", players=players, games=games, seed=seed, policy=policy,
+                                  samples=main_samples, **base)}
             if baseline:
                 for pol in BAND_POLICIES:
                     parts[pol] = Task("sim", players=players, games=games, seed=seed, policy=pol, **base)
+            for k in LADDER_SAMPLES if ladder_games else ():
+                parts[f"search{k}"] = Task("sim", players=players, games=ladder_games, seed=seed,
+                                           policy=PolicyId.SEARCH.label, samples=k, **base)
             if ceiling_games:
                 parts["ceiling"] = Task("ceiling", players=players, games=ceiling_games, seed=seed,
                                         time_limit=DEFAULT_TIME_LIMIT, **base)
@@ -179,6 +191,12 @@ def rows_of(plan: Plan, progress: Progress) -> list[dict]:
                 r = progress.get(parts[pol].key)
                 for c in ("rate", "ci95_low", "ci95_high"):
                     row[f"{pol}_{c}"] = r["clear_rate" if c == "rate" else c]
+        for k in LADDER_SAMPLES:
+            if f"search{k}" in parts:
+                r = progress.get(parts[f"search{k}"].key)
+                row["ladder_games"] = r["games"]
+                for c in ("rate", "ci95_low", "ci95_high"):
+                    row[f"search{k}_{c}"] = r["clear_rate" if c == "rate" else c]
         if "ceiling" in parts:
             row.update(progress.get(parts["ceiling"].key))
         rows.append(row)
@@ -187,11 +205,12 @@ def rows_of(plan: Plan, progress: Progress) -> list[dict]:
 
 def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
                  workers: int, time_limit: float, out_dir: Path, echo=lambda s: None, baseline: bool = False,
-                 ceiling_games: int = 0, scheduler: str | None = None, tick=None) -> list[dict]:
+                 ceiling_games: int = 0, scheduler: str | None = None, tick=None, ladder_games: int = 0,
+                 samples: int = DEFAULT_SAMPLES) -> list[dict]:
     """One row per (mission, players): the policy's clear rate and the fewest pieces; with
     ``baseline`` the rates of every band policy, with ``ceiling_games`` the open-hand ceiling."""
     plan = plan_report(paths, catalog, catalog_bytes, games, seed, players_filter, policy, time_limit, baseline,
-                       ceiling_games)
+                       ceiling_games, ladder_games, samples)
     progress = run_plan(plan, out_dir, workers, scheduler, tick)
     return rows_of(plan, progress)
 
@@ -199,7 +218,7 @@ def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pl
 def write_outputs(rows: list[dict], out_dir: Path, missions=None, meta=None) -> list[Path]:
     """report.csv, report.md, report.html and the plots; ``missions`` (id -> Mission) adds board
     pictures and stories, ``meta`` what the introduction says about the run."""
-    extra = [c for c in BAND_COLUMNS + CEILING_COLUMNS if rows and c in rows[0]]
+    extra = [c for c in BAND_COLUMNS + LADDER_COLUMNS + CEILING_COLUMNS if rows and c in rows[0]]
     df = pd.DataFrame(rows, columns=COLUMNS + extra).sort_values(["mode", "mission", "players"], kind="stable")
     df = df.reset_index(drop=True)
     files = [out_dir / "report.csv", out_dir / "report.md", out_dir / "report.html"]

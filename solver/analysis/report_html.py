@@ -13,7 +13,8 @@ from solver.analysis.report_plots import board_thumbnail
 from solver.core.text import clean
 
 RATE_COLUMNS = [("clear_rate", "clear rate"), ("greedy_rate", "greedy"), ("heuristic_rate", "heuristic"),
-                ("planner_rate", "planner"), ("ceiling_rate", "ceiling")]
+                ("planner_rate", "planner"), *((f"search{k}_rate", f"search {k}") for k in (2, 4, 8, 16)),
+                ("ceiling_rate", "ceiling")]
 
 
 def pct(v) -> str:
@@ -34,6 +35,12 @@ def _intro(meta: dict, df) -> list[str]:
     if "greedy_rate" in df.columns:
         band = ("The <b>band</b> places each mission between what a naive table does (greedy: random cards, "
                 "best immediate placement) and what the hidden-information players do (heuristic and planner).")
+    if "ladder_games" in df.columns:
+        games = int(df["ladder_games"].iloc[0]) if len(df) else 0
+        band += (f" The <b>ladder</b> adds the search player (it samples the cards it cannot see and plays each "
+                 f"candidate move to the end with the planner) with 2, 4, 8 and 16 samples a decision, over the "
+                 f"same first {games} deals: how the clear rate grows with the table's strength. A mission that "
+                 "only the search player clears is hard for shallow players, not for careful ones.")
     if "ceiling_rate" in df.columns:
         games = int(df["ceiling_games"].iloc[0]) if len(df) else 0
         band += (f" The <b>open-hand ceiling</b> says what is possible at all with those cards: it decides each of "
@@ -83,7 +90,7 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
         cells.append(("-" if mr != mr or mr is None else f"{float(mr):.1f}", mr))
         row = "".join(f'<td data-v="{html.escape(str(v))}">{shown}</td>' for shown, v in cells)
         body.append(f"<tr>{row}</tr>")
-    main = [p for p in images if Path(p).name == "band.png"] or images[:1]
+    main = [p for p in images if Path(p).name in ("band.png", "ladder.png")] or images[:1]
     rest = [p for p in images if p not in main]
     header = "".join(f'<th onclick="sortBy({i})" title="sort">{html.escape(h)}</th>' for i, h in enumerate(head))
     return f"""<!doctype html>

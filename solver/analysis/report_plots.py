@@ -29,7 +29,42 @@ def plots(df, out_dir: Path) -> list[Path]:
     out = [clear_rate_plot(df, out_dir / "clear_rate.png"), size_plot(df, out_dir / "pieces_vs_clear_rate.png")]
     if "greedy_rate" in df.columns or "ceiling_rate" in df.columns:
         out.append(band_plot(df, out_dir / "band.png"))
+    if "ladder_games" in df.columns:
+        out.append(ladder_curves(df, out_dir / "ladder.png"))
     return out
+
+
+LADDER_STEPS = [("greedy_rate", "greedy"), ("heuristic_rate", "heur."), ("planner_rate", "plan."),
+                ("search2_rate", "s2"), ("search4_rate", "s4"), ("search8_rate", "s8"), ("search16_rate", "s16")]
+
+
+def ladder_curves(df, path: Path) -> Path:
+    """One small panel per mission and player count: the clear rate up the ladder's rungs (those
+    the report has), the ceiling as a dashed line."""
+    steps = [(c, label) for c, label in LADDER_STEPS if c in df.columns]
+    n = len(df)
+    cols = min(6, max(1, n))
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(2.1 * cols, 1.9 * rows + 0.6), dpi=100, squeeze=False,
+                             sharey=True)
+    for ax in axes.flat[n:]:
+        ax.axis("off")
+    for ax, (_, r), label in zip(axes.flat, df.iterrows(), _labels(df), strict=False):
+        ax.plot(range(len(steps)), [float(r[c]) for c, _ in steps], marker="o", ms=3, lw=1.4,
+                color=PLAYER_COLOURS.get(r["players"], "grey"))
+        if "ceiling_rate" in df.columns:
+            ax.axhline(float(r["ceiling_rate"]), color="#d62728", ls="--", lw=1)
+        ax.set_title(label, fontsize=9)
+        ax.set_ylim(0, 1.05)
+        ax.set_xticks(range(len(steps)), [s for _, s in steps], fontsize=7, rotation=90)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle("The ladder: clear rate as the table grows stronger (dashed: open-hand ceiling)", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
 
 
 def clear_rate_plot(df, path: Path) -> Path:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solver.analysis import simulate
+from solver.core.codes import PolicyId
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
 from solver.openhand.ceiling import ceiling
@@ -56,12 +57,13 @@ class Task:
     seed: int = 0
     policy: str = ""
     time_limit: float = 0.0
+    samples: int = 0  # the search player's
 
     @property
     def key(self) -> str:
         # the file name is part of the key: two files with the same text are two missions (two ids)
         return _digest(self.kind, FORMAT_VERSION, CODE_STAMP, self.mission_name, self.mission_text, self.catalog_text,
-                       self.players, self.games, self.seed, self.policy, self.time_limit)
+                       self.players, self.games, self.seed, self.policy, self.time_limit, self.samples)
 
     def label(self) -> str:
         mid = Path(self.mission_name).stem
@@ -69,7 +71,8 @@ class Task:
             return f"{mid}: fewest pieces"
         if self.kind == "ceiling":
             return f"{mid} with {self.players} players: open-hand ceiling"
-        return f"{mid} with {self.players} players: {self.policy}"
+        searching = f" {self.samples} samples" if self.policy == PolicyId.SEARCH.label else ""
+        return f"{mid} with {self.players} players: {self.policy}{searching}"
 
 
 _CATALOGS: dict = {}  # catalog text -> catalog: one object per text, so per-catalog caches hit
@@ -98,10 +101,13 @@ def run_task(task: Task, workers: int = 1) -> dict:
         doc = ceiling(m, catalog, task.players, task.games, task.seed, workers)
         return {"ceiling_games": task.games, "ceiling_rate": doc["clear_rate"], "ceiling_ci95_low": doc["ci95"][0],
                 "ceiling_ci95_high": doc["ci95"][1], "ceiling_undecided": doc["undecided"]}
-    out = simulate.play_games(m, catalog, task.players, task.games, task.seed, task.policy, "numba", workers)
-    doc = simulate.summarise(m, task.players, task.policy, task.games, task.seed, out, "numba", workers)
+    out = simulate.play_games(m, catalog, task.players, task.games, task.seed, task.policy, "numba", workers,
+                              samples=task.samples)
+    doc = simulate.summarise(m, task.players, task.policy, task.games, task.seed, out, "numba", workers,
+                             task.samples)
     return {"mission": m.id, "name": m.name, "mode": m.mode, "players": task.players, "games": task.games,
             "cleared": doc["cleared"], "clear_rate": doc["clear_rate"], "ci95_low": doc["ci95"][0],
             "ci95_high": doc["ci95"][1], "rounds_exhausted": doc["failures"]["rounds_exhausted"],
             "unplaceable": doc["failures"]["unplaceable"],
-            "mean_rounds_when_cleared": doc["mean_rounds_when_cleared"], "policy": task.policy, "seed": task.seed}
+            "mean_rounds_when_cleared": doc["mean_rounds_when_cleared"], "policy": task.policy, "seed": task.seed,
+            "samples": doc["samples"]}
