@@ -637,9 +637,11 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
               help="Seconds for the solver, per file.")
 @click.option("--ceiling-games", type=click.IntRange(min=0), default=50, show_default=True,
               help="Deals for the open-hand ceiling of the band (0: skip it).")
+@click.option("--ladder-games", type=click.IntRange(min=0), default=40, show_default=True,
+              help="Deals for the ladder's search rungs, 2 to 16 samples (0: skip them; they take the longest).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_games, as_json):
+def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_games, ladder_games, as_json):
     """Check fan missions: errors, warnings, solvability, fewest pieces, difficulty.
 
     Exit 0 when every file is valid and solvable, 1 when one is valid but
@@ -657,8 +659,12 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
 
     workers = workers or default_workers()
     baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
-    docs = [validate_file(mission_path(f), catalog, time_limit, games, seed, policy, workers, baseline, ceiling_games)
-            for f in files]
+    bars = RungBars(enabled=not as_json)
+    try:
+        docs = [validate_file(mission_path(f), catalog, time_limit, games, seed, policy, workers, baseline,
+                              ceiling_games, ladder_games if games > 0 else 0, bars.update) for f in files]
+    finally:
+        bars.close()
     if any(not d["valid"] for d in docs):
         code = EXIT_INPUT
     elif any(d["status"] == "unsolvable" for d in docs):
@@ -702,6 +708,9 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
                 undecided = f", {c['undecided']} undecided" if c["undecided"] else ""
                 parts.append(f"open-hand ceiling {c['clear_rate']:.0%} of {c['games']} deals{undecided}")
             click.echo(f"    band: {' <= '.join(parts)}")
+            if "ladder" in e:
+                steps = [f"{r['samples']} samples {r['clear_rate']:.0%}" for r in e["ladder"]["rungs"]]
+                click.echo(f"    ladder, search player on {e['ladder']['games']} deals: {', '.join(steps)}")
     sys.exit(code)
 
 

@@ -17,7 +17,8 @@ def invoke(*args):
 
 @pytest.mark.slow
 def test_validate_bundled_mission_ok_with_difficulty_and_decoy_warning():
-    res = invoke("validate", ROOT / "tests/missions/buddy/b03.toml", "--games", 150, "--workers", 1, "--json")
+    res = invoke("validate", ROOT / "tests/missions/buddy/b03.toml", "--games", 150, "--workers", 1, "--json",
+                 "--ladder-games", 0)
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)["files"][0]
     assert doc["valid"] and doc["status"] == "solvable" and doc["min_pieces"] == 5 and doc["optimal"]
@@ -107,7 +108,7 @@ def test_interrupted_report_resumes_to_the_same_result(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_report_band_and_ceiling_columns(tmp_path):
     res = invoke("report", ROOT / "tests/missions/buddy/b04.toml", "--games", 300, "--workers", 1, "--out", tmp_path,
-                 "--baseline", "--ceiling-games", 12)
+                 "--baseline", "--ceiling-games", 12, "--ladder-games", 8)
     assert res.exit_code == 0, res.output
     import pandas as pd
 
@@ -121,20 +122,31 @@ def test_report_band_and_ceiling_columns(tmp_path):
     assert row["ceiling_ci95_low"] <= row["ceiling_rate"] <= row["ceiling_ci95_high"] and row["ceiling_games"] == 12
     assert (tmp_path / "band.png").stat().st_size > 1000
     assert "| ceiling |" in (tmp_path / "report.md").read_text()
+    assert row["ladder_games"] == 8 and all(0 <= row[f"search{k}_rate"] <= 1 for k in (2, 4, 8, 16))
+    # the search player's wins on the first 8 deals are clearable deals among the ceiling's first 12
+    assert round(row["search16_rate"] * 8) <= round(row["ceiling_rate"] * 12) + row["ceiling_undecided"]
+    assert (tmp_path / "ladder.png").stat().st_size > 1000 and "search 16" in (tmp_path / "report.md").read_text()
 
 
 @pytest.mark.slow
 def test_validate_prints_the_band():
     res = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1,
-                 "--ceiling-games", 3,
-                 "--json")
+                 "--ceiling-games", 3, "--ladder-games", 6, "--json")
     assert res.exit_code == 0, res.output
     (d,) = json.loads(res.output)["files"][0]["difficulty"]
     assert set(d["band"]) == {"greedy", "heuristic", "planner", "ceiling"}
     assert d["band"]["ceiling"]["games"] == 3 and d["band"]["heuristic"]["clear_rate"] == d["clear_rate"]
+    ladder = d["ladder"]
+    assert ladder["games"] == 6 and [r["samples"] for r in ladder["rungs"]] == [2, 4, 8, 16]
+    search = json.loads(invoke("simulate", ROOT / "tests/missions/buddy/b04.toml", "--games", 6, "--policy", "search",
+                               "--samples", 4, "--workers", 1, "--json").output)
+    assert ladder["rungs"][1]["cleared"] == search["cleared"]
     text = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1,
-                  "--ceiling-games", 3)
+                  "--ceiling-games", 3, "--ladder-games", 6)
     assert "band: greedy" in text.output and "open-hand ceiling" in text.output
+    assert "ladder, search player on 6 deals: 2 samples" in text.output
+    assert "ladder" not in invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 100, "--workers", 1,
+                                  "--ceiling-games", 0, "--ladder-games", 0).output
 
 
 @pytest.mark.slow

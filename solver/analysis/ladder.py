@@ -20,6 +20,7 @@ from solver.openhand.ceiling import ceiling
 # (policy, samples): the naive baseline, the one-ply players, then the search player thinking more
 RUNGS = ((PolicyId.GREEDY.label, None), (PolicyId.HEURISTIC.label, None), (PolicyId.PLANNER.label, None),
          *((PolicyId.SEARCH.label, k) for k in (2, 4, 8, 16)))
+LADDER_SAMPLES = tuple(k for _, k in RUNGS if k is not None)  # the search rungs
 DIFFICULTY = "shortfall"
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from solver.analysis.cluster import run_on_cluster
-from solver.analysis.ladder import RUNGS
+from solver.analysis.ladder import LADDER_SAMPLES
 from solver.analysis.report_html import html_page, markdown_page
 from solver.analysis.report_plots import plots
 from solver.analysis.tasks import Task, run_task
@@ -35,7 +35,6 @@ COLUMNS = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate
            "min_pieces", "optimal", "rounds_exhausted", "unplaceable", "mean_rounds_when_cleared", "policy", "samples",
            "seed"]
 BAND_COLUMNS = [f"{p}_{c}" for p in BAND_POLICIES for c in ("rate", "ci95_low", "ci95_high")]
-LADDER_SAMPLES = tuple(k for _, k in RUNGS if k is not None)  # the search rungs of `kakapo ladder`
 LADDER_COLUMNS = ["ladder_games"] + [f"search{k}_{c}" for k in LADDER_SAMPLES
                                      for c in ("rate", "ci95_low", "ci95_high")]
 CEILING_COLUMNS = ["ceiling_games", "ceiling_rate", "ceiling_ci95_low", "ceiling_ci95_high", "ceiling_undecided"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from solver.analysis.ladder import LADDER_SAMPLES
 from solver.analysis.simulate import play_games
-from solver.core.codes import BAND_POLICIES
+from solver.core.codes import BAND_POLICIES, PolicyId
 from solver.core.errors import InputError
 from solver.core.rules import Board, blocked_reason
 from solver.core.stats import wilson
@@ -77,7 +78,9 @@ def placement_phrase(entry: dict) -> str:
 
 
 def validate_file(path, catalog, time_limit: float, games: int, seed: int, policy: str, workers: int,
-                  baseline=None, ceiling_games: int = 0) -> dict:
+                  baseline=None, ceiling_games: int = 0, ladder_games: int = 0, progress=None) -> dict:
+    """Everything `kakapo validate` says about one file. ``progress(label, done, total)`` follows the
+    games of the ladder's search rungs (the long part)."""
     doc = {"file": str(path), "mission": Path(path).stem, "valid": False, "errors": [], "warnings": [],
            "status": None, "min_pieces": None, "optimal": None, "difficulty": []}
     warnings: list[str] = []
@@ -104,6 +107,17 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
                          "ci95": list(wilson(cleared, games))}
         entry = {"players": players, **band[policy], "policy": policy, "min_pieces": fewest.pieces_used,
                  "band": {pol: band[pol] for pol in BAND_POLICIES}}
+        if ladder_games:
+            entry["ladder"] = {"games": ladder_games, "rungs": []}
+            for k in LADDER_SAMPLES:
+                label = f"{players}p search {k}"
+                tick = (lambda d, t, lab=label: progress(lab, d, t)) if progress else None
+                res = play_games(m, catalog, players, ladder_games, seed, PolicyId.SEARCH.label, "numba", workers,
+                                 progress=tick, samples=k)
+                cleared = int((res.results == 0).sum())
+                entry["ladder"]["rungs"].append({"samples": k, "cleared": cleared,
+                                                 "clear_rate": cleared / ladder_games,
+                                                 "ci95": list(wilson(cleared, ladder_games))})
         if ceiling_games:
             c = ceiling(m, catalog, players, ceiling_games, seed, workers)
             entry["band"]["ceiling"] = {"games": ceiling_games, "clearable": c["clearable"],
