@@ -107,3 +107,17 @@ def test_play_from_repeats_a_search_game(tmp_path):
     res = run("play", "--from", original, "--round", 3, "--log", again)
     assert res.exit_code in (0, 1), res.output
     assert again.read_text() == original.read_text()
+
+
+@pytest.mark.slow
+def test_the_ceiling_counts_the_search_players_wins(catalog):
+    """Every deal the search player clears is clearable, witnessed without the deal solver."""
+    from solver.openhand.ceiling import ceiling
+
+    m = load_mission(ROOT / "missions/buddy/b20.toml", catalog)
+    searched = play_games(m, catalog, 2, 8, 1, "search", "numba", 1).results == 0
+    quick = play_games(m, catalog, 2, 8, 1, "planner", "numba", 1).results == 0
+    assert searched.sum() > quick.sum()  # b20: the one-step players leave deals the search player clears
+    doc = ceiling(m, catalog, 2, 8, 1, 1, time_limit=0.05)
+    assert all(doc["answers"][i] == "clearable" for i in range(8) if searched[i])
+    assert doc["cleared_by_policies"] >= searched.sum()
