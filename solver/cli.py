@@ -711,6 +711,9 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
             if "ladder" in e:
                 steps = [f"{r['samples']} samples {r['clear_rate']:.0%}" for r in e["ladder"]["rungs"]]
                 click.echo(f"    ladder, search player on {e['ladder']['games']} deals: {', '.join(steps)}")
+            if "shortfall" in e:
+                click.echo(f"    shortfall {e['shortfall']:.2f} (the share of clearable deals a rung of the ladder "
+                           "misses, on average; 0 = every rung clears them all)")
     sys.exit(code)
 
 

@@ -126,6 +126,9 @@ def test_report_band_and_ceiling_columns(tmp_path):
     # the search player's wins on the first 8 deals are clearable deals among the ceiling's first 12
     assert round(row["search16_rate"] * 8) <= round(row["ceiling_rate"] * 12) + row["ceiling_undecided"]
     assert (tmp_path / "ladder.png").stat().st_size > 1000 and "search 16" in (tmp_path / "report.md").read_text()
+    rates = [row[f"{p}_rate"] for p in ("greedy", "heuristic", "planner")] + [row[f"search{k}_rate"]
+                                                                              for k in (2, 4, 8, 16)]
+    assert row["shortfall"] == pytest.approx(sum(max(0, 1 - r / row["ceiling_rate"]) for r in rates) / 7)
 
 
 @pytest.mark.slow
@@ -141,10 +144,11 @@ def test_validate_prints_the_band():
     search = json.loads(invoke("simulate", ROOT / "tests/missions/buddy/b04.toml", "--games", 6, "--policy", "search",
                                "--samples", 4, "--workers", 1, "--json").output)
     assert ladder["rungs"][1]["cleared"] == search["cleared"]
+    assert 0 <= d["shortfall"] <= 1
     text = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1,
                   "--ceiling-games", 3, "--ladder-games", 6)
     assert "band: greedy" in text.output and "open-hand ceiling" in text.output
-    assert "ladder, search player on 6 deals: 2 samples" in text.output
+    assert "ladder, search player on 6 deals: 2 samples" in text.output and "shortfall" in text.output
     assert "ladder" not in invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 100, "--workers", 1,
                                   "--ceiling-games", 0, "--ladder-games", 0).output
 

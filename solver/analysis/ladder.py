@@ -59,3 +59,11 @@ def shortfall(rungs: list[dict], clearable: int) -> float:
     if clearable == 0:
         return 1.0
     return float(np.mean([max(0.0, 1.0 - r["cleared"] / clearable) for r in rungs]))
+
+
+def shortfall_of_rates(rates: list[float], ceiling_rate: float) -> float:
+    """The shortfall from clear rates measured over different numbers of deals (`validate`,
+    `report`: the band's games and the ladder's deals differ): each rate against the ceiling's."""
+    if ceiling_rate <= 0:
+        return 1.0
+    return float(np.mean([max(0.0, 1.0 - r / ceiling_rate) for r in rates]))

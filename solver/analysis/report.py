@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from solver.analysis.cluster import run_on_cluster
-from solver.analysis.ladder import LADDER_SAMPLES
+from solver.analysis.ladder import LADDER_SAMPLES, shortfall_of_rates
 from solver.analysis.report_html import html_page, markdown_page
 from solver.analysis.report_plots import plots
 from solver.analysis.tasks import Task, run_task
@@ -37,7 +37,8 @@ COLUMNS = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate
 BAND_COLUMNS = [f"{p}_{c}" for p in BAND_POLICIES for c in ("rate", "ci95_low", "ci95_high")]
 LADDER_COLUMNS = ["ladder_games"] + [f"search{k}_{c}" for k in LADDER_SAMPLES
                                      for c in ("rate", "ci95_low", "ci95_high")]
-CEILING_COLUMNS = ["ceiling_games", "ceiling_rate", "ceiling_ci95_low", "ceiling_ci95_high", "ceiling_undecided"]
+CEILING_COLUMNS = ["ceiling_games", "ceiling_rate", "ceiling_ci95_low", "ceiling_ci95_high", "ceiling_undecided",
+                   "shortfall"]
 
 
 def find_missions(args, bundled: Path) -> list[Path]:
@@ -198,6 +199,9 @@ def rows_of(plan: Plan, progress: Progress) -> list[dict]:
                     row[f"search{k}_{c}"] = r["clear_rate" if c == "rate" else c]
         if "ceiling" in parts:
             row.update(progress.get(parts["ceiling"].key))
+            steps = [f"{p}_rate" for p in BAND_POLICIES] + [f"search{k}_rate" for k in LADDER_SAMPLES]
+            if all(c in row for c in steps):
+                row["shortfall"] = shortfall_of_rates([row[c] for c in steps], row["ceiling_rate"])
         rows.append(row)
     return rows
 

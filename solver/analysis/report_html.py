@@ -40,7 +40,9 @@ def _intro(meta: dict, df) -> list[str]:
         band += (f" The <b>ladder</b> adds the search player (it samples the cards it cannot see and plays each "
                  f"candidate move to the end with the planner) with 2, 4, 8 and 16 samples a decision, over the "
                  f"same first {games} deals: how the clear rate grows with the table's strength. A mission that "
-                 "only the search player clears is hard for shallow players, not for careful ones.")
+                 "only the search player clears is hard for shallow players, not for careful ones. With the "
+                 "ceiling, the <b>shortfall</b> sums the curve up: the share of the clearable deals a rung of the "
+                 "ladder misses, on average (0: every rung clears them all).")
     if "ceiling_rate" in df.columns:
         games = int(df["ceiling_games"].iloc[0]) if len(df) else 0
         band += (f" The <b>open-hand ceiling</b> says what is possible at all with those cards: it decides each of "
@@ -64,7 +66,7 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
     rates = [(c, label) for c, label in RATE_COLUMNS if c in df.columns]
     head = ["board", "mission", "name", "players", "fewest pieces"] + [label for _, label in rates] + \
         (["undecided deals"] if "ceiling_undecided" in df.columns else []) + \
-        ["95% interval", "mean rounds when cleared"]
+        (["shortfall"] if "shortfall" in df.columns else []) + ["95% interval", "mean rounds when cleared"]
     thumbs: dict[str, str] = {}
     body = []
     for _, r in df.iterrows():
@@ -85,6 +87,8 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
         cells += [(pct(r[c]), r[c]) for c, _ in rates]
         if "ceiling_undecided" in df.columns:
             cells.append((str(int(r["ceiling_undecided"])), r["ceiling_undecided"]))
+        if "shortfall" in df.columns:
+            cells.append((f"{float(r['shortfall']):.2f}", r["shortfall"]))
         cells.append((f"{pct(r['ci95_low'])} .. {pct(r['ci95_high'])}", r["ci95_low"]))
         mr = r["mean_rounds_when_cleared"]
         cells.append(("-" if mr != mr or mr is None else f"{float(mr):.1f}", mr))

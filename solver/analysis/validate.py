@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solver.analysis.ladder import LADDER_SAMPLES
+from solver.analysis.ladder import LADDER_SAMPLES, shortfall_of_rates
 from solver.analysis.simulate import play_games
 from solver.core.codes import BAND_POLICIES, PolicyId
 from solver.core.errors import InputError
@@ -122,6 +122,10 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
             c = ceiling(m, catalog, players, ceiling_games, seed, workers)
             entry["band"]["ceiling"] = {"games": ceiling_games, "clearable": c["clearable"],
                                         "clear_rate": c["clear_rate"], "ci95": c["ci95"], "undecided": c["undecided"]}
+        if ladder_games and ceiling_games:
+            rates = [entry["band"][pol]["clear_rate"] for pol in BAND_POLICIES] + \
+                [r["clear_rate"] for r in entry["ladder"]["rungs"]]
+            entry["shortfall"] = shortfall_of_rates(rates, entry["band"]["ceiling"]["clear_rate"])
         if baseline is not None and (m.mode, players) in baseline:
             entry.update(place_among(entry["clear_rate"], baseline[(m.mode, players)]))
         doc["difficulty"].append(entry)
