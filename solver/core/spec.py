@@ -9,14 +9,25 @@ an int64 array (``game.fast.state.spec_array``, slots ``SPEC_*``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from solver.core.cards import Card, Colour
 from solver.core.codes import Skill
 from solver.core.errors import InputError
 
-if TYPE_CHECKING:
-    from solver.core.rules import Mission
+
+class MissionSettings(Protocol):
+    """What a spec reads of a mission (core.rules.Mission, which imports this module, has them)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def skills(self) -> int: ...
+
 
 BUDDY, PARTY = "buddy", "party"
 MODES = (BUDDY, PARTY)
@@ -101,7 +112,7 @@ class GameSpec:
     start_card: Card = START_CARD
 
     @classmethod
-    def of(cls, mission: Mission, players: int, source: str = "", hands_last: bool = True) -> GameSpec:
+    def of(cls, mission: MissionSettings, players: int, source: str = "", hands_last: bool = True) -> GameSpec:
         """The spec of ``mission`` played by ``players``; InputError (naming ``source``, else the
         mission) when that table cannot play it. ``hands_last=False`` skips the check that the hands
         last the rounds (the puzzle side asks about pieces, not cards)."""
