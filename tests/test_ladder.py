@@ -11,6 +11,7 @@ from solver.analysis.simulate import play_games
 from solver.cli import main
 from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
+from tests.referee import referee
 
 
 def run(*args):
@@ -99,7 +100,7 @@ def test_play_is_game_i_of_simulate_and_the_engines_agree(tmp_path, catalog):
 
 
 @pytest.mark.slow
-def test_play_from_repeats_a_search_game(tmp_path):
+def test_play_from_repeats_a_search_game_and_its_log_passes_the_referee(tmp_path, catalog):
     original = tmp_path / "g.jsonl"
     res = run("play", "p15", "--players", 4, "--policy", "search", "--samples", 2, "--seed", 3, "--log", original)
     assert res.exit_code in (0, 1), res.output
@@ -107,6 +108,8 @@ def test_play_from_repeats_a_search_game(tmp_path):
     res = run("play", "--from", original, "--round", 3, "--log", again)
     assert res.exit_code in (0, 1), res.output
     assert again.read_text() == original.read_text()
+    events = [json.loads(line) for line in original.read_text().splitlines()]
+    assert referee(events, load_mission(ROOT / "missions/party/p15.toml", catalog), catalog) == events[-1]["result"]
 
 
 @pytest.mark.slow
