@@ -5,7 +5,11 @@ from click.testing import CliRunner
 
 from solver.cli import main
 
-COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validate", "report"]
+COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validate", "report", "ladder"]
+
+
+def test_every_command_is_checked():
+    assert set(main.commands) == set(COMMANDS)
 
 
 @pytest.mark.parametrize("command", COMMANDS)
