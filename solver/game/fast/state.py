@@ -295,51 +295,58 @@ def clone_state(S: FastState) -> FastState:
     return FastState(*(a.copy() for a in S))
 
 
+def _public_into(S: FastState, view: GameState | Observation, leader: int, start: int, in_charge: int,
+                 decision) -> None:
+    """The public arrays and scalars of a moment into S, from a state or an observation (both
+    have these fields): counters, the trick, the pile, the options, the board, the moves."""
+    info = S.info
+    info[I_ROUND], info[I_PHASE], info[I_LEADER], info[I_START] = view.round, view.phase, leader, start
+    info[I_TRUMP], info[I_SKILLS], info[I_NT] = int(view.trump), view.skills_left, len(view.trick)
+    info[I_IN_CHARGE], info[I_OPTION], info[I_NPLACED] = in_charge, view.option, len(view.placed)
+    info[I_RESULT] = NOT_OVER
+    info[I_NMOVES] = len(view.moves)
+    for c in view.removed:
+        S.removed[c.index] = 1
+    for r in view.history:
+        S.pile[r.decision.index] = 1
+        for _, c in r.plays:
+            S.seen[c.index] = 1
+    for i, (seat, c) in enumerate(view.trick):
+        S.trick[i], S.trick_player[i] = c.index, seat
+        S.seen[c.index] = 1
+    if decision is not None:
+        S.pile[decision.index] = 1
+        info[I_WIN] = [c for _, c in view.trick].index(decision)
+    info[I_NOPT] = len(view.options)
+    for k, o in enumerate(view.options):
+        S.opts[k, OPT_SKILL], S.opts[k, OPT_N] = int(o.skill), len(o.pieces)
+        for j, c in enumerate(o.pieces):
+            S.opts[k, OPT_A + j] = c.index
+    S.occ[:] = split(view.board.occupied)
+    for col in range(5):
+        S.cm[col] = split(view.board.colour_masks[col])
+    for c in view.board.pieces:
+        S.used[c.index] = 1
+    for i, a in enumerate(view.moves):
+        S.moves[i] = a.code
+
+
 def fast_state(state: GameState) -> FastState:
     """The FastState of a reference state, at any moment of the game (the deal's own random
     stream, which nothing uses after the deal, is 0)."""
-    spec = state.spec
-    S = new_state(spec_array(spec))
-    info = S.info
-    info[I_ROUND], info[I_PHASE], info[I_LEADER], info[I_START] = state.round, state.phase, state.leader, \
-        state.start_player
-    info[I_TRUMP], info[I_SKILLS], info[I_NT] = int(state.trump), state.skills_left, len(state.trick)
-    info[I_IN_CHARGE], info[I_OPTION], info[I_NPLACED] = state.in_charge, state.option, len(state.placed)
-    info[I_RESULT] = NOT_OVER if state.outcome is None else int(state.outcome)
-    info[I_NMOVES] = len(state.moves)
+    S = new_state(spec_array(state.spec))
+    _public_into(S, state, state.leader, state.start_player, state.in_charge, state.decision)
+    if state.outcome is not None:
+        S.info[I_RESULT] = int(state.outcome)
     for k, hand in enumerate(state.hands):
         S.hand_count[k] = len(hand)
         for c in hand:
             S.hand[k, c.index] = 1
     for c in state.set_aside:
         S.set_aside[c.index] = 1
-    for c in state.removed:
-        S.removed[c.index] = 1
-    for r in state.history:
-        S.pile[r.decision.index] = 1
-        for _, c in r.plays:
-            S.seen[c.index] = 1
-    for i, (seat, c) in enumerate(state.trick):
-        S.trick[i], S.trick_player[i] = c.index, seat
-        S.seen[c.index] = 1
-    if state.decision is not None:
-        S.pile[state.decision.index] = 1
-        info[I_WIN] = [c for _, c in state.trick].index(state.decision)
-    info[I_NOPT] = len(state.options)
-    for k, o in enumerate(state.options):
-        S.opts[k, OPT_SKILL], S.opts[k, OPT_N] = int(o.skill), len(o.pieces)
-        for j, c in enumerate(o.pieces):
-            S.opts[k, OPT_A + j] = c.index
-    S.occ[:] = split(state.board.occupied)
-    for col in range(5):
-        S.cm[col] = split(state.board.colour_masks[col])
-    for c in state.board.pieces:
-        S.used[c.index] = 1
     for k, r in enumerate(state.seat_rngs):
         S.rs[k] = r.state
     S.trace[0] = state.trace
-    for i, a in enumerate(state.moves):
-        S.moves[i] = a.code
     return S
 
 
@@ -347,42 +354,11 @@ def fast_observation(obs: Observation) -> FastObs:
     """The FastObs of a reference observation: what ``observe`` gives that seat in the
     FastState of the same moment (built from the observation alone, so a policy that calls a
     kernel with it still sees only its seat's view)."""
-    spec = obs.spec
-    S = new_state(spec_array(spec))
-    info = S.info
-    deciding = obs.phase in (SELECT, PLACE)
-    info[I_ROUND], info[I_PHASE], info[I_LEADER] = obs.round, obs.phase, obs.start_player
-    info[I_START] = obs.history[0].start_player if obs.history else obs.start_player
-    info[I_TRUMP], info[I_SKILLS], info[I_NT] = int(obs.trump), obs.skills_left, len(obs.trick)
-    info[I_IN_CHARGE], info[I_OPTION], info[I_NPLACED] = -1, obs.option, len(obs.placed)
-    info[I_RESULT] = NOT_OVER
-    info[I_NMOVES] = len(obs.moves)
+    S = new_state(spec_array(obs.spec))
+    in_charge, decision = reference_decision(obs.trick, obs.trump) if obs.phase in (SELECT, PLACE) else (-1, None)
+    start = obs.history[0].start_player if obs.history else obs.start_player
+    _public_into(S, obs, obs.start_player, start, in_charge, decision)
     S.hand_count[:] = obs.hand_sizes
     for c in obs.hand:
         S.hand[obs.seat, c.index] = 1
-    for c in obs.removed:
-        S.removed[c.index] = 1
-    for r in obs.history:
-        S.pile[r.decision.index] = 1
-        for _, c in r.plays:
-            S.seen[c.index] = 1
-    for i, (seat, c) in enumerate(obs.trick):
-        S.trick[i], S.trick_player[i] = c.index, seat
-        S.seen[c.index] = 1
-    if deciding:
-        info[I_IN_CHARGE], decision = reference_decision(obs.trick, obs.trump)  # public: who won the trick
-        S.pile[decision.index] = 1
-        info[I_WIN] = [c for _, c in obs.trick].index(decision)
-    info[I_NOPT] = len(obs.options)
-    for k, o in enumerate(obs.options):
-        S.opts[k, OPT_SKILL], S.opts[k, OPT_N] = int(o.skill), len(o.pieces)
-        for j, c in enumerate(o.pieces):
-            S.opts[k, OPT_A + j] = c.index
-    S.occ[:] = split(obs.board.occupied)
-    for col in range(5):
-        S.cm[col] = split(obs.board.colour_masks[col])
-    for c in obs.board.pieces:
-        S.used[c.index] = 1
-    for i, a in enumerate(obs.moves):
-        S.moves[i] = a.code
     return observe(S, obs.seat)
