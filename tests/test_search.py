@@ -169,11 +169,35 @@ def test_candidates(catalog):
     assert len(kinds) == 3
 
 
+@twin("search.look_ahead")
+def test_look_ahead(catalog):
+    """The points of one sample's game after one candidate, from the same moment, sample and seed."""
+    scores = set()
+    for k, (m, state) in enumerate(some_moments(catalog, every=6)):
+        seat = state.current_player()
+        obs = state.observation(seat)
+        planner = PlannerPolicy(small_library(m, catalog))
+        sm, T = search_memory(m, state.players, 1, catalog)
+        fo = fs.fast_observation(obs)
+        decide(fsearch.PLANNER, fo, sm.base, T, np.zeros(1, np.uint64))  # the base memory at this moment
+        holder, _, _ = fast_sample(obs, 300 + k)
+        sm.holders[0] = holder
+        sm.seeds[0] = 41 + k
+        for action in obs.legal[:3]:
+            state2 = search.determinize(obs, holder, 41 + k)
+            state2.apply(action)
+            want = search.look_ahead(state2, planner)
+            assert fsearch.look_ahead(fo, sm, 0, action.code, T) == want, (m.id, k, action)
+            scores.add(want)
+    assert len(scores) > 1  # games that end differently
+
+
 @twin("search.search_decide", "search.new_search_memory", "search.copy_memory")
-@pytest.mark.parametrize("samples", [1, 2])
+@pytest.mark.parametrize("samples", [1, 2, pytest.param(6, marks=pytest.mark.slow)])
 def test_search_decide(catalog, samples):
-    """The same decision and the same stream afterwards, from the same moment and stream."""
-    decided = 0
+    """The same decision and the same stream afterwards, from the same moment and stream (the Numba
+    search stops a candidate's samples once it cannot win: it plays fewer games for that decision)."""
+    decided = pruned = 0
     for k, (m, state) in enumerate(some_moments(catalog, every=7)):
         seat = state.current_player()
         obs = state.observation(seat)
@@ -184,7 +208,11 @@ def test_search_decide(catalog, samples):
         got = fsearch.search_decide(fs.fast_observation(obs), sm, T, rs)
         assert got == want.code and int(rs[0]) == rng.state, (m.id, k)
         decided += len(obs.legal) > 1
+        planner = PlannerPolicy(small_library(m, catalog))
+        n_cand = len(search.candidates(obs, planner.act(obs, SplitMix64(0)), planner))
+        pruned += n_cand > 1 and sm.played[0] < n_cand * samples
     assert decided >= 5
+    assert samples == 1 or pruned > 0
 
 
 def test_search_keeps_hidden_information(catalog):

@@ -12,7 +12,7 @@
   policies      Policy.act            decide (random_action; sync, refresh_live, evaluate: the memory)
   play          game/engine.py        play_out, deal_game, play_many
   search        game/search.py        voids, sample_holders, determinize, plan_score, candidates,
-                                      search_decide (copy_memory), search_play_out, search_many
+                                      look_ahead, search_decide (copy_memory), search_play_out, search_many
   batch         -                     run: the entry point from Python (not a kernel)
 
 tests/test_kernels.py checks each pair on its own (``TWINS`` below lists them); tests/test_engines.py
@@ -63,7 +63,8 @@ TWINS = {
     "search.new_search_memory": "game.search.SearchPolicy", "search.copy_memory": "game.search.SearchPolicy",
     "search.voids": "game.search.voids", "search.sample_holders": "game.search.sample_holders",
     "search.determinize": "game.search.determinize", "search.plan_score": "game.planner.PlanBoardView.plan_score",
-    "search.candidates": "game.search.candidates", "search.search_decide": "game.search.SearchPolicy.act",
+    "search.candidates": "game.search.candidates", "search.look_ahead": "game.search.look_ahead",
+    "search.search_decide": "game.search.SearchPolicy.act",
     "search.search_play_out": "game.engine.play_out", "search.search_many": "game.engine.play_game",
 }
 
