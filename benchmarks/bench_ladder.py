@@ -13,6 +13,7 @@ its own. ``--summary FILE`` prints the tables again from a file written by ``--o
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import sys
@@ -129,7 +130,7 @@ def summary(rows: list[dict]) -> None:
         if d + half < 0:
             below.append(name)
         chain = ["planner", *SEARCH_RUNGS]
-        for a, b in zip(chain, chain[1:], strict=False):
+        for a, b in itertools.pairwise(chain):
             _, _, d2, h2 = paired(r["rungs"][a]["won"], r["rungs"][b]["won"])
             if d2 + h2 < 0:
                 falls.append(f"{name} {a} > {b}")

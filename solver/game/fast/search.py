@@ -44,7 +44,6 @@ from solver.game.fast.state import (
     new_state,
     observe,
     spec_array,
-    start_game,
 )
 from solver.game.planner import planner_library
 from solver.game.rng import SplitMix64
@@ -67,7 +66,6 @@ SearchMemory = namedtuple("SearchMemory", [
     "cand", "key",  # the candidates, their ranks (placements)
     "holders", "seeds", "first", "sorder",  # per sample: its holders, its games' seed, the blueprint's points, order
     "played",  # int64[1]: look-ahead games played so far (for the benchmarks and tests)
-    "filter", "S3", "check", "rs3", "drawn",  # the belief filter: tries per sample (0: off), its game, memory, stats
 ])
 SearchMemory.__doc__ = "What the search player keeps: its planner memories, the look-ahead game and scratch."
 
@@ -83,9 +81,7 @@ def new_search_memory(spec, samples, T):
                         np.zeros(players + 1, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
                         np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
                         np.zeros((k, 40), np.int64), np.zeros(k, np.uint64), np.zeros(k, np.int64),
-                        np.zeros(k, np.int64), np.zeros(1, np.int64),
-                        np.zeros(1, np.int64), new_state(spec), new_memory(T), np.zeros(1, np.uint64),
-                        np.zeros(2, np.int64))
+                        np.zeros(k, np.int64), np.zeros(1, np.int64))
 
 
 @kernel()
@@ -205,55 +201,6 @@ def sample_holders(obs, rng, void, holder, cap, order, allowed):
         if ok:
             return attempt < SAMPLE_TRIES
     return False
-
-
-@kernel()
-def consistent(obs, holder, sm, T):
-    """Whether the planner, in every seat but this one, would have revealed the cards it did had
-    the hands been those of the sample (SPARTA's belief filter: the other seats' card play tells
-    something about their hands). Selections and placements depend on public information only."""
-    players, me = obs.spec[SPEC_PLAYERS], obs.seat
-    S3 = sm.S3
-    S3.spec[:] = obs.spec
-    S3.removed[:] = obs.removed
-    S3.hand[:, :] = 0
-    S3.set_aside[:] = 0
-    for c in range(40):
-        if obs.hand[c]:
-            S3.hand[me, c] = 1
-        h = holder[c]
-        if h == players:
-            S3.set_aside[c] = 1
-        elif h >= 0:
-            S3.hand[h, c] = 1
-    leader, trump, nt = obs.info[I_START], obs.spec[SPEC_TRUMP1], 0
-    trick = np.empty(8, np.int64)
-    for i in range(obs.info[I_NMOVES]):  # the cards each seat has revealed go back into its hand
-        code = obs.moves[i]
-        if code >= 40:
-            continue
-        S3.hand[(leader + nt) % players, code] = 1
-        trick[nt] = code
-        nt += 1
-        if nt == obs.spec[SPEC_REVEALS]:
-            wi = decision_card(trick, nt, trump)
-            leader = (leader + wi) % players
-            trump = trick[wi] // 8
-            nt = 0
-    for k in range(players):
-        S3.hand_count[k] = 0
-        for c in range(40):
-            S3.hand_count[k] += S3.hand[k, c]
-    start_game(S3, obs.info[I_START], T)
-    reset_memory(sm.check)
-    for i in range(obs.info[I_NMOVES]):
-        code = obs.moves[i]
-        if code < 40:
-            seat = current_player(S3)
-            if seat != me and decide(PLANNER, observe(S3, seat), sm.check, T, sm.rs3) != code:
-                return False
-        apply_action(S3, code, T)
-    return True
 
 
 @kernel()
@@ -380,16 +327,7 @@ def search_decide(obs, sm, T, rng):
     if nc == 1:
         return blueprint
     voids(obs, sm.void)
-    got, tries = 0, 0
-    while got < k_samples and tries < k_samples * sm.filter[0]:
-        sample_holders(obs, rng, sm.void, sm.holders[got], sm.cap, sm.order, sm.allowed)
-        sm.seeds[got] = rnext(rng, 0)
-        tries += 1
-        if consistent(obs, sm.holders[got], sm, T):
-            got += 1
-    sm.drawn[0] += tries
-    sm.drawn[1] += got
-    for s in range(got, k_samples):
+    for s in range(k_samples):
         sample_holders(obs, rng, sm.void, sm.holders[s], sm.cap, sm.order, sm.allowed)
         sm.seeds[s] = rnext(rng, 0)
     top = SEARCH_WIN + SEARCH_BIRD * T.bird_ring.shape[0]  # the most a look-ahead game can score
@@ -431,11 +369,10 @@ def search_play_out(S, sm, T):
 
 
 @kernel()
-def search_many(seeds, spec, samples, T, results, rounds_played, scanned, traces, filter_tries=0):
+def search_many(seeds, spec, samples, T, results, rounds_played, scanned, traces):
     """play.play_many for the search player: a deal, then search_play_out, per seed."""
     S = new_state(spec)
     sm = new_search_memory(spec, samples, T)
-    sm.filter[0] = filter_tries
     for i in range(seeds.shape[0]):
         deal_game(seeds[i], S, T)
         reset_memory(sm.base)
