@@ -547,6 +547,11 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
         doc = run_ladder(m, catalog, players, games, seed, workers, progress=bars.update, time_limit=time_limit)
     finally:
         bars.close()
+    from solver.analysis.validate import bundled_shortfalls, place_by_difficulty, placement_phrase
+
+    others = [(mid, v) for mid, v in bundled_shortfalls(catalog).get((m.mode, players), []) if mid != m.id]
+    if others:  # where it falls in the campaign, by the campaign's own measured figure
+        doc["difficulty"]["campaign"] = place_by_difficulty(doc["difficulty"]["value"], others)
     if as_json:
         emit_json(doc)
     else:
@@ -560,6 +565,8 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
         click.echo(f"  {'open-hand ceiling':<20} {c['clear_rate']:>7.1%}  (cheats: sees every hand{undecided})")
         d = doc["difficulty"]
         click.echo(f"{d['name']}: {d['value']:.2f} (the share of clearable deals a rung misses, on average)")
+        if "campaign" in d:
+            click.echo(f"in the campaign: {placement_phrase(d['campaign'])}")
     if png_path:  # after the answer is printed: a failed write never loses it
         from solver.analysis.report_plots import ladder_plot  # heavy: matplotlib
 
@@ -655,14 +662,21 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     except KakapoError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INPUT)
-    from solver.analysis.validate import bundled_rates, placement_phrase, validate_file  # heavy: OR-Tools, Numba
+    from solver.analysis.validate import (  # heavy: OR-Tools, Numba
+        bundled_rates,
+        bundled_shortfalls,
+        placement_phrase,
+        validate_file,
+    )
 
     workers = workers or default_workers()
     baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
+    shortfalls = bundled_shortfalls(catalog) if games > 0 else None
     bars = RungBars(enabled=not as_json)
     try:
         docs = [validate_file(mission_path(f), catalog, time_limit, games, seed, policy, workers, baseline,
-                              ceiling_games, ladder_games if games > 0 else 0, bars.update) for f in files]
+                              ceiling_games, ladder_games if games > 0 else 0, bars.update, shortfalls)
+                for f in files]
     finally:
         bars.close()
     if any(not d["valid"] for d in docs):
@@ -712,8 +726,10 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
                 steps = [f"{r['samples']} samples {r['clear_rate']:.0%}" for r in e["ladder"]["rungs"]]
                 click.echo(f"    ladder, search player on {e['ladder']['games']} deals: {', '.join(steps)}")
             if "shortfall" in e:
-                click.echo(f"    shortfall {e['shortfall']:.2f} (the share of clearable deals a rung of the ladder "
-                           "misses, on average; 0 = every rung clears them all)")
+                click.echo(f"    difficulty: shortfall {e['shortfall']:.2f} (the share of clearable deals a rung of "
+                           "the ladder misses, on average; 0 = every rung clears them all)")
+                if "shortfall_place" in e:
+                    click.echo(f"    by its shortfall: {placement_phrase(e['shortfall_place'])}")
     sys.exit(code)
 
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solver.analysis.ladder import LADDER_SAMPLES, shortfall_of_rates
+from solver.analysis.ladder import LADDER_SAMPLES, rung_label, shortfall_of_rates
 from solver.analysis.simulate import play_games
 from solver.core.codes import BAND_POLICIES, PolicyId
 from solver.core.errors import InputError
 from solver.core.rules import Board, blocked_reason
 from solver.core.stats import wilson
+from solver.game.search import DEFAULT_SAMPLES
+from solver.io.catalog import load_catalog
+from solver.io.difficulty import campaign_difficulty
 from solver.io.missionfile import load_mission
 from solver.io.paths import MISSIONS
 from solver.openhand.ceiling import ceiling
@@ -39,26 +42,58 @@ def mission_warnings(m, min_pieces: int | None) -> list[str]:
     return out
 
 
-def bundled_rates(catalog, games: int, seed: int, policy: str, workers: int) -> dict:
-    """(mode, players) -> [(mission id, clear rate)] for the bundled missions."""
+def measured_campaign(catalog) -> dict:
+    """The shipped table of the campaign's ladder (io/difficulty.py) when it holds every bundled
+    mission and player count for this catalog, else {}."""
+    table = campaign_difficulty(catalog.key, load_catalog().key)
+    for path in sorted(BUNDLED.glob("*/*.toml")):
+        m = load_mission(path, catalog)
+        if any((m.id, players) not in table for players in m.player_counts()):
+            return {}
+    return table
+
+
+def bundled_rates(catalog, games: int, seed: int, policy: str, workers: int,
+                  samples: int = DEFAULT_SAMPLES) -> dict:
+    """(mode, players) -> [(mission id, clear rate)] for the bundled missions: from the shipped
+    table where it applies (the default catalog), else played here."""
+    rung = rung_label(policy, samples if policy == PolicyId.SEARCH.label else None)
+    table = measured_campaign(catalog)
     out: dict = {}
+    if table and all(rung in row.rates for row in table.values()):
+        for row in sorted(table.values(), key=lambda r: r.mission):
+            out.setdefault((row.mode, row.players), []).append((row.mission, row.rates[rung]))
+        return out
     for path in sorted(BUNDLED.glob("*/*.toml")):
         try:
             m = load_mission(path, catalog)
         except InputError:
             continue  # a bundled mission may not fit another catalog's shapes
         for players in m.player_counts():
-            res = play_games(m, catalog, players, games, seed, policy, "numba", workers)
+            res = play_games(m, catalog, players, games, seed, policy, "numba", workers, samples=samples)
             out.setdefault((m.mode, players), []).append((m.id, float((res.results == 0).mean())))
+    return out
+
+
+def bundled_shortfalls(catalog) -> dict:
+    """(mode, players) -> [(mission id, shortfall)] from the shipped table ({} for another catalog)."""
+    out: dict = {}
+    for row in sorted(measured_campaign(catalog).values(), key=lambda r: r.mission):
+        out.setdefault((row.mode, row.players), []).append((row.mission, row.shortfall))
     return out
 
 
 def place_among(rate: float, bundled: list[tuple[str, float]]) -> dict:
     """Where a clear rate falls among bundled missions (higher rate = easier)."""
-    ranked = sorted(bundled, key=lambda x: (-x[1], x[0]))
-    harder_than = sum(1 for _, r in ranked if r > rate)
-    easier = [mid for mid, r in ranked if r > rate]
-    harder = [mid for mid, r in ranked if r <= rate]
+    return place_by_difficulty(-rate, [(mid, -r) for mid, r in bundled])
+
+
+def place_by_difficulty(value: float, bundled: list[tuple[str, float]]) -> dict:
+    """Where a difficulty figure falls among bundled missions (higher = harder)."""
+    ranked = sorted(bundled, key=lambda x: (x[1], x[0]))
+    harder_than = sum(1 for _, r in ranked if r < value)
+    easier = [mid for mid, r in ranked if r < value]
+    harder = [mid for mid, r in ranked if r >= value]
     return {"harder_than": harder_than, "of": len(ranked),
             "between": [easier[-1] if easier else None, harder[0] if harder else None]}
 
@@ -78,7 +113,8 @@ def placement_phrase(entry: dict) -> str:
 
 
 def validate_file(path, catalog, time_limit: float, games: int, seed: int, policy: str, workers: int,
-                  baseline=None, ceiling_games: int = 0, ladder_games: int = 0, progress=None) -> dict:
+                  baseline=None, ceiling_games: int = 0, ladder_games: int = 0, progress=None,
+                  shortfalls=None) -> dict:
     """Everything `kakapo validate` says about one file. ``progress(label, done, total)`` follows the
     games of the ladder's search rungs (the long part)."""
     doc = {"file": str(path), "mission": Path(path).stem, "valid": False, "errors": [], "warnings": [],
@@ -126,6 +162,8 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
             rates = [entry["band"][pol]["clear_rate"] for pol in BAND_POLICIES] + \
                 [r["clear_rate"] for r in entry["ladder"]["rungs"]]
             entry["shortfall"] = shortfall_of_rates(rates, entry["band"]["ceiling"]["clear_rate"])
+            if shortfalls and (m.mode, players) in shortfalls:
+                entry["shortfall_place"] = place_by_difficulty(entry["shortfall"], shortfalls[(m.mode, players)])
         if baseline is not None and (m.mode, players) in baseline:
             entry.update(place_among(entry["clear_rate"], baseline[(m.mode, players)]))
         doc["difficulty"].append(entry)

@@ -72,6 +72,12 @@ def _each(fn, chunks: list, workers: int):
     pool.shutdown()
 
 
+def _chunks(items: list, most: int, workers: int) -> list[list]:
+    """Items in chunks of up to ``most``, smaller when there are few, so every worker gets some."""
+    size = max(1, min(most, len(items) // (4 * max(1, workers))))
+    return [items[k:k + size] for k in range(0, len(items), size)]
+
+
 def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int = 1,
             time_limit: float | None = None, progress=None, witnesses: np.ndarray | None = None,
             search_witness: bool = True) -> dict:
@@ -95,7 +101,7 @@ def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int 
     if todo and search_witness:  # the search player's wins are witnesses too: fewer deals for the solver
         _JOB.update(tables=build_tables(mission, catalog, planner_library(mission, catalog)),
                     spec=spec_array(GameSpec.of(mission, players)))
-        for part in _each(_search_chunk, [todo[k:k + 2] for k in range(0, len(todo), 2)], workers):
+        for part in _each(_search_chunk, _chunks(todo, 2, workers), workers):
             for i, cleared in part:
                 if cleared:
                     answers[i] = ANSWERS.index(CLEARABLE)
@@ -106,7 +112,7 @@ def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int 
         todo = [i for i in range(games) if answers[i] < 0]
     limit = {} if time_limit is None else {"time_limit": time_limit}
     _JOB.update(solver=DealSolver(mission, catalog, players, **limit) if todo else None)
-    for part in _each(_decide_chunk, [todo[k:k + 4] for k in range(0, len(todo), 4)], workers):
+    for part in _each(_decide_chunk, _chunks(todo, 4, workers), workers):
         for i, result in part:
             answers[i] = ANSWERS.index(result)
         done += len(part)

@@ -59,6 +59,8 @@ MAX_CANDIDATES = 48  # a hand's cards (16 at most), the selection options (10) o
 
 SearchMemory = namedtuple("SearchMemory", [
     "samples",  # int64[1]: samples per decision (K)
+    "blueprint",  # int64[1]: the blueprint's PolicyId (the planner); an array, not a constant, so that the
+    # look-ahead games call decide and play_out with the types play_many does and reuse their compiled code
     "base",  # the planner's memory at the decision (policies.Memory), kept between decisions
     "play",  # the planner's memory in a look-ahead game: a copy of base
     "S2",  # the look-ahead game (FastState)
@@ -77,7 +79,8 @@ def new_search_memory(spec, samples, T):
     play = new_memory(T)
     reset_memory(base)
     k = max(samples, 1)
-    return SearchMemory(np.full(1, samples, np.int64), base, play, new_state(spec), np.zeros(players, np.int64),
+    return SearchMemory(np.full(1, samples, np.int64), np.full(1, PLANNER, np.int64), base, play, new_state(spec),
+                        np.zeros(players, np.int64),
                         np.zeros(players + 1, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
                         np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
                         np.zeros((k, 40), np.int64), np.zeros(k, np.uint64), np.zeros(k, np.int64),
@@ -305,7 +308,7 @@ def look_ahead(obs, sm, s, code, T):
     determinize(obs, sm.holders[s], sm.seeds[s], S2)
     apply_action(S2, code, T)
     copy_memory(sm.base, sm.play)
-    result = play_out(S2, PLANNER, sm.play, T)
+    result = play_out(S2, sm.blueprint[0], sm.play, T)
     return SEARCH_BIRD * count_scanned(S2.occ, S2.cm, T) + (SEARCH_WIN if result == CLEARED else 0)
 
 
@@ -319,7 +322,7 @@ def search_decide(obs, sm, T, rng):
     cannot get it there. Its samples go hardest first (where the planner's move scored least), so
     a hopeless candidate shows it early. The samples are drawn before any game is played, in the
     reference's order, so the stream moves as the reference's does."""
-    blueprint = decide(PLANNER, obs, sm.base, T, rng)  # the planner draws nothing from the stream
+    blueprint = decide(sm.blueprint[0], obs, sm.base, T, rng)  # the planner draws nothing from the stream
     k_samples = sm.samples[0]
     if k_samples <= 0:
         return blueprint

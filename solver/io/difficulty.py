@@ -1,0 +1,66 @@
+"""The campaign's measured difficulty, shipped beside the bundled missions (``difficulty.json``).
+
+Per bundled mission and player count: the clear rate of every rung of the ladder on the same
+deals, the open-hand ceiling and the shortfall, as `kakapo ladder` measures them with the
+default catalog. `validate` places a fan mission among the campaign with it, and `list` shows
+each mission's difficulty, without playing the campaign again. benchmarks/campaign_order.py
+writes the file. A row counts only while its mission file is the one that was measured (the
+file's digest is kept with it), and only for the catalog it was measured with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver.io.paths import MISSIONS, bundled_mission
+
+DIFFICULTY_FILE = MISSIONS / "difficulty.json"
+
+
+@dataclass(frozen=True)
+class MeasuredRow:
+    """One bundled mission at one player count, as the ladder measured it."""
+
+    mission: str
+    mode: str
+    players: int
+    games: int
+    seed: int
+    rates: dict[str, float]  # rung label (``ladder.rung_label``) -> clear rate
+    ceiling_rate: float
+    undecided: int
+    shortfall: float
+
+
+def file_digest(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def campaign_difficulty(catalog_key: tuple | None = None, default_key: tuple | None = None,
+                        path: Path = DIFFICULTY_FILE) -> dict[tuple[str, int], MeasuredRow]:
+    """(mission id, players) -> MeasuredRow for the bundled missions whose file is the one measured.
+    Empty when the file is missing or damaged, or when ``catalog_key`` (the catalog in use) is
+    not ``default_key`` (the one the campaign was measured with)."""
+    if catalog_key is not None and catalog_key != default_key:
+        return {}
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        rows = doc["rows"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    out: dict[tuple[str, int], MeasuredRow] = {}
+    for r in rows if isinstance(rows, list) else ():
+        try:
+            file = bundled_mission(r["mission"])
+            if file is None or file_digest(file) != r["digest"]:
+                continue  # the mission changed since it was measured
+            row = MeasuredRow(str(r["mission"]), str(r["mode"]), int(r["players"]), int(r["games"]), int(r["seed"]),
+                              {str(k): float(v) for k, v in r["rates"].items()}, float(r["ceiling_rate"]),
+                              int(r["undecided"]), float(r["shortfall"]))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
+        out[(row.mission, row.players)] = row
+    return out
