@@ -18,7 +18,7 @@ from solver.analysis.simulate import play_games  # noqa: E402
 from solver.io.catalog import load_catalog  # noqa: E402
 from solver.io.missionfile import load_mission  # noqa: E402
 
-ROWS = (("b14", 2, 150), ("p15", 4, 150), ("p20", 4, 100), ("b20", 2, 100))  # mission, players, deals
+ROWS = (("b15", 2, 150), ("p15", 4, 150), ("p20", 4, 100), ("b20", 2, 100))  # mission, players, deals
 
 
 def main() -> None:

@@ -56,7 +56,10 @@ def test_ladder_json_contract_and_picture(tmp_path):
     top = doc["ceiling"]
     assert set(top) >= {"clearable", "undecided", "clear_rate"}
     assert top["clearable"] >= max(r["cleared"] for r in doc["rungs"])  # every rung's win is a witness
-    assert doc["difficulty"] == {"name": "shortfall", "value": shortfall(doc["rungs"], top["clearable"])}
+    difficulty = doc["difficulty"]
+    assert (difficulty["name"], difficulty["value"]) == ("shortfall", shortfall(doc["rungs"], top["clearable"]))
+    # where it falls among the other bundled missions of its mode, by their measured shortfall
+    assert difficulty["campaign"]["of"] == 19 and "b05" not in difficulty["campaign"]["between"]
     assert 0.0 <= doc["difficulty"]["value"] <= 1.0
     assert png.stat().st_size > 5000
     # a rung is what `simulate` measures with the same seed and games
@@ -65,12 +68,13 @@ def test_ladder_json_contract_and_picture(tmp_path):
 
 
 def test_ladder_text_and_bad_outputs(tmp_path):
-    res = run("ladder", "b01", "--games", 4, "--workers", 1)
+    res = run("ladder", "b04", "--games", 4, "--workers", 1)
     assert res.exit_code == 0, res.output
     assert "search 16 samples" in res.output and "open-hand ceiling" in res.output and "shortfall" in res.output
-    res = run("ladder", "b01", "--games", 4, "--png", tmp_path / "missing" / "x.png")
+    assert "in the campaign: " in res.output and "bundled missions" in res.output
+    res = run("ladder", "b04", "--games", 4, "--png", tmp_path / "missing" / "x.png")
     assert res.exit_code == 2 and "missing" in res.output and "Traceback" not in res.output
-    res = run("ladder", "b01", "--players", 3)
+    res = run("ladder", "b04", "--players", 3)
     assert res.exit_code == 2 and "--players" in res.output
 
 

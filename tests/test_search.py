@@ -265,7 +265,7 @@ def test_search_clears_more_than_the_planner(catalog):
     """On the same deals, a little look-ahead already clears more of a tight mission."""
     from solver.game import fast
 
-    m = load_mission(ROOT / "missions/buddy/b14.toml", catalog)
+    m = load_mission(ROOT / "missions/buddy/b15.toml", catalog)
     T = tables_for(m, catalog, True)
     spec = spec_array(GameSpec.of(m, 2))
     seeds = game_seeds(1, 0, 30)

@@ -145,10 +145,13 @@ def test_validate_prints_the_band():
                                "--samples", 4, "--workers", 1, "--json").output)
     assert ladder["rungs"][1]["cleared"] == search["cleared"]
     assert 0 <= d["shortfall"] <= 1
+    place = d["shortfall_place"]  # among the campaign's 20 Buddy missions, by their measured shortfall
+    assert place["of"] == 20 and 0 <= place["harder_than"] <= 20
     text = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1,
                   "--ceiling-games", 3, "--ladder-games", 6)
     assert "band: greedy" in text.output and "open-hand ceiling" in text.output
     assert "ladder, search player on 6 deals: 2 samples" in text.output and "shortfall" in text.output
+    assert "by its shortfall: " in text.output and "bundled missions" in text.output
     assert "ladder" not in invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 100, "--workers", 1,
                                   "--ceiling-games", 0, "--ladder-games", 0).output
 

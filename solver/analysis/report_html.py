@@ -21,6 +21,10 @@ def pct(v) -> str:
     return "-" if v is None or v != v else f"{100 * float(v):.1f}%"
 
 
+def shortfall_text(v) -> str:
+    return "-" if v is None or v != v else f"{float(v):.2f}"
+
+
 def _intro(meta: dict, df) -> list[str]:
     players = ", ".join(str(p) for p in sorted(set(df["players"])))
     policy = meta.get("policy") or ", ".join(sorted(set(df["policy"])))
@@ -64,9 +68,10 @@ def _img(path: Path, alt: str) -> str:
 
 def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
     rates = [(c, label) for c, label in RATE_COLUMNS if c in df.columns]
-    head = ["board", "mission", "name", "players", "fewest pieces"] + [label for _, label in rates] + \
+    head = ["board", "mission", "name", "players", "fewest pieces"] + \
+        (["difficulty (shortfall)"] if "shortfall" in df.columns else []) + [label for _, label in rates] + \
         (["undecided deals"] if "ceiling_undecided" in df.columns else []) + \
-        (["shortfall"] if "shortfall" in df.columns else []) + ["95% interval", "mean rounds when cleared"]
+        ["95% interval", "mean rounds when cleared"]
     thumbs: dict[str, str] = {}
     body = []
     for _, r in df.iterrows():
@@ -84,11 +89,11 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
             (str(r["players"]), r["players"]),
             ("-" if r["min_pieces"] != r["min_pieces"] else str(int(r["min_pieces"])), r["min_pieces"]),
         ]
+        if "shortfall" in df.columns:
+            cells.append((shortfall_text(r["shortfall"]), r["shortfall"]))
         cells += [(pct(r[c]), r[c]) for c, _ in rates]
         if "ceiling_undecided" in df.columns:
             cells.append((str(int(r["ceiling_undecided"])), r["ceiling_undecided"]))
-        if "shortfall" in df.columns:
-            cells.append((f"{float(r['shortfall']):.2f}", r["shortfall"]))
         cells.append((f"{pct(r['ci95_low'])} .. {pct(r['ci95_high'])}", r["ci95_low"]))
         mr = r["mean_rounds_when_cleared"]
         cells.append(("-" if mr != mr or mr is None else f"{float(mr):.1f}", mr))
@@ -100,7 +105,8 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>kakapo difficulty report</title>
 <style>
-body{{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}}
+body{{font-family:system-ui,sans-serif;max-width:1400px;margin:2em auto;padding:0 1em;color:#222}}
+.wide{{overflow-x:auto}}
 table{{border-collapse:collapse;font-size:14px}} td,th{{border-bottom:1px solid #ddd;padding:4px 8px;text-align:right}}
 td:nth-child(2),td:nth-child(3),th:nth-child(3){{text-align:left}}
 th{{cursor:pointer;background:#f3f3f3;position:sticky;top:0}}
@@ -112,9 +118,9 @@ th:hover{{background:#e4e4e4}} img.thumb{{width:72px;height:72px}} figure{{margi
 {"".join(_img(p, Path(p).stem) for p in main)}
 <h2>Missions</h2>
 <p>Click a column heading to sort by it; click again to reverse.</p>
-<table id="rows"><thead><tr>{header}</tr></thead><tbody>
+<div class="wide"><table id="rows"><thead><tr>{header}</tr></thead><tbody>
 {chr(10).join(body)}
-</tbody></table>
+</tbody></table></div>
 <h2>More pictures</h2>
 {"".join(_img(p, Path(p).stem) for p in rest)}
 <script>
@@ -143,13 +149,16 @@ def md_cell(text) -> str:
 
 def markdown_page(df, images: list[Path], meta: dict) -> str:
     rates = [(c, label) for c, label in RATE_COLUMNS if c in df.columns]
-    head = ["mission", "name", "players", "fewest pieces"] + [label for _, label in rates] + ["95% interval"]
+    short = "shortfall" in df.columns
+    head = ["mission", "name", "players", "fewest pieces"] + (["difficulty (shortfall)"] if short else []) + \
+        [label for _, label in rates] + ["95% interval"]
     lines = ["# kakapo difficulty report", "",
              re.sub(r"</?b>", "**", " ".join(_intro(meta, df))), "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for _, r in df.iterrows():
         cells = [md_cell(r["mission"]), md_cell(r["name"]), str(r["players"]),
                  "-" if r["min_pieces"] != r["min_pieces"] else str(int(r["min_pieces"]))]
+        cells += [shortfall_text(r["shortfall"])] if short else []
         cells += [pct(r[c]) for c, _ in rates]
         cells.append(f"{pct(r['ci95_low'])} .. {pct(r['ci95_high'])}")
         lines.append("| " + " | ".join(cells) + " |")

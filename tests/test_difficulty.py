@@ -1,0 +1,85 @@
+"""The campaign's measured difficulty (missions/difficulty.json): complete, of today's files, equal
+to what `kakapo ladder` measures, and in the campaign's order; and its reader's refusals."""
+
+import json
+import shutil
+
+import pytest
+
+from solver.analysis.ladder import RUNGS, ladder, rung_label
+from solver.io.catalog import load_catalog
+from solver.io.difficulty import DIFFICULTY_FILE, campaign_difficulty, file_digest
+from solver.io.missionfile import load_mission
+from solver.io.paths import MISSIONS, bundled_mission
+
+
+def bundled_rows():
+    catalog = load_catalog()
+    for path in sorted(MISSIONS.glob("*/*.toml")):
+        m = load_mission(path, catalog)
+        for players in m.player_counts():
+            yield m, players
+
+
+def test_the_table_covers_every_bundled_mission_as_it_is_today(catalog):
+    table = campaign_difficulty(catalog.key, load_catalog().key)
+    wanted = {(m.id, players) for m, players in bundled_rows()}
+    assert set(table) == wanted, "missions changed since missions/difficulty.json was measured: " \
+                                 "run benchmarks/bench_ladder.py and benchmarks/campaign_order.py --write"
+    for row in table.values():
+        assert set(row.rates) == {rung_label(p, k) for p, k in RUNGS}
+        assert 0 <= row.shortfall <= 1 and row.games >= 500
+
+
+def test_the_campaign_is_numbered_by_its_difficulty(catalog):
+    """SPEC: measured difficulty rises with the number. The campaign's figure is the shortfall
+    (Party: the mean over 3 and 4 players)."""
+    table = campaign_difficulty(catalog.key, load_catalog().key)
+    for mode in ("b", "p"):
+        keys = {}
+        for (mid, _), row in table.items():
+            if mid.startswith(mode):
+                keys.setdefault(mid, []).append(row.shortfall)
+        ordered = sorted(keys)
+        means = [sum(keys[m]) / len(keys[m]) for m in ordered]
+        assert means == sorted(means), list(zip(ordered, means, strict=True))
+
+
+def test_the_reader_drops_what_it_cannot_trust(tmp_path, catalog):
+    doc = json.loads(DIFFICULTY_FILE.read_text())
+    row = dict(doc["rows"][0])
+    copy = tmp_path / "difficulty.json"
+    copy.write_text(json.dumps({"rows": [row, {**row, "players": 9, "digest": "0" * 16}, {"mission": 3}]}))
+    got = campaign_difficulty(catalog.key, catalog.key, copy)
+    assert list(got) == [(row["mission"], row["players"])]  # another file's digest, and a broken row: left out
+    assert campaign_difficulty(("another",), catalog.key, copy) == {}  # another catalog: nothing applies
+    copy.write_text("{not json")
+    assert campaign_difficulty(path=copy) == {}
+    assert campaign_difficulty(path=tmp_path / "missing.json") == {}
+
+
+def test_an_edited_mission_leaves_the_table(tmp_path, monkeypatch, catalog):
+    import solver.io.difficulty as difficulty
+
+    folder = tmp_path / "missions"
+    shutil.copytree(MISSIONS, folder)
+    mid = json.loads(DIFFICULTY_FILE.read_text())["rows"][0]["mission"]
+    path = bundled_mission(mid)
+    edited = folder / path.parent.name / path.name
+    edited.write_text(edited.read_text() + "\n# edited\n")
+    monkeypatch.setattr(difficulty, "bundled_mission",
+                        lambda i: folder / ("buddy" if i.startswith("b") else "party") / f"{i}.toml")
+    assert file_digest(edited) != file_digest(path)
+    table = campaign_difficulty(path=DIFFICULTY_FILE)
+    assert all(k[0] != mid for k in table) and len(table) > 0
+
+
+@pytest.mark.slow
+def test_a_row_is_what_kakapo_ladder_measures(catalog):
+    """The cheapest row again, with the table's deals and seed: the same clear counts."""
+    table = campaign_difficulty(catalog.key, catalog.key)
+    row = min(table.values(), key=lambda r: (r.shortfall, r.mission))
+    m = load_mission(bundled_mission(row.mission), catalog)
+    doc = ladder(m, catalog, row.players, row.games, row.seed, workers=2)
+    assert {rung_label(r["policy"], r["samples"]): r["clear_rate"] for r in doc["rungs"]} == row.rates
+    assert doc["difficulty"]["value"] == pytest.approx(row.shortfall)
