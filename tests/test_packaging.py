@@ -20,6 +20,7 @@ def test_non_editable_install_runs_from_elsewhere(tmp_path):
     assert build.returncode == 0, build.stderr[-2000:]
     installed = target / "solver" / "missions"
     assert (installed / "pieces.toml").is_file() and len(list(installed.glob("*/*.toml"))) >= 40
+    assert (installed / "difficulty.json").is_file()  # the campaign's measured ladder: validate and ladder read it
     assert (target / "solver" / "py.typed").is_file()
     assert not (target / "cli.py").exists(), "the wheel installs a generic top-level cli module"
     assert sorted(p.name for p in target.glob("*.py")) == []
@@ -32,3 +33,8 @@ def test_non_editable_install_runs_from_elsewhere(tmp_path):
                        cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert json.loads(r.stdout)["status"] == "solvable"
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from solver.io.difficulty import campaign_difficulty; "
+            "assert len(campaign_difficulty()) == 60, 'the installed table does not match the installed missions'")
+    r = subprocess.run([sys.executable, "-c", code, str(target)], cwd=elsewhere, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
