@@ -547,7 +547,7 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
         doc = run_ladder(m, catalog, players, games, seed, workers, progress=bars.update, time_limit=time_limit)
     finally:
         bars.close()
-    from solver.analysis.validate import bundled_shortfalls, place_by_difficulty, placement_phrase
+    from solver.analysis.validate import bundled_shortfalls, place_by_difficulty, placement_phrase  # heavy: OR-Tools
 
     others = [(mid, v) for mid, v in bundled_shortfalls(catalog).get((m.mode, players), []) if mid != m.id]
     if others:  # where it falls in the campaign, by the campaign's own measured figure

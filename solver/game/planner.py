@@ -15,23 +15,29 @@ from solver.core.rules import grow, halo, mask_of
 from solver.core.spec import selectable_pieces
 from solver.game.policies import BoardView, HeuristicPolicy, MissionTables, popcount
 from solver.game.weights import ALIGN_BASE, ALIGN_STEP, FILLER_NEED_PENALTY, PLAN_SOLUTIONS, UNPLACEABLE
+from solver.puzzle import librarystore
 
 _LIBRARIES: dict = {}
 
 
 def planner_library(mission, catalog, best=None) -> tuple:
-    """The solutions the planner steers by: the library's smallest ones (deterministic; kept per
-    mission and catalog for the life of the process). ``best``: the mission solver's optimal
-    answer, if the caller has it already. Kept by content, so commands run in one process (the
-    tests, a report's worker) build it once."""
-    from solver.puzzle.cpsat import solve  # heavy: OR-Tools, only where a library is built
-    from solver.puzzle.library import build_library  # heavy: Numba
-
+    """The solutions the planner steers by: the library's smallest ones (deterministic). Built once
+    per mission and catalog and kept on disk (puzzle/librarystore.py), so a second run, a report
+    and every worker reuse it; kept in the process too. ``best``: the mission solver's optimal
+    answer, if the caller has it already."""
     key = (mission, catalog.key)
     if key not in _LIBRARIES:
-        best = best if best is not None and best.optimal else solve(mission, catalog)
-        sols = build_library(mission, catalog, optimal=best.placements) if best.status == "solvable" else []
-        _LIBRARIES[key] = (catalog, tuple(sols[:PLAN_SOLUTIONS]))
+        sols = librarystore.load(mission, catalog)
+        if sols is None:
+            from solver.puzzle.cpsat import solve  # heavy: OR-Tools, only where a library is built
+            from solver.puzzle.library import build_library  # heavy: Numba
+
+            best = best if best is not None and best.optimal else solve(mission, catalog)
+            built = build_library(mission, catalog, optimal=best.placements) if best.status == "solvable" else []
+            sols = tuple(built[:PLAN_SOLUTIONS])
+            if best.status == "unsolvable" or (best.status == "solvable" and best.optimal):
+                librarystore.save(mission, catalog, sols)  # not an answer cut short by the time limit
+        _LIBRARIES[key] = (catalog, sols)
     return _LIBRARIES[key][1]
 
 

@@ -19,7 +19,6 @@ Every solution is checked by the rules module before it is kept.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from itertools import combinations, permutations
 
 import numpy as np
@@ -28,6 +27,7 @@ from solver.core.board import all_positions
 from solver.core.cards import ALL_CARDS, Card
 from solver.core.rules import Board, Mission, Placement, cells_of, check_placements, halo, mask_of
 from solver.puzzle.coversearch import MAX_DEPTH, complete
+from solver.puzzle.solution import Solution
 from solver.runtime.bits import split
 
 MAX_SOLUTIONS = 3000
@@ -36,16 +36,6 @@ CALL_BUDGET = 60000  # search nodes for one completion
 NEIGHBOURS = 40  # completions kept per neighbourhood
 LEVEL_WIDTH = (20, 6, 3, 2, 2, 2)  # covers kept per level of the bird-by-bird search
 MAX_ORDERS = 6
-
-
-@dataclass(frozen=True)
-class Solution:
-    placements: tuple[Placement, ...]
-    cards: int  # bit per card index
-
-    @property
-    def size(self) -> int:
-        return len(self.placements)
 
 
 class _OutOfBudget(Exception):

@@ -3,9 +3,8 @@
 Numba keys its cache on the stamp of each kernel's own file, so constants and helpers imported
 from other files would stay frozen in a cache made before they changed. The cache therefore
 lives in a folder named after the contents of every file the kernels are built from
-(``KERNEL_SOURCES``). The folder is under NUMBA_CACHE_DIR if that is set, else in the package's
-``__pycache__``, else (an installed package, read-only) in a per-user folder; a missing,
-damaged or unwritable cache only costs a compile.
+(``KERNEL_SOURCES``), under ``cachedir.cache_root()``; a missing, damaged or unwritable cache
+only costs a compile.
 
 Modules with kernels take their decorator (``kernel``) from here, never from numba directly.
 """
@@ -19,6 +18,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+
+from solver.runtime.cachedir import STAMP_PREFIX, cache_root
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,20 +45,11 @@ def _stamp() -> str:
     h = hashlib.sha256()
     for p in kernel_sources():
         h.update(p.relative_to(PACKAGE).as_posix().encode() + b"\0" + p.read_bytes())
-    return "kakapo-" + h.hexdigest()[:12]
+    return STAMP_PREFIX + h.hexdigest()[:12]
 
 
 def _cache_dir_if_needed() -> None:
-    root = os.environ.get("NUMBA_CACHE_DIR")
-    if root and Path(root).name.startswith("kakapo-"):
-        root = str(Path(root).parent)  # set by this function in a parent process
-    if not root:
-        here = PACKAGE / "__pycache__"
-        root = str(here) if os.access(PACKAGE, os.W_OK) else None
-    if not root:
-        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-        root = str(base / "kakapo" / "numba")
-    target = Path(root) / _stamp()
+    target = cache_root() / _stamp()
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError:

@@ -1,0 +1,91 @@
+"""The planner's solution library on disk: built once per mission and catalog, then read by every
+later run, report task and worker (``planner.planner_library`` asks here first).
+
+A file under ``cache_root()/libraries`` is named after a digest of what determines the library:
+the mission's content (not its id, name or story), the catalog's shapes, and the sources of the
+code that builds it. It is never trusted: a file that cannot be read, says it is for another
+key, or holds a solution that breaks a rule or does not clear the mission is ignored, and the
+library is built again and the file written again. Writes go to a temporary file that replaces
+the old one, so a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from solver.core.errors import KakapoError
+from solver.core.rules import Mission, Placement, check_placements
+from solver.puzzle.solution import Solution
+from solver.runtime.cachedir import PACKAGE, cache_root
+
+FORMAT = 1
+# every file whose code decides what the library holds
+SOURCES = ("core", "puzzle/library.py", "puzzle/coversearch.py", "puzzle/cpsat.py", "runtime/bits.py",
+           "game/weights.py", "game/planner.py")
+
+
+def _code_stamp() -> str:
+    h = hashlib.sha256()
+    for name in SOURCES:
+        p = PACKAGE / name
+        for f in sorted(p.glob("*.py")) if p.is_dir() else [p]:
+            h.update(f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+CODE_STAMP = _code_stamp()
+
+
+def library_key(mission: Mission, catalog) -> str:
+    content = (mission.mode, mission.clear, mission.clear_all, mission.rounds, mission.skills, mission.birds,
+               mission.marks, mission.placed)
+    h = hashlib.sha256(repr((FORMAT, CODE_STAMP, content, catalog.key)).encode())
+    return h.hexdigest()[:32]
+
+
+def library_path(mission: Mission, catalog) -> Path:
+    return cache_root() / "libraries" / f"{library_key(mission, catalog)}.json"
+
+
+def load(mission: Mission, catalog) -> tuple[Solution, ...] | None:
+    """The stored library, or None when there is none that can be trusted."""
+    path = library_path(mission, catalog)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc.get("key") != library_key(mission, catalog):
+            return None  # another mission's or another code's file under this name
+        sols = []
+        for entry in doc["solutions"]:
+            placements = tuple(Placement.parse(p["piece"], p["cells"]) for p in entry)
+            _, scanned = check_placements(mission, catalog, placements)
+            if len(scanned) < mission.clear:
+                return None
+            cards = 0
+            for p in placements:
+                cards |= 1 << p.card.index
+            sols.append(Solution(placements, cards))
+        return tuple(sols)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, KakapoError):
+        return None
+
+
+def save(mission: Mission, catalog, solutions) -> None:
+    """Write the library; a cache that cannot be written only costs a rebuild next time."""
+    path = library_path(mission, catalog)
+    doc = {"key": library_key(mission, catalog), "mission": mission.id,
+           "solutions": [[p.to_json() for p in s.placements] for s in solutions]}
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)

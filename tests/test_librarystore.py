@@ -1,0 +1,79 @@
+"""The planner's library on disk: read back equal, never trusted when damaged, foreign or wrong,
+and planner_library builds it only when no trustworthy file is there."""
+
+import json
+
+import pytest
+
+from solver.game import planner
+from solver.io.missionfile import load_mission
+from solver.puzzle import librarystore
+from tests.conftest import ROOT
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.setattr(librarystore, "cache_root", lambda: tmp_path)
+    monkeypatch.setattr(planner, "_LIBRARIES", {})
+    return tmp_path
+
+
+@pytest.fixture
+def mission(catalog):
+    return load_mission(ROOT / "missions/party/p13.toml", catalog)  # pre-placed pieces too
+
+
+def test_round_trip_and_reuse(store, mission, catalog, monkeypatch):
+    built = planner.planner_library(mission, catalog)
+    path = librarystore.library_path(mission, catalog)
+    assert path.parent.parent == store and path.is_file() and len(built) > 10
+    assert librarystore.load(mission, catalog) == built
+
+    def no_build(*a, **k):
+        raise AssertionError("the library was built again")
+
+    monkeypatch.setattr(planner, "_LIBRARIES", {})
+    monkeypatch.setattr("solver.puzzle.library.build_library", no_build)
+    assert planner.planner_library(mission, catalog) == built  # a second run reads the file
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not json", "other key", "illegal", "does not clear"])
+def test_a_file_that_cannot_be_trusted_is_built_again(store, mission, catalog, damage, monkeypatch):
+    built = planner.planner_library(mission, catalog)
+    path = librarystore.library_path(mission, catalog)
+    doc = json.loads(path.read_text())
+    if damage == "truncated":
+        path.write_text(path.read_text()[:100])
+    elif damage == "not json":
+        path.write_bytes(b"\x00\xff")
+    elif damage == "other key":
+        doc["key"] = "0" * 32
+        path.write_text(json.dumps(doc))
+    elif damage == "illegal":  # two pieces on one cell
+        first = doc["solutions"][0]
+        first[1]["cells"] = first[0]["cells"]
+        path.write_text(json.dumps(doc))
+    else:  # one piece fewer: the birds are no longer all scanned
+        doc["solutions"][0] = doc["solutions"][0][:-1]
+        path.write_text(json.dumps(doc))
+    assert librarystore.load(mission, catalog) is None
+    monkeypatch.setattr(planner, "_LIBRARIES", {})
+    assert planner.planner_library(mission, catalog) == built  # built again ...
+    assert librarystore.load(mission, catalog) == built  # ... and written again
+
+
+def test_the_key_is_the_content_not_the_name(mission, catalog):
+    from dataclasses import replace
+
+    renamed = replace(mission, id="x99", name="Other", story="")
+    assert librarystore.library_key(renamed, catalog) == librarystore.library_key(mission, catalog)
+    harder = replace(mission, rounds=mission.rounds - 1)
+    assert librarystore.library_key(harder, catalog) != librarystore.library_key(mission, catalog)
+
+
+def test_an_unwritable_cache_only_costs_time(tmp_path, monkeypatch, mission, catalog):
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the folder should be")
+    monkeypatch.setattr(librarystore, "cache_root", lambda: blocked)
+    monkeypatch.setattr(planner, "_LIBRARIES", {})
+    assert len(planner.planner_library(mission, catalog)) > 10
