@@ -14,6 +14,12 @@ distributed = pytest.importorskip("distributed")  # the cluster extra; .ci/run i
 
 @pytest.fixture(scope="module")
 def scheduler():
+    # the engine compiled (or loaded) here first, so the workers load it from the cache, not compile it each
+    from solver.analysis.simulate import play_games
+    from solver.io.missionfile import load_mission
+
+    catalog = load_catalog()
+    play_games(load_mission(ROOT / "tests/missions/buddy/b01.toml", catalog), catalog, 2, 1, 1, "search", samples=1)
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                        dashboard_address=None)
     yield cluster.scheduler_address
@@ -22,21 +28,22 @@ def scheduler():
 
 def test_cluster_report_equals_local_and_resumes(tmp_path, scheduler):
     catalog = load_catalog()
-    # missions whose ceiling deals the one-step players clear: no search player to compile in each worker
     paths = [ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/party/p01.toml"]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
     args = (catalog, cat_bytes, 300, 5, None, "heuristic", 1, 20.0)
-    local = compute_rows(paths, *args, tmp_path / "local", baseline=True, ceiling_games=3)
-    remote = compute_rows(paths, *args, tmp_path / "remote", baseline=True, ceiling_games=3, scheduler=scheduler)
-    assert remote == local
+    local = compute_rows(paths, *args, tmp_path / "local", baseline=True, ceiling_games=3, ladder_games=4)
+    remote = compute_rows(paths, *args, tmp_path / "remote", baseline=True, ceiling_games=3, ladder_games=4,
+                          scheduler=scheduler)
+    assert remote == local and "search16_rate" in local[0] and "shortfall" in local[0]
     # begun locally (two tasks done), finished on the cluster: the same rows
-    plan = plan_report(paths, catalog, cat_bytes, 300, 5, None, "heuristic", 20.0, True, 3)
+    plan = plan_report(paths, catalog, cat_bytes, 300, 5, None, "heuristic", 20.0, True, 3, ladder_games=4)
     whole = Progress(tmp_path / "local" / "report.progress.jsonl")
     (tmp_path / "mixed").mkdir()
     part = Progress(tmp_path / "mixed" / "report.progress.jsonl")
     for task in plan.tasks()[:2]:
         part.put(task.key, whole.get(task.key))
-    mixed = compute_rows(paths, *args, tmp_path / "mixed", baseline=True, ceiling_games=3, scheduler=scheduler)
+    mixed = compute_rows(paths, *args, tmp_path / "mixed", baseline=True, ceiling_games=3, ladder_games=4,
+                         scheduler=scheduler)
     assert mixed == local
 
 
