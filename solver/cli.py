@@ -374,7 +374,8 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
               help=f"The simulated players (default {DEFAULT_POLICY}; with --from, the log's): {POLICY_HELP}; "
                    "or open-hand: the plan of a team that sees every hand (an upper bound that cheats).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              help="Seconds for the open-hand solver.")
+              help="Budget for the open-hand solver, in seconds of CP-SAT's deterministic time (the same plan on "
+                   "any machine).")
 @samples_option
 @pieces_option
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
@@ -472,7 +473,8 @@ def print_game(m: Mission, game, players: int, policy: str, seed: int, game_inde
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @pieces_option
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              help="Seconds per deal for the exact solver.")
+              help="Budget per deal for the exact solver, in seconds of CP-SAT's deterministic time (a count of "
+                   "work: the same answer on any machine, however busy).")
 @click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
               help="Write one CSV row per deal: game,result.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
@@ -521,7 +523,8 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @pieces_option
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              help="Seconds per deal for the open-hand ceiling's exact solver.")
+              help="Budget per deal for the open-hand ceiling's exact solver, in seconds of CP-SAT's "
+                   "deterministic time (the same answer on any machine).")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None, help="Draw the curve into this PNG.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors

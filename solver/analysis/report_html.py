@@ -107,8 +107,8 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
 <style>
 body{{font-family:system-ui,sans-serif;max-width:1400px;margin:2em auto;padding:0 1em;color:#222}}
 .wide{{overflow-x:auto}}
-table{{border-collapse:collapse;font-size:14px}} td,th{{border-bottom:1px solid #ddd;padding:4px 8px;text-align:right}}
-td:nth-child(2),td:nth-child(3),th:nth-child(3){{text-align:left}}
+table{{border-collapse:collapse;font-size:13px}} td,th{{border-bottom:1px solid #ddd;padding:4px 8px;text-align:right}}
+td:nth-child(2),td:nth-child(3),th:nth-child(3){{text-align:left}} td:nth-child(3){{min-width:16em}}
 th{{cursor:pointer;background:#f3f3f3;position:sticky;top:0}}
 th:hover{{background:#e4e4e4}} img.thumb{{width:72px;height:72px}} figure{{margin:1em 0}} figure img{{max-width:100%}}
 .intro p{{line-height:1.45}}

@@ -45,8 +45,8 @@ def ladder_curves(df, path: Path) -> Path:
     n = len(df)
     cols = min(6, max(1, n))
     rows = -(-n // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(2.1 * cols, 1.9 * rows + 0.6), dpi=100, squeeze=False,
-                             sharey=True)
+    height = 2.0 * rows + 0.7
+    fig, axes = plt.subplots(rows, cols, figsize=(2.3 * cols, height), dpi=100, squeeze=False, sharey=True)
     for ax in axes.flat[n:]:
         ax.axis("off")
     for ax, (_, r), label in zip(axes.flat, df.iterrows(), _labels(df), strict=False):
@@ -54,14 +54,16 @@ def ladder_curves(df, path: Path) -> Path:
                 color=PLAYER_COLOURS.get(r["players"], "grey"))
         if "ceiling_rate" in df.columns:
             ax.axhline(float(r["ceiling_rate"]), color="#d62728", ls="--", lw=1)
-        ax.set_title(label, fontsize=9)
+        shortfall = r.get("shortfall")
+        ax.set_title(label + ("" if shortfall is None or shortfall != shortfall else f"  shortfall {shortfall:.2f}"),
+                     fontsize=9)
         ax.set_ylim(0, 1.05)
-        ax.set_xticks(range(len(steps)), [s for _, s in steps], fontsize=7, rotation=90)
+        ax.set_xticks(range(len(steps)), [s for _, s in steps], fontsize=8, rotation=90)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-        ax.tick_params(axis="y", labelsize=7)
+        ax.tick_params(axis="y", labelsize=8)
         ax.grid(axis="y", alpha=0.3)
-    fig.suptitle("The ladder: clear rate as the table grows stronger (dashed: open-hand ceiling)", fontsize=11)
-    fig.tight_layout()
+    fig.suptitle("The ladder: clear rate as the table grows stronger (dashed: open-hand ceiling)", fontsize=12)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / height))  # room for the title above the panels
     fig.savefig(path)
     plt.close(fig)
     return path

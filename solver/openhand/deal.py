@@ -25,16 +25,34 @@ from solver.game.state import GameState, deal
 from solver.openhand.model import DealModel
 from solver.openhand.plan import Plan, PlannedRound, PlanPolicy, arrange, place_fillers, play_order
 from solver.openhand.search import WitnessSearch
+from solver.puzzle import librarystore
 from solver.puzzle.cpsat import candidate_placements, solve, solve_model, tuned_solver
 from solver.puzzle.library import build_library
 
 CLEARABLE, NOT_CLEARABLE, UNDECIDED = Verdict.labels()
 ANSWERS = Verdict.labels()
-DEFAULT_TIME_LIMIT = 10.0
+DEFAULT_TIME_LIMIT = 10.0  # a deal's budget: seconds of CP-SAT's deterministic time
+WALL_GUARD = 20.0  # wall seconds allowed per deterministic second: only a machine far too slow meets it
+PUZZLE_WORK = 60.0  # deterministic seconds for the mission's puzzle (the campaign's take 0.1 to 4)
 SEARCH_NODES = 1500  # rounds the library-guided search may expand per deal
 # CP-SAT parameters measured on the deal model (benchmarks/bench_ceiling.py): presolve costs more
 # than it saves on these models, and the LP relaxation does not pay for itself.
 DEAL_PARAMS = {"linearization_level": 0, "cp_model_presolve": False}
+
+
+@dataclass
+class Work:
+    """A budget of CP-SAT deterministic time (a count of work, the same on every machine and load),
+    spent by each solve of a deal in turn."""
+
+    budget: float
+    used: float = 0.0
+
+    def left(self) -> float:
+        return self.budget - self.used
+
+    def spend(self, amount: float) -> None:
+        self.used += amount
 
 
 @dataclass
@@ -53,21 +71,33 @@ class DealSolver:
         self.spec = spec = GameSpec.of(mission, players)
         self.mission, self.catalog, self.players, self.time_limit = mission, catalog, players, time_limit
         self.cand = candidate_placements(mission, catalog, spec.removed)
-        self.puzzle = puzzle or solve(mission, catalog, players=players, time_limit=max(time_limit, 60.0))
+        # budgeted in work too (PUZZLE_WORK), so that its answer does not depend on the machine either
+        self.puzzle = puzzle or solve(mission, catalog, players=players, time_limit=WALL_GUARD * PUZZLE_WORK,
+                                      work_limit=PUZZLE_WORK)
         # the puzzle is decided for every deal at once when it has no solution the game can select
         self.impossible = self.puzzle.status == "unsolvable"
-        if self.puzzle.status == "solvable":
-            self.library = library if library is not None else build_library(mission, catalog,
-                                                                            optimal=self.puzzle.placements)
-        else:
-            self.library = []
+        self.library = library if library is not None else self._library() if self.puzzle.status == "solvable" else []
+
+    def _library(self) -> list:
+        """Built once per mission, catalog and table, then read from disk (puzzle/librarystore.py)."""
+        kind = f"deal-{self.players}"
+        stored = librarystore.load(self.mission, self.catalog, kind)
+        if stored is not None:
+            return list(stored)
+        built = build_library(self.mission, self.catalog, optimal=self.puzzle.placements)
+        if self.puzzle.optimal:
+            librarystore.save(self.mission, self.catalog, built, kind)
+        return built
 
     def decide(self, seed: int) -> DealAnswer:
         """The answer for deal ``seed`` of the mission."""
         return self.decide_state(deal(self.mission, self.catalog, self.players, seed))
 
     def decide_state(self, state) -> DealAnswer:
-        """The answer for a game at the start of its first round (a deal, or ``from_moment``'s state)."""
+        """The answer for a game at the start of its first round (a deal, or ``from_moment``'s state).
+        Every budget is counted in work, never in seconds of the clock (the search in nodes, the
+        model in CP-SAT's deterministic time), so the answer is the same on any machine, however
+        busy, and for any number of workers."""
         t0 = time.perf_counter()
         if self.impossible:
             return DealAnswer(NOT_CLEARABLE, None, time.perf_counter() - t0, "puzzle")
@@ -75,22 +105,19 @@ class DealSolver:
         if found is not None:
             return DealAnswer(CLEARABLE, self._plan(found.rounds, found.placements), time.perf_counter() - t0,
                               "search")
-        left = self.time_limit - (time.perf_counter() - t0)
-        result, plan = self._model(state, left)
+        result, plan = self._model(state, Work(self.time_limit))
         return DealAnswer(result, plan, time.perf_counter() - t0, "model" if result != UNDECIDED else "limit")
 
-    def _model(self, state, seconds: float):
-        t0 = time.perf_counter()
+    def _model(self, state, work: Work):
         dm = DealModel(state, self.cand, min_pieces=self.puzzle.pieces_used)
         while True:
-            left = seconds - (time.perf_counter() - t0)
-            if left <= 0:
+            if work.left() <= 0:
                 return UNDECIDED, None
-            solver = tuned_solver(left, params=DEAL_PARAMS)
-            # The budget is CP-SAT's deterministic time, so that the answer does not depend on how
-            # busy the machine is; the wall-clock limit only guards against a very slow machine.
-            solver.parameters.max_deterministic_time = left / 2
+            # the wall-clock limit only guards against a machine far too slow to matter
+            solver = tuned_solver(WALL_GUARD * work.left() + 1.0, params=DEAL_PARAMS)
+            solver.parameters.max_deterministic_time = work.left()
             code = solve_model(solver, dm.model)
+            work.spend(solver.deterministic_time)
             if code == cp_model.INFEASIBLE:
                 return NOT_CLEARABLE, None
             if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -102,8 +129,8 @@ class DealSolver:
             fillers = place_fillers(self.mission, self.catalog, core, [p for p in selected if p not in in_core])
             if fillers is not None:
                 return CLEARABLE, self._plan(rounds, core + fillers)
-            placements = arrange(self.mission, self.catalog, selected,
-                                 max(0.1, seconds - (time.perf_counter() - t0)))
+            placements = arrange(self.mission, self.catalog, selected, WALL_GUARD * max(0.0, work.left()) + 1.0,
+                                 work)
             if placements == "unknown":
                 return UNDECIDED, None
             if placements is not None:

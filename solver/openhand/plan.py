@@ -77,10 +77,11 @@ def place_fillers(mission, catalog, core: list[Placement], fillers: list[Card]) 
     return out
 
 
-def arrange(mission, catalog, pieces: list[Card], time_limit: float = FILLER_TIME_LIMIT):
+def arrange(mission, catalog, pieces: list[Card], time_limit: float = FILLER_TIME_LIMIT, work=None):
     """Exact: one legal arrangement of exactly these new pieces scanning at least ``clear`` birds.
 
-    Returns the placements, None when proven impossible, or "unknown" on timeout."""
+    Returns the placements, None when proven impossible, or "unknown" on timeout. ``work``: a
+    budget of CP-SAT deterministic time, spent from and added to ``work.used``."""
     board = Board.start(mission)
     birds = [b for b in mission.birds if board.can_still_be_scanned(b)]
     placements = {}
@@ -95,7 +96,11 @@ def arrange(mission, catalog, pieces: list[Card], time_limit: float = FILLER_TIM
     for card in pieces:
         model.add(pm.used[card] == 1)
     solver = tuned_solver(time_limit)
+    if work is not None:
+        solver.parameters.max_deterministic_time = max(0.0, work.left())
     code = solve_model(solver, model)
+    if work is not None:
+        work.spend(solver.deterministic_time)
     if code == cp_model.INFEASIBLE:
         return None
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -41,23 +41,26 @@ def _code_stamp() -> str:
 CODE_STAMP = _code_stamp()
 
 
-def library_key(mission: Mission, catalog) -> str:
+PLANNER = "planner"  # the planner's library (its smallest solutions); the deal solver's is "deal-N" (N players)
+
+
+def library_key(mission: Mission, catalog, kind: str = PLANNER) -> str:
     content = (mission.mode, mission.clear, mission.clear_all, mission.rounds, mission.skills, mission.birds,
                mission.marks, mission.placed)
-    h = hashlib.sha256(repr((FORMAT, CODE_STAMP, content, catalog.key)).encode())
+    h = hashlib.sha256(repr((FORMAT, CODE_STAMP, kind, content, catalog.key)).encode())
     return h.hexdigest()[:32]
 
 
-def library_path(mission: Mission, catalog) -> Path:
-    return cache_root() / "libraries" / f"{library_key(mission, catalog)}.json"
+def library_path(mission: Mission, catalog, kind: str = PLANNER) -> Path:
+    return cache_root() / "libraries" / f"{library_key(mission, catalog, kind)}.json"
 
 
-def load(mission: Mission, catalog) -> tuple[Solution, ...] | None:
+def load(mission: Mission, catalog, kind: str = PLANNER) -> tuple[Solution, ...] | None:
     """The stored library, or None when there is none that can be trusted."""
-    path = library_path(mission, catalog)
+    path = library_path(mission, catalog, kind)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-        if doc.get("key") != library_key(mission, catalog):
+        if doc.get("key") != library_key(mission, catalog, kind):
             return None  # another mission's or another code's file under this name
         sols = []
         for entry in doc["solutions"]:
@@ -74,10 +77,10 @@ def load(mission: Mission, catalog) -> tuple[Solution, ...] | None:
         return None
 
 
-def save(mission: Mission, catalog, solutions) -> None:
+def save(mission: Mission, catalog, solutions, kind: str = PLANNER) -> None:
     """Write the library; a cache that cannot be written only costs a rebuild next time."""
-    path = library_path(mission, catalog)
-    doc = {"key": library_key(mission, catalog), "mission": mission.id,
+    path = library_path(mission, catalog, kind)
+    doc = {"key": library_key(mission, catalog, kind), "mission": mission.id, "kind": kind,
            "solutions": [[p.to_json() for p in s.placements] for s in solutions]}
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
