@@ -158,3 +158,20 @@ def test_play_game_matches_simulate_results_row(tmp_path):
         end = json.loads(log.read_text().splitlines()[-1])
         assert end["result"] == rows[i]["result"] and str(end["rounds_played"]) == rows[i]["rounds"]
         assert (p.exit_code == 0) == (end["result"] == "cleared")
+
+
+def test_the_answer_does_not_depend_on_the_clock(load, catalog, monkeypatch):
+    """Budgets are counted in work (search nodes, CP-SAT deterministic time), never taken from the
+    wall clock: a clock that runs a hundred seconds a reading, as on a machine loaded far beyond
+    its cores, changes no answer (deals decided by the exact model, both ways)."""
+    import solver.openhand.deal as deal_module
+
+    m = tiny(load, "party", 1, 0)
+    seeds = [int(s) for s in game_seeds(11, 0, 12)]
+    plain = DealSolver(m, catalog, 4, time_limit=5.0)
+    want = [plain.decide(s) for s in seeds]
+    assert {a.how for a in want} >= {"model"} and {a.result for a in want} == {CLEARABLE, NOT_CLEARABLE}
+    clock = iter(range(0, 10**9, 100))
+    monkeypatch.setattr(deal_module.time, "perf_counter", lambda: float(next(clock)))
+    slow = DealSolver(m, catalog, 4, time_limit=5.0)
+    assert [(a.result, a.how) for a in (slow.decide(s) for s in seeds)] == [(a.result, a.how) for a in want]
