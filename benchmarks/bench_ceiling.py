@@ -3,9 +3,10 @@
     python benchmarks/bench_ceiling.py [--games 200] [--missions draft|bundled|all] [--wall 1000]
 
 For each mission and player count: the ceiling over the first N deals (seed 1), how many deals
-the simulated players cleared already, how the others were decided (library-guided search,
-exact model, or undecided), and the time per deal (median and worst over every deal, the
-pre-screened ones counting the share of the Numba run they took). With --wall N, the wall time
+the simulated players cleared already, how the others were decided (the nested rollout search at
+level 1 or 2, the library-guided search, the exact model, or undecided), and the time per deal
+(median and worst over every deal, the pre-screened ones counting the share of the Numba run they
+took). With --wall N, the wall time
 of `kakapo ceiling MISSION --games N --workers 2` on the slowest mission of the table.
 """
 
@@ -57,6 +58,7 @@ def measure(path: Path, players: int, games: int, cat) -> dict:
     return {"mission": m.id, "players": players, "games": games, "policies": int(witnessed.sum()),
             "greedy_rate": cleared["greedy"].mean(), "heuristic_rate": cleared["heuristic"].mean(),
             "planner_rate": cleared["planner"].mean(),
+            "level1": how["rollouts, level 1"], "level2": how["rollouts, level 2"],
             "search": how["search"], "model": how["model"], "undecided": how["undecided"],
             "clearable": int(witnessed.sum()) + how["clearable"], "setup": setup,
             "median": statistics.median(times), "mean": statistics.mean(times), "worst": max(times)}
@@ -73,19 +75,24 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--missions", choices=["draft", "bundled", "all"], default="draft")
+    ap.add_argument("--only", default="", help="rows to measure, e.g. b20/2,p18/4")
     ap.add_argument("--wall", type=int, default=0, help="also time `kakapo ceiling --games N --workers 2`")
     args = ap.parse_args()
     cat = load_catalog()
     rows = []
-    print("| mission | players | deals | cleared by policies | by search | by model | undecided | ceiling "
-          "| setup s | median s/deal | mean s/deal | worst s | greedy | heuristic | planner | gap closed |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| mission | players | deals | cleared by policies | by rollouts, level 1 | level 2 | by library search "
+          "| by model | undecided | ceiling | setup s | median s/deal | mean s/deal | worst s | greedy | heuristic "
+          "| planner | gap closed |")
+    print("|" + "---|" * 18)
     for path in missions(args.missions):
         m = load_mission(path, cat)
         for players in m.player_counts():
+            if args.only and f"{m.id}/{players}" not in args.only.split(","):
+                continue
             r = measure(path, players, args.games, cat)
             rows.append((path, r))
-            print(f"| {r['mission']} | {players} | {r['games']} | {r['policies']} | {r['search']} | {r['model']} "
+            print(f"| {r['mission']} | {players} | {r['games']} | {r['policies']} | {r['level1']} | {r['level2']} "
+                  f"| {r['search']} | {r['model']} "
                   f"| {r['undecided']} | {r['clearable'] / r['games']:.3f} | {r['setup']:.1f} | {r['median']:.3f} "
                   f"| {r['mean']:.3f} | {r['worst']:.2f} | {r['greedy_rate']:.3f} | {r['heuristic_rate']:.3f} "
                   f"| {r['planner_rate']:.3f} | {gap(r)} |", flush=True)

@@ -117,8 +117,8 @@ def test_play_from_repeats_a_search_game_and_its_log_passes_the_referee(tmp_path
 
 
 @pytest.mark.slow
-def test_the_ceiling_counts_the_search_players_wins(catalog):
-    """Every deal the search player clears is clearable, witnessed without the deal solver."""
+def test_every_deal_the_search_player_clears_the_ceiling_calls_clearable(catalog):
+    """The ceiling's own open-hand search finds them all, with a model budget too small to matter."""
     from solver.openhand.ceiling import ceiling
 
     m = load_mission(ROOT / "missions/buddy/b20.toml", catalog)
@@ -127,4 +127,4 @@ def test_the_ceiling_counts_the_search_players_wins(catalog):
     assert searched.sum() > quick.sum()  # b20: the one-step players leave deals the search player clears
     doc = ceiling(m, catalog, 2, 8, 1, 1, time_limit=0.05)
     assert all(doc["answers"][i] == "clearable" for i in range(8) if searched[i])
-    assert doc["cleared_by_policies"] >= searched.sum()
+    assert doc["cleared_by_policies"] >= quick.sum()  # the one-step players' wins are witnesses too

@@ -46,7 +46,7 @@ def ladder(mission, catalog, players: int, games: int, seed: int, workers: int =
     tick = (lambda d, t: progress("ceiling", d, t)) if progress else None
     limit = {} if time_limit is None else {"time_limit": time_limit}
     top = ceiling(mission, catalog, players, games, seed, workers, progress=tick, witnesses=cleared_any,
-                  search_witness=False, **limit)  # the search rungs have played these deals already
+                  **limit)  # every rung's win is a witness
     ceiling_doc = {"clearable": top["clearable"], "not_clearable": top["not_clearable"],
                    "undecided": top["undecided"], "clear_rate": top["clear_rate"], "ci95": top["ci95"]}
     return {"mission": mission.id, "players": players, "games": games, "seed": seed, "rungs": rungs,

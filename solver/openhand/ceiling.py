@@ -2,10 +2,11 @@
 team that sees every hand could clear it.
 
 A deal that a hidden-information policy clears is clearable: that game is the witness, and
-the Numba engine plays those first: the one-step players on every deal, in a fraction of a
-second for all deals, then the search player on the deals they left (about half a second a
-deal). The others go to the deal solver (``deal.py``) in worker processes. Every answer depends only on the deal
-and deterministic budgets, so the numbers are the same whatever the number of workers.
+the Numba engine plays those first, the one-step players on every deal, in a fraction of a
+second for all deals. The others go to the deal solver (``deal.py``: the nested rollout search
+with open hands, then the exact model) in worker processes. Every answer depends only on the
+deal and deterministic budgets, so the numbers are the same whatever the number of workers and
+however busy the machine is.
 """
 
 from __future__ import annotations
@@ -20,18 +21,14 @@ from solver.core.stats import wilson
 from solver.game import fast
 from solver.game.fast.state import spec_array
 from solver.game.planner import planner_library
-from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
 from solver.game.tables import build_tables
 from solver.openhand.deal import ANSWERS, CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver
 from solver.runtime.workers import process_pool, stop_pool
 
 # Policies whose cleared games count as witnesses, in this order (``play --policy open-hand``
-# falls back to the first of them that clears a deal the solver could not decide). The one-step
-# players play every deal; the search player (a thousand times slower) only those they left.
-QUICK_WITNESSES = ("heuristic", "planner", "greedy")
-SEARCH_WITNESS = "search"  # with its default samples
-WITNESS_POLICIES = (*QUICK_WITNESSES, SEARCH_WITNESS)
+# falls back to the first of them that clears a deal the solver could not decide).
+WITNESS_POLICIES = ("heuristic", "planner", "greedy")
 
 _JOB: dict = {}
 
@@ -41,7 +38,7 @@ def policy_clears(mission, catalog, players: int, seeds: np.ndarray) -> dict[str
     tables = build_tables(mission, catalog, planner_library(mission, catalog))
     spec = spec_array(GameSpec.of(mission, players))
     out = {}
-    for name in QUICK_WITNESSES:
+    for name in WITNESS_POLICIES:
         results, _, _, _ = fast.run(tables, spec, seeds, name)
         out[name] = results == Result.CLEARED
     return out
@@ -50,12 +47,6 @@ def policy_clears(mission, catalog, players: int, seeds: np.ndarray) -> dict[str
 def _decide_chunk(indices):
     solver, seeds = _JOB["solver"], _JOB["seeds"]
     return [(i, solver.decide(int(seeds[i])).result) for i in indices]
-
-
-def _search_chunk(indices):
-    results, _, _, _ = fast.run(_JOB["tables"], _JOB["spec"], _JOB["seeds"][indices], SEARCH_WITNESS,
-                                DEFAULT_SAMPLES)
-    return [(i, r == Result.CLEARED) for i, r in zip(indices, results, strict=True)]
 
 
 def _each(fn, chunks: list, workers: int):
@@ -79,11 +70,9 @@ def _chunks(items: list, most: int, workers: int) -> list[list]:
 
 
 def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int = 1,
-            time_limit: float | None = None, progress=None, witnesses: np.ndarray | None = None,
-            search_witness: bool = True) -> dict:
+            time_limit: float | None = None, progress=None, witnesses: np.ndarray | None = None) -> dict:
     """Answers per deal and the summary of SPEC's ``kakapo ceiling``. ``witnesses``: deals known to
-    be cleared already (by games the caller played on the same deals, e.g. the ladder's);
-    ``search_witness``: play the search player on the deals left (the ladder has already)."""
+    be cleared already (by games the caller played on the same deals, e.g. the ladder's)."""
     t0 = time.perf_counter()
     seeds = game_seeds(seed, 0, games)
     answers = np.full(games, -1, np.int64)
@@ -98,20 +87,11 @@ def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int 
     done = games - len(todo)
     if progress:
         progress(done, games)
-    if todo and search_witness:  # the search player's wins are witnesses too: fewer deals for the solver
-        _JOB.update(tables=build_tables(mission, catalog, planner_library(mission, catalog)),
-                    spec=spec_array(GameSpec.of(mission, players)))
-        for part in _each(_search_chunk, _chunks(todo, 2, workers), workers):
-            for i, cleared in part:
-                if cleared:
-                    answers[i] = ANSWERS.index(CLEARABLE)
-                    witnessed[i] = True
-                    done += 1
-            if progress:
-                progress(done, games)
-        todo = [i for i in range(games) if answers[i] < 0]
     limit = {} if time_limit is None else {"time_limit": time_limit}
-    _JOB.update(solver=DealSolver(mission, catalog, players, **limit) if todo else None)
+    solver = DealSolver(mission, catalog, players, **limit) if todo else None
+    if solver is not None:
+        solver.tables()  # built here, once: the workers inherit it
+    _JOB.update(solver=solver)
     for part in _each(_decide_chunk, _chunks(todo, 4, workers), workers):
         for i, result in part:
             answers[i] = ANSWERS.index(result)

@@ -3,8 +3,10 @@ not clearable (proven), or undecided within the time limit (never guessed).
 
 Per mission, once: the puzzle's candidate placements and its fewest pieces (no solution at
 all, or more pieces than the rounds can ever select, proves every deal not clearable), and
-the solution library. Per deal: the library-guided search (``search.py``), then the exact
-CP-SAT model of the whole deal (``model.py``) for what the search did not clear.
+the solution library. Per deal: the nested rollout search in Numba (``witness.py``, levels 1
+and 2), then the library-guided search (``search.py``), then the exact CP-SAT model of the whole
+deal (``model.py``) for what the searches did not clear. The searches find witnesses, the model
+also proves that none exists.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ from solver.core.rules import Board, Mission
 from solver.core.spec import GameSpec
 from solver.game.actions import Phase
 from solver.game.engine import play_game
+from solver.game.planner import planner_library
 from solver.game.resume import board_mission
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState, deal
+from solver.game.tables import build_tables
 from solver.openhand.model import DealModel
 from solver.openhand.plan import Plan, PlannedRound, PlanPolicy, arrange, place_fillers, play_order
 from solver.openhand.search import WitnessSearch
+from solver.openhand.witness import search_witness
 from solver.puzzle import librarystore
 from solver.puzzle.cpsat import candidate_placements, solve, solve_model, tuned_solver
 from solver.puzzle.library import build_library
@@ -35,9 +40,11 @@ DEFAULT_TIME_LIMIT = 10.0  # a deal's budget: seconds of CP-SAT's deterministic 
 WALL_GUARD = 20.0  # wall seconds allowed per deterministic second: only a machine far too slow meets it
 PUZZLE_WORK = 60.0  # deterministic seconds for the mission's puzzle (the campaign's take 0.1 to 4)
 SEARCH_NODES = 1500  # rounds the library-guided search may expand per deal
-# CP-SAT parameters measured on the deal model (benchmarks/bench_ceiling.py): presolve costs more
-# than it saves on these models, and the LP relaxation does not pay for itself.
-DEAL_PARAMS = {"linearization_level": 0, "cp_model_presolve": False}
+# CP-SAT parameters of the deal model: presolve and the LP relaxation (CP-SAT's default level).
+# Measured on the deals that reach the model now (the nested search clears the easy ones): on the
+# six of p18 with 4 players that stayed undecided at 10 deterministic seconds without presolve
+# and LP, these decide all six in 4.4 to 7.2 (benchmarks/RESULTS.md).
+DEAL_PARAMS = {"linearization_level": 1, "cp_model_presolve": True}
 
 
 @dataclass
@@ -60,7 +67,7 @@ class DealAnswer:
     result: str
     plan: Plan | None
     seconds: float
-    how: str  # "puzzle", "search", "model", "limit"
+    how: str  # "puzzle", "rollouts, level N", "search", "model", "limit"
 
 
 class DealSolver:
@@ -77,6 +84,7 @@ class DealSolver:
         # the puzzle is decided for every deal at once when it has no solution the game can select
         self.impossible = self.puzzle.status == "unsolvable"
         self.library = library if library is not None else self._library() if self.puzzle.status == "solvable" else []
+        self._tables = None
 
     def _library(self) -> list:
         """Built once per mission, catalog and table, then read from disk (puzzle/librarystore.py)."""
@@ -88,6 +96,12 @@ class DealSolver:
         if self.puzzle.optimal:
             librarystore.save(self.mission, self.catalog, built, kind)
         return built
+
+    def tables(self):
+        """The Numba engine's tables of the mission, with the planner's library (built on first use)."""
+        if self._tables is None:
+            self._tables = build_tables(self.mission, self.catalog, planner_library(self.mission, self.catalog))
+        return self._tables
 
     def decide(self, seed: int) -> DealAnswer:
         """The answer for deal ``seed`` of the mission."""
@@ -101,6 +115,9 @@ class DealSolver:
         t0 = time.perf_counter()
         if self.impossible:
             return DealAnswer(NOT_CLEARABLE, None, time.perf_counter() - t0, "puzzle")
+        nested = search_witness(state, self.tables())
+        if nested is not None:
+            return DealAnswer(CLEARABLE, nested[0], time.perf_counter() - t0, f"rollouts, level {nested[1]}")
         found = WitnessSearch(state, self.catalog, self.library, SEARCH_NODES).run()
         if found is not None:
             return DealAnswer(CLEARABLE, self._plan(found.rounds, found.placements), time.perf_counter() - t0,

@@ -26,7 +26,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 PACKAGE = Path(__file__).resolve().parent.parent
 # every file whose code or constants end up inside a compiled kernel (folders: all their .py files)
 KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/actions.py", "game/rng.py", "game/weights.py",
-                  "puzzle/coversearch.py")
+                  "puzzle/coversearch.py", "openhand/fastwitness.py")
 ENGINE_KERNEL = "play_many"  # its cache file tells whether the simulator was compiled before
 
 
