@@ -175,3 +175,25 @@ def test_the_answer_does_not_depend_on_the_clock(load, catalog, monkeypatch):
     monkeypatch.setattr(deal_module.time, "perf_counter", lambda: float(next(clock)))
     slow = DealSolver(m, catalog, 4, time_limit=5.0)
     assert [(a.result, a.how) for a in (slow.decide(s) for s in seeds)] == [(a.result, a.how) for a in want]
+
+
+@pytest.mark.slow
+def test_the_ceiling_is_the_same_on_a_loaded_machine_and_for_any_workers(catalog):
+    """The same answers with one worker on a quiet machine and two workers beside two processes
+    that keep both cores busy (b20: the hardest Buddy mission, a budget small enough that some
+    deals would be decided or not by how fast the machine happens to be)."""
+    import subprocess
+    import sys
+
+    from solver.openhand.ceiling import ceiling
+
+    m = load_mission(ROOT / "missions/buddy/b20.toml", catalog)
+    quiet = ceiling(m, catalog, 2, 40, 3, 1, time_limit=1.0)
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        busy = ceiling(m, catalog, 2, 40, 3, 2, time_limit=1.0)
+    finally:
+        for p in burners:
+            p.kill()
+    assert busy["answers"] == quiet["answers"]
+    assert quiet["clearable"] > quiet["cleared_by_policies"]  # the deal solver decided some of them

@@ -18,6 +18,7 @@ from solver.game.weights import ALIGN_BASE, ALIGN_STEP, FILLER_NEED_PENALTY, PLA
 from solver.puzzle import librarystore
 
 _LIBRARIES: dict = {}
+LIBRARY_SOLVE_WORK = 60.0  # deterministic seconds for the puzzle that seeds the library (the campaign's: 0.1 to 4)
 
 
 def planner_library(mission, catalog, best=None) -> tuple:
@@ -32,7 +33,9 @@ def planner_library(mission, catalog, best=None) -> tuple:
             from solver.puzzle.cpsat import solve  # heavy: OR-Tools, only where a library is built
             from solver.puzzle.library import build_library  # heavy: Numba
 
-            best = best if best is not None and best.optimal else solve(mission, catalog)
+            # budgeted in CP-SAT's deterministic time, so the library is the same on any machine, however busy
+            best = best if best is not None and best.optimal else solve(mission, catalog, time_limit=1200.0,
+                                                                        work_limit=LIBRARY_SOLVE_WORK)
             built = build_library(mission, catalog, optimal=best.placements) if best.status == "solvable" else []
             sols = tuple(built[:PLAN_SOLUTIONS])
             if best.status == "unsolvable" or (best.status == "solvable" and best.optimal):
