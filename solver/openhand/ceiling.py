@@ -33,9 +33,9 @@ WITNESS_POLICIES = ("heuristic", "planner", "greedy")
 _JOB: dict = {}
 
 
-def policy_clears(mission, catalog, players: int, seeds: np.ndarray) -> dict[str, np.ndarray]:
+def policy_clears(mission, catalog, players: int, seeds: np.ndarray, tables=None) -> dict[str, np.ndarray]:
     """For each witness policy, which of these deals it clears (Numba engine)."""
-    tables = build_tables(mission, catalog, planner_library(mission, catalog))
+    tables = tables if tables is not None else build_tables(mission, catalog, planner_library(mission, catalog))
     spec = spec_array(GameSpec.of(mission, players))
     out = {}
     for name in WITNESS_POLICIES:
@@ -76,7 +76,8 @@ def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int 
     t0 = time.perf_counter()
     seeds = game_seeds(seed, 0, games)
     answers = np.full(games, -1, np.int64)
-    by_policy = policy_clears(mission, catalog, players, seeds)
+    tables = build_tables(mission, catalog, planner_library(mission, catalog))  # once, for both parts
+    by_policy = policy_clears(mission, catalog, players, seeds, tables)
     witnessed = np.zeros(games, bool) if witnesses is None else np.asarray(witnesses, bool).copy()
     for cleared in by_policy.values():
         witnessed |= cleared
@@ -88,10 +89,7 @@ def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int 
     if progress:
         progress(done, games)
     limit = {} if time_limit is None else {"time_limit": time_limit}
-    solver = DealSolver(mission, catalog, players, **limit) if todo else None
-    if solver is not None:
-        solver.tables()  # built here, once: the workers inherit it
-    _JOB.update(solver=solver)
+    _JOB.update(solver=DealSolver(mission, catalog, players, tables=tables, **limit) if todo else None)
     for part in _each(_decide_chunk, _chunks(todo, 4, workers), workers):
         for i, result in part:
             answers[i] = ANSWERS.index(result)

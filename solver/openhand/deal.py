@@ -74,7 +74,7 @@ class DealSolver:
     """Everything about a mission that does not depend on the deal, and ``decide(seed)``."""
 
     def __init__(self, mission, catalog, players: int, time_limit: float = DEFAULT_TIME_LIMIT,
-                 library=None, puzzle=None):
+                 library=None, puzzle=None, tables=None):
         self.spec = spec = GameSpec.of(mission, players)
         self.mission, self.catalog, self.players, self.time_limit = mission, catalog, players, time_limit
         self.cand = candidate_placements(mission, catalog, spec.removed)
@@ -84,7 +84,7 @@ class DealSolver:
         # the puzzle is decided for every deal at once when it has no solution the game can select
         self.impossible = self.puzzle.status == "unsolvable"
         self.library = library if library is not None else self._library() if self.puzzle.status == "solvable" else []
-        self._tables = None
+        self._tables = tables
 
     def _library(self) -> list:
         """Built once per mission, catalog and table, then read from disk (puzzle/librarystore.py)."""
