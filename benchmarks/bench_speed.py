@@ -1,0 +1,117 @@
+"""Engine speed on every campaign row: games per CPU second of each one-step policy (Numba engine,
+one process, compilation and the planner's library excluded) and the ratio of its cost to a
+random game's on the same row in the same run, so that figures from two machines compare; and the
+first run of `kakapo simulate` with an empty kernel cache. Usage:
+
+    python benchmarks/bench_speed.py [--games 4000] [--rows b05/2,p20/4] [--policies heuristic,planner]
+                                     [--first-run] [--out speed.json]
+
+Targets (issue 16): heuristic >= 10,000 games per CPU second on every row and <= 3 times a random
+game; planner >= 5,000; the first `kakapo simulate ... --games 100` <= 15 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_ladder import campaign_rows  # noqa: E402
+
+POLICIES = ("random", "greedy", "heuristic", "planner")
+
+
+def measure_row(mid: str, players: int, games: int, policies, repeats: int) -> dict:
+    from solver.core.spec import GameSpec
+    from solver.game import fast
+    from solver.game.fast.state import spec_array
+    from solver.game.planner import planner_library
+    from solver.game.seeds import game_seeds
+    from solver.game.tables import build_tables
+    from solver.io.catalog import load_catalog
+    from solver.io.missionfile import load_mission
+    from solver.io.paths import bundled_mission
+
+    cat = load_catalog()
+    m = load_mission(bundled_mission(mid), cat)
+    tables = build_tables(m, cat, planner_library(m, cat))
+    spec = spec_array(GameSpec.of(m, players))
+    seeds = game_seeds(1, 0, games)
+    out = {"mission": mid, "players": players, "games": games}
+    for policy in ("random", *policies):
+        fast.run(tables, spec, seeds[:2], policy, 0)
+        best = None
+        for _ in range(repeats):
+            t = time.process_time()
+            fast.run(tables, spec, seeds, policy, 0)
+            dt = time.process_time() - t
+            best = dt if best is None else min(best, dt)
+        out[policy] = games / best
+    return out
+
+
+FIRST_RUN = ["simulate", "b01", "--games", "100", "--workers", "1"]
+
+
+def first_run() -> tuple[float, float]:
+    """Wall seconds of `kakapo simulate b01 --games 100` with an empty kernel cache, then again."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        times = []
+        for _ in range(2):
+            t = time.perf_counter()
+            subprocess.run([sys.executable, str(ROOT / "cli.py"), *FIRST_RUN], env=env, check=True,
+                           capture_output=True)
+            times.append(time.perf_counter() - t)
+    return times[0], times[1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=4000)
+    ap.add_argument("--repeats", type=int, default=2, help="best of this many runs a policy and row")
+    ap.add_argument("--rows", default="")
+    ap.add_argument("--policies", default="greedy,heuristic,planner")
+    ap.add_argument("--first-run", action="store_true", help="also time a first run with an empty kernel cache")
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    rows = campaign_rows()
+    if args.rows:
+        wanted = {(r.split("/")[0], int(r.split("/")[1])) for r in args.rows.split(",")}
+        rows = [r for r in rows if r in wanted]
+    policies = [p for p in args.policies.split(",") if p]
+    head = " | ".join(f"{p} g/s | {p} / random" for p in policies)
+    print(f"| row | random g/s | {head} |")
+    print("|---|---|" + "---|---|" * len(policies))
+    done = []
+    for mid, players in rows:
+        r = measure_row(mid, players, args.games, policies, args.repeats)
+        done.append(r)
+        cells = " | ".join(f"{r[p]:,.0f} | {r['random'] / r[p]:.1f}x" for p in policies)
+        print(f"| {mid}/{players} | {r['random']:,.0f} | {cells} |", flush=True)
+    print()
+    for p in policies:
+        speeds = [r[p] for r in done]
+        ratios = [r["random"] / r[p] for r in done]
+        slow = min(done, key=lambda r: r[p])
+        print(f"{p}: min {min(speeds):,.0f} g/s ({slow['mission']}/{slow['players']}), median "
+              f"{statistics.median(speeds):,.0f}; cost per game {statistics.median(ratios):.1f}x random (median), "
+              f"{max(ratios):.1f}x (worst)")
+    if args.first_run:
+        cold, warm = first_run()
+        print(f"`kakapo {' '.join(FIRST_RUN)}`: {cold:.1f} s with an empty kernel cache, {warm:.1f} s after")
+    if args.out:
+        args.out.write_text(json.dumps(done, indent=1))
+
+
+if __name__ == "__main__":
+    main()
