@@ -87,6 +87,19 @@ def test_popcount_and_grow():
         assert join(bits.grow(*(np.int64(x) for x in w))) == grow(m)
 
 
+@twin("bits.copy_into", "bits.copy_into_2d")
+def test_copies_are_slice_assignments():
+    r = np.random.default_rng(2)
+    for shape in ((1,), (7,), (40,)):
+        src, dst = r.integers(-9, 9, shape), np.zeros(shape, np.int64)
+        bits.copy_into(dst, src)
+        assert (dst == src).all()
+    for dtype in (np.int64, np.uint64):
+        src, dst = r.integers(0, 9, (5, 3)).astype(dtype), np.zeros((5, 3), dtype)
+        bits.copy_into_2d(dst, src)
+        assert (dst == src).all()
+
+
 @twin("rng.rnext", "rng.below", "rng.mix")
 def test_random_streams_and_trace_mixing():
     r = random.Random(1)
@@ -551,7 +564,7 @@ def resolve(ref: str):
 def test_every_kernel_is_a_listed_twin_with_a_test():
     import tests.test_search  # noqa: F401  (the search player's twin tests live there)
 
-    listed = set(fast.TWINS) | {"bits.popcount", "bits.grow"}
+    listed = set(fast.TWINS) | {"bits.popcount", "bits.grow", "bits.copy_into", "bits.copy_into_2d"}
     assert kernels() == listed, kernels() ^ listed
     assert listed == COVERED, listed ^ COVERED
     for ref in fast.TWINS.values():  # the reference each names is real

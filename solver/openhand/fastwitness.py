@@ -38,6 +38,7 @@ from solver.game.fast.state import (
     observe,
 )
 from solver.game.weights import SEARCH_BIRD, SEARCH_WIN
+from solver.runtime.bits import copy_into, copy_into_2d
 from solver.runtime.jit import kernel
 
 PLANNER = int(PolicyId.PLANNER)
@@ -58,23 +59,23 @@ def new_level(spec, T):
 @kernel()
 def copy_state(src, dst):
     """dst := src, array by array (no allocation)."""
-    dst.spec[:] = src.spec
-    dst.info[:] = src.info
-    dst.hand[:, :] = src.hand
-    dst.hand_count[:] = src.hand_count
-    dst.set_aside[:] = src.set_aside
-    dst.removed[:] = src.removed
-    dst.seen[:] = src.seen
-    dst.pile[:] = src.pile
-    dst.trick[:] = src.trick
-    dst.trick_player[:] = src.trick_player
-    dst.opts[:, :] = src.opts
-    dst.occ[:] = src.occ
-    dst.cm[:, :] = src.cm
-    dst.used[:] = src.used
-    dst.rs[:] = src.rs
-    dst.trace[:] = src.trace
-    dst.moves[:] = src.moves
+    copy_into(dst.spec, src.spec)
+    copy_into(dst.info, src.info)
+    copy_into_2d(dst.hand, src.hand)
+    copy_into(dst.hand_count, src.hand_count)
+    copy_into(dst.set_aside, src.set_aside)
+    copy_into(dst.removed, src.removed)
+    copy_into(dst.seen, src.seen)
+    copy_into(dst.pile, src.pile)
+    copy_into(dst.trick, src.trick)
+    copy_into(dst.trick_player, src.trick_player)
+    copy_into_2d(dst.opts, src.opts)
+    copy_into(dst.occ, src.occ)
+    copy_into_2d(dst.cm, src.cm)
+    copy_into(dst.used, src.used)
+    copy_into(dst.rs, src.rs)
+    copy_into(dst.trace, src.trace)
+    copy_into(dst.moves, src.moves)
 
 
 @kernel()
@@ -153,7 +154,7 @@ def level2(S, L2, L1, T, budget):
     return points(S, T)
 
 
-@kernel()
+@kernel(entry=True)
 def find_witness(S0, T, level, rollouts, out):
     """A game from state S0 (not changed) that clears the mission, by the nested search of
     ``level`` (1 or 2) within ``rollouts``: its moves from the start of the game into ``out``.

@@ -16,7 +16,7 @@ from solver.runtime.jit import kernel
 MAX_DEPTH = 16
 
 
-@kernel()
+@kernel(entry=True)
 def complete(left0, occ0, cms0, used0, wrong, order, cell_start, cell_cands, cand_card, cand_col, cand_mask,
              cand_halo, extra, limit, budget, out, out_len):
     """Fill ``out`` (limit x MAX_DEPTH candidate ids) and ``out_len``; return (solutions found,

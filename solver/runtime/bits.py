@@ -49,3 +49,19 @@ def grow(a0, a1, a2):
     r1 = a1 | d1 | u1 | ((a1 & NOT_COL_L) << 1) | ((a1 & NOT_COL_A) >> 1)
     r2 = a2 | d2 | u2 | ((a2 & NOT_COL_L) << 1) | ((a2 & NOT_COL_A) >> 1)
     return r0, r1, r2
+
+
+@kernel(hot=True)
+def copy_into(dst, src):
+    """dst[:] = src for 1-D arrays of one length, as a loop: a slice assignment would bring its
+    shape checks and their error messages into every kernel that copies (a third of the compile)."""
+    for i in range(dst.shape[0]):
+        dst[i] = src[i]
+
+
+@kernel(hot=True)
+def copy_into_2d(dst, src):
+    """copy_into for 2-D arrays of one shape."""
+    for i in range(dst.shape[0]):
+        for j in range(dst.shape[1]):
+            dst[i, j] = src[i, j]

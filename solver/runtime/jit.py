@@ -7,6 +7,11 @@ lives in a folder named after the contents of every file the kernels are built f
 only costs a compile.
 
 Modules with kernels take their decorator (``kernel``) from here, never from numba directly.
+
+Only the kernels that Python calls (``entry=True``) get the wrappers that make a kernel callable
+from Python: for the others, called only from kernels, the wrappers were a quarter of the first
+compile. The tests call every kernel against its Python twin, so with KAKAPO_KERNEL_WRAPPERS=1
+(tests/conftest.py sets it) every kernel gets them, in a cache folder of its own.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/actions.py", "game/rng.py", "game/weights.py",
                   "puzzle/coversearch.py", "openhand/fastwitness.py")
 ENGINE_KERNEL = "play_many"  # its cache file tells whether the simulator was compiled before
+WRAP_ALL = os.environ.get("KAKAPO_KERNEL_WRAPPERS") == "1"  # every kernel callable from Python (the tests)
 
 
 def kernel_sources() -> list[Path]:
@@ -45,7 +51,7 @@ def _stamp() -> str:
     h = hashlib.sha256()
     for p in kernel_sources():
         h.update(p.relative_to(PACKAGE).as_posix().encode() + b"\0" + p.read_bytes())
-    return STAMP_PREFIX + h.hexdigest()[:12]
+    return STAMP_PREFIX + h.hexdigest()[:12] + ("-w" if WRAP_ALL else "")
 
 
 def _cache_dir_if_needed() -> None:
@@ -65,7 +71,7 @@ def _compile_notice() -> None:
     if os.environ.get("KAKAPO_COMPILE_NOTICE_SHOWN"):
         return
     if sys.stderr.isatty() or os.environ.get("KAKAPO_NOTICES") == "1":
-        print("compiling the simulator, once, about a minute (later runs load it from the cache)",
+        print("compiling the simulator, once, about 15 seconds (later runs load it from the cache)",
               file=sys.stderr, flush=True)
     os.environ["KAKAPO_COMPILE_NOTICE_SHOWN"] = "1"  # worker processes started from here stay quiet
 
@@ -75,17 +81,21 @@ _cache_dir_if_needed()
 from numba import errors, njit  # noqa: E402  (after the cache folder is chosen)
 
 
-def kernel(*, hot: bool = False, inline: bool = False) -> Callable[[F], F]:
+def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> Callable[[F], F]:
     """The package's ``njit``: compiled once and cached. ``hot``: without reference counting, for
     kernels that neither allocate arrays nor return them (the engine measured 2.5 to 4 times
     faster: every array read out of a record otherwise costs an atomic count); ``inline``:
     Numba inlines it where it is called (only where needed: LLVM inlines small kernels anyway,
-    and Numba's own inlining cost a quarter of the first compile without making games faster)."""
+    and Numba's own inlining cost a quarter of the first compile without making games faster);
+    ``entry``: Python calls it (see the module docstring)."""
     options: dict[str, Any] = {"cache": True}
     if hot:
         options["_nrt"] = False
     if inline:
         options["inline"] = "always"
+    if not (entry or WRAP_ALL):
+        options["no_cpython_wrapper"] = True
+        options["no_cfunc_wrapper"] = True
     return njit(**options)
 
 

@@ -41,7 +41,7 @@ def deal_game(seed, S, T):
     start_game(S, start, T)
 
 
-@kernel()
+@kernel(entry=True)
 def play_many(seeds, spec, policy, T, results, rounds_played, scanned, traces):
     """engine.play_game for each seed: the deal, then play_out (state and memory reused)."""
     S = new_state(spec)

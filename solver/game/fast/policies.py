@@ -65,7 +65,7 @@ Memory = namedtuple("Memory", [
 Memory.__doc__ = "What a policy keeps between decisions, all of it derived from public information."
 
 
-@kernel()
+@kernel(entry=True)
 def new_memory(T):
     max_pos = 0
     for c in range(40):
@@ -80,7 +80,7 @@ def new_memory(T):
                   np.zeros(3, np.int64), np.zeros((5, 3), np.int64), np.zeros(MAX_TRICK, np.int64))
 
 
-@kernel()
+@kernel(entry=True)
 def reset_memory(mem):
     """Forget everything: the memory of a policy that has seen no move yet."""
     mem.mstate[:] = 0

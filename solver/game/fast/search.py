@@ -51,7 +51,7 @@ from solver.game.search import DEFAULT_SAMPLES
 from solver.game.state import Observation
 from solver.game.tables import build_tables
 from solver.game.weights import PLACE_CANDIDATES, SAMPLE_TRIES, SEARCH_BIRD, SEARCH_MARGIN, SEARCH_WIN
-from solver.runtime.bits import popcount
+from solver.runtime.bits import copy_into, copy_into_2d, popcount
 from solver.runtime.jit import kernel
 
 PLANNER = int(PolicyId.PLANNER)
@@ -72,7 +72,7 @@ SearchMemory = namedtuple("SearchMemory", [
 SearchMemory.__doc__ = "What the search player keeps: its planner memories, the look-ahead game and scratch."
 
 
-@kernel()
+@kernel(entry=True)
 def new_search_memory(spec, samples, T):
     players = spec[SPEC_PLAYERS]
     base = new_memory(T)
@@ -90,20 +90,20 @@ def new_search_memory(spec, samples, T):
 @kernel()
 def copy_memory(src, dst):
     """dst := src (a planner memory is public knowledge: the copy decides as the original would)."""
-    dst.mstate[:] = src.mstate
-    dst.uval[:] = src.uval
-    dst.known[:] = src.known
-    dst.best_pos[:] = src.best_pos
-    dst.best_grp[:] = src.best_grp
-    dst.stale[:] = src.stale
-    dst.tgt[:] = src.tgt
-    dst.need[:] = src.need
-    dst.spoiled[:] = src.spoiled
-    dst.live[:] = src.live
-    dst.pair_bonus[:] = src.pair_bonus
-    dst.puval[:] = src.puval
-    dst.pknown[:] = src.pknown
-    dst.lost[:] = src.lost
+    copy_into(dst.mstate, src.mstate)
+    copy_into(dst.uval, src.uval)
+    copy_into(dst.known, src.known)
+    copy_into(dst.best_pos, src.best_pos)
+    copy_into(dst.best_grp, src.best_grp)
+    copy_into(dst.stale, src.stale)
+    copy_into(dst.tgt, src.tgt)
+    copy_into(dst.need, src.need)
+    copy_into(dst.spoiled, src.spoiled)
+    copy_into(dst.live, src.live)
+    copy_into(dst.pair_bonus, src.pair_bonus)
+    copy_into(dst.puval, src.puval)
+    copy_into(dst.pknown, src.pknown)
+    copy_into(dst.lost, src.lost)
 
 
 @kernel()
@@ -211,19 +211,19 @@ def determinize(obs, holder, seed, S2):
     """search.determinize: the game the sample makes: the observation's public arrays, the seat's
     own hand, the sampled hands and set-aside cards, and streams drawn from ``seed``."""
     players, me = obs.spec[SPEC_PLAYERS], obs.seat
-    S2.spec[:] = obs.spec
-    S2.info[:] = obs.info
-    S2.hand_count[:] = obs.hand_count
-    S2.removed[:] = obs.removed
-    S2.seen[:] = obs.seen
-    S2.pile[:] = obs.pile
-    S2.trick[:] = obs.trick
-    S2.trick_player[:] = obs.trick_player
-    S2.opts[:, :] = obs.opts
-    S2.occ[:] = obs.occ
-    S2.cm[:, :] = obs.cm
-    S2.used[:] = obs.used
-    S2.moves[:] = obs.moves
+    copy_into(S2.spec, obs.spec)
+    copy_into(S2.info, obs.info)
+    copy_into(S2.hand_count, obs.hand_count)
+    copy_into(S2.removed, obs.removed)
+    copy_into(S2.seen, obs.seen)
+    copy_into(S2.pile, obs.pile)
+    copy_into(S2.trick, obs.trick)
+    copy_into(S2.trick_player, obs.trick_player)
+    copy_into_2d(S2.opts, obs.opts)
+    copy_into(S2.occ, obs.occ)
+    copy_into_2d(S2.cm, obs.cm)
+    copy_into(S2.used, obs.used)
+    copy_into(S2.moves, obs.moves)
     S2.hand[:, :] = 0
     S2.set_aside[:] = 0
     for c in range(40):
@@ -312,7 +312,7 @@ def look_ahead(obs, sm, s, code, T):
     return SEARCH_BIRD * count_scanned(S2.occ, S2.cm, T) + (SEARCH_WIN if result == CLEARED else 0)
 
 
-@kernel()
+@kernel(entry=True)
 def search_decide(obs, sm, T, rng):
     """SearchPolicy.act: the seat's action after K samples of look-ahead games (module docstring).
 
@@ -371,7 +371,7 @@ def search_play_out(S, sm, T):
     return S.info[I_RESULT]
 
 
-@kernel()
+@kernel(entry=True)
 def search_many(seeds, spec, samples, T, results, rounds_played, scanned, traces):
     """play.play_many for the search player: a deal, then search_play_out, per seed."""
     S = new_state(spec)

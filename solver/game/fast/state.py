@@ -37,7 +37,7 @@ from solver.game.fast.cards import MAX_OPTIONS, OPT_A, OPT_N, OPT_SKILL, decisio
 from solver.game.fast.rng import FNV_OFFSET, mix
 from solver.game.state import GameState, Observation
 from solver.game.state import decision_card as reference_decision
-from solver.runtime.bits import split
+from solver.runtime.bits import copy_into, copy_into_2d, split
 from solver.runtime.jit import kernel
 
 REVEAL, SELECT, PLACE, OVER = (int(p) for p in Phase)
@@ -86,7 +86,7 @@ def spec_array(spec: GameSpec) -> np.ndarray:
     return a
 
 
-@kernel()
+@kernel(entry=True)
 def new_state(spec):
     """Arrays for one game of this spec (``spec_array``); ``deal_game`` deals into them."""
     players = spec[SPEC_PLAYERS]
@@ -102,9 +102,9 @@ def new_state(spec):
 def start_game(S, start, T):
     """The state right after the deal (``GameState`` as ``state.deal`` makes it): the mission's
     board, round 1, the spec's counters and trump."""
-    S.occ[:] = T.occupied
-    S.cm[:, :] = T.colour_masks
-    S.used[:] = T.used
+    copy_into(S.occ, T.occupied)
+    copy_into_2d(S.cm, T.colour_masks)
+    copy_into(S.used, T.used)
     S.seen[:] = 0
     S.pile[:] = 0
     S.info[:] = 0
@@ -283,7 +283,7 @@ def apply_action(S, code, T):
 
 # inlined where it is called: the record it returns holds views made here, which a kernel without
 # reference counting (play_out) may hold only when no call returns them
-@kernel(inline=True)
+@kernel(inline=True, entry=True)
 def observe(S, seat):
     """GameState.observation: the seat's own hand and the public arrays, nothing else."""
     return FastObs(seat, S.spec, S.info, S.hand[seat], S.hand_count, S.removed, S.seen, S.pile, S.trick,
