@@ -315,7 +315,7 @@ def test_board_view_and_score(path, catalog):
                     assert got == view.score(int(card.colour), join(w))
 
 
-@twin("heuristic.usefulness", "heuristic.placed", "heuristic.is_fresh")
+@twin("heuristic.usefulness", "heuristic.placed", "heuristic.is_fresh", "heuristic.foot_score")
 @pytest.mark.slow
 @pytest.mark.parametrize("path", MISSIONS, ids=lambda p: p.split("/")[-1])
 def test_usefulness_cached_across_placements(path, catalog):
@@ -323,10 +323,13 @@ def test_usefulness_cached_across_placements(path, catalog):
     m = load(path, catalog)
     T = tables_for(m, catalog, False)
     t = MissionTables(m, catalog)
+    memo = (np.zeros(T.foot_count, np.int64), np.full(T.foot_count, -1, np.int64))  # shared footprint scores
+    version = 0
     for seed in range(5):
         cache = [np.zeros(40, np.int64) for _ in range(5)]  # value, known, best_pos, best_grp, stale
         r = random.Random(100 + seed)
         for board, g in boards(m, catalog, seed):
+            version += 1  # a new board: the memo's scores of the last one are not read
             occ, cm, used = board_arrays(board)
             if g is not None:
                 fh.placed(g, occ, cm, cache[0], cache[1], cache[2], cache[4], T)
@@ -337,7 +340,7 @@ def test_usefulness_cached_across_placements(path, catalog):
                     fh.usefulness(card.index, occ, cm, used, tgt, need, *cache, T.pos_start, T.pos_mask,
                                   T.pos_halo, T.bird_all, T.grp_start, T.grp_mask, T.grp_ub, T.grp_birds,
                                   T.grp_pos_start, T.grp_pos, T.bird_ring, T.mark_colour, T.mark_all,
-                                  T.card_birds, T.most_birds)
+                                  T.card_birds, T.most_birds, T.grp_foot, *memo, version)
                 assert cache[0][card.index] == view.usefulness(card), (seed, str(card))
 
 
@@ -348,10 +351,15 @@ class Obs:
         self.mission, self.catalog, self.board = mission, catalog, board
 
 
+_VERSIONS = iter(range(1, 10**9))
+
+
 def scratch(T):
+    """smart_place's scratch arrays and an empty footprint memo with a board version of its own."""
     max_pos = int(np.max(np.diff(T.pos_start)))
     return (np.empty(max_pos, np.int64), np.empty(max_pos, np.int64), np.empty(3, np.int64),
-            np.empty((5, 3), np.int64))
+            np.empty((5, 3), np.int64), np.zeros(T.foot_count, np.int64), np.full(T.foot_count, -1, np.int64),
+            next(_VERSIONS))
 
 
 @twin("heuristic.smart_place", "heuristic.is_dead_end", "heuristic.filler")
@@ -383,7 +391,7 @@ def test_placement_choice_dead_ends_and_fillers(path, catalog):
                     assert fh.is_dead_end(int(card.colour), card.index, g, occ, cm, used, m.clear, sc[2], sc[3], T) \
                         == view.is_dead_end(int(card.colour), card, p.mask)
                 for policy, avoid in ((GreedyPolicy(), False), (HeuristicPolicy(), True)):
-                    g = fh.smart_place(card.index, avoid, occ, cm, used, tgt, need, m.clear, *sc, T)
+                    g = fh.smart_place(card.index, avoid, occ, cm, used, tgt, need, m.clear, *scratch(T), T)
                     if not legal:
                         assert g == -1
                         continue

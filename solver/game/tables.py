@@ -21,6 +21,7 @@ GameTables = namedtuple("GameTables", [
     "pos_start", "pos_mask", "pos_halo", "pos_card", "pos_birds",  # every position of every piece
     "cand_start", "cand_ids",  # positions touching a live bird's ring, per piece
     "grp_start", "grp_mask", "grp_ub", "grp_birds", "grp_pos_start", "grp_pos",  # candidates by footprint
+    "grp_foot", "foot_count",  # per group, its (footprint, colour) among all cards: their scores are shared
     "card_birds", "most_birds",  # per piece: birds any of its candidates touches; most one touches
     "cover_start", "cover_ids",  # per cell: candidate positions covering it
     "bird_ring", "bird_edge", "bird_live", "bird_all",
@@ -138,6 +139,14 @@ def build_tables(mission, catalog, solutions=()) -> GameTables:
             grp_pos.extend(sorted(groups[foot]))
     grp_start[40] = len(grp_mask)
     grp_pos_start.append(len(grp_pos))
+    # cards of one colour share footprints (a monomino and a domino on the same ring cell): a score
+    # is the same for all of them on one board, so the engine scores each pair once a board
+    feet: dict[tuple[int, int], int] = {}
+    grp_foot = np.zeros(len(grp_mask), np.int64)
+    for card in ALL_CARDS:
+        for k in range(grp_start[card.index], grp_start[card.index + 1]):
+            key = (join(grp_mask[k]), int(card.colour))
+            grp_foot[k] = feet.setdefault(key, len(feet))
     grp_mask = np.array(grp_mask, np.int64).reshape(-1, 3)
     grp_ub = np.array(grp_ub, np.int64)
     grp_birds = np.array(grp_birds, np.int64)
@@ -182,6 +191,8 @@ def build_tables(mission, catalog, solutions=()) -> GameTables:
         grp_birds=grp_birds,
         grp_pos_start=grp_pos_start,
         grp_pos=grp_pos,
+        grp_foot=grp_foot,
+        foot_count=len(feet),
         card_birds=card_birds,
         most_birds=most_birds,
         cover_start=cover_start,

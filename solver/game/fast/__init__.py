@@ -6,7 +6,7 @@
   board         core/rules.py Board   is_legal, has_legal_position, is_scanned, is_spoiled, count_scanned, place
   state         game/state.py         FastState, start_game, current_player, legal_actions, is_legal_action,
                 GameState             apply_action (next_piece, end_round), end_check, observe
-  heuristic     game/policies.py      refresh_view, score_mask, usefulness, placed, is_fresh, is_dead_end,
+  heuristic     game/policies.py      refresh_view, score_mask, foot_score, usefulness, placed, is_fresh, is_dead_end,
                                       filler, smart_place, heuristic_card, heuristic_select
   planner       game/planner.py       spoil_solutions, live_solutions, plan_usefulness, planner_place
   policies      Policy.act            decide (random_action; sync, refresh_live, evaluate: the memory)
@@ -43,6 +43,7 @@ TWINS = {
     "state.next_piece": "game.state.GameState._next_piece", "state.end_round": "game.state.GameState._end_round",
     "state.observe": "game.state.GameState.observation", "state.new_state": "game.state.GameState",
     "heuristic.refresh_view": "game.policies.BoardView", "heuristic.score_mask": "game.policies.BoardView.score",
+    "heuristic.foot_score": "game.policies.BoardView.score",
     "heuristic.usefulness": "game.policies.BoardView.usefulness", "heuristic.placed": "game.policies.BoardView",
     "heuristic.is_fresh": "game.policies.BoardView.usefulness",
     "heuristic.is_dead_end": "game.policies.BoardView.is_dead_end",

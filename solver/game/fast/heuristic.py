@@ -91,8 +91,19 @@ def score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma):
 
 
 @kernel(hot=True)
+def foot_score(k, col, m0, m1, m2, touched, occ, tgt, ring, mc, ma, gfoot, fscore, fstamp, version):
+    """score_mask of group k's footprint, from the memo when this board (``version``) scored it."""
+    f = gfoot[k]
+    if fstamp[f] != version:
+        fscore[f] = score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma)
+        fstamp[f] = version
+    return fscore[f]
+
+
+@kernel(hot=True)
 def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
-               grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds):
+               grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, gfoot, fscore, fstamp,
+               version):
     """BoardView.usefulness: best score of a legal placement (>= 0), UNPLACEABLE if none is legal.
 
     Kept across placements in value/known, with the best position, its footprint group (-1: a
@@ -101,7 +112,8 @@ def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp,
     group touches none of those birds is still reached (by that position or another of its
     group), so only the groups around those birds are scored again. Callers read value[card]
     directly while ``is_fresh``. The tables are passed one by one: this runs a hundred times a
-    round, and taking arrays out of GameTables costs a reference count each."""
+    round, and taking arrays out of GameTables costs a reference count each. A group's score comes
+    from ``foot_score`` (shared by the cards of a colour on this board: ``version``)."""
     col = card // 8
     if used[card]:
         value[card] = 0
@@ -143,7 +155,7 @@ def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp,
             continue  # its own bound: only birds this footprint touches can give it a bonus
         m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
         if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
-            s = score_mask(col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma)
+            s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, fscore, fstamp, version)
         else:
             s = 0
         if u >= 0 and s <= u:
@@ -267,11 +279,12 @@ def filler(piece, need, occ, cm, tgt, T):
 
 
 @kernel(hot=True)
-def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_g, useful_s, occ2, cm2, T):
+def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_g, useful_s, occ2, cm2, fscore,
+                fstamp, version, T):
     """SmartBase.place: global id of the chosen position, -1 if none is legal.
 
     Useful positions (score > 0) go best score first, ties to the lower position; each footprint
-    group is scored once for all its positions."""
+    group is scored once for all its positions (``foot_score``)."""
     col = piece // 8
     gm, gbirds, gps, gpos = T.grp_mask, T.grp_birds, T.grp_pos_start, T.grp_pos
     pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
@@ -281,7 +294,7 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
         m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
         if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0:
             continue
-        s = score_mask(col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma)
+        s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, T.grp_foot, fscore, fstamp, version)
         if s <= 0:
             continue
         for j in range(gps[k], gps[k + 1]):

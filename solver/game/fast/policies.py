@@ -52,7 +52,8 @@ HEURISTIC, RANDOM, GREEDY, PLANNER = (int(p) for p in ONE_PLY)
 
 # slots of Memory.mstate
 M_SYNCED, M_VIEW, M_PLACED, M_LIVE_ROUND, M_LIVE_SKILLS, M_LIVE_PLACED, M_NLIVE = 0, 1, 2, 3, 4, 5, 6
-M_SIZE = 7
+M_VERSION = 7  # a number for the board the memory has synced: it changes with every board and never repeats
+M_SIZE = 8
 
 Memory = namedtuple("Memory", [
     "mstate",  # int64[M_SIZE]: moves synced, view computed, placements synced, key and count of the live solutions
@@ -60,6 +61,7 @@ Memory = namedtuple("Memory", [
     "tgt", "need",  # the board view: target birds, open cells and completion bounds (heuristic.refresh_view)
     "spoiled", "live", "pair_bonus",  # the planner: per solution, per (piece, position) of the library
     "puval", "pknown", "lost",  # int64[40] each: the planner's usefulness, and cards gone for good
+    "fscore", "fstamp",  # per (footprint, colour) of the tables: its score, and the board version it is for
     "cards", "lp", "scores", "occ2", "cm2", "trick",  # scratch
 ])
 Memory.__doc__ = "What a policy keeps between decisions, all of it derived from public information."
@@ -76,14 +78,18 @@ def new_memory(T):
                   np.zeros(max(T.bird_ring.shape[0], 1), np.int64), np.zeros(NEED_SIZE, np.int64),
                   np.zeros(n_sol, np.int64), np.zeros(n_sol, np.int64), np.zeros(T.pair_card.shape[0], np.int64),
                   np.zeros(40, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
+                  np.zeros(max(T.foot_count, 1), np.int64), np.full(max(T.foot_count, 1), -1, np.int64),
                   np.zeros(40 + MAX_TRICK, np.int64), np.zeros(max_pos, np.int64), np.zeros(max_pos, np.int64),
                   np.zeros(3, np.int64), np.zeros((5, 3), np.int64), np.zeros(MAX_TRICK, np.int64))
 
 
 @kernel(entry=True)
 def reset_memory(mem):
-    """Forget everything: the memory of a policy that has seen no move yet."""
+    """Forget everything: the memory of a policy that has seen no move yet (but its board version
+    moves on, so that no score memo of another game is read)."""
+    version = mem.mstate[M_VERSION]
     mem.mstate[:] = 0
+    mem.mstate[M_VERSION] = version + 1
     mem.mstate[M_LIVE_ROUND] = -1
     mem.known[:] = 0
     mem.stale[:] = 0
@@ -105,6 +111,7 @@ def sync(obs, mem, T):
             placed(g, obs.occ, obs.cm, mem.uval, mem.known, mem.best_pos, mem.stale, T)
             spoil_solutions(g, piece, mem.spoiled, T)
             mem.mstate[M_PLACED] += 1
+            mem.mstate[M_VERSION] += 1
             changed = True
     mem.mstate[M_SYNCED] = n
     if changed:
@@ -149,7 +156,8 @@ def evaluate(cards, n, planner, obs, mem, T):
         c = cards[i]
         if not is_fresh(c, known, stale):
             usefulness(c, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
-                       grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds)
+                       grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, T.grp_foot,
+                       mem.fscore, mem.fstamp, mem.mstate[M_VERSION])
         if planner and not mem.pknown[c]:
             mem.puval[c] = plan_usefulness(c, uval[c], occ, tgt, need, mem.pair_bonus, T)
             mem.pknown[c] = 1
@@ -210,7 +218,7 @@ def decide(policy, obs, mem, T, rng):
         return SELECT_BASE + heuristic_select(info[I_NOPT], obs.opts, mem.puval if planner else mem.uval)
     piece = obs.opts[info[I_OPTION], OPT_A + info[I_NPLACED]]
     g = smart_place(piece, policy != GREEDY, obs.occ, obs.cm, obs.used, mem.tgt, mem.need, T.clear, mem.lp,
-                    mem.scores, mem.occ2, mem.cm2, T)
+                    mem.scores, mem.occ2, mem.cm2, mem.fscore, mem.fstamp, mem.mstate[M_VERSION], T)
     if planner:
         g = planner_place(piece, g, mem.mstate[M_NLIVE], mem.live, obs.occ, obs.cm, mem.tgt, mem.need,
                           mem.pair_bonus, T)

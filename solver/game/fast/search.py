@@ -104,6 +104,8 @@ def copy_memory(src, dst):
     copy_into(dst.puval, src.puval)
     copy_into(dst.pknown, src.pknown)
     copy_into(dst.lost, src.lost)
+    copy_into(dst.fscore, src.fscore)
+    copy_into(dst.fstamp, src.fstamp)
 
 
 @kernel()
