@@ -323,16 +323,16 @@ def test_usefulness_cached_across_placements(path, catalog):
     m = load(path, catalog)
     T = tables_for(m, catalog, False)
     t = MissionTables(m, catalog)
-    memo = (np.zeros(T.foot_count, np.int64), np.full(T.foot_count, -1, np.int64))  # shared footprint scores
-    version = 0
+    memo = FootMemo(T)  # footprint scores shared by the cards, and by the games: dealt-board scores are kept
     for seed in range(5):
         cache = [np.zeros(40, np.int64) for _ in range(5)]  # value, known, best_pos, best_grp, stale
+        memo.new_game()
         r = random.Random(100 + seed)
         for board, g in boards(m, catalog, seed):
-            version += 1  # a new board: the memo's scores of the last one are not read
             occ, cm, used = board_arrays(board)
             if g is not None:
                 fh.placed(g, occ, cm, cache[0], cache[1], cache[2], cache[4], T)
+                memo.placed(g)
             tgt, need = view_arrays(T, occ, cm)
             view = BoardView(t, board)
             for card in r.sample(ALL_CARDS, 25):  # some cards are read, some stay stale longer
@@ -340,8 +340,34 @@ def test_usefulness_cached_across_placements(path, catalog):
                     fh.usefulness(card.index, occ, cm, used, tgt, need, *cache, T.pos_start, T.pos_mask,
                                   T.pos_halo, T.bird_all, T.grp_start, T.grp_mask, T.grp_ub, T.grp_birds,
                                   T.grp_pos_start, T.grp_pos, T.bird_ring, T.mark_colour, T.mark_all,
-                                  T.card_birds, T.most_birds, T.grp_foot, *memo, version)
+                                  T.card_birds, T.most_birds, T.grp_foot, *memo.args())
                 assert cache[0][card.index] == view.usefulness(card), (seed, str(card))
+        assert memo.memo[fh.F_DEALT_KNOWN].any() and (memo.memo[fh.F_STAMP] >= 0).any()  # both kinds were used
+
+
+class FootMemo:
+    """The footprint memo as policies.sync keeps it: board versions, bird stamps, birds moved."""
+
+    def __init__(self, T):
+        self.T = T
+        self.memo = np.zeros((fh.F_ROWS, T.foot_count), np.int64)
+        self.memo[fh.F_STAMP] = -1
+        self.bird_stamp = np.zeros(max(T.bird_ring.shape[0], 1), np.int64)
+        self.version, self.moved = 0, 0
+
+    def new_game(self):
+        self.version += 1
+        self.moved = 0
+
+    def placed(self, g):
+        self.version += 1
+        self.moved |= int(self.T.pos_birds[g])
+        for b in range(self.bird_stamp.shape[0]):
+            if self.T.pos_birds[g] >> b & 1:
+                self.bird_stamp[b] = self.version
+
+    def args(self):
+        return self.memo, self.bird_stamp, self.version, self.moved
 
 
 class Obs:
@@ -351,15 +377,11 @@ class Obs:
         self.mission, self.catalog, self.board = mission, catalog, board
 
 
-_VERSIONS = iter(range(1, 10**9))
-
-
 def scratch(T):
-    """smart_place's scratch arrays and an empty footprint memo with a board version of its own."""
+    """smart_place's scratch arrays and an empty footprint memo (a new game)."""
     max_pos = int(np.max(np.diff(T.pos_start)))
     return (np.empty(max_pos, np.int64), np.empty(max_pos, np.int64), np.empty(3, np.int64),
-            np.empty((5, 3), np.int64), np.zeros(T.foot_count, np.int64), np.full(T.foot_count, -1, np.int64),
-            next(_VERSIONS))
+            np.empty((5, 3), np.int64), *FootMemo(T).args())
 
 
 @twin("heuristic.smart_place", "heuristic.is_dead_end", "heuristic.filler")

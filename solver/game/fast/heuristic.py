@@ -32,6 +32,10 @@ from solver.runtime.jit import kernel
 NEED_BONUS, NEED_FINISHABLE = 3, 4
 NEED_SIZE = 5
 TAKEN = 1 << 62  # in the usefulness cache's stale birds: the best position is no longer legal
+# rows of the footprint memo (``foot_score``), a column per (footprint, colour) of the tables: the
+# score on a board of this game and its version, the score on the dealt board and whether it is known
+F_SCORE, F_STAMP, F_DEALT_SCORE, F_DEALT_KNOWN = 0, 1, 2, 3
+F_ROWS = 4
 
 
 @kernel(hot=True)
@@ -90,20 +94,39 @@ def score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma):
     return gain
 
 
-@kernel(hot=True)
-def foot_score(k, col, m0, m1, m2, touched, occ, tgt, ring, mc, ma, gfoot, fscore, fstamp, version):
-    """score_mask of group k's footprint, from the memo when this board (``version``) scored it."""
+@kernel(hot=True, inline=True)  # a call costs more than its memo hit: inlined, the heuristic runs 10-17 % faster
+def foot_score(k, col, m0, m1, m2, touched, occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp, version, moved):
+    """score_mask of group k's footprint, from the memo (shared by the cards of a colour) while
+    the birds it touches (``touched``) are as they were when it was scored. A score depends only
+    on those birds' rings, so a footprint whose birds no piece has touched since the deal
+    (``moved``) keeps its score on the dealt board, the same in every game; the others are
+    stamped with the board ``version`` and stay good until a piece touches one of their birds
+    (``bird_stamp``: the version of that bird's last change)."""
     f = gfoot[k]
-    if fstamp[f] != version:
-        fscore[f] = score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma)
-        fstamp[f] = version
-    return fscore[f]
+    if touched & moved == 0:
+        if memo[F_DEALT_KNOWN, f] == 0:
+            memo[F_DEALT_SCORE, f] = score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma)
+            memo[F_DEALT_KNOWN, f] = 1
+        return memo[F_DEALT_SCORE, f]
+    stamp = memo[F_STAMP, f]
+    fresh = stamp >= 0
+    t = touched & moved
+    b = 0
+    while t and fresh:
+        if t & 1 and bird_stamp[b] > stamp:
+            fresh = False
+        t >>= 1
+        b += 1
+    if not fresh:
+        memo[F_SCORE, f] = score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma)
+        memo[F_STAMP, f] = version
+    return memo[F_SCORE, f]
 
 
 @kernel(hot=True)
 def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
-               grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, gfoot, fscore, fstamp,
-               version):
+               grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, gfoot, memo, bird_stamp,
+               version, moved):
     """BoardView.usefulness: best score of a legal placement (>= 0), UNPLACEABLE if none is legal.
 
     Kept across placements in value/known, with the best position, its footprint group (-1: a
@@ -113,7 +136,7 @@ def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp,
     group), so only the groups around those birds are scored again. Callers read value[card]
     directly while ``is_fresh``. The tables are passed one by one: this runs a hundred times a
     round, and taking arrays out of GameTables costs a reference count each. A group's score comes
-    from ``foot_score`` (shared by the cards of a colour on this board: ``version``)."""
+    from ``foot_score`` (its memo is shared by the cards of a colour)."""
     col = card // 8
     if used[card]:
         value[card] = 0
@@ -155,7 +178,8 @@ def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp,
             continue  # its own bound: only birds this footprint touches can give it a bonus
         m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
         if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
-            s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, fscore, fstamp, version)
+            s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp, version,
+                           moved)
         else:
             s = 0
         if u >= 0 and s <= u:
@@ -279,8 +303,8 @@ def filler(piece, need, occ, cm, tgt, T):
 
 
 @kernel(hot=True)
-def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_g, useful_s, occ2, cm2, fscore,
-                fstamp, version, T):
+def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_g, useful_s, occ2, cm2, memo,
+                bird_stamp, version, moved, T):
     """SmartBase.place: global id of the chosen position, -1 if none is legal.
 
     Useful positions (score > 0) go best score first, ties to the lower position; each footprint
@@ -294,7 +318,8 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
         m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
         if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0:
             continue
-        s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, T.grp_foot, fscore, fstamp, version)
+        s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, T.grp_foot, memo, bird_stamp, version,
+                       moved)
         if s <= 0:
             continue
         for j in range(gps[k], gps[k + 1]):

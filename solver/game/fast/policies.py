@@ -21,6 +21,8 @@ from solver.game.actions import PLACE_BASE, SELECT_BASE
 from solver.game.fast.board import is_legal
 from solver.game.fast.cards import OPT_A, OPT_N, legal_cards
 from solver.game.fast.heuristic import (
+    F_ROWS,
+    F_STAMP,
     NEED_SIZE,
     heuristic_card,
     heuristic_select,
@@ -53,7 +55,11 @@ HEURISTIC, RANDOM, GREEDY, PLANNER = (int(p) for p in ONE_PLY)
 # slots of Memory.mstate
 M_SYNCED, M_VIEW, M_PLACED, M_LIVE_ROUND, M_LIVE_SKILLS, M_LIVE_PLACED, M_NLIVE = 0, 1, 2, 3, 4, 5, 6
 M_VERSION = 7  # a number for the board the memory has synced: it changes with every board and never repeats
-M_SIZE = 8
+M_MOVED = 8  # a bit per bird whose ring a piece has touched since the deal
+M_SIZE = 9
+# rows of Memory.dealt: the usefulness cache on the dealt board, the same in every game
+D_VALUE, D_BEST_POS, D_BEST_GRP, D_KNOWN = 0, 1, 2, 3
+D_ROWS = 4
 
 Memory = namedtuple("Memory", [
     "mstate",  # int64[M_SIZE]: moves synced, view computed, placements synced, key and count of the live solutions
@@ -61,7 +67,9 @@ Memory = namedtuple("Memory", [
     "tgt", "need",  # the board view: target birds, open cells and completion bounds (heuristic.refresh_view)
     "spoiled", "live", "pair_bonus",  # the planner: per solution, per (piece, position) of the library
     "puval", "pknown", "lost",  # int64[40] each: the planner's usefulness, and cards gone for good
-    "fscore", "fstamp",  # per (footprint, colour) of the tables: its score, and the board version it is for
+    "foot_memo",  # int64[F_ROWS, footprints]: scores per (footprint, colour) of the tables (heuristic.foot_score)
+    "bird_stamp",  # per bird: the board version of its last change (a piece touched its ring)
+    "dealt",  # int64[4, 40]: the usefulness cache on the dealt board (rows D_*), kept from game to game
     "cards", "lp", "scores", "occ2", "cm2", "trick",  # scratch
 ])
 Memory.__doc__ = "What a policy keeps between decisions, all of it derived from public information."
@@ -73,25 +81,34 @@ def new_memory(T):
     for c in range(40):
         max_pos = max(max_pos, T.pos_start[c + 1] - T.pos_start[c])
     n_sol = T.sol_cards.shape[0]
+    foot_memo = np.zeros((F_ROWS, max(T.foot_count, 1)), np.int64)
+    foot_memo[F_STAMP, :] = -1
     return Memory(np.zeros(M_SIZE, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
                   np.zeros(40, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
                   np.zeros(max(T.bird_ring.shape[0], 1), np.int64), np.zeros(NEED_SIZE, np.int64),
                   np.zeros(n_sol, np.int64), np.zeros(n_sol, np.int64), np.zeros(T.pair_card.shape[0], np.int64),
                   np.zeros(40, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
-                  np.zeros(max(T.foot_count, 1), np.int64), np.full(max(T.foot_count, 1), -1, np.int64),
+                  foot_memo, np.zeros(max(T.bird_ring.shape[0], 1), np.int64), np.zeros((D_ROWS, 40), np.int64),
                   np.zeros(40 + MAX_TRICK, np.int64), np.zeros(max_pos, np.int64), np.zeros(max_pos, np.int64),
                   np.zeros(3, np.int64), np.zeros((5, 3), np.int64), np.zeros(MAX_TRICK, np.int64))
 
 
 @kernel(entry=True)
 def reset_memory(mem):
-    """Forget everything: the memory of a policy that has seen no move yet (but its board version
-    moves on, so that no score memo of another game is read)."""
+    """Forget the game: the memory of a policy that has seen no move yet. What holds for the dealt
+    board in every game stays (usefulness values, footprint scores), and the board version moves
+    on, so that no score of another game's board is read."""
     version = mem.mstate[M_VERSION]
     mem.mstate[:] = 0
     mem.mstate[M_VERSION] = version + 1
     mem.mstate[M_LIVE_ROUND] = -1
-    mem.known[:] = 0
+    for c in range(40):
+        known = mem.dealt[D_KNOWN, c]
+        mem.known[c] = known
+        if known:
+            mem.uval[c] = mem.dealt[D_VALUE, c]
+            mem.best_pos[c] = mem.dealt[D_BEST_POS, c]
+            mem.best_grp[c] = mem.dealt[D_BEST_GRP, c]
     mem.stale[:] = 0
     mem.spoiled[:] = 0
     mem.pknown[:] = 0
@@ -112,6 +129,14 @@ def sync(obs, mem, T):
             spoil_solutions(g, piece, mem.spoiled, T)
             mem.mstate[M_PLACED] += 1
             mem.mstate[M_VERSION] += 1
+            touched = T.pos_birds[g]
+            mem.mstate[M_MOVED] |= touched
+            b = 0
+            while touched:
+                if touched & 1:
+                    mem.bird_stamp[b] = mem.mstate[M_VERSION]
+                touched >>= 1
+                b += 1
             changed = True
     mem.mstate[M_SYNCED] = n
     if changed:
@@ -157,7 +182,12 @@ def evaluate(cards, n, planner, obs, mem, T):
         if not is_fresh(c, known, stale):
             usefulness(c, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
                        grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, T.grp_foot,
-                       mem.fscore, mem.fstamp, mem.mstate[M_VERSION])
+                       mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION], mem.mstate[M_MOVED])
+            if mem.mstate[M_PLACED] == 0 and not mem.dealt[D_KNOWN, c]:
+                mem.dealt[D_VALUE, c] = uval[c]
+                mem.dealt[D_BEST_POS, c] = best_pos[c]
+                mem.dealt[D_BEST_GRP, c] = best_grp[c]
+                mem.dealt[D_KNOWN, c] = 1
         if planner and not mem.pknown[c]:
             mem.puval[c] = plan_usefulness(c, uval[c], occ, tgt, need, mem.pair_bonus, T)
             mem.pknown[c] = 1
@@ -218,7 +248,8 @@ def decide(policy, obs, mem, T, rng):
         return SELECT_BASE + heuristic_select(info[I_NOPT], obs.opts, mem.puval if planner else mem.uval)
     piece = obs.opts[info[I_OPTION], OPT_A + info[I_NPLACED]]
     g = smart_place(piece, policy != GREEDY, obs.occ, obs.cm, obs.used, mem.tgt, mem.need, T.clear, mem.lp,
-                    mem.scores, mem.occ2, mem.cm2, mem.fscore, mem.fstamp, mem.mstate[M_VERSION], T)
+                    mem.scores, mem.occ2, mem.cm2, mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION],
+                    mem.mstate[M_MOVED], T)
     if planner:
         g = planner_place(piece, g, mem.mstate[M_NLIVE], mem.live, obs.occ, obs.cm, mem.tgt, mem.need,
                           mem.pair_bonus, T)

@@ -21,7 +21,7 @@ from solver.game.fast.board import count_scanned, is_legal
 from solver.game.fast.cards import OPT_A, decision_card, legal_cards
 from solver.game.fast.heuristic import score_mask
 from solver.game.fast.play import deal_game, play_out
-from solver.game.fast.policies import decide, new_memory, reset_memory
+from solver.game.fast.policies import M_VERSION, decide, new_memory, reset_memory
 from solver.game.fast.rng import below, mix, rnext
 from solver.game.fast.state import (
     CLEARED,
@@ -89,8 +89,14 @@ def new_search_memory(spec, samples, T):
 
 @kernel()
 def copy_memory(src, dst):
-    """dst := src (a planner memory is public knowledge: the copy decides as the original would)."""
+    """dst := src (a planner memory is public knowledge: the copy decides as the original would).
+    The footprint memo stays dst's own: its version moves past both, and the birds touched since
+    the deal count as changed, so none of dst's scores of another board is read."""
+    version = max(dst.mstate[M_VERSION], src.mstate[M_VERSION]) + 1
     copy_into(dst.mstate, src.mstate)
+    dst.mstate[M_VERSION] = version
+    for b in range(dst.bird_stamp.shape[0]):
+        dst.bird_stamp[b] = version
     copy_into(dst.uval, src.uval)
     copy_into(dst.known, src.known)
     copy_into(dst.best_pos, src.best_pos)
@@ -104,8 +110,6 @@ def copy_memory(src, dst):
     copy_into(dst.puval, src.puval)
     copy_into(dst.pknown, src.pknown)
     copy_into(dst.lost, src.lost)
-    copy_into(dst.fscore, src.fscore)
-    copy_into(dst.fstamp, src.fstamp)
 
 
 @kernel()
