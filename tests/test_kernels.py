@@ -338,7 +338,7 @@ def test_usefulness_cached_across_placements(path, catalog):
             for card in r.sample(ALL_CARDS, 25):  # some cards are read, some stay stale longer
                 if not fh.is_fresh(card.index, cache[1], cache[4]):
                     fh.usefulness(card.index, occ, cm, used, tgt, need, *cache, T.pos_start, T.pos_mask,
-                                  T.pos_halo, T.bird_all, T.grp_start, T.grp_mask, T.grp_ub, T.grp_birds,
+                                  T.pos_halo, T.bird_all, T.bkt_start, T.bkt_grp, T.grp_mask, T.grp_ub, T.grp_birds,
                                   T.grp_pos_start, T.grp_pos, T.bird_ring, T.mark_colour, T.mark_all,
                                   T.card_birds, T.most_birds, T.grp_foot, *memo.args())
                 assert cache[0][card.index] == view.usefulness(card), (seed, str(card))

@@ -22,6 +22,7 @@ GameTables = namedtuple("GameTables", [
     "cand_start", "cand_ids",  # positions touching a live bird's ring, per piece
     "grp_start", "grp_mask", "grp_ub", "grp_birds", "grp_pos_start", "grp_pos",  # candidates by footprint
     "grp_foot", "foot_count",  # per group, its (footprint, colour) among all cards: their scores are shared
+    "bkt_start", "bkt_grp",  # per (piece, bird) at piece * birds + bird: the piece's groups touching that bird
     "card_birds", "most_birds",  # per piece: birds any of its candidates touches; most one touches
     "cover_start", "cover_ids",  # per cell: candidate positions covering it
     "bird_ring", "bird_edge", "bird_live", "bird_all",
@@ -151,6 +152,16 @@ def build_tables(mission, catalog, solutions=()) -> GameTables:
     grp_ub = np.array(grp_ub, np.int64)
     grp_birds = np.array(grp_birds, np.int64)
     grp_pos_start = np.array(grp_pos_start, np.int64)
+    # the groups again, listed per bird they touch (still best bound first): a board where few birds
+    # are left to scan, or few changed, needs only their lists
+    n_birds = len(mission.birds)
+    bkt_start = np.zeros(40 * n_birds + 1, np.int64)
+    bkt_grp: list[int] = []
+    for card in range(40):
+        for b in range(n_birds):
+            bkt_start[card * n_birds + b] = len(bkt_grp)
+            bkt_grp.extend(k for k in range(grp_start[card], grp_start[card + 1]) if grp_birds[k] >> b & 1)
+    bkt_start[40 * n_birds] = len(bkt_grp)
     grp_pos = np.array(grp_pos, np.int64)
     cover_start = np.zeros(NUM_CELLS + 1, np.int64)
     cover_ids = []
@@ -193,6 +204,8 @@ def build_tables(mission, catalog, solutions=()) -> GameTables:
         grp_pos=grp_pos,
         grp_foot=grp_foot,
         foot_count=len(feet),
+        bkt_start=bkt_start,
+        bkt_grp=np.array(bkt_grp, np.int64),
         card_birds=card_birds,
         most_birds=most_birds,
         cover_start=cover_start,

@@ -28,9 +28,9 @@ from solver.runtime.bits import grow, popcount
 from solver.runtime.jit import kernel
 
 # the board view of the policies: open cells (3 words), the most completion bonus any placement can
-# earn now, and the birds (bit per bird) that one piece could finish
-NEED_BONUS, NEED_FINISHABLE = 3, 4
-NEED_SIZE = 5
+# earn now, the birds (bit per bird) that one piece could finish, and the target birds
+NEED_BONUS, NEED_FINISHABLE, NEED_TARGETS = 3, 4, 5
+NEED_SIZE = 6
 TAKEN = 1 << 62  # in the usefulness cache's stale birds: the best position is no longer legal
 # rows of the footprint memo (``foot_score``), a column per (footprint, colour) of the tables: the
 # score on a board of this game and its version, the score on the dealt board and whether it is known
@@ -48,12 +48,14 @@ def refresh_view(occ, cm, tgt, need, T):
     need[2] = 0
     need[NEED_BONUS] = 0
     need[NEED_FINISHABLE] = 0
+    need[NEED_TARGETS] = 0
     ring, edge, mc, live = T.bird_ring, T.bird_edge, T.mark_colour, T.bird_live
     max_size = T.max_size
     for b in range(ring.shape[0]):
         t = live[b] == 1 and not is_scanned(b, occ, cm, ring, edge, mc) and not is_spoiled(b, occ, cm, ring, mc)
         tgt[b] = 1 if t else 0
         if t:
+            need[NEED_TARGETS] |= np.int64(1) << b
             open_cells = 0
             for w in range(3):
                 need[w] |= ring[b, w]
@@ -125,8 +127,8 @@ def foot_score(k, col, m0, m1, m2, touched, occ, tgt, ring, mc, ma, gfoot, memo,
 
 @kernel(hot=True)
 def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
-               grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, gfoot, memo, bird_stamp,
-               version, moved):
+               bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, gfoot, memo,
+               bird_stamp, version, moved):
     """BoardView.usefulness: best score of a legal placement (>= 0), UNPLACEABLE if none is legal.
 
     Kept across placements in value/known, with the best position, its footprint group (-1: a
@@ -143,7 +145,7 @@ def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp,
         known[card] = 1
         stale[card] = 0
         return 0
-    birds = -1  # only groups touching these birds need scoring; -1: all of them
+    birds = need[NEED_TARGETS]  # only groups touching these birds need scoring (others score 0)
     u = UNPLACEABLE
     best = -1
     bgrp = -1
@@ -164,33 +166,43 @@ def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp,
                         best = gpos[j]
                         break
             if best >= 0:
+                # the others touching none of the changed birds did not beat it then and score the
+                # same now (a changed bird that is no target any more may have taken a penalty away)
                 birds = stale[card] & ~TAKEN
                 u, bgrp = value[card], k0
     # the most completion bonus one placement of this piece can add: birds it can touch that one
     # piece could finish, at most as many as one of its footprints touches
     bonus = COMPLETION_BONUS * min(popcount(need[NEED_FINISHABLE] & card_birds[card]), most_birds[card])
-    for k in range(grp_start[card], grp_start[card + 1]):
-        if birds != -1 and not gbirds[k] & birds:
-            continue  # its score is as it was, and it did not beat the best then
-        if u >= 0 and gub[k] + bonus <= u:
-            break  # groups are sorted by this bound: none left can do better
-        if u >= 0 and gub[k] + COMPLETION_BONUS * popcount(gbirds[k] & need[NEED_FINISHABLE]) <= u:
-            continue  # its own bound: only birds this footprint touches can give it a bonus
-        m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
-        if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
-            s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp, version,
-                           moved)
-        else:
-            s = 0
-        if u >= 0 and s <= u:
-            continue  # cannot improve, whatever is legal
-        for j in range(gps[k], gps[k + 1]):
-            g = gpos[j]
-            if is_legal(g, col, occ, cm, pm, ph, ba):
-                u = s if s > 0 else 0
-                best = g
-                bgrp = k
-                break
+    n_birds = ring.shape[0]
+    rest_birds = birds
+    while rest_birds:
+        low = rest_birds & -rest_birds
+        rest_birds ^= low
+        b = popcount(low - 1)
+        earlier = birds & (low - 1)  # a group touching one of these was scored in that bird's list
+        for i in range(bkt_start[card * n_birds + b], bkt_start[card * n_birds + b + 1]):
+            k = bkt_grp[i]
+            if gbirds[k] & earlier:
+                continue
+            if u >= 0 and gub[k] + bonus <= u:
+                break  # groups are sorted by this bound: none left can do better
+            if u >= 0 and gub[k] + COMPLETION_BONUS * popcount(gbirds[k] & need[NEED_FINISHABLE]) <= u:
+                continue  # its own bound: only birds this footprint touches can give it a bonus
+            m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
+            if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
+                s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp,
+                               version, moved)
+            else:
+                s = 0
+            if u >= 0 and s <= u:
+                continue  # cannot improve, whatever is legal
+            for j in range(gps[k], gps[k + 1]):
+                g = gpos[j]
+                if is_legal(g, col, occ, cm, pm, ph, ba):
+                    u = s if s > 0 else 0
+                    best = g
+                    bgrp = k
+                    break
     if u == UNPLACEABLE:
         for g in range(pos_start[card], pos_start[card + 1]):
             if is_legal(g, col, occ, cm, pm, ph, ba):

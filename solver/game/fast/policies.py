@@ -172,7 +172,7 @@ def refresh_live(obs, mem, T):
 @kernel(hot=True)
 def evaluate(cards, n, planner, obs, mem, T):
     """The usefulness of cards[:n] into mem.uval, and with ``planner`` the planner's into mem.puval."""
-    pos_start, pm, ph, ba, grp_start = T.pos_start, T.pos_mask, T.pos_halo, T.bird_all, T.grp_start
+    pos_start, pm, ph, ba, bkt_start, bkt_grp = T.pos_start, T.pos_mask, T.pos_halo, T.bird_all, T.bkt_start, T.bkt_grp
     gm, gub, gbirds, gps, gpos = T.grp_mask, T.grp_ub, T.grp_birds, T.grp_pos_start, T.grp_pos
     ring, mc, ma, card_birds, most_birds = T.bird_ring, T.mark_colour, T.mark_all, T.card_birds, T.most_birds
     occ, cm, used, tgt, need = obs.occ, obs.cm, obs.used, mem.tgt, mem.need
@@ -181,7 +181,7 @@ def evaluate(cards, n, planner, obs, mem, T):
         c = cards[i]
         if not is_fresh(c, known, stale):
             usefulness(c, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
-                       grp_start, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, T.grp_foot,
+                       bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, T.grp_foot,
                        mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION], mem.mstate[M_MOVED])
             if mem.mstate[M_PLACED] == 0 and not mem.dealt[D_KNOWN, c]:
                 mem.dealt[D_VALUE, c] = uval[c]
