@@ -265,7 +265,7 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
             click.echo(f"unknown: no answer within {time_limit:g} s (try a longer --time-limit)")
         click.echo(draw(a.board, use_colour(), new=result.placements))
         click.echo(LEGEND)
-        click.echo(f"{result.seconds:.2f} s")
+        click.echo(f"solver time: {result.seconds:.2f} s (wall clock)")
     if png:  # after the answer is printed: a failed picture never loses it
         from solver.view.plot import save_png  # heavy: matplotlib
 

@@ -1,6 +1,7 @@
 """CP-SAT solver: cross-checked by the exhaustive solver, golden answers, options and exit codes."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,7 @@ def test_cli_plain_text_when_piped_and_png(tmp_path):
     png = tmp_path / "sol.png"
     res = invoke("solve", ROOT / "tests/missions/party/p03.toml", "--png", png)
     assert res.exit_code == 0 and "\x1b[" not in res.output and "proven minimal" in res.output
+    assert re.fullmatch(r"solver time: \d+\.\d\d s \(wall clock\)", res.output.splitlines()[-1])  # a labelled time
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
