@@ -172,6 +172,9 @@ def test_campaign_placement_at_both_ends_and_between():
     assert placement_phrase(middle).startswith("between b02 and b03")
     # the order is by measured rate, not by number
     assert place_among(0.5, [("b02", 0.4), ("b01", 0.9)])["between"] == ["b01", "b02"]
+    # neighbours that measure against their numbers are still named in campaign order
+    swapped = place_among(0.5, [("p02", 0.3), ("p03", 0.7)])
+    assert swapped["between"] == ["p03", "p02"] and placement_phrase(swapped).startswith("between p02 and p03")
 
 
 @pytest.mark.slow

@@ -102,7 +102,8 @@ def placement_phrase(entry: dict) -> str:
     """The campaign placement of place_among in words: "between b07 and b08", or past either end."""
     easier, harder = entry["between"]
     if easier and harder:
-        where = f"between {easier} and {harder}"
+        low, high = sorted((easier, harder))  # in campaign order, even where two neighbours measure the other way
+        where = f"between {low} and {high}"
     elif harder:
         where = f"easier than {harder}, the easiest"
     elif easier:
