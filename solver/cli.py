@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime
 import functools
+import itertools
 import json
 import os
 import sys
@@ -180,6 +181,14 @@ def samples_for(policy: str | None, samples: int | None) -> int:
 
 round_option = click.option("--round", "from_round", type=click.IntRange(min=1), default=None,
                             help="With --from: the round to start at (default: after the log's last round).")
+
+
+def band_line(parts: list[tuple[str, float]]) -> str:
+    """The band's rates joined by the true relation of the unrounded rates ("<=" or ">")."""
+    out = parts[0][0]
+    for (_, before), (text, rate) in itertools.pairwise(parts):
+        out += f" {'<=' if before <= rate else '>'} {text}"
+    return out
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -719,12 +728,13 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
                 line += f"; {placement_phrase(e)}"
             click.echo(line)
             band = e["band"]
-            parts = [f"{name} {band[name]['clear_rate']:.0%}" for name in BAND_POLICIES]
+            parts = [(f"{name} {band[name]['clear_rate']:.1%}", band[name]["clear_rate"]) for name in BAND_POLICIES]
             if "ceiling" in band:
                 c = band["ceiling"]
                 undecided = f", {c['undecided']} undecided" if c["undecided"] else ""
-                parts.append(f"open-hand ceiling {c['clear_rate']:.0%} of {c['games']} deals{undecided}")
-            click.echo(f"    band: {' <= '.join(parts)}")
+                parts.append((f"open-hand ceiling {c['clear_rate']:.1%} of {c['games']} deals{undecided}",
+                              c["clear_rate"]))
+            click.echo(f"    band: {band_line(parts)}")
             if "ladder" in e:
                 steps = [f"{r['samples']} samples {r['clear_rate']:.0%}" for r in e["ladder"]["rungs"]]
                 click.echo(f"    ladder, search player on {e['ladder']['games']} deals: {', '.join(steps)}")

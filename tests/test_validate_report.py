@@ -212,3 +212,12 @@ def test_report_plans_each_task_once():
     # a solve per row (with 3 players purple-1 is out) + 3 rows x (greedy, heuristic, planner): the main
     # policy is the band's heuristic
     assert len(tasks) == len({t.key for t in tasks}) == 3 + 3 * 3
+
+
+def test_band_line_says_the_true_relation_of_unrounded_rates():
+    from solver.cli import band_line
+
+    # 0.9996 prints as 100.0 % and 0.9994 as 99.9 %: the sign follows the rates, not the print
+    line = band_line([("greedy 80.0%", 0.8), ("heuristic 100.0%", 0.9996), ("planner 99.9%", 0.9994),
+                      ("open-hand ceiling 100.0% of 200 deals", 1.0)])
+    assert line == "greedy 80.0% <= heuristic 100.0% > planner 99.9% <= open-hand ceiling 100.0% of 200 deals"
