@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -49,9 +51,11 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         except ParseError:
             ok = False
         if not ok:
-            raise src.error(f"unknown table or key [{key}]",
+            close = difflib.get_close_matches(key, [c.long for c in Colour], n=1, cutoff=0.6)
+            hint = f": did you mean [{close[0]}]?" if close else ""
+            raise src.error(f"unknown table or key [{key}]{hint}",
                             "the catalog has exactly the tables [red] [yellow] [green] [blue] [purple]",
-                            src.table_line(key) or src.key_line(key))
+                            src.table_line(key) or src.key_line(key) or src.line_of(re.escape(key)) or 1)
     for colour in Colour:
         table = data.get(colour.long)
         if not isinstance(table, dict):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from pathlib import Path
 
 from solver.core.board import SIZE, cell, cell_name, col_of, is_connected, neighbours, parse_cell, row_of
@@ -12,7 +14,8 @@ from solver.core.spec import MAX_SKILLS, MODE_RULES, max_rounds
 from solver.core.text import clean
 from solver.io.tomlfile import TomlSource
 
-KNOWN_KEYS = {"name", "story", "mode", "clear", "rounds", "skills", "board", "placed"}
+KNOWN_KEYS = ("name", "story", "mode", "clear", "rounds", "skills", "board", "placed")
+PLACED_KEYS = ("piece", "cells")
 MARK_LETTERS = {c.letter: c for c in Colour}
 
 
@@ -20,7 +23,8 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
     """Parse and check a mission file against a catalog; raises InputErrors naming file and line
     of every independent problem found (a problem that makes later checks meaningless stops there).
 
-    Non-fatal remarks (unknown keys) are appended to ``warnings`` when given.
+    ``warnings`` (non-fatal remarks) is kept for callers that collect them; an unknown key is an
+    error (a misspelled ``rounds`` would otherwise play the default silently).
     """
     src = TomlSource(path, "mission")
     d = src.data
@@ -37,9 +41,8 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
         return fallback
 
     for key in d:
-        if key not in KNOWN_KEYS and warnings is not None:
-            line = src.key_line(key) or src.table_line(key)
-            warnings.append(f"{src.path}, line {line}: unknown key {key!r} is ignored")
+        if key not in KNOWN_KEYS:
+            problems.append(unknown_key(src, key, KNOWN_KEYS, src.key_line(key) or src.table_line(key)))
 
     name = attempt(lambda: _parse_name(src, d), "?")
     story = attempt(lambda: _parse_story(src, d), "")
@@ -53,13 +56,27 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
     birds, marks = board if board else ([], {})
     clear = attempt(lambda: _parse_clear(src, d, birds if board else None))
     if problems or clear is None:
-        raise InputErrors(problems)
+        # a misspelled required key is said once, where it is misspelled
+        misspelled = {m for k in d if k not in KNOWN_KEYS for m in difflib.get_close_matches(k, KNOWN_KEYS, 1, 0.6)}
+        raise InputErrors([e for e in problems if e.problem not in {f"missing required key {k!r}" for k in misspelled}])
     clear, clear_all = clear
     mission = Mission(mission_id, name, mode, clear, clear_all, rounds, skills,
                       tuple(birds), tuple(sorted(marks.items())), ())
     placed = _parse_placed(src, d, mission, catalog)
     return Mission(mission_id, mission.name, mode, clear, clear_all, rounds, skills,
                    mission.birds, mission.marks, tuple(placed), story)
+
+
+def unknown_key(src: TomlSource, key: str, known, line: int | None, where: str = "") -> InputError:
+    """An unknown key, with the known key it most likely misspells."""
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    if line is None:  # a dotted key or a table header: the first line that names it
+        line = src.line_of(re.escape(key)) or 1
+    shown = key if len(key) <= 40 else key[:37] + "..."
+    if close:
+        return src.error(f"{where}unknown key {shown!r}: did you mean {close[0]!r}?",
+                         f"rename it to {close[0]!r}", line)
+    return src.error(f"{where}unknown key {shown!r}", f"remove it; the known keys are {', '.join(known)}", line)
 
 
 def _parse_name(src: TomlSource, d: dict) -> str:
@@ -212,6 +229,10 @@ def _parse_placed(src: TomlSource, d: dict, mission: Mission, catalog) -> list[P
 
 
 def _one_placed(src: TomlSource, board: Board, catalog, entry, where: str, line: int | None) -> Placement:
+    if isinstance(entry, dict):
+        for key in entry:
+            if key not in PLACED_KEYS:
+                raise unknown_key(src, key, PLACED_KEYS, src.key_line(key, line or 1) or line, f"{where}: ")
     if not isinstance(entry, dict) or "piece" not in entry or "cells" not in entry:
         raise src.error(f"{where} needs keys 'piece' and 'cells'",
                         'write  piece = "red-5"  and  cells = ["c9", "c10", "d10", "e10"]', line)
