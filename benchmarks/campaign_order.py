@@ -78,6 +78,17 @@ def report(rows: list[dict]) -> None:
                   f"{spearman(num, [r['shortfall'] for r in part]):.3f}")
 
 
+def fewest_pieces(mission_id: str, players: int) -> int | None:
+    """The fewest new pieces that clear the mission at this table (CP-SAT, proven), for `kakapo list`."""
+    from solver.io.catalog import load_catalog
+    from solver.io.missionfile import load_mission
+    from solver.puzzle.cpsat import solve
+
+    catalog = load_catalog()
+    answer = solve(load_mission(bundled_mission(mission_id), catalog), catalog, players=players)
+    return len(answer.placements) if answer.status == "solvable" and answer.optimal else None
+
+
 def write_table(rows: list[dict], path: Path) -> None:
     out = []
     for r in sorted(rows, key=lambda r: (r["mission"], r["players"])):
@@ -89,9 +100,10 @@ def write_table(rows: list[dict], path: Path) -> None:
                     "players": r["players"], "games": n, "seed": r["seed"], "digest": file_digest(file),
                     "rates": {k: v["cleared"] / n for k, v in r["rungs"].items()},
                     "ceiling_rate": r["ceiling"]["clearable"] / n, "undecided": r["ceiling"]["undecided"],
-                    "shortfall": r["shortfall"]})
+                    "shortfall": r["shortfall"], "min_pieces": fewest_pieces(r["mission"], r["players"])})
     doc = {"about": "The campaign's ladder (kakapo ladder MISSION --games N --seed S, default catalog) and its "
-                    "shortfall per mission and player count; written by benchmarks/campaign_order.py --write. "
+                    "shortfall per mission and player count, and the fewest new pieces that clear it at that table "
+                    "(kakapo solve --players N); written by benchmarks/campaign_order.py --write. "
                     "A row counts while its mission file has this digest.",
            "rows": out}
     path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

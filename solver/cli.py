@@ -28,6 +28,7 @@ from solver.core.spec import GameSpec
 from solver.game.resume import board_mission, replay
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.catalog import DEFAULT_CATALOG, load_catalog
+from solver.io.difficulty import campaign_listing
 from solver.io.gamelog import GameLog, read_log, write_log
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import mission_json
@@ -316,6 +317,37 @@ def show(mission, pieces, png, as_json):
         why = blocked_reason(m, b)
         if why:
             click.echo(f"bird {b.letter} can never be scanned: {why}")
+
+
+@main.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def list_missions(as_json):
+    """The bundled missions in campaign order: id, name, mode, player counts, fewest new pieces
+    and difficulty (the shortfall per player count: the share of the clearable deals that tables
+    from naive to strong miss, 0 = every table clears them; docs/policies.md).
+
+    Any command takes a bundled mission by its id, from any directory (kakapo solve b01).
+
+    \b
+    Example: kakapo list --json
+    """
+    rows = campaign_listing(load_catalog())
+    if as_json:
+        emit_json({"missions": rows})
+        return
+
+    def per_table(values: dict) -> str:
+        shown = ["-" if v is None else (f"{v:.2f}" if isinstance(v, float) else str(v)) for v in values.values()]
+        return " / ".join(shown)
+
+    width = max(len(r["name"]) for r in rows)
+    click.echo(f"{'id':<4} {'name':<{width}}  {'mode':<5}  {'players':<7}  {'fewest pieces':<13}  shortfall")
+    for r in rows:
+        players = ",".join(str(p) for p in r["players"])
+        click.echo(f"{r['id']:<4} {r['name']:<{width}}  {r['mode']:<5}  {players:<7}  "
+                   f"{per_table(r['min_pieces']):<13}  {per_table(r['shortfall'])}")
+    click.echo("two values: with 3 / 4 players")
 
 
 # ---------------------------------------------------------------- simulate

@@ -83,3 +83,28 @@ def test_a_row_is_what_kakapo_ladder_measures(catalog):
     doc = ladder(m, catalog, row.players, row.games, row.seed, workers=2)
     assert {rung_label(r["policy"], r["samples"]): r["clear_rate"] for r in doc["rungs"]} == row.rates
     assert doc["difficulty"]["value"] == pytest.approx(row.shortfall)
+
+
+def test_kakapo_list_shows_every_bundled_mission_with_its_fewest_pieces_and_difficulty(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from solver.cli import main
+    from tests.conftest import ROOT
+
+    monkeypatch.chdir(tmp_path)  # from any directory
+    res = CliRunner().invoke(main, ["list", "--json"])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.output)["missions"]
+    assert [r["id"] for r in rows] == [p.stem for p in sorted(MISSIONS.glob("buddy/*.toml"))] + \
+        [p.stem for p in sorted(MISSIONS.glob("party/*.toml"))]
+    golden = json.loads((ROOT / "tests/golden/min_pieces.json").read_text())["campaign"]
+    table = campaign_difficulty()
+    for r in rows:
+        default = str(max(r["players"]))  # the default table: every piece in the game
+        assert r["min_pieces"][default] == golden[r["id"]], r["id"]
+        for p in r["players"]:
+            assert r["shortfall"][str(p)] == pytest.approx(table[(r["id"], p)].shortfall, abs=1e-4)
+    text = CliRunner().invoke(main, ["list"]).output.splitlines()
+    assert text[0].split()[:2] == ["id", "name"] and len(text) == len(rows) + 2
+    p20 = next(line for line in text if line.startswith("p20"))
+    assert "party" in p20 and "3,4" in p20 and f"{golden['p20']} / {golden['p20']}" in p20

@@ -5,7 +5,7 @@ from click.testing import CliRunner
 
 from solver.cli import main
 
-COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validate", "report", "ladder"]
+COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validate", "report", "ladder", "list"]
 
 
 def test_every_command_is_checked():

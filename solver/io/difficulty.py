@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from solver.core.spec import MODE_RULES
+from solver.io.missionfile import load_mission
 from solver.io.paths import MISSIONS, bundled_mission
 
 DIFFICULTY_FILE = MISSIONS / "difficulty.json"
@@ -33,6 +35,7 @@ class MeasuredRow:
     ceiling_rate: float
     undecided: int
     shortfall: float
+    min_pieces: int | None = None  # fewest new pieces that clear it at this table (None: not measured)
 
 
 def file_digest(path: str | Path) -> str:
@@ -59,8 +62,27 @@ def campaign_difficulty(catalog_key: tuple | None = None, default_key: tuple | N
                 continue  # the mission changed since it was measured
             row = MeasuredRow(str(r["mission"]), str(r["mode"]), int(r["players"]), int(r["games"]), int(r["seed"]),
                               {str(k): float(v) for k, v in r["rates"].items()}, float(r["ceiling_rate"]),
-                              int(r["undecided"]), float(r["shortfall"]))
+                              int(r["undecided"]), float(r["shortfall"]),
+                              None if r.get("min_pieces") is None else int(r["min_pieces"]))
         except (KeyError, TypeError, ValueError, AttributeError):
             continue
         out[(row.mission, row.players)] = row
+    return out
+
+
+def campaign_listing(catalog) -> list[dict]:
+    """`kakapo list`: every bundled mission in campaign order with its name, mode, player counts,
+    fewest pieces and shortfall per player count (None where the shipped table has no row for
+    the file as it is now)."""
+    measured = campaign_difficulty()
+    out = []
+    for folder in ("buddy", "party"):
+        for path in sorted((MISSIONS / folder).glob("*.toml")):
+            m = load_mission(path, catalog)
+            players = list(MODE_RULES[m.mode].players)
+            rows = {p: measured.get((m.id, p)) for p in players}
+            out.append({"id": m.id, "name": m.name, "mode": m.mode, "players": players,
+                        "min_pieces": {str(p): r.min_pieces if r else None for p, r in rows.items()},
+                        "shortfall": {str(p): round(r.shortfall, 4) if r else None for p, r in rows.items()},
+                        "file": str(path)})
     return out
