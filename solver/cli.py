@@ -787,7 +787,9 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
               help="Player counts to include, e.g. 2,3 (default: those of each mission's mode).")
 @click.option("--policy", type=click.Choice(POLICY_NAMES), default=DEFAULT_POLICY, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True,
+              help="The report's folder. One that holds a report of other missions or settings is refused.")
+@click.option("--force", is_flag=True, help="Replace the report files of another report in --out.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds for the solver, per mission.")
 @click.option("--baseline", is_flag=True, help="Add the band: greedy (the naive floor), heuristic and planner rates.")
@@ -801,18 +803,28 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
               help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra).")
 @pieces_option
 @user_errors
-def report(targets, games, seed, players_list, policy, workers, out_dir, time_limit, baseline, ceiling_games,
+def report(targets, games, seed, players_list, policy, workers, out_dir, force, time_limit, baseline, ceiling_games,
            ladder_games, samples, scheduler, pieces):
     """Batch difficulty report of missions (files or folders; default: the bundled ones).
 
     Writes report.csv, report.md, report.html and PNG plots into --out. Interrupted
-    work is kept; the same command again finishes it.
+    work is kept; the same command again finishes it. A folder holding a report of
+    other missions or settings is refused (exit 2) unless --force.
 
     \b
     Example: kakapo report missions --baseline --ceiling-games 200 --out reports
     Example: kakapo report p15 p20 --baseline --ladder-games 200 --ceiling-games 200 --out ladder
     """
-    from solver.analysis.report import PROGRESS, find_missions, plan_report, rows_of, run_plan, write_outputs  # heavy
+    from solver.analysis.report import (  # heavy: pandas, the engines
+        PROGRESS,
+        claim_folder,
+        find_missions,
+        plan_report,
+        report_identity,
+        rows_of,
+        run_plan,
+        write_outputs,
+    )
 
     samples = samples_for(policy, samples)
     catalog = load_catalog(pieces)
@@ -832,6 +844,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, time_li
                        time_limit, baseline, ceiling_games, ladder_games, samples)
     if not plan.rows:
         raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
+    claim_folder(out, report_identity(plan), force)
     bar = ProgressBar("report")
     state = {"done": 0, "total": 0}
 

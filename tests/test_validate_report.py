@@ -66,6 +66,26 @@ def test_report_files_and_columns(tmp_path):
     assert (df["games"] == 100).all() and (df["clear_rate"] == df["cleared"] / 100).all()
 
 
+def test_report_refuses_a_folder_holding_another_report_unless_forced(tmp_path):
+    b01, b04 = ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/buddy/b04.toml"
+    common = ("--workers", 1, "--time-limit", 5, "--out", tmp_path)
+    assert invoke("report", b01, "--games", 20, *common).exit_code == 0
+    assert json.loads((tmp_path / "report.about.json").read_text())["rows"] == ["b01/2"]
+    csv = (tmp_path / "report.csv").read_text()
+    assert invoke("report", b01, "--games", 20, *common).exit_code == 0  # the same report: written again
+    for other in ((b04, "--games", 20), (b01, "--games", 30)):  # other missions; other settings
+        res = invoke("report", *other, *common)
+        assert res.exit_code == 2 and "--out" in res.output and "--force" in res.output and "b01/2" in res.output
+        assert "Traceback" not in res.output and (tmp_path / "report.csv").read_text() == csv
+    (tmp_path / "notes.txt").write_text("mine")
+    res = invoke("report", b04, "--games", 20, *common, "--force")
+    assert res.exit_code == 0 and "b04" in (tmp_path / "report.csv").read_text()
+    assert (tmp_path / "notes.txt").read_text() == "mine"  # only a report's own files are replaced
+    (tmp_path / "report.about.json").unlink()  # report files that say nothing of what they are
+    res = invoke("report", b04, "--games", 20, *common)
+    assert res.exit_code == 2 and "cannot tell" in res.output
+
+
 def test_report_bad_players_and_paths(tmp_path):
     assert invoke("report", "--players", "5", "--out", tmp_path).exit_code == 2
     res = invoke("report", "nowhere/", "--out", tmp_path)

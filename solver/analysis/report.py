@@ -11,6 +11,7 @@ processes; with a Dask scheduler they run on the cluster's workers.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
@@ -31,6 +32,9 @@ from solver.openhand.deal import DEFAULT_TIME_LIMIT
 from solver.runtime.workers import process_pool, stop_pool
 
 PROGRESS = "report.progress.jsonl"
+IDENTITY = "report.about.json"  # what the folder's report is a report of (kept with it)
+OUTPUTS = ("report.csv", "report.md", "report.html", PROGRESS, "clear_rate.png", "pieces_vs_clear_rate.png", "band.png",
+           "ladder.png")
 COLUMNS = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate", "ci95_low", "ci95_high",
            "min_pieces", "optimal", "rounds_exhausted", "unplaceable", "mean_rounds_when_cleared", "policy", "samples",
            "seed"]
@@ -133,6 +137,44 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
                                         time_limit=DEFAULT_TIME_LIMIT, **base)
             plan.rows.append((m.id, players, parts))
     return plan
+
+
+def report_identity(plan: Plan) -> dict:
+    """What a report is a report of: its missions (ids and contents), catalog and settings, as
+    the tasks carry them, but not the version of the code (an upgrade resumes its report)."""
+    tasks = sorted((t.kind, t.mission_name, t.players, t.games, t.seed, t.policy, t.time_limit, t.samples,
+                    hashlib.sha256(t.mission_text).hexdigest()[:16], hashlib.sha256(t.catalog_text).hexdigest()[:16])
+                   for t in plan.tasks())
+    rows = sorted(f"{mid}/{players}" for mid, players, _ in plan.rows)
+    return {"format": 1, "rows": rows, "digest": hashlib.sha256(json.dumps(tasks).encode()).hexdigest()[:24]}
+
+
+def claim_folder(out_dir: Path, identity: dict, force: bool) -> None:
+    """Make sure --out may receive this report: a new or empty folder, or one holding this same
+    report (finished or not). A folder holding another report, or report files kakapo cannot
+    place, is refused (InputError) unless ``force``; with it, those files are removed first."""
+    about = out_dir / IDENTITY
+    theirs = None
+    if about.is_file():
+        try:
+            theirs = json.loads(about.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            theirs = None
+    ours = [out_dir / name for name in (*OUTPUTS, IDENTITY) if (out_dir / name).exists()]
+    if isinstance(theirs, dict) and theirs.get("digest") == identity["digest"]:
+        return  # the same report: resume it, or write it again
+    if ours and not force:
+        if isinstance(theirs, dict) and isinstance(theirs.get("rows"), list):
+            shown = ", ".join(str(r) for r in theirs["rows"][:6]) + (", ..." if len(theirs["rows"]) > 6 else "")
+            what = f"a report of other missions or settings ({shown})"
+        else:
+            what = f"report files kakapo cannot tell apart from another report's ({ours[0].name})"
+        raise InputError(str(out_dir), f"--out {out_dir} holds {what}",
+                         "give this report a folder of its own with --out DIR, or add --force to replace that one")
+    for f in ours:
+        f.unlink()  # only the files a report writes: anything else in the folder stays
+    out_dir.mkdir(parents=True, exist_ok=True)
+    about.write_text(json.dumps(identity, indent=1) + "\n", encoding="utf-8")
 
 
 def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = None, tick=None) -> Progress:
