@@ -1,11 +1,13 @@
 """`kakapo generate`: valid, solvable missions in the band, reproducible, never overwriting."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from solver.analysis.generate import board_key, known_missions
 from solver.cli import main
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
@@ -41,7 +43,32 @@ def test_generate_writes_missions_in_the_band_and_never_overwrites(tmp_path):
                 "--json")
     (doc2,) = json.loads(again.output)
     assert doc2["file"] != doc["file"] and Path(doc["file"]).read_text() == first
-    assert Path(doc2["file"]).read_text().split("\n", 1)[1] == first.split("\n", 1)[1]  # same seed, same mission
+    # the same command again makes a new mission: another board (up to symmetry), name and story
+    m2 = load_mission(doc2["file"], catalog)
+    assert board_key(m2) != board_key(m) and m2.name != m.name and m2.story != m.story
+    assert all(board_key(m2) != board_key(k) for k in known_missions(tmp_path / "nowhere", catalog))  # campaign too
+    # and the seed still decides: into a folder of its own, the first mission again
+    fresh = run("generate", "--mode", "party", "--band", "0.35-0.75", "--count", 1, "--seed", 1, "--out",
+                tmp_path / "fresh", "--json")
+    (doc3,) = json.loads(fresh.output)
+    assert Path(doc3["file"]).read_text().split("\n", 1)[1] == first.split("\n", 1)[1]
+
+
+def test_board_key_is_the_same_for_the_eight_symmetries(catalog):
+    from solver.core.board import SIZE, cell, col_of, row_of
+    from solver.core.rules import Bird
+
+    m = load_mission(ROOT / "missions/buddy/b07.toml", catalog)
+    n = SIZE - 1
+    turn = lambda c: cell(col_of(c), n - row_of(c))  # noqa: E731
+    mirror = lambda c: cell(row_of(c), n - col_of(c))  # noqa: E731
+    for f in (turn, mirror, lambda c: turn(turn(c)), lambda c: mirror(turn(c))):
+        moved = replace(m, birds=tuple(Bird(b.letter, frozenset(map(f, b.cells))) for b in m.birds),
+                        marks=tuple((f(c), col) for c, col in m.marks),
+                        placed=tuple(replace(p, cells=frozenset(map(f, p.cells))) for p in m.placed))
+        assert board_key(moved) == board_key(m)
+    other = load_mission(ROOT / "missions/buddy/b08.toml", catalog)
+    assert board_key(other) != board_key(m)
 
 
 def test_generate_bad_band_and_players(tmp_path):

@@ -21,7 +21,7 @@ from pathlib import Path
 from solver.analysis.simulate import play_games
 from solver.core.board import SIZE, all_positions, cell, col_of, row_of
 from solver.core.cards import ALL_CARDS, Colour
-from solver.core.errors import InputError
+from solver.core.errors import InputError, KakapoError
 from solver.core.rules import (
     Bird,
     Board,
@@ -35,6 +35,7 @@ from solver.core.stats import wilson
 from solver.game.planner import planner_library
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import mission_toml
+from solver.io.paths import MISSIONS
 from solver.puzzle.cpsat import solve
 
 BIRD_SHAPES = [
@@ -246,6 +247,9 @@ def generate(mode: str, low: float, high: float, players: int, policy: str, coun
     found: list[Found] = []
     seen: set = set()
     out.mkdir(parents=True, exist_ok=True)
+    known = known_missions(out, catalog)
+    boards = {board_key(k) for k in known}  # no board twice, up to rotation and reflection
+    names, stories = {k.name for k in known}, {k.story for k in known}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for candidate in range(MAX_CANDIDATES):
@@ -259,8 +263,8 @@ def generate(mode: str, low: float, high: float, players: int, policy: str, coun
                 if m is None:
                     break
                 key = (m.birds, m.marks, m.placed, m.clear, m.rounds, m.skills)
-                if key in seen:
-                    break  # a mission already written
+                if key in seen or board_key(m) in boards:
+                    break  # a mission already written, or a board some known mission has
                 best = fewest_pieces(m, catalog, players)
                 if best is None:  # unsolvable, or more pieces than the rounds can select
                     m = easier(m, rng, catalog, players)
@@ -270,8 +274,13 @@ def generate(mode: str, low: float, high: float, players: int, policy: str, coun
                     rate, ci = measure(m, catalog, players, CONFIRM_GAMES, seed, policy, workers, best)
                     if low <= rate <= high:
                         seen.add(key)
+                        boards.add(board_key(m))
                         path = _free_name(out, mode)
-                        named = replace(m, id=path.stem)
+                        # drawn from the board, not from the search's stream: the candidates stay those of the seed
+                        name, story = new_name_and_story(random.Random(repr(sorted(board_key(m)))), names, stories)
+                        names.add(name)
+                        stories.add(story)
+                        named = replace(m, id=path.stem, name=name, story=story)
                         path.write_text(mission_toml(named, comment=f"made by kakapo generate --mode {mode} "
                                                      f"--band {low}-{high} --players {players} --policy {policy} "
                                                      f"--seed {seed}; {policy} clears {rate:.1%} ({CONFIRM_GAMES} "
@@ -282,6 +291,44 @@ def generate(mode: str, low: float, high: float, players: int, policy: str, coun
                 steer = harder if rate > high else easier
                 m = steer(m, rng, catalog, players)
     return found
+
+
+# ------------------------------------------------------------ every mission new
+def _symmetries(c: int) -> list[int]:
+    r, k, n = row_of(c), col_of(c), SIZE - 1
+    return [cell(a, b) for a, b in ((r, k), (k, n - r), (n - r, n - k), (n - k, r),
+                                    (r, n - k), (n - r, k), (k, r), (n - k, n - r))]
+
+
+def board_key(m: Mission) -> frozenset:
+    """The board (birds, coloured sides, pieces placed) the same for its 8 rotations and
+    reflections: the smallest of their descriptions. Names, letters and counters do not count."""
+    variants = []
+    for t in range(8):
+        birds = sorted(tuple(sorted(_symmetries(c)[t] for c in b.cells)) for b in m.birds)
+        marks = sorted((_symmetries(c)[t], int(col)) for c, col in m.marks)
+        placed = sorted((str(p.card), tuple(sorted(_symmetries(c)[t] for c in p.cells))) for p in m.placed)
+        variants.append((tuple(birds), tuple(marks), tuple(placed)))
+    return frozenset([min(variants)])
+
+
+def known_missions(out: Path, catalog) -> list[Mission]:
+    """The bundled campaign and the missions already in ``out`` (files that do not load are skipped)."""
+    found = []
+    for path in sorted(MISSIONS.glob("*/*.toml")) + sorted(out.glob("*.toml")):
+        try:
+            found.append(load_mission(path, catalog))
+        except KakapoError:
+            continue
+    return found
+
+
+def new_name_and_story(rng: random.Random, taken_names: set, taken_stories: set) -> tuple[str, str]:
+    """A name and a story no known mission has (numbered once the lists run out)."""
+    names = [n for n in NAMES if n not in taken_names] or [f"{rng.choice(NAMES)} {len(taken_names) + 1}"]
+    stories = [f"Find {b} near {p}." for b in BIRDS for p in PLACES]
+    stories = [t for t in stories if t not in taken_stories] or [f"Find {rng.choice(BIRDS)} once more."]
+    return rng.choice(names), rng.choice(stories)
 
 
 def _free_name(out: Path, mode: str) -> Path:
