@@ -220,10 +220,12 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
     pieces placed so far, the rounds and the skill counters left. MISSION may then be left
     out when the game was played on a bundled mission.
 
-    Exit 0 solvable, 1 proven unsolvable, 3 unknown within the time limit.
+    Exit codes: 0 solvable; 1 proven unsolvable (the reasons are printed); 2 bad input or
+    usage (a broken file, an unknown piece, a wrong player count, an output that cannot be
+    written); 3 unknown within the time limit; 130 interrupted (Ctrl-C).
 
     \b
-    Example: kakapo solve missions/buddy/b07.toml --png b07.png
+    Example: kakapo solve b07 --png b07.png
     """
     from solver.puzzle.answer import answer  # heavy: OR-Tools
 
@@ -297,7 +299,7 @@ def show(mission, pieces, png, as_json):
     """Draw MISSION in the terminal (and with --png save a picture).
 
     \b
-    Example: kakapo show missions/party/p02.toml --png p02.png
+    Example: kakapo show p02 --png p02.png
     """
     check_output_path(png, [mission, pieces], ".png", "--png")
     _, m = load_inputs(mission, pieces)
@@ -370,7 +372,7 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
     """Play many games of MISSION with simulated players and estimate the clear rate.
 
     \b
-    Example: kakapo simulate missions/party/p05.toml --players 3 --games 20000 --policy planner
+    Example: kakapo simulate p05 --players 3 --games 20000 --policy planner
     """
     from solver.analysis.simulate import play_games, summarise  # heavy: Numba
 
@@ -432,7 +434,7 @@ def play(mission, players, seed, game_index, policy, time_limit, samples, pieces
     MISSION may then be left out when the game was played on a bundled mission.
 
     \b
-    Example: kakapo play missions/buddy/b05.toml --seed 7 --game 3 --log game.jsonl
+    Example: kakapo play b05 --seed 7 --game 3 --log game.jsonl
     Example: kakapo play --from game.jsonl --round 4 --policy planner --log game2.jsonl
     """
     from solver.analysis import play as games  # heavy: the open-hand solver's OR-Tools
@@ -527,7 +529,7 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     not clearable, or undecided within the time limit). An upper bound on any real table.
 
     \b
-    Example: kakapo ceiling missions/buddy/b12.toml --games 200
+    Example: kakapo ceiling b12 --games 200
     """
     from solver.openhand.ceiling import ceiling as run_ceiling  # heavy: OR-Tools and Numba
 
@@ -812,7 +814,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
     other missions or settings is refused (exit 2) unless --force.
 
     \b
-    Example: kakapo report missions --baseline --ceiling-games 200 --out reports
+    Example: kakapo report --baseline --ceiling-games 200 --out campaign-report
     Example: kakapo report p15 p20 --baseline --ladder-games 200 --ceiling-games 200 --out ladder
     """
     from solver.analysis.report import (  # heavy: pandas, the engines
