@@ -747,8 +747,8 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
         for w in d["warnings"]:
             click.echo(f"warning: {w}")
         if d["status"] == "solvable":
-            proof = "proven" if d["optimal"] else "not proven minimal"
-            click.echo(f"valid, solvable with at least {d['min_pieces']} new piece(s) ({proof})")
+            proof = "proven minimal" if d["optimal"] else "not proven minimal"  # the words of `solve`
+            click.echo(f"valid, solvable with {d['min_pieces']} new piece(s), {proof}")
         elif d["status"] == "unsolvable":
             click.echo("valid but UNSOLVABLE: no set of pieces scans enough birds")
             for r in d.get("reasons", []):

@@ -170,6 +170,7 @@ def test_validate_prints_the_band():
     text = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1,
                   "--ceiling-games", 3, "--ladder-games", 6)
     assert "band: greedy" in text.output and "open-hand ceiling" in text.output
+    assert "new piece(s), proven minimal" in text.output and "at least" not in text.output  # solve's words
     assert "ladder, search player on 6 deals: 2 samples" in text.output and "shortfall" in text.output
     assert "by its shortfall: " in text.output and "bundled missions" in text.output
     assert "ladder" not in invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 100, "--workers", 1,
