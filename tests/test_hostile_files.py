@@ -112,3 +112,20 @@ def test_names_with_control_characters_are_shown_clean(write, tmp_path):
     assert "<script>" not in md and "\x00" not in md
     html = (tmp_path / "r" / "report.html").read_text()
     assert "<script>" not in html.replace("<script>\n", "").split("</style>")[-1].split("<script>")[0]
+
+
+def test_names_cannot_smuggle_links_or_html_into_the_markdown_report(write, tmp_path):
+    from markdown_it import MarkdownIt  # a CommonMark reader, as GitHub and editors render report.md
+
+    evil = 'name = "[clk](javascript:alert(1)) | ![i](http://e.example/i.png) <b>hi</b>"'
+    text = mission_text(board_text({6: ".....A......"})).replace('name = "Test"', evil)
+    res = CliRunner().invoke(main, ["report", str(write("md.toml", text)), "--games", 20, "--out",
+                                    str(tmp_path / "r"), "--time-limit", 5])
+    assert res.exit_code == 0, res.output
+    page = MarkdownIt("commonmark").enable("table").render((tmp_path / "r" / "report.md").read_text())
+    body = page.split("<tbody>")[1].split("</tbody>")[0]
+    assert "javascript" in body and "[clk]" in body  # the name is shown, as text
+    assert "<a " not in page and "<b>" not in body
+    assert set(re.findall(r'<img src="([^"]*)"', page)) <= {"clear_rate.png", "pieces_vs_clear_rate.png"}  # ours
+    head = page.split("<thead>")[1].split("</thead>")[0]
+    assert body.count("<td") == head.count("<th")  # the bar in the name did not add a cell

@@ -142,9 +142,19 @@ if (m) sortBy(parseInt(m[1]));
 """
 
 
+MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~:<>])")
+
+
+def md_text(text) -> str:
+    """Text from a file as plain Markdown text: no control characters, HTML escaped, and every
+    character Markdown could read as syntax (links, images, emphasis, code, table bars, the
+    colon of an autolink) escaped with a backslash."""
+    return MD_SPECIAL.sub(r"\\\1", html.escape(clean(text), quote=False))
+
+
 def md_cell(text) -> str:
-    """A Markdown table cell: no control characters, HTML escaped, no table-breaking bars."""
-    return html.escape(clean(text)).replace("|", "\\|")
+    """A Markdown table cell (``md_text``: a bar cannot end the cell)."""
+    return md_text(text)
 
 
 def markdown_page(df, images: list[Path], meta: dict) -> str:
@@ -152,8 +162,9 @@ def markdown_page(df, images: list[Path], meta: dict) -> str:
     short = "shortfall" in df.columns
     head = ["mission", "name", "players", "fewest pieces"] + (["difficulty (shortfall)"] if short else []) + \
         [label for _, label in rates] + ["95% interval"]
+    safe = dict(meta, command=md_text(meta["command"])) if meta.get("command") else meta
     lines = ["# kakapo difficulty report", "",
-             re.sub(r"</?b>", "**", " ".join(_intro(meta, df))), "",
+             re.sub(r"</?b>", "**", " ".join(_intro(safe, df))), "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for _, r in df.iterrows():
         cells = [md_cell(r["mission"]), md_cell(r["name"]), str(r["players"]),
