@@ -57,7 +57,14 @@ def mutate(text: str, rng: random.Random) -> str:
 
 
 def hostile(rng: random.Random, base: str) -> str:
-    kind = rng.randrange(8)
+    kind = rng.randrange(11)
+    deep = ".".join(rng.choice(["a", "b", '"q"', "placed"]) for _ in range(rng.randint(9, 20000)))
+    if kind == 8:
+        return base + f"\n[{deep}]\nx = 1\n"  # a table header with no brackets inside
+    if kind == 9:
+        return f"{deep} = 1\n" + base  # a dotted key
+    if kind == 10:
+        return base + f"\n[[{deep}]]\n"  # an array of tables
     if kind == 0:
         d = rng.randint(5, 3000)
         return base + f"\nx = {'[' * d}{']' * d}\n"
@@ -140,8 +147,10 @@ def fuzz(files: int, seed: int, on_escape=None) -> tuple[dict, list[tuple[float,
                 else:
                     replay(read_log(path), mission, catalog)
                 counts["loaded"] += 1
-            except InputError:
+            except InputError as e:
                 counts["input_error"] += 1
+                if "line None" in str(e) and on_escape:  # every message names a line or none at all
+                    on_escape(n, text, e)
             except Exception as e:  # what the fuzzer hunts
                 counts["escape"] += 1
                 if on_escape:

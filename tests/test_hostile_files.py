@@ -129,3 +129,16 @@ def test_names_cannot_smuggle_links_or_html_into_the_markdown_report(write, tmp_
     assert set(re.findall(r'<img src="([^"]*)"', page)) <= {"clear_rate.png", "pieces_vs_clear_rate.png"}  # ours
     head = page.split("<thead>")[1].split("</thead>")[0]
     assert body.count("<td") == head.count("<th")  # the bar in the name did not add a cell
+
+
+@pytest.mark.parametrize("shape", ["header", "dotted", "array"])
+def test_deep_keys_are_refused_at_their_line_in_every_command(write, shape):
+    deep = ".".join(["a"] * 20000)
+    extra = {"header": f"\n[{deep}]\nx = 1\n", "dotted": f"\n{deep} = 1\n", "array": f"\n[[{deep}]]\n"}[shape]
+    # a dotted key at the top level, before the first table; the headers at the end
+    text = GOOD.replace('mode = "buddy"\n', 'mode = "buddy"' + extra, 1) if shape == "dotted" else GOOD + extra
+    path = write("deep.toml", text)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.lstrip("[").startswith("a.a.a"))
+    for command in (("solve",), ("validate",), ("show",), ("simulate", "--games", "10"), ("ceiling", "--games", "2")):
+        out = refused(command[0], path, *command[1:])
+        assert f"line {line}: keys nested more than 8 deep" in out and "line None" not in out

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 from pathlib import Path
 
 from solver.core.board import SIZE, cell, cell_name, col_of, is_connected, neighbours, parse_cell, row_of
@@ -71,7 +70,7 @@ def unknown_key(src: TomlSource, key: str, known, line: int | None, where: str =
     """An unknown key, with the known key it most likely misspells."""
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
     if line is None:  # a dotted key or a table header: the first line that names it
-        line = src.line_of(re.escape(key)) or 1
+        line = src.top_key_line(key) or 1
     shown = key if len(key) <= 40 else key[:37] + "..."
     if close:
         return src.error(f"{where}unknown key {shown!r}: did you mean {close[0]!r}?",

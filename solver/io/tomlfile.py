@@ -51,6 +51,81 @@ def nesting_depth(text: str, limit: int | None = None) -> tuple[int, int | None]
     return best, best_line
 
 
+def deepest_path(data, limit: int) -> list[str]:
+    """The keys down to the deepest table or array in ``data`` (iterative: no recursion on hostile
+    input), stopping once it is deeper than ``limit``."""
+    best: list[str] = []
+    stack: list[tuple[object, list[str]]] = [(data, [])]
+    while stack:
+        node, path = stack.pop()
+        if len(path) > len(best):
+            best = path
+            if len(best) > limit:
+                break
+        if isinstance(node, dict):
+            stack.extend((v, [*path, str(k)]) for k, v in node.items() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend((v, [*path, f"[{i}]"]) for i, v in enumerate(node) if isinstance(v, dict | list))
+    return best
+
+
+_KEY_TOKENS = re.compile(r'"""|\'\'\'|\\.|["\'#\[\]{}\n=,.]', re.S)
+
+
+def deepest_key(text: str, limit: int) -> tuple[int, int | None]:
+    """The most dots in one key or table header outside strings and comments, and its line (one
+    linear pass, before the parser: TOML parsers take quadratic time on very long dotted keys).
+    Dots in values (numbers) do not count: after '=' a line holds a value, except the keys of an
+    inline table."""
+    best, best_line = 0, None
+    line = 1
+    quote = None
+    comment = False
+    stack: list[str] = []  # open [ (array or header) and { (inline table)
+    at_key = True  # where a key (or a header) may be written
+    dots = 0
+    for m in _KEY_TOKENS.finditer(text):
+        tok = m.group()
+        if tok == "\n":
+            line += 1
+            comment = False
+            if not stack or stack[-1] == "header":
+                stack.clear()
+                at_key, dots = True, 0
+            continue
+        if comment:
+            continue
+        if quote:
+            if tok == quote:
+                quote = None
+            continue
+        if tok == "#":
+            comment = True
+        elif tok in ('"""', "\'\'\'", '"', "'"):
+            quote = tok
+        elif tok == "[":
+            stack.append("header" if at_key and (not stack or stack[-1] == "header") else "array")
+            at_key = at_key and stack[-1] == "header"
+        elif tok == "{":
+            stack.append("{")
+            at_key, dots = True, 0
+        elif tok in "]}":
+            if stack:
+                stack.pop()
+        elif tok == "=":
+            at_key = False
+        elif tok == ",":
+            at_key = bool(stack) and stack[-1] == "{"
+            dots = 0
+        elif tok == "." and at_key:
+            dots += 1
+            if dots > best:
+                best, best_line = dots, line
+                if best > limit:
+                    break
+    return best, best_line
+
+
 class TomlSource:
     """The parsed data and the raw lines, so that errors can name a line."""
 
@@ -80,6 +155,11 @@ class TomlSource:
         if depth > MAX_NESTING:
             raise InputError(self.path, f"brackets nested more than {MAX_NESTING} deep; no {kind} needs that",
                              "remove the extra [ ] or { } nesting", line)
+        dots, line = deepest_key(self.text, MAX_NESTING)
+        if dots >= MAX_NESTING:
+            raise InputError(self.path, f"keys nested more than {MAX_NESTING} deep (a dotted key or a table "
+                             f"header); no {kind} needs that", "remove the extra levels of tables and dotted keys",
+                             line)
         try:
             self.data = tomllib.loads(self.text)
         except tomllib.TOMLDecodeError as e:
@@ -91,8 +171,14 @@ class TomlSource:
                              "fix the TOML syntax (quotes, '=' between key and value, [table] headers)", line) from None
         except (RecursionError, ValueError, OverflowError, MemoryError) as e:  # any other parser failure
             raise InputError(self.path, f"cannot read this TOML ({type(e).__name__})",
-                             "fix the TOML syntax; a mission needs no deep nesting or huge values") from None
+                             "fix the TOML syntax; a mission needs no deep nesting or huge values",
+                             self.longest_line()) from None
         self._key_lines: dict[str, int] | None = None
+        keys = deepest_path(self.data, MAX_NESTING)
+        if len(keys) > MAX_NESTING:  # dotted keys and [a.b.c] headers nest without brackets
+            raise InputError(self.path, f"keys nested more than {MAX_NESTING} deep ({'.'.join(keys[:3])}...); "
+                             f"no {kind} needs that", "remove the extra levels of tables and dotted keys",
+                             self.top_key_line(keys[0]) or self.longest_line())
 
     def error(self, problem: str, fix: str = "", line: int | None = None) -> InputError:
         return InputError(self.path, problem, fix, line)
@@ -116,6 +202,15 @@ class TomlSource:
                         self._key_lines.setdefault(m.group(1), i + 1)
             return self._key_lines.get(key)
         return self.line_of(rf"""^\s*["']?{re.escape(key)}["']?\s*=""", start, stop)
+
+    def top_key_line(self, key: str) -> int | None:
+        """The first line that names ``key`` at the start of a key, a dotted key or a table header."""
+        k = re.escape(key)
+        return self.line_of(rf"""^\s*(\[\[?\s*)?["']?{k}["']?\s*[.=\]]""")
+
+    def longest_line(self) -> int:
+        """Where a parser failure without a line most likely is: the longest line."""
+        return max(range(len(self.lines)), key=lambda i: len(self.lines[i]), default=0) + 1
 
     def table_line(self, name: str) -> int | None:
         return self.line_of(rf"^\s*\[\s*{re.escape(name)}\s*\]")
