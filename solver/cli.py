@@ -803,10 +803,13 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
 @samples_option
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra).")
+@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              metavar="SECONDS", help="With --scheduler: give up (exit 2, finished rows kept) when no worker has "
+                                      "been connected this long.")
 @pieces_option
 @user_errors
 def report(targets, games, seed, players_list, policy, workers, out_dir, force, time_limit, baseline, ceiling_games,
-           ladder_games, samples, scheduler, pieces):
+           ladder_games, samples, scheduler, worker_timeout, pieces):
     """Batch difficulty report of missions (files or folders; default: the bundled ones).
 
     Writes report.csv, report.md, report.html and PNG plots into --out. Interrupted
@@ -817,6 +820,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
     Example: kakapo report --baseline --ceiling-games 200 --out campaign-report
     Example: kakapo report p15 p20 --baseline --ladder-games 200 --ceiling-games 200 --out ladder
     """
+    from solver.analysis.cluster import NoWorkers  # heavy: with the task runners
     from solver.analysis.report import (  # heavy: pandas, the engines
         PROGRESS,
         claim_folder,
@@ -856,8 +860,20 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
         state.update(done=done, total=total)
         bar.update(done, total, label)
 
+    def status(text):
+        if text:
+            click.echo(text, err=True)
+        else:
+            click.echo("a worker is connected again", err=True)
+
     try:
-        progress = run_plan(plan, out, workers or default_workers(), scheduler, tick)
+        progress = run_plan(plan, out, workers or default_workers(), scheduler, tick, worker_timeout, status)
+    except NoWorkers as e:
+        bar.close()
+        click.echo(f"error: {e}; {state['done']} of {state['total']} results are kept in {out / PROGRESS}", err=True)
+        click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again, or run it "
+                   "without --scheduler to finish the report here", err=True)
+        sys.exit(2)
     except KeyboardInterrupt:
         bar.close()
         click.echo(f"interrupted: {state['done']} of {state['total']} results kept in {out / PROGRESS}; "

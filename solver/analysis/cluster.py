@@ -7,14 +7,30 @@ those of a local run. The workers need kakapo installed (the same version), noth
 
 from __future__ import annotations
 
+import time
+
 from solver.analysis.tasks import run_task
-from solver.core.errors import InputError
+from solver.core.errors import InputError, KakapoError
 
 CONNECT_TIMEOUT = "10s"
+WORKER_TIMEOUT = 300.0  # seconds without any worker before a run gives up (--worker-timeout)
+POLL = 1.0  # seconds between looks at the scheduler while nothing finishes
 
 
-def run_on_cluster(address: str, tasks):
-    """Yield (task, result) as the cluster finishes them."""
+class NoWorkers(KakapoError):
+    """No worker was connected to the scheduler for the whole worker timeout."""
+
+    def __init__(self, address: str, waited: float):
+        self.address, self.waited = address, waited
+        super().__init__(f"no Dask worker has been connected to the scheduler at {address} for {waited:.0f} s")
+
+
+def run_on_cluster(address: str, tasks, worker_timeout: float = WORKER_TIMEOUT, status=None):
+    """Yield (task, result) as the cluster finishes them. A worker lost in the middle of a task
+    is Dask's to handle: the task runs again on another worker (the same numbers: a task is
+    deterministic). While no worker is connected, ``status(text)`` says so and since when
+    (and ``status(None)`` when one is back); after ``worker_timeout`` seconds of that, NoWorkers
+    is raised, and what was yielded before is kept by the caller."""
     try:
         from distributed import Client, as_completed  # the optional cluster extra
     except ImportError:
@@ -28,7 +44,27 @@ def run_on_cluster(address: str, tasks):
                          "or check the address") from None
     try:
         futures = {client.submit(run_task, t, 1, key=f"kakapo-{t.kind}-{t.key}"): t for t in tasks}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+        pending = as_completed(futures)
+        alone_since = None
+        while not pending.is_empty():
+            batch = pending.next_batch(block=False)
+            for future in batch:
+                yield futures[future], future.result()
+            if batch:
+                continue
+            if client.nthreads():
+                if alone_since is not None and status:
+                    status(None)
+                alone_since = None
+            else:
+                now = time.monotonic()
+                if alone_since is None:
+                    alone_since = now
+                    if status:
+                        status(f"waiting: no worker connected to {address} since {time.strftime('%H:%M:%S')} "
+                               f"(start one with `dask worker {address}`; giving up after {worker_timeout:g} s)")
+                elif now - alone_since >= worker_timeout:
+                    raise NoWorkers(address, now - alone_since)
+            time.sleep(POLL)
     finally:
         client.close()

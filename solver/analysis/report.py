@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from solver.analysis.cluster import run_on_cluster
+from solver.analysis.cluster import WORKER_TIMEOUT, run_on_cluster
 from solver.analysis.ladder import LADDER_SAMPLES, shortfall_of_rates
 from solver.analysis.report_html import html_page, markdown_page
 from solver.analysis.report_plots import plots
@@ -177,8 +177,10 @@ def claim_folder(out_dir: Path, identity: dict, force: bool) -> None:
     about.write_text(json.dumps(identity, indent=1) + "\n", encoding="utf-8")
 
 
-def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = None, tick=None) -> Progress:
-    """Do every task not yet in the progress file; ``tick(done, total, label)`` after each."""
+def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = None, tick=None,
+             worker_timeout: float = WORKER_TIMEOUT, status=None) -> Progress:
+    """Do every task not yet in the progress file; ``tick(done, total, label)`` after each. On a
+    cluster, ``status`` hears when no worker is connected (cluster.run_on_cluster)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     progress = Progress(out_dir / PROGRESS)
     tasks = plan.tasks()
@@ -186,7 +188,7 @@ def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = No
     done = len(tasks) - len(todo)
     if tick:
         tick(done, len(tasks), None)
-    finished = run_on_cluster(scheduler, todo) if scheduler else run_locally(todo, workers)
+    finished = run_on_cluster(scheduler, todo, worker_timeout, status) if scheduler else run_locally(todo, workers)
     for task, result in finished:
         progress.put(task.key, result)
         done += 1
