@@ -142,3 +142,9 @@ def test_deep_keys_are_refused_at_their_line_in_every_command(write, shape):
     for command in (("solve",), ("validate",), ("show",), ("simulate", "--games", "10"), ("ceiling", "--games", "2")):
         out = refused(command[0], path, *command[1:])
         assert f"line {line}: keys nested more than 8 deep" in out and "line None" not in out
+
+
+def test_deeply_nested_log_lines_are_refused_at_their_line(write):
+    log = write("deep.jsonl", "[" * 100000 + "]" * 100000 + "\n")
+    out = refused("play", ROOT / "tests/missions/buddy/b01.toml", "--from", log)
+    assert "line 1: values nested deeper than any log needs" in out

@@ -135,7 +135,9 @@ def read_log(path: str | Path) -> GameLog:
             continue
         try:
             data = json.loads(raw)
-        except (ValueError, RecursionError) as e:
+        except RecursionError:
+            raise InputError(name, "values nested deeper than any log needs", FIX, number) from None
+        except ValueError as e:
             cut = " (the last line is cut short: was the game interrupted while writing?)" \
                 if number == len(text.splitlines()) else ""
             raise InputError(name, f"not a JSON object{cut}: {clean(str(e))[:120]}", FIX, number) from None
