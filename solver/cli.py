@@ -502,9 +502,22 @@ def print_game(m: Mission, game, players: int, policy: str, seed: int, game_inde
         click.echo(f"  scanned: {', '.join(e['scanned']) or '-'}")
     board = game.state.board
     click.echo(draw(board, use_colour(), new=list(board.pieces.values())[len(m.placed):]))
-    words = {"cleared": "CLEARED", "rounds_exhausted": "failed: the rounds ran out",
-             "unplaceable": "failed: a selected piece could not be placed"}
-    click.echo(f"{words[end['result']]} after {end['rounds_played']} round(s)")
+    click.echo(end_line(m, end, rounds))
+
+
+def end_line(m: Mission, end: dict, rounds: list[dict]) -> str:
+    """How a game ended, and for a lost game why, in one line."""
+    n = end["rounds_played"]
+    if end["result"] == "cleared":
+        return f"CLEARED after {n} round(s)"
+    scanned = list(end["scanned"])
+    still = [b.letter for b in m.birds if b.letter not in scanned]
+    where = f"{len(scanned)} of the {m.clear} bird(s) needed scanned" + (f" ({', '.join(scanned)})" if scanned else "")
+    where += f"; not scanned: {', '.join(still)}" if still else ""
+    if end["result"] == "unplaceable":
+        piece = rounds[-1]["pieces"][-1] if rounds and rounds[-1]["pieces"] else "a selected piece"
+        return f"failed in round {n}: {piece} fits nowhere on the board, and a selected piece must be placed; {where}"
+    return f"failed: the rounds ran out after {n} round(s) with {where}"
 
 
 # ---------------------------------------------------------------- ceiling

@@ -268,6 +268,24 @@ def test_rule_unplaceable_piece_fails_at_once(write, catalog):
     assert results == {"unplaceable"}
 
 
+def test_play_says_in_one_line_why_a_game_was_lost(write, catalog, tmp_path):
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    crowded_mission(write, catalog)  # written as crowded.toml beside the test's other files
+    path = next(tmp_path.rglob("crowded.toml"))
+    res = CliRunner().invoke(main, ["play", str(path), "--policy", "random"])
+    last = res.output.strip().splitlines()[-1]
+    assert res.exit_code == 1 and last.startswith("failed in round 1: ") and "fits nowhere on the board" in last
+    assert "0 of the 1 bird(s) needed scanned; not scanned: A" in last
+    res = CliRunner().invoke(main, ["play", str(ROOT / "missions/buddy/b20.toml"), "--policy", "random"])
+    last = res.output.strip().splitlines()[-1]
+    rounds = load_mission(ROOT / "missions/buddy/b20.toml", catalog).rounds
+    assert res.exit_code == 1 and last.startswith(f"failed: the rounds ran out after {rounds} round(s) with ")
+    assert "bird(s) needed scanned" in last and "not scanned: " in last
+
+
 def scripted_state(mission, catalog, hands, start=0, skills=5):
     spec = GameSpec.of(mission, 2)
     return GameState(spec, mission, catalog, [sorted(map(C, h)) for h in hands], [], start,
