@@ -281,7 +281,8 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
     if png:  # after the answer is printed: a failed picture never loses it
         from solver.view.plot import save_png  # heavy: matplotlib
 
-        what = f"solvable with {result.pieces_used} new piece(s)" if result.status == "solvable" else result.status
+        what = f"solvable with {result.pieces_used} new piece(s), scanning {', '.join(result.scanned) or '-'}" \
+            if result.status == "solvable" else result.status
         save_png(a.board, png, f"{m.name} ({m.id}): {what}", new=result.placements,
                  culprits=[parse_cell(c) for r in a.reasons for c in r["cells"]],
                  culprit_birds=[b for r in a.reasons for b in r["birds"]])

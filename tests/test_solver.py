@@ -183,3 +183,25 @@ def test_solve_never_uses_more_pieces_than_the_rounds_can_select(write, catalog)
     assert res.exit_code == 1 and json.loads(res.output)["status"] == "unsolvable", res.output
     text = invoke("solve", short).output
     assert "at most 1 new piece" in text and "1 rounds" in text
+
+
+def test_solution_picture_names_its_pieces_and_the_birds_it_scans(tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    seen = {}
+    real = Figure.savefig
+
+    def keep(fig, path, *a, **k):
+        ax = fig.axes[0]
+        seen["title"] = ax.get_title()
+        seen["labels"] = {t.get_text() for t in ax.texts}
+        return real(fig, path, *a, **k)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    png = tmp_path / "b04.png"
+    res = invoke("solve", ROOT / "tests/missions/buddy/b04.toml", "--png", png, "--json")
+    doc = json.loads(res.output)
+    scanning = ", ".join(doc["scanned"])
+    assert seen["title"].endswith(f"solvable with {doc['pieces_used']} new piece(s), scanning {scanning}")
+    names = {p["piece"] for p in doc["placements"]} | {"red-6", "blue-5"}  # the new pieces and the two placed before
+    assert names <= seen["labels"] and not any(":" in t for t in seen["labels"])  # names, not placing order

@@ -17,8 +17,9 @@ FILL = {Colour.RED: "#d62728", Colour.YELLOW: "#f2c400", Colour.GREEN: "#2ca02c"
 
 
 def save_png(board: Board, path: str, title: str = "", new=(), culprits=(), culprit_birds=()) -> None:
-    """The board; ``new`` pieces numbered in their order; ``culprits`` (cells) and ``culprit_birds``
-    (letters) circled in red: why a mission cannot be cleared."""
+    """The board; ``new`` pieces outlined, every piece labelled with its name (``red-4``: the order
+    of placement does not matter for an answer, legality being monotone); ``culprits`` (cells)
+    and ``culprit_birds`` (letters) circled in red: why a mission cannot be cleared."""
     mission = board.mission
     fig, ax = plt.subplots(figsize=(6.4, 7.2), dpi=110)
     ax.set_xlim(0, SIZE)
@@ -27,19 +28,19 @@ def save_png(board: Board, path: str, title: str = "", new=(), culprits=(), culp
     for i in range(SIZE + 1):
         ax.plot([0, SIZE], [i, i], color="#cccccc", lw=0.6, zorder=1)
         ax.plot([i, i], [0, SIZE], color="#cccccc", lw=0.6, zorder=1)
-    order = {p.card: k for k, p in enumerate(new, 1)}  # the order of placement of the new pieces
+    fresh_cards = {p.card for p in new}
     for p in board.pieces.values():
         colour = FILL[p.card.colour]
-        fresh = p.card in order
+        fresh = p.card in fresh_cards
         for c in p.cells:
             ax.add_patch(Rectangle((col_of(c), row_of(c)), 1, 1, facecolor=colour, edgecolor="none",
                                    alpha=1.0 if fresh else 0.45, hatch=None if fresh else "//", zorder=2))
         _outline(ax, p.cells, lw=1.8 if fresh else 1.0)
         first = min(p.cells)
-        label = f"{order[p.card]}: {p.card.value}" if fresh else str(p.card.value)
         ink = "black" if p.card.colour == Colour.YELLOW or not fresh else "white"  # readable on yellow
-        ax.text(col_of(first) + 0.5, row_of(first) + 0.5, label, ha="center", va="center",
-                color=ink, fontsize=8 if fresh else 9, weight="bold", zorder=5)
+        ax.text(col_of(first) + 0.5, row_of(first) + 0.5, str(p.card), ha="center", va="center",
+                color=ink, fontsize=6.5, weight="bold", zorder=5,  # on the hatching of an old piece: a white ground
+                bbox=None if fresh else dict(boxstyle="round,pad=0.1", facecolor="white", alpha=0.85, edgecolor="none"))
     marks = mission.mark_map
     for b in mission.birds:
         decoy = not board.can_still_be_scanned(b)  # a decoy, or spoiled on this board
@@ -49,7 +50,8 @@ def save_png(board: Board, path: str, title: str = "", new=(), culprits=(), culp
         _outline(ax, b.cells, color="white", lw=1.5)
         first = min(b.cells)
         ax.text(col_of(first) + 0.5, row_of(first) + 0.5, b.letter + ("\n(never)" if decoy else ""), ha="center",
-                va="center", color="white", fontsize=11 if not decoy else 7, weight="bold", zorder=5)
+                va="center", color="white", fontsize=11 if not decoy else 7, weight="bold", zorder=5,
+                bbox=dict(boxstyle="round,pad=0.15", facecolor="#333333", edgecolor="none") if decoy else None)
         for c in b.cells:  # coloured sides: a thick bar on the bird edge facing the mark
             r, k = row_of(c), col_of(c)
             for dr, dk in ((-1, 0), (1, 0), (0, -1), (0, 1)):
@@ -81,7 +83,7 @@ def save_png(board: Board, path: str, title: str = "", new=(), culprits=(), culp
               Patch(facecolor="#9a9a9a", hatch="xx", label="bird that can never be scanned"),
               Patch(facecolor="white", edgecolor=FILL[Colour.BLUE], lw=3, label="coloured side"),
               Patch(facecolor="#bbbbbb", hatch="//", alpha=0.6, label="piece placed before"),
-              Patch(facecolor="#bbbbbb", edgecolor="black", lw=1.8, label="new piece (order: value)")]
+              Patch(facecolor="#bbbbbb", edgecolor="black", lw=1.8, label="new piece (labelled with its name)")]
     if circled:
         legend.append(Patch(facecolor="none", edgecolor="#e00000", lw=2.2, label="why it cannot be cleared"))
     ax.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=3, fontsize=7, frameon=False)
