@@ -149,6 +149,31 @@ def test_report_band_and_ceiling_columns(tmp_path):
     rates = [row[f"{p}_rate"] for p in ("greedy", "heuristic", "planner")] + [row[f"search{k}_rate"]
                                                                               for k in (2, 4, 8, 16)]
     assert row["shortfall"] == pytest.approx(sum(max(0, 1 - r / row["ceiling_rate"]) for r in rates) / 7)
+    # the report says why: the mission's counters, and how each policy's games were lost
+    assert (row["rounds"], row["skills"], str(row["clear"])) == (8, 5, "1")
+    for pol in ("greedy", "heuristic", "planner"):
+        lost = row[f"{pol}_rounds_exhausted"] + row[f"{pol}_unplaceable"]
+        assert lost == round(300 * (1 - row[f"{pol}_rate"]))
+    page = (tmp_path / "report.html").read_text()
+    assert "8 rounds, 5 skills, scan 1 of 1 birds" in page and "How games were lost" in page
+    assert "How games were lost" in (tmp_path / "report.md").read_text()
+
+
+def test_the_summary_names_wide_bands_in_words():
+    import pandas as pd
+
+    from solver.analysis.report_html import why_sentences
+
+    df = pd.DataFrame([
+        {"mission": "b20", "players": 2, "policy": "heuristic", "clear_rate": 0.15, "ceiling_rate": 1.0,
+         "search16_rate": 0.85, "rounds_exhausted": 8000, "unplaceable": 500},
+        {"mission": "b01", "players": 2, "policy": "heuristic", "clear_rate": 0.99, "ceiling_rate": 1.0,
+         "search16_rate": 1.0, "rounds_exhausted": 100, "unplaceable": 0},
+    ])
+    how, wide = why_sentences(df)
+    assert "of the 8,600 games the heuristic players lost, the rounds ran out in 94%" in how
+    assert "b20 with 2 players (heuristic 15.0% against 100.0% with open hands; the search player with 16 " \
+           "samples clears 85.0%)" in wide and "b01" not in wide
 
 
 @pytest.mark.slow

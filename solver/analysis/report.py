@@ -35,10 +35,12 @@ PROGRESS = "report.progress.jsonl"
 IDENTITY = "report.about.json"  # what the folder's report is a report of (kept with it)
 OUTPUTS = ("report.csv", "report.md", "report.html", PROGRESS, "clear_rate.png", "pieces_vs_clear_rate.png", "band.png",
            "ladder.png")
-COLUMNS = ["mission", "name", "mode", "players", "games", "cleared", "clear_rate", "ci95_low", "ci95_high",
-           "min_pieces", "optimal", "rounds_exhausted", "unplaceable", "mean_rounds_when_cleared", "policy", "samples",
-           "seed"]
-BAND_COLUMNS = [f"{p}_{c}" for p in BAND_POLICIES for c in ("rate", "ci95_low", "ci95_high")]
+COLUMNS = ["mission", "name", "mode", "players", "rounds", "skills", "clear", "games", "cleared", "clear_rate",
+           "ci95_low", "ci95_high", "min_pieces", "optimal", "rounds_exhausted", "unplaceable",
+           "mean_rounds_when_cleared", "policy", "samples", "seed"]
+# per policy of the band: its rate and interval, and how its games were lost
+BAND_COLUMNS = [f"{p}_{c}" for p in BAND_POLICIES
+                for c in ("rate", "ci95_low", "ci95_high", "rounds_exhausted", "unplaceable")]
 LADDER_COLUMNS = ["ladder_games"] + [f"search{k}_{c}" for k in LADDER_SAMPLES
                                      for c in ("rate", "ci95_low", "ci95_high")]
 CEILING_COLUMNS = ["ceiling_games", "ceiling_rate", "ceiling_ci95_low", "ceiling_ci95_high", "ceiling_undecided",
@@ -227,13 +229,16 @@ def run_locally(tasks: list, workers: int):
 
 def rows_of(plan: Plan, progress: Progress) -> list[dict]:
     rows = []
+    missions = {m.id: m for _, m in plan.missions}
     for mid, players, parts in plan.rows:
         sol = progress.get(plan.solve[(mid, players)].key)
-        row = {**progress.get(parts["main"].key), "min_pieces": sol["min_pieces"], "optimal": sol["optimal"]}
+        m = missions[mid]
+        row = {**progress.get(parts["main"].key), "min_pieces": sol["min_pieces"], "optimal": sol["optimal"],
+               "rounds": m.rounds, "skills": m.skills, "clear": "all" if m.clear_all else m.clear}
         for pol in BAND_POLICIES:
             if pol in parts:
                 r = progress.get(parts[pol].key)
-                for c in ("rate", "ci95_low", "ci95_high"):
+                for c in ("rate", "ci95_low", "ci95_high", "rounds_exhausted", "unplaceable"):
                     row[f"{pol}_{c}"] = r["clear_rate" if c == "rate" else c]
         for k in LADDER_SAMPLES:
             if f"search{k}" in parts:

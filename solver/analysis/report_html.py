@@ -25,7 +25,7 @@ def shortfall_text(v) -> str:
     return "-" if v is None or v != v else f"{float(v):.2f}"
 
 
-def _intro(meta: dict, df) -> list[str]:
+def _intro(meta: dict, df, esc=html.escape) -> list[str]:
     players = ", ".join(str(p) for p in sorted(set(df["players"])))
     policy = meta.get("policy") or ", ".join(sorted(set(df["policy"])))
     lines = [
@@ -56,9 +56,42 @@ def _intro(meta: dict, df) -> list[str]:
                  "triangle in the plot).")
     if band:
         lines.append(band.strip())
+    lines += why_sentences(df, esc)
     lines.append(f"Made {html.escape(str(meta.get('date', '')))} by kakapo {html.escape(str(meta.get('version', '')))}"
                  f"{' with ' + html.escape(meta['command']) if meta.get('command') else ''}.")
     return lines
+
+
+def why_sentences(df, esc=html.escape) -> list[str]:
+    """The page's summary in words: how the main policy's games were lost, and where the band is
+    wide (the cards allow far more than the players make of them). ``esc``: text from files, for
+    the page's format."""
+    out = []
+    if len(df) and "rounds_exhausted" in df.columns:
+        lost_rounds, lost_piece = int(df["rounds_exhausted"].sum()), int(df["unplaceable"].sum())
+        lost = lost_rounds + lost_piece
+        if lost:
+            policy = ", ".join(sorted(set(map(str, df["policy"]))))
+            out.append(f"How games were lost: of the {lost:,} games the {html.escape(policy)} players lost, the rounds "
+                       f"ran out in {lost_rounds / lost:.0%} and a selected piece fit nowhere on the board in "
+                       f"{lost_piece / lost:.0%} (per row in the table's last column).")
+    if "ceiling_rate" in df.columns and len(df):
+        gaps = []
+        for _, r in df.iterrows():
+            gap = float(r["ceiling_rate"]) - float(r["clear_rate"])
+            if gap >= 0.5:
+                strong = f"; the search player with 16 samples clears {pct(r['search16_rate'])}" \
+                    if "search16_rate" in df.columns and r["search16_rate"] == r["search16_rate"] else ""
+                gaps.append((gap, f"{esc(clean(r['mission']))} with {r['players']} players "
+                                  f"({html.escape(str(r['policy']))} {pct(r['clear_rate'])} against "
+                                  f"{pct(r['ceiling_rate'])} with open hands{strong})"))
+        if gaps:
+            gaps.sort(key=lambda g: -g[0])
+            shown = "; ".join(t for _, t in gaps[:5]) + (f"; and {len(gaps) - 5} more" if len(gaps) > 5 else "")
+            out.append(f"Where the band is wide: {shown}. There the cards allow a clear in most deals, so what "
+                       "loses the games is play (who wins which trick, which cards are kept for later), not the "
+                       "puzzle: a careful table recovers much of it, the players here do not.")
+    return out
 
 
 def _img(path: Path, alt: str) -> str:
@@ -71,7 +104,7 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
     head = ["board", "mission", "name", "players", "fewest pieces"] + \
         (["difficulty (shortfall)"] if "shortfall" in df.columns else []) + [label for _, label in rates] + \
         (["undecided deals"] if "ceiling_undecided" in df.columns else []) + \
-        ["95% interval", "mean rounds when cleared"]
+        ["95% interval", "mean rounds when cleared", "games lost: rounds ran out / a piece fit nowhere"]
     thumbs: dict[str, str] = {}
     body = []
     for _, r in df.iterrows():
@@ -80,12 +113,14 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
         if m is not None and mid not in thumbs:
             thumbs[mid] = base64.b64encode(board_thumbnail(m)).decode()
         story = clean(m.story) if m is not None and m.story else ""
+        need = f"scan {r['clear']}" + (f" of {len(m.birds)} birds" if m is not None else "")
+        counters = f"{r['rounds']} rounds, {r['skills']} skills, {need}" if "rounds" in df.columns else ""
         cells = [
             (f'<img class="thumb" src="data:image/png;base64,{thumbs[mid]}" alt="board of {html.escape(clean(mid))}">'
              if mid in thumbs else "", ""),
             (html.escape(clean(mid)), clean(mid)),
-            (f"<b>{html.escape(clean(r['name']))}</b>" + (f"<br><i>{html.escape(story)}</i>" if story else ""),
-             clean(r["name"])),
+            (f"<b>{html.escape(clean(r['name']))}</b>" + (f"<br><i>{html.escape(story)}</i>" if story else "") +
+             (f'<br><span class="counters">{html.escape(counters)}</span>' if counters else ""), clean(r["name"])),
             (str(r["players"]), r["players"]),
             ("-" if r["min_pieces"] != r["min_pieces"] else str(int(r["min_pieces"])), r["min_pieces"]),
         ]
@@ -97,6 +132,9 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
         cells.append((f"{pct(r['ci95_low'])} .. {pct(r['ci95_high'])}", r["ci95_low"]))
         mr = r["mean_rounds_when_cleared"]
         cells.append(("-" if mr != mr or mr is None else f"{float(mr):.1f}", mr))
+        games = int(r["games"]) or 1
+        cells.append((f"{pct(r['rounds_exhausted'] / games)} / {pct(r['unplaceable'] / games)}",
+                      r["rounds_exhausted"] / games))
         row = "".join(f'<td data-v="{html.escape(str(v))}">{shown}</td>' for shown, v in cells)
         body.append(f"<tr>{row}</tr>")
     main = [p for p in images if Path(p).name in ("band.png", "ladder.png")] or images[:1]
@@ -111,7 +149,7 @@ table{{border-collapse:collapse;font-size:13px}} td,th{{border-bottom:1px solid 
 td:nth-child(2),td:nth-child(3),th:nth-child(3){{text-align:left}} td:nth-child(3){{min-width:16em}}
 th{{cursor:pointer;background:#f3f3f3;position:sticky;top:0}}
 th:hover{{background:#e4e4e4}} img.thumb{{width:72px;height:72px}} figure{{margin:1em 0}} figure img{{max-width:100%}}
-.intro p{{line-height:1.45}}
+.intro p{{line-height:1.45}} .counters{{color:#666;font-size:12px}}
 </style></head><body>
 <h1>kakapo difficulty report</h1>
 <div class="intro">{"".join(f"<p>{x}</p>" for x in _intro(meta, df))}</div>
@@ -164,7 +202,7 @@ def markdown_page(df, images: list[Path], meta: dict) -> str:
         [label for _, label in rates] + ["95% interval"]
     safe = dict(meta, command=md_text(meta["command"])) if meta.get("command") else meta
     lines = ["# kakapo difficulty report", "",
-             re.sub(r"</?b>", "**", " ".join(_intro(safe, df))), "",
+             re.sub(r"</?b>", "**", " ".join(_intro(safe, df, md_text))), "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for _, r in df.iterrows():
         cells = [md_cell(r["mission"]), md_cell(r["name"]), str(r["players"]),

@@ -58,9 +58,9 @@ def ladder_curves(df, path: Path) -> Path:
         ax.set_title(label + ("" if shortfall is None or shortfall != shortfall else f"  shortfall {shortfall:.2f}"),
                      fontsize=9)
         ax.set_ylim(0, 1.05)
-        ax.set_xticks(range(len(steps)), [s for _, s in steps], fontsize=8, rotation=90)
+        ax.set_xticks(range(len(steps)), [s for _, s in steps], fontsize=9, rotation=90)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-        ax.tick_params(axis="y", labelsize=8)
+        ax.tick_params(axis="y", labelsize=9)
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle("The ladder: clear rate as the table grows stronger (dashed: open-hand ceiling)", fontsize=12)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / height))  # room for the title above the panels
@@ -72,19 +72,19 @@ def ladder_curves(df, path: Path) -> Path:
 def clear_rate_plot(df, path: Path) -> Path:
     """The policy's clear rate per mission and player count, one horizontal bar each."""
     n = len(df)
-    fig, ax = plt.subplots(figsize=(7, max(2.6, 0.24 * n + 1.3)), dpi=100)
+    fig, ax = plt.subplots(figsize=(7.5, max(2.8, 0.3 * n + 1.4)), dpi=100)
     y = list(range(n))[::-1]
     rate = df["clear_rate"].astype(float)
     err = [rate - df["ci95_low"].astype(float), df["ci95_high"].astype(float) - rate]
     ax.barh(y, rate, xerr=err, color=[PLAYER_COLOURS.get(p, "grey") for p in df["players"]], capsize=2, height=0.7)
-    ax.set_yticks(y, _labels(df), fontsize=7)
+    ax.set_yticks(y, _labels(df), fontsize=9)
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel(f"clear rate, policy {', '.join(sorted(set(df['policy'])))} (95% interval)")
     ax.set_title("Clear rate per mission and player count", pad=22)
     ax.grid(axis="x", alpha=0.3)
     ax.legend(handles=[Patch(color=PLAYER_COLOURS[p], label=f"{p} players") for p in sorted(set(df["players"]))],
-              fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
+              fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -106,7 +106,7 @@ def size_plot(df, path: Path) -> Path:
         while any(abs(px - x) < 0.9 and abs(py - ty) < 0.045 for px, py in placed):
             ty -= 0.045  # move the label down until it has room
         placed.append((x, ty))
-        ax.annotate(f"{r['mission']}", (x, y), xytext=(x + 0.12, ty), fontsize=6, va="center",
+        ax.annotate(f"{r['mission']}", (x, y), xytext=(x + 0.12, ty), fontsize=8, va="center",
                     arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "#999999"} if ty != y else None)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
@@ -114,7 +114,7 @@ def size_plot(df, path: Path) -> Path:
     ax.set_ylabel("clear rate")
     ax.set_ylim(-0.05, 1.05)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=9)
     ax.set_title("Puzzle size against clear rate")
     fig.tight_layout()
     fig.savefig(path)
@@ -125,7 +125,7 @@ def size_plot(df, path: Path) -> Path:
 def band_plot(df, path: Path) -> Path:
     """Per mission and player count: the clear rate of each band policy with its 95% interval."""
     n = len(df)
-    fig, ax = plt.subplots(figsize=(7.5, max(3.0, 0.32 * n + 1.4)), dpi=100)
+    fig, ax = plt.subplots(figsize=(8, max(3.0, 0.36 * n + 1.5)), dpi=100)
     y = list(range(n))[::-1]
     offsets = {"greedy": -0.24, "heuristic": -0.08, "planner": 0.08, "ceiling": 0.24}
     for key, label, colour, marker in BAND_STYLE:
@@ -145,14 +145,14 @@ def band_plot(df, path: Path) -> Path:
                                 elinewidth=1, label=lab)
             continue
         ax.errorbar(rate, ys, xerr=err, fmt=marker, color=colour, ms=4, capsize=2, elinewidth=1, label=label)
-    ax.set_yticks(y, _labels(df), fontsize=7)
+    ax.set_yticks(y, _labels(df), fontsize=9)
     ax.set_ylim(-0.6, n - 0.4)
     ax.set_xlim(-0.02, 1.02)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel("clear rate (95% interval)")
     ax.set_title("Difficulty band per mission and player count", pad=34)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
+    ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
