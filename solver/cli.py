@@ -30,7 +30,7 @@ from solver.game.search import DEFAULT_SAMPLES
 from solver.io.catalog import DEFAULT_CATALOG, load_catalog
 from solver.io.difficulty import campaign_listing
 from solver.io.gamelog import GameLog, read_log, write_log
-from solver.io.missionfile import load_mission
+from solver.io.missionfile import check_file, load_mission
 from solver.io.missionwrite import mission_json
 from solver.io.paths import MISSIONS, bundled_mission, mission_path
 from solver.runtime.workers import default_workers
@@ -722,6 +722,11 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     except KakapoError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INPUT)
+    paths = [mission_path(f) for f in files]
+    invalid = {i: d for i, p in enumerate(paths) if (d := check_file(p, catalog)) is not None}  # before any work
+    if not as_json:
+        for i in sorted(invalid):
+            print_invalid(invalid[i])
     from solver.analysis.validate import (  # heavy: OR-Tools, Numba
         bundled_rates,
         bundled_shortfalls,
@@ -729,16 +734,18 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
         validate_file,
     )
 
-    workers = workers or default_workers()
-    baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
-    shortfalls = bundled_shortfalls(catalog) if games > 0 else None
-    bars = RungBars(enabled=not as_json)
-    try:
-        docs = [validate_file(mission_path(f), catalog, time_limit, games, seed, policy, workers, baseline,
-                              ceiling_games, ladder_games if games > 0 else 0, bars.update, shortfalls)
-                for f in files]
-    finally:
-        bars.close()
+    docs: list = [invalid.get(i) for i in range(len(paths))]
+    if len(invalid) < len(paths):
+        workers = workers or default_workers()
+        baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
+        shortfalls = bundled_shortfalls(catalog) if games > 0 else None
+        bars = RungBars(enabled=not as_json)
+        try:
+            docs = [d or validate_file(paths[i], catalog, time_limit, games, seed, policy, workers, baseline,
+                                       ceiling_games, ladder_games if games > 0 else 0, bars.update, shortfalls)
+                    for i, d in enumerate(docs)]
+        finally:
+            bars.close()
     if any(not d["valid"] for d in docs):
         code = EXIT_INPUT
     elif any(d["status"] == "unsolvable" for d in docs):
@@ -751,13 +758,9 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
         emit_json({"files": docs, "ok": code == EXIT_OK})
         sys.exit(code)
     for d in docs:
-        click.echo(f"== {d['file']}")
-        for e in d["errors"]:
-            where = e["file"] if e["line"] is None else f"{e['file']}, line {e['line']}"
-            click.echo(f"error: {where}: {e['message']}" + (f"\n  fix: {e['fix']}" if e["fix"] else ""), err=True)
         if not d["valid"]:
-            click.echo("invalid")
-            continue
+            continue  # said before the work began
+        click.echo(f"== {d['file']}")
         for w in d["warnings"]:
             click.echo(f"warning: {w}")
         if d["status"] == "solvable":
@@ -792,6 +795,15 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
                 if "shortfall_place" in e:
                     click.echo(f"    by its shortfall: {placement_phrase(e['shortfall_place'])}")
     sys.exit(code)
+
+
+def print_invalid(d: dict) -> None:
+    """`validate`'s block for a file that does not load: every error with its line and fix."""
+    click.echo(f"== {d['file']}")
+    for e in d["errors"]:
+        where = e["file"] if e["line"] is None else f"{e['file']}, line {e['line']}"
+        click.echo(f"error: {where}: {e['message']}" + (f"\n  fix: {e['fix']}" if e["fix"] else ""), err=True)
+    click.echo("invalid")
 
 
 # ---------------------------------------------------------------- report

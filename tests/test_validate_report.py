@@ -267,3 +267,18 @@ def test_band_line_says_the_true_relation_of_unrounded_rates():
     line = band_line([("greedy 80.0%", 0.8), ("heuristic 100.0%", 0.9996), ("planner 99.9%", 0.9994),
                       ("open-hand ceiling 100.0% of 200 deals", 1.0)])
     assert line == "greedy 80.0% <= heuristic 100.0% > planner 99.9% <= open-hand ceiling 100.0% of 200 deals"
+
+
+def test_validate_checks_every_file_before_any_work(tmp_path, monkeypatch):
+    from solver.analysis import validate as v
+
+    broken = tmp_path / "broken.toml"
+    broken.write_text((ROOT / "tests/missions/buddy/b01.toml").read_text().replace('mode = "buddy"\n', ""))
+    order = []
+    real = v.validate_file
+    monkeypatch.setattr(v, "validate_file", lambda *a, **k: order.append("work") or real(*a, **k))
+    import solver.cli as cli
+
+    monkeypatch.setattr(cli, "print_invalid", lambda d: order.append("broken") or None)
+    res = invoke("validate", ROOT / "tests/missions/buddy/b01.toml", broken, "--games", 0)
+    assert res.exit_code == 2 and order == ["broken", "work"]  # the broken file is named before any solving

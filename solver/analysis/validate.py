@@ -14,7 +14,7 @@ from solver.core.stats import wilson
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.catalog import load_catalog
 from solver.io.difficulty import campaign_difficulty
-from solver.io.missionfile import load_mission
+from solver.io.missionfile import check_file, load_mission
 from solver.io.paths import MISSIONS
 from solver.openhand.ceiling import ceiling
 from solver.puzzle.cpsat import solve, solve_for_players
@@ -118,15 +118,13 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
                   shortfalls=None) -> dict:
     """Everything `kakapo validate` says about one file. ``progress(label, done, total)`` follows the
     games of the ladder's search rungs (the long part)."""
-    doc = {"file": str(path), "mission": Path(path).stem, "valid": False, "errors": [], "warnings": [],
+    invalid = check_file(path, catalog)
+    if invalid is not None:
+        return invalid
+    doc = {"file": str(path), "mission": Path(path).stem, "valid": True, "errors": [], "warnings": [],
            "status": None, "min_pieces": None, "optimal": None, "difficulty": []}
     warnings: list[str] = []
-    try:
-        m = load_mission(path, catalog, warnings)
-    except InputError as e:
-        doc["errors"] = [x.to_json() for x in e.all()]  # every independent problem, with its line
-        return doc
-    doc["valid"] = True
+    m = load_mission(path, catalog, warnings)
     r = solve(m, catalog, time_limit=time_limit)
     doc["status"], doc["min_pieces"], doc["optimal"] = r.status, r.pieces_used, r.optimal
     doc["warnings"] = warnings + mission_warnings(m, r.pieces_used)

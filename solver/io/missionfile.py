@@ -66,6 +66,18 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
                    mission.birds, mission.marks, tuple(placed), story)
 
 
+def check_file(path, catalog) -> dict | None:
+    """`validate`'s document of a file that does not load (every independent problem, with its
+    line), None for one that does: every file is checked this way before any work."""
+    try:
+        load_mission(path, catalog)
+    except InputError as e:
+        return {"file": str(path), "mission": Path(path).stem, "valid": False,
+                "errors": [x.to_json() for x in e.all()], "warnings": [], "status": None, "min_pieces": None,
+                "optimal": None, "difficulty": []}
+    return None
+
+
 def unknown_key(src: TomlSource, key: str, known, line: int | None, where: str = "") -> InputError:
     """An unknown key, with the known key it most likely misspells."""
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
