@@ -42,29 +42,38 @@ def run_on_cluster(address: str, tasks, worker_timeout: float = WORKER_TIMEOUT, 
         raise InputError("--scheduler", f"cannot reach a Dask scheduler at {address} ({e})",
                          "start one with `dask scheduler` and workers with `dask worker ADDRESS`, "
                          "or check the address") from None
+    alone_since: list = [None]  # when the last worker left, while none is connected
+
+    def check_workers() -> None:
+        if client.nthreads():
+            if alone_since[0] is not None and status:
+                status(None)
+            alone_since[0] = None
+            return
+        now = time.monotonic()
+        if alone_since[0] is None:
+            alone_since[0] = now
+            if status:
+                status(f"waiting: no worker connected to {address} since {time.strftime('%H:%M:%S')} "
+                       f"(start one with `dask worker {address}`; giving up after {worker_timeout:g} s)")
+        elif now - alone_since[0] >= worker_timeout:
+            raise NoWorkers(address, now - alone_since[0])
+
     try:
         futures = {client.submit(run_task, t, 1, key=f"kakapo-{t.kind}-{t.key}"): t for t in tasks}
         pending = as_completed(futures)
-        alone_since = None
         while not pending.is_empty():
             batch = pending.next_batch(block=False)
             for future in batch:
-                yield futures[future], future.result()
-            if batch:
-                continue
-            if client.nthreads():
-                if alone_since is not None and status:
-                    status(None)
-                alone_since = None
-            else:
-                now = time.monotonic()
-                if alone_since is None:
-                    alone_since = now
-                    if status:
-                        status(f"waiting: no worker connected to {address} since {time.strftime('%H:%M:%S')} "
-                               f"(start one with `dask worker {address}`; giving up after {worker_timeout:g} s)")
-                elif now - alone_since >= worker_timeout:
-                    raise NoWorkers(address, now - alone_since)
-            time.sleep(POLL)
+                while True:  # a result whose worker died before it was fetched is computed again: wait for it
+                    try:
+                        result = future.result(timeout=POLL)
+                        break
+                    except TimeoutError:
+                        check_workers()
+                yield futures[future], result
+            if not batch:
+                check_workers()
+                time.sleep(POLL)
     finally:
         client.close()
