@@ -13,14 +13,13 @@ MAX_NESTING = 8  # a mission nests [[placed]] cells lists two deep; a catalog no
 _KEY = re.compile(r"""^\s*["']?([A-Za-z0-9_-]+)["']?\s*=""")
 
 
-_TOKENS = re.compile(r'"""|\'\'\'|\\.|["\'#\[\]{}\n]', re.S)
+_TOKENS = re.compile(r'"""|\'\'\'|\\.|["\'#\[\]{}\n=,.]', re.S)
+_QUOTES = ('"""', "\'\'\'", '"', "'")
 
 
-def nesting_depth(text: str, limit: int | None = None) -> tuple[int, int | None]:
-    """Deepest [ ] / { } nesting of values outside strings and comments (one linear pass over
-    the special characters only), and the line where it is reached."""
-    depth = best = 0
-    best_line = None
+def _code_tokens(text: str):
+    """(token, line) for the brackets, '=', ',' and '.' outside strings and comments, and every
+    new line: one linear pass over the special characters only."""
     line = 1
     quote = None
     comment = False
@@ -29,18 +28,27 @@ def nesting_depth(text: str, limit: int | None = None) -> tuple[int, int | None]
         if tok == "\n":
             line += 1
             comment = False
+            yield tok, line
+        elif comment:
             continue
-        if comment:
-            continue
-        if quote:
+        elif quote:
             if tok == quote:
                 quote = None
-            continue
-        if tok == "#":
+        elif tok == "#":
             comment = True
-        elif tok in ('"""', "\'\'\'", '"', "'"):
+        elif tok in _QUOTES:
             quote = tok
-        elif tok in "[{":
+        else:
+            yield tok, line
+
+
+def nesting_depth(text: str, limit: int | None = None) -> tuple[int, int | None]:
+    """Deepest [ ] / { } nesting of values outside strings and comments, and the line where it is
+    reached."""
+    depth = best = 0
+    best_line = None
+    for tok, line in _code_tokens(text):
+        if tok in "[{":
             depth += 1
             if depth > best:
                 best, best_line = depth, line
@@ -69,40 +77,19 @@ def deepest_path(data, limit: int) -> list[str]:
     return best
 
 
-_KEY_TOKENS = re.compile(r'"""|\'\'\'|\\.|["\'#\[\]{}\n=,.]', re.S)
-
-
 def deepest_key(text: str, limit: int) -> tuple[int, int | None]:
-    """The most dots in one key or table header outside strings and comments, and its line (one
-    linear pass, before the parser: TOML parsers take quadratic time on very long dotted keys).
-    Dots in values (numbers) do not count: after '=' a line holds a value, except the keys of an
-    inline table."""
+    """The most dots in one key or table header outside strings and comments, and its line (before
+    the parser: TOML parsers take quadratic time on very long dotted keys). Dots in values
+    (numbers) do not count: after '=' a line holds a value, except the keys of an inline table."""
     best, best_line = 0, None
-    line = 1
-    quote = None
-    comment = False
     stack: list[str] = []  # open [ (array or header) and { (inline table)
     at_key = True  # where a key (or a header) may be written
     dots = 0
-    for m in _KEY_TOKENS.finditer(text):
-        tok = m.group()
+    for tok, line in _code_tokens(text):
         if tok == "\n":
-            line += 1
-            comment = False
             if not stack or stack[-1] == "header":
                 stack.clear()
                 at_key, dots = True, 0
-            continue
-        if comment:
-            continue
-        if quote:
-            if tok == quote:
-                quote = None
-            continue
-        if tok == "#":
-            comment = True
-        elif tok in ('"""', "\'\'\'", '"', "'"):
-            quote = tok
         elif tok == "[":
             stack.append("header" if at_key and (not stack or stack[-1] == "header") else "array")
             at_key = at_key and stack[-1] == "header"
