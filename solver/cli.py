@@ -184,6 +184,17 @@ round_option = click.option("--round", "from_round", type=click.IntRange(min=1),
                             help="With --from: the round to start at (default: after the log's last round).")
 
 
+def count_line(tally, cap: int) -> str:
+    """`solve --count` in words."""
+    what = "sets of pieces" if tally.what == "sets" else "arrangements"
+    if tally.complete:
+        if tally.count == 1:
+            return f"count: one answer with {tally.pieces} new piece(s): one intended answer (all counted)"
+        return f"count: {tally.count} distinct {what} of {tally.pieces} new piece(s) (all counted)"
+    why = "the cap; --cap N counts further" if tally.count >= cap else "the time limit"
+    return f"count: at least {tally.count} distinct {what} of {tally.pieces} new piece(s) ({why})"
+
+
 def band_line(parts: list[tuple[str, float]]) -> str:
     """The band's rates joined by the true relation of the unrounded rates ("<=" or ">")."""
     out = parts[0][0]
@@ -210,10 +221,17 @@ def main():
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the solution.")
 @click.option("--players", type=int, default=None,
               help="2 for buddy; 3 or 4 for party (default 2 / 4); with 3 players purple-1 is out of the game.")
+@click.option("--count", "count", is_flag=True,
+              help="Also count the distinct sets of pieces of the fewest size that clear the mission.")
+@click.option("--cap", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="With --count: stop counting past this many.")
+@click.option("--placements", "count_placements", is_flag=True,
+              help="With --count: count distinct arrangements (pieces and cells) instead of sets of pieces.")
 @from_option
 @round_option
 @user_errors
-def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, players, from_log, from_round):
+def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, players, count, cap, count_placements,
+          from_log, from_round):
     """Find the fewest new pieces that clear MISSION, and prove it minimal.
 
     With --from LOG --round R: the board at the start of round R of a logged game, with the
@@ -250,8 +268,16 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
         players = table(m, players, mission)
     a = answer(m, catalog, players, excluded, max_pieces, time_limit)
     result = a.result
+    tally = None
+    if (count or count_placements) and result.status == "solvable" and result.optimal:
+        from solver.puzzle.cpsat import count_solutions  # heavy: OR-Tools
+
+        tally = count_solutions(m, catalog, result.pieces_used, cap, count_placements, excluded, players,
+                                time_limit)
     if as_json:
         doc = a.to_json()
+        if tally is not None:
+            doc.update({"solution_count": tally.count, "count_complete": tally.complete, "count_of": tally.what})
         if from_log:
             doc.update({"from": from_log, "round": state.round, "rounds_left": m.rounds, "skills_left": m.skills})
         emit_json(doc)
@@ -277,6 +303,10 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
             click.echo(f"unknown: no answer within {time_limit:g} s (try a longer --time-limit)")
         click.echo(draw(a.board, use_colour(), new=result.placements))
         click.echo(LEGEND)
+        if tally is not None:
+            click.echo(count_line(tally, cap))
+        elif count or count_placements:
+            click.echo("count: none (there is no proven fewest answer to count)")
         click.echo(f"solver time: {result.seconds:.2f} s (wall clock)")
     if png:  # after the answer is printed: a failed picture never loses it
         from solver.view.plot import save_png  # heavy: matplotlib
@@ -766,6 +796,10 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
         if d["status"] == "solvable":
             proof = "proven minimal" if d["optimal"] else "not proven minimal"  # the words of `solve`
             click.echo(f"valid, solvable with {d['min_pieces']} new piece(s), {proof}")
+            if "solution_count" in d:
+                n, done = d["solution_count"], d["count_complete"]
+                click.echo("  one intended answer: a single set of pieces does it" if (n, done) == (1, True) else
+                           f"  {'' if done else 'at least '}{n} distinct sets of {d['min_pieces']} pieces do it")
         elif d["status"] == "unsolvable":
             click.echo("valid but UNSOLVABLE: no set of pieces scans enough birds")
             for r in d.get("reasons", []):

@@ -205,3 +205,28 @@ def test_solution_picture_names_its_pieces_and_the_birds_it_scans(tmp_path, monk
     assert seen["title"].endswith(f"solvable with {doc['pieces_used']} new piece(s), scanning {scanning}")
     names = {p["piece"] for p in doc["placements"]} | {"red-6", "blue-5"}  # the new pieces and the two placed before
     assert names <= seen["labels"] and not any(":" in t for t in seen["labels"])  # names, not placing order
+
+
+@pytest.mark.parametrize("mission", ["buddy/b01", "buddy/b04", pytest.param("buddy/b02", marks=pytest.mark.slow)])
+def test_solution_count_equals_an_independent_exhaustive_enumeration(catalog, mission):
+    from solver.puzzle.cpsat import count_solutions, solve
+    from solver.puzzle.exhaustive import all_answers
+
+    m = load_mission(ROOT / f"tests/missions/{mission}.toml", catalog)
+    k = solve(m, catalog).pieces_used
+    every = all_answers(m, catalog, k)  # plain depth-first search, no CP-SAT
+    sets = count_solutions(m, catalog, k, cap=10_000)
+    arrangements = count_solutions(m, catalog, k, cap=10_000, placements=True)
+    assert (sets.count, sets.complete) == (len({frozenset(p.card for p in a) for a in every}), True)
+    assert (arrangements.count, arrangements.complete) == (len(every), True)
+    capped = count_solutions(m, catalog, k, cap=sets.count - 1)
+    assert (capped.count, capped.complete) == (sets.count - 1, False)  # past the cap: a lower bound
+
+
+def test_solve_count_in_json_and_words():
+    res = invoke("solve", ROOT / "tests/missions/buddy/b01.toml", "--count", "--json")
+    doc = json.loads(res.output)
+    assert res.exit_code == 0 and doc["count_complete"] is True and doc["count_of"] == "sets"
+    assert doc["solution_count"] >= 1
+    text = invoke("solve", ROOT / "tests/missions/buddy/b01.toml", "--count", "--cap", 3).output
+    assert "count: at least 3 distinct sets of pieces of 2 new piece(s) (the cap; --cap N counts further)" in text

@@ -195,7 +195,7 @@ def test_validate_prints_the_band():
     text = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1,
                   "--ceiling-games", 3, "--ladder-games", 6)
     assert "band: greedy" in text.output and "open-hand ceiling" in text.output
-    assert "new piece(s), proven minimal" in text.output and "at least" not in text.output  # solve's words
+    assert "new piece(s), proven minimal" in text.output and "solvable with at least" not in text.output
     assert "ladder, search player on 6 deals: 2 samples" in text.output and "shortfall" in text.output
     assert "by its shortfall: " in text.output and "bundled missions" in text.output
     assert "ladder" not in invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 100, "--workers", 1,
@@ -282,3 +282,16 @@ def test_validate_checks_every_file_before_any_work(tmp_path, monkeypatch):
     monkeypatch.setattr(cli, "print_invalid", lambda d: order.append("broken") or None)
     res = invoke("validate", ROOT / "tests/missions/buddy/b01.toml", broken, "--games", 0)
     assert res.exit_code == 2 and order == ["broken", "work"]  # the broken file is named before any solving
+
+
+def test_validate_says_how_many_answers_the_puzzle_has(monkeypatch):
+    from solver.analysis import validate as v
+    from solver.puzzle.cpsat import SolutionCount
+
+    doc = json.loads(invoke("validate", ROOT / "tests/missions/buddy/b01.toml", "--games", 0, "--json").output)
+    (f,) = doc["files"]
+    assert f["count_complete"] is True and f["solution_count"] > 1  # b01: many sets of two pieces
+    assert f"{f['solution_count']} distinct sets of 2 pieces do it" in \
+        invoke("validate", ROOT / "tests/missions/buddy/b01.toml", "--games", 0).output
+    monkeypatch.setattr(v, "count_solutions", lambda m, cat, k, cap, **kw: SolutionCount(k, 1, True, "sets"))
+    assert "one intended answer" in invoke("validate", ROOT / "tests/missions/buddy/b01.toml", "--games", 0).output

@@ -17,10 +17,11 @@ from solver.io.difficulty import campaign_difficulty
 from solver.io.missionfile import check_file, load_mission
 from solver.io.paths import MISSIONS
 from solver.openhand.ceiling import ceiling
-from solver.puzzle.cpsat import solve, solve_for_players
+from solver.puzzle.cpsat import count_solutions, solve, solve_for_players
 from solver.puzzle.reasons import explain
 
 BUNDLED = MISSIONS
+VALIDATE_COUNT_CAP = 100  # answers counted past the fewest pieces' proof: enough to say 'one' or 'many'
 
 
 def mission_warnings(m, min_pieces: int | None) -> list[str]:
@@ -127,6 +128,9 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
     m = load_mission(path, catalog, warnings)
     r = solve(m, catalog, time_limit=time_limit)
     doc["status"], doc["min_pieces"], doc["optimal"] = r.status, r.pieces_used, r.optimal
+    if r.status == "solvable" and r.optimal:  # designers ask whether their puzzle has one answer
+        tally = count_solutions(m, catalog, r.pieces_used, VALIDATE_COUNT_CAP, time_limit=time_limit)
+        doc["solution_count"], doc["count_complete"] = tally.count, tally.complete
     doc["warnings"] = warnings + mission_warnings(m, r.pieces_used)
     if r.status == "unsolvable":
         doc["reasons"] = explain(m, catalog, m.default_players(), time_limit=max(1.0, time_limit / 3))

@@ -303,3 +303,46 @@ def solve_for_players(mission: Mission, catalog, players: int, best: SolveResult
     if best is not None and best.optimal and best.status == "solvable" and not gone & {p.card for p in best.placements}:
         return best
     return solve(mission, catalog, time_limit=time_limit, players=players)
+
+
+# ------------------------------------------------------------ counting answers
+@dataclass
+class SolutionCount:
+    pieces: int  # the size counted: the fewest new pieces
+    count: int  # distinct answers found, at most the cap
+    complete: bool  # every answer of that size was counted (proven)
+    what: str  # "sets" (of pieces) or "placements" (arrangements)
+
+
+def count_solutions(mission: Mission, catalog, pieces: int, cap: int = 1000, placements: bool = False,
+                    exclude=(), players: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT) -> SolutionCount:
+    """How many distinct answers use exactly ``pieces`` new pieces (the fewest): sets of pieces, or
+    with ``placements`` distinct arrangements, up to ``cap``; ``complete`` when the count is proven
+    to be all of them. CP-SAT enumerates the arrangements (a set of pieces may lie in several);
+    the count stops past the cap or at the time limit, and is then a lower bound."""
+    t0 = time.perf_counter()
+    spec = GameSpec.of(mission, players or mission.default_players(), hands_last=False)
+    exclude = tuple(exclude) + tuple(c for c in spec.removed if c not in exclude)
+    what = "placements" if placements else "sets"
+    cand = candidate_placements(mission, catalog, exclude)
+    if len(cand.birds) < mission.clear:
+        return SolutionCount(pieces, 0, True, what)
+    model = cp_model.CpModel()
+    pm = add_placement_model(model, mission, cand)
+    model.add(sum(pm.used.values()) == pieces)
+    seen: set[frozenset] = set()
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self):
+            chosen = pm.chosen(self.value)
+            seen.add(frozenset((p.card, p.cells) for p in chosen) if placements else frozenset(p.card for p in chosen))
+            if len(seen) > cap:
+                self.stop_search()
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = max(0.05, time_limit - (time.perf_counter() - t0))
+    code = solver.solve(model, Collect())
+    complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and len(seen) <= cap
+    return SolutionCount(pieces, min(len(seen), cap), complete, what)

@@ -48,6 +48,18 @@ def _search(board: Board, need: int, marks, pieces, positions, depth: int, chose
     sizes = sorted((len(positions[c][0][1]) for c in pieces if not board.is_used(c)), reverse=True)
     if bin(open_cells).count("1") > sum(sizes[:depth]):
         return None
+    for p, nxt in _moves(board, need, marks, pieces, positions, open_cells):
+        chosen.append(p)
+        found = _search(nxt, need, marks, pieces, positions, depth - 1, chosen)
+        chosen.pop()
+        if found is not None:
+            return found
+    return None
+
+
+def _moves(board: Board, need: int, marks, pieces, positions, open_cells: int):
+    """(placement, board after it) for every legal placement of an unused piece that covers the
+    first open cell without spoiling a coloured side that is needed."""
     target = (open_cells & -open_cells).bit_length() - 1
     want = marks.get(target)
     for card in pieces:
@@ -63,9 +75,37 @@ def _search(board: Board, need: int, marks, pieces, positions, depth: int, chose
                 continue  # would spoil a coloured side we need
             nxt = board.copy()
             nxt.place(p)
-            chosen.append(p)
-            found = _search(nxt, need, marks, pieces, positions, depth - 1, chosen)
-            chosen.pop()
-            if found is not None:
-                return found
-    return None
+            yield p, nxt
+
+
+def all_answers(mission: Mission, catalog, pieces: int, exclude=()) -> set[frozenset[Placement]]:
+    """Every arrangement of exactly ``pieces`` new placements that clears the mission, when no
+    fewer can (``pieces`` is the minimum): the same search, collecting instead of stopping. Each
+    piece of a fewest answer covers a needed cell, and the first open cell of an answer is covered
+    by exactly one of its pieces, so the search meets every answer; different groups of birds can
+    meet one answer twice, hence the set."""
+    start = Board.start(mission)
+    birds = [b for b in mission.birds if start.can_still_be_scanned(b)]
+    cards = [c for c in ALL_CARDS if c not in set(exclude) and not start.is_used(c)]
+    positions = {c: [(mask_of(p), p) for p in all_positions(catalog[c])] for c in cards}
+    out: set[frozenset[Placement]] = set()
+    for group in combinations(birds, mission.clear):
+        need = 0
+        for b in group:
+            need |= b.ring
+        _collect(start, need & ~start.occupied, mission.mark_map, cards, positions, pieces, [], out)
+    return out
+
+
+def _collect(board: Board, need: int, marks, cards, positions, depth: int, chosen: list[Placement], out) -> None:
+    open_cells = need & ~board.occupied
+    if not open_cells:
+        if depth == 0:
+            out.add(frozenset(chosen))
+        return
+    if depth == 0:
+        return
+    for p, nxt in _moves(board, need, marks, cards, positions, open_cells):
+        chosen.append(p)
+        _collect(nxt, need, marks, cards, positions, depth - 1, chosen, out)
+        chosen.pop()
