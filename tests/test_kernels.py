@@ -130,6 +130,23 @@ def test_deal(path, players, catalog):
         assert_same_state(state, S, f"seed {seed}")
 
 
+@twin("state.copy_state")
+def test_copy_state_is_a_clone_into_arrays_kept(catalog):
+    m = load("tests/missions/party/p01.toml", catalog)
+    spec = spec_array(GameSpec.of(m, 3))
+    T = tables_for(m, catalog, False)
+    S, into = fs.new_state(spec), fs.new_state(spec)
+    fplay.deal_game(7, S, T)
+    fplay.play_out(S, int(PolicyId.GREEDY), fpol.new_memory(T), T)  # every array has moved on
+    before = [a.copy() for a in into]
+    fs.copy_state(S, into)
+    for name, got, want, old in zip(fs.FastState._fields, into, fs.clone_state(S), before, strict=True):
+        assert np.array_equal(got, want), name
+        assert got.shape == old.shape  # written in place: the arrays kept are the ones filled
+    into.moves[0] += 1
+    assert into.moves[0] != S.moves[0]  # and they are its own
+
+
 @twin("cards.legal_cards")
 def test_legal_cards():
     r = random.Random(1)

@@ -169,7 +169,7 @@ def test_candidates(catalog):
     assert len(kinds) == 3
 
 
-@twin("search.look_ahead")
+@twin("search.look_ahead", "search.points")
 def test_look_ahead(catalog):
     """The points of one sample's game after one candidate, from the same moment, sample and seed."""
     scores = set()

@@ -21,10 +21,9 @@ from collections import namedtuple
 import numpy as np
 
 from solver.core.codes import PolicyId
-from solver.game.fast.board import count_scanned
 from solver.game.fast.play import play_out
 from solver.game.fast.policies import decide, new_memory, reset_memory
-from solver.game.fast.search import MAX_CANDIDATES, candidates, copy_memory
+from solver.game.fast.search import MAX_CANDIDATES, candidates, copy_memory, points
 from solver.game.fast.state import (
     CLEARED,
     I_NMOVES,
@@ -33,12 +32,12 @@ from solver.game.fast.state import (
     MAX_MOVES,
     OVER,
     apply_action,
+    copy_state,
     current_player,
     new_state,
     observe,
 )
-from solver.game.weights import SEARCH_BIRD, SEARCH_WIN
-from solver.runtime.bits import copy_into, copy_into_2d
+from solver.game.weights import SEARCH_WIN
 from solver.runtime.jit import kernel
 
 PLANNER = int(PolicyId.PLANNER)
@@ -54,33 +53,6 @@ def new_level(spec, T):
     return Level(new_state(spec), new_memory(T), new_memory(T), np.zeros(MAX_CANDIDATES, np.int64),
                  np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_MOVES, np.int64), np.zeros(1, np.int64),
                  np.zeros(1, np.int64), np.full(1, PLANNER, np.int64), np.zeros(1, np.uint64))
-
-
-@kernel()
-def copy_state(src, dst):
-    """dst := src, array by array (no allocation)."""
-    copy_into(dst.spec, src.spec)
-    copy_into(dst.info, src.info)
-    copy_into_2d(dst.hand, src.hand)
-    copy_into(dst.hand_count, src.hand_count)
-    copy_into(dst.set_aside, src.set_aside)
-    copy_into(dst.removed, src.removed)
-    copy_into(dst.seen, src.seen)
-    copy_into(dst.pile, src.pile)
-    copy_into(dst.trick, src.trick)
-    copy_into(dst.trick_player, src.trick_player)
-    copy_into_2d(dst.opts, src.opts)
-    copy_into(dst.occ, src.occ)
-    copy_into_2d(dst.cm, src.cm)
-    copy_into(dst.used, src.used)
-    copy_into(dst.rs, src.rs)
-    copy_into(dst.trace, src.trace)
-    copy_into(dst.moves, src.moves)
-
-
-@kernel()
-def points(S, T):
-    return SEARCH_BIRD * count_scanned(S.occ, S.cm, T) + (SEARCH_WIN if S.info[I_RESULT] == CLEARED else 0)
 
 
 @kernel()

@@ -5,14 +5,14 @@
   cards         game/state.py         deal, legal_cards, decision_card, selection_options
   board         core/rules.py Board   is_legal, has_legal_position, is_scanned, is_spoiled, count_scanned, place
   state         game/state.py         FastState, start_game, current_player, legal_actions, is_legal_action,
-                GameState             apply_action (next_piece, end_round), end_check, observe
+                GameState             apply_action (next_piece, end_round), end_check, observe, copy_state
   heuristic     game/policies.py      refresh_view, score_mask, foot_score, usefulness, placed, is_fresh, is_dead_end,
                                       filler, smart_place, heuristic_card, heuristic_select
   planner       game/planner.py       spoil_solutions, live_solutions, plan_usefulness, planner_place
   policies      Policy.act            decide (random_action; sync, refresh_live, evaluate: the memory)
   play          game/engine.py        play_out, deal_game, play_many
   search        game/search.py        voids, sample_holders, determinize, plan_score, candidates,
-                                      look_ahead, search_decide (copy_memory), search_play_out, search_many
+                                      look_ahead (points), search_decide (copy_memory), search_play_out, search_many
   batch         -                     run: the entry point from Python (not a kernel)
 
 tests/test_kernels.py checks each pair on its own (``TWINS`` below lists them); tests/test_engines.py
@@ -65,6 +65,7 @@ TWINS = {
     "search.voids": "game.search.voids", "search.sample_holders": "game.search.sample_holders",
     "search.determinize": "game.search.determinize", "search.plan_score": "game.planner.PlanBoardView.plan_score",
     "search.candidates": "game.search.candidates", "search.look_ahead": "game.search.look_ahead",
+    "search.points": "game.search.look_ahead", "state.copy_state": "game.state.GameState.clone",
     "search.search_decide": "game.search.SearchPolicy.act",
     "search.search_play_out": "game.engine.play_out", "search.search_many": "game.engine.play_game",
 }

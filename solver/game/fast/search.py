@@ -314,8 +314,15 @@ def look_ahead(obs, sm, s, code, T):
     determinize(obs, sm.holders[s], sm.seeds[s], S2)
     apply_action(S2, code, T)
     copy_memory(sm.base, sm.play)
-    result = play_out(S2, sm.blueprint[0], sm.play, T)
-    return SEARCH_BIRD * count_scanned(S2.occ, S2.cm, T) + (SEARCH_WIN if result == CLEARED else 0)
+    play_out(S2, sm.blueprint[0], sm.play, T)
+    return points(S2, T)
+
+
+@kernel()
+def points(S, T):
+    """What a finished game is worth to the search (search.look_ahead): SEARCH_WIN a clear,
+    SEARCH_BIRD a bird scanned."""
+    return SEARCH_BIRD * count_scanned(S.occ, S.cm, T) + (SEARCH_WIN if S.info[I_RESULT] == CLEARED else 0)
 
 
 @kernel(entry=True)

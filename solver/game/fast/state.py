@@ -290,6 +290,28 @@ def observe(S, seat):
                    S.trick_player, S.opts, S.occ, S.cm, S.used, S.moves)
 
 
+@kernel()
+def copy_state(src, dst):
+    """dst := src, array by array, without allocating (GameState.clone into a state kept for reuse)."""
+    copy_into(dst.spec, src.spec)
+    copy_into(dst.info, src.info)
+    copy_into_2d(dst.hand, src.hand)
+    copy_into(dst.hand_count, src.hand_count)
+    copy_into(dst.set_aside, src.set_aside)
+    copy_into(dst.removed, src.removed)
+    copy_into(dst.seen, src.seen)
+    copy_into(dst.pile, src.pile)
+    copy_into(dst.trick, src.trick)
+    copy_into(dst.trick_player, src.trick_player)
+    copy_into_2d(dst.opts, src.opts)
+    copy_into(dst.occ, src.occ)
+    copy_into_2d(dst.cm, src.cm)
+    copy_into(dst.used, src.used)
+    copy_into(dst.rs, src.rs)
+    copy_into(dst.trace, src.trace)
+    copy_into(dst.moves, src.moves)
+
+
 def clone_state(S: FastState) -> FastState:
     """An independent copy (GameState.clone)."""
     return FastState(*(a.copy() for a in S))
