@@ -269,11 +269,15 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
     a = answer(m, catalog, players, excluded, max_pieces, time_limit)
     result = a.result
     tally = None
-    if (count or count_placements) and result.status == "solvable" and result.optimal:
-        from solver.puzzle.cpsat import count_solutions  # heavy: OR-Tools
+    if count or count_placements:
+        from solver.puzzle.cpsat import SolutionCount, count_solutions  # heavy: OR-Tools
 
-        tally = count_solutions(m, catalog, result.pieces_used, cap, count_placements, excluded, players,
-                                time_limit)
+        what = "placements" if count_placements else "sets"
+        if result.status == "solvable" and result.optimal:
+            tally = count_solutions(m, catalog, result.pieces_used, cap, count_placements, excluded, players,
+                                    time_limit)
+        else:  # proven unsolvable: none at all; no proven fewest size: nothing counted, not complete
+            tally = SolutionCount(result.pieces_used or 0, 0, result.status == "unsolvable", what)
     if as_json:
         doc = a.to_json()
         if tally is not None:
@@ -304,9 +308,9 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
         click.echo(draw(a.board, use_colour(), new=result.placements))
         click.echo(LEGEND)
         if tally is not None:
-            click.echo(count_line(tally, cap))
-        elif count or count_placements:
-            click.echo("count: none (there is no proven fewest answer to count)")
+            click.echo(count_line(tally, cap) if result.status == "solvable" and result.optimal else
+                       "count: 0 (no answer)" if tally.complete else
+                       "count: none (no fewest answer was proven within the time limit)")
         click.echo(f"solver time: {result.seconds:.2f} s (wall clock)")
     if png:  # after the answer is printed: a failed picture never loses it
         from solver.view.plot import save_png  # heavy: matplotlib
@@ -375,12 +379,12 @@ def list_missions(as_json):
         return " / ".join(shown)
 
     width = max(len(r["name"]) for r in rows)
-    click.echo(f"{'id':<4} {'name':<{width}}  {'mode':<5}  {'players':<7}  {'fewest pieces':<13}  shortfall")
+    click.echo(f"{'id':<4} {'name':<{width}}  {'mode':<5}  {'players':<7}  {'fewest pieces':<13}  "
+               "shortfall (party: with 3 / 4 players)")
     for r in rows:
         players = ",".join(str(p) for p in r["players"])
         click.echo(f"{r['id']:<4} {r['name']:<{width}}  {r['mode']:<5}  {players:<7}  "
                    f"{per_table(r['min_pieces']):<13}  {per_table(r['shortfall'])}")
-    click.echo("two values: with 3 / 4 players")
 
 
 # ---------------------------------------------------------------- simulate

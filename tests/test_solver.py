@@ -228,5 +228,8 @@ def test_solve_count_in_json_and_words():
     doc = json.loads(res.output)
     assert res.exit_code == 0 and doc["count_complete"] is True and doc["count_of"] == "sets"
     assert doc["solution_count"] >= 1
+    none = json.loads(invoke("solve", ROOT / "tests/missions/buddy/b01.toml", "--count", "--max-pieces", 1,
+                             "--json").output)
+    assert none["status"] == "unsolvable" and (none["solution_count"], none["count_complete"]) == (0, True)
     text = invoke("solve", ROOT / "tests/missions/buddy/b01.toml", "--count", "--cap", 3).output
     assert "count: at least 3 distinct sets of pieces of 2 new piece(s) (the cap; --cap N counts further)" in text

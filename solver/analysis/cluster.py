@@ -7,6 +7,7 @@ those of a local run. The workers need kakapo installed (the same version), noth
 
 from __future__ import annotations
 
+import logging
 import time
 
 from solver.analysis.tasks import run_task
@@ -23,6 +24,21 @@ class NoWorkers(KakapoError):
     def __init__(self, address: str, waited: float):
         self.address, self.waited = address, waited
         super().__init__(f"no Dask worker has been connected to the scheduler at {address} for {waited:.0f} s")
+
+
+def quiet_lost_results(client) -> None:
+    """Keep Dask's own words about a result lost with its worker off the user's screen: its
+    "rescheduling" warning and the traceback of the fetch given up when no worker is left
+    (``AllExit``, raised inside Dask's event loop and never retrieved). The run says what it
+    waits for itself (``status``)."""
+    logging.getLogger("distributed.client").setLevel(logging.ERROR)
+    loop = client.loop.asyncio_loop
+
+    def handler(loop, context):
+        if type(context.get("exception")).__name__ != "AllExit":
+            loop.default_exception_handler(context)
+
+    loop.call_soon_threadsafe(loop.set_exception_handler, handler)
 
 
 def run_on_cluster(address: str, tasks, worker_timeout: float = WORKER_TIMEOUT, status=None):
@@ -42,6 +58,7 @@ def run_on_cluster(address: str, tasks, worker_timeout: float = WORKER_TIMEOUT, 
         raise InputError("--scheduler", f"cannot reach a Dask scheduler at {address} ({e})",
                          "start one with `dask scheduler` and workers with `dask worker ADDRESS`, "
                          "or check the address") from None
+    quiet_lost_results(client)
     alone_since: list = [None]  # when the last worker left, while none is connected
 
     def check_workers() -> None:
