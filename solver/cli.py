@@ -25,6 +25,7 @@ from solver.core.codes import BAND_POLICIES, DEFAULT_POLICY, OPEN_HAND, POLICY_N
 from solver.core.errors import InputError, KakapoError, ParseError
 from solver.core.rules import Board, Mission, blocked_reason
 from solver.core.spec import GameSpec
+from solver.game.engine import round_lines
 from solver.game.resume import board_mission, replay
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.catalog import DEFAULT_CATALOG, load_catalog
@@ -460,24 +461,36 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
               help="Write the game as JSON Lines to this file.")
 @from_option
 @round_option
+@click.option("--human", "human", default=None, metavar="SEAT[,SEAT]",
+              help="Seats (from 0) played by you; the others by --policy (default planner). You see only your "
+                   "seat's hand. The game is logged after every round (--log, default MISSION-game-N.jsonl).")
 @user_errors
-def play(mission, players, seed, game_index, policy, time_limit, samples, pieces, log_path, from_log, from_round):
+def play(mission, players, seed, game_index, policy, time_limit, samples, pieces, log_path, from_log, from_round,
+         human):
     """Play one game of MISSION and tell it round by round. Exit 0 when cleared, 1 otherwise.
 
     With --from LOG the logged game is replayed up to the start of --round R (default: after its
     last round) and played on; with the original's policy and seed it repeats the original.
     MISSION may then be left out when the game was played on a bundled mission.
 
+    With --human SEAT you take that seat: each decision is a question with numbered choices, best
+    first by the other seats' policy; a placement may also be given by its cells (c3 c4 d4).
+    Ctrl-C or end of input ends the game (exit 130), keeping the log of the rounds played.
+
     \b
     Example: kakapo play b05 --seed 7 --game 3 --log game.jsonl
     Example: kakapo play --from game.jsonl --round 4 --policy planner --log game2.jsonl
+    Example: kakapo play b01 --human 0
     """
-    from solver.analysis import play as games  # heavy: the open-hand solver's OR-Tools
-
     if mission is None and from_log is None:
         raise click.UsageError("give MISSION (a mission file or a bundled mission's id), or --from LOG")
     if from_round is not None and from_log is None:
         raise click.UsageError("--round goes with --from LOG")
+    if human is not None:
+        return play_as_human(mission, players, seed, game_index, policy, samples, pieces, log_path, from_log,
+                             from_round, human)
+    from solver.analysis import play as games  # heavy: the open-hand solver's OR-Tools
+
     check_output_path(log_path, [mission, pieces, from_log], None, "--log")
     if from_log:
         log, catalog, m = log_and_mission(from_log, mission, pieces)
@@ -497,6 +510,82 @@ def play(mission, players, seed, game_index, policy, time_limit, samples, pieces
         write_log(log_path, game.events)
     print_game(m, game, players, policy if policy != PolicyId.SEARCH.label else f"search ({samples} samples)", seed,
                game_index, from_log)
+    sys.exit(EXIT_OK if game.state.result() == "cleared" else EXIT_NO)
+
+
+def human_seats(text: str, players: int) -> list[int]:
+    """The seats of --human: numbers from 0, comma-separated, each once."""
+    seats = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 0 <= int(part) < players:
+            raise InputError("--human", f"{part!r} is not a seat of this {players}-player game",
+                             f"give seat numbers from 0 to {players - 1}, e.g. --human 0 or --human 0,2")
+        if int(part) in seats:
+            raise InputError("--human", f"seat {part} is named twice", "name each seat once")
+        seats.append(int(part))
+    return seats
+
+
+def free_log_name(mission_id: str) -> str:
+    """MISSION-game-N.jsonl in the current folder, the first N not taken (nothing is overwritten)."""
+    n = 1
+    while Path(f"{mission_id}-game-{n}.jsonl").exists():
+        n += 1
+    return f"{mission_id}-game-{n}.jsonl"
+
+
+def play_as_human(mission, players, seed, game_index, policy, samples, pieces, log_path, from_log, from_round,
+                  human) -> None:
+    """`play --human`: a person in some seats, --policy in the others (module analysis/human.py)."""
+    from solver.analysis import play as games
+    from solver.analysis.human import GameAbandoned, console_for
+
+    if policy == OPEN_HAND:
+        raise InputError("--policy", "the open-hand team plans every seat with every hand in view; it cannot share "
+                         "a table with a person", "give another --policy (default planner)")
+    if from_log:
+        log, catalog, m = log_and_mission(from_log, mission, pieces)
+        seed, game_index, _ = _defaults_from(log, seed, game_index, policy)
+        logged = log.meta.get("policy")
+        policy = policy or (logged if logged in POLICY_NAMES else PolicyId.PLANNER.label)
+        samples = samples_for(policy, samples)
+        state, _ = games.resume(log, m, catalog, from_round, seed, game_index, policy, players, samples)
+        players = log.players
+    else:
+        catalog, m = load_inputs(mission, pieces)
+        players = table(m, players, mission)
+        seed, game_index = 1 if seed is None else seed, game_index or 0
+        policy = policy or PolicyId.PLANNER.label
+        samples = samples_for(policy, samples)
+        from solver.game.seeds import game_seeds
+        from solver.game.state import deal
+
+        state = deal(m, catalog, players, int(game_seeds(seed, game_index, 1)[0]))
+    seats = human_seats(human, players)
+    log_path = log_path or free_log_name(m.id)
+    check_output_path(log_path, [mission, pieces, from_log], None, "--log")
+    console = console_for()
+    others = [k for k in range(players) if k not in seats]
+    label = policy if policy != PolicyId.SEARCH.label else f"search ({samples} samples)"
+    console.say(f"{m.name} ({m.id}): {players} players; you play seat(s) {', '.join(map(str, seats))}"
+                + (f", {label} plays seat(s) {', '.join(map(str, others))}" if others else "")
+                + f"; scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) in {m.rounds} rounds; "
+                f"seed {seed}, game {game_index}")
+    console.say(f"the game is logged to {log_path} after every round")
+    try:
+        game = games.play_human(state, seats, policy, samples, console, log_path,
+                                games.meta(seed, game_index, policy, samples))
+    except GameAbandoned as e:
+        done = state.rounds_played()
+        how = "at the end of input" if str(e) == "end of input" else "by Ctrl-C"
+        click.echo(f"game ended {how} in round {state.round}: the log of the {done} finished round(s) is in "
+                   f"{log_path}; `kakapo play --from {log_path} --human {human}` goes on from there", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    board = game.state.board
+    click.echo(draw(board, console.colour, new=list(board.pieces.values())[len(m.placed):]))
+    events = game.events
+    click.echo(end_line(m, events[-1], events[1:-1]))
     sys.exit(EXIT_OK if game.state.result() == "cleared" else EXIT_NO)
 
 
@@ -524,17 +613,8 @@ def print_game(m: Mission, game, players: int, policy: str, seed: int, game_inde
     for e in rounds:
         if from_log and e["round"] == game.first_round:
             click.echo(f"-- round {e['round']} on: {policy} plays on (rounds before from {from_log})")
-        plays = ", ".join(f"P{p['player']} {p['card']}" for p in e["plays"])
-        click.echo(f"round {e['round']} (trump {e['trump']}): {plays} -> {e['decision']} by P{e['in_charge']}")
-        if e["skill"]:
-            click.echo(f"  skill {e['skill']} ({e['skills_left']} left)")
-        for p in e["placements"]:
-            click.echo(f"  places {p['piece']} at {' '.join(p['cells'])}")
-        if len(e["pieces"]) > len(e["placements"]):
-            click.echo(f"  {e['pieces'][-1]} fits nowhere")
-        elif not e["pieces"]:
-            click.echo("  nothing to place (piece already used)")
-        click.echo(f"  scanned: {', '.join(e['scanned']) or '-'}")
+        for line in round_lines(e):
+            click.echo(line)
     board = game.state.board
     click.echo(draw(board, use_colour(), new=list(board.pieces.values())[len(m.placed):]))
     click.echo(end_line(m, end, rounds))

@@ -19,13 +19,13 @@ from solver.core.codes import OPEN_HAND, PolicyId
 from solver.core.errors import InputError
 from solver.core.rules import Mission
 from solver.core.spec import GameSpec
-from solver.game.engine import Policy, log_events, play_game, play_out
+from solver.game.engine import Policy, log_events, play_game, play_out, round_event, round_lines
 from solver.game.resume import replay
 from solver.game.roster import make_policy
 from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
 from solver.game.state import GameState, deal
-from solver.io.gamelog import GameLog
+from solver.io.gamelog import GameLog, write_log
 from solver.openhand.ceiling import WITNESS_POLICIES
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver, from_moment
 from solver.openhand.plan import PlanPolicy
@@ -93,9 +93,10 @@ def play(m: Mission, catalog, players: int, seed: int, game: int, policy: str, t
     return PlayedGame(state, log_events(state, meta(seed, game, policy, samples)), note, 1)
 
 
-def play_from(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, game: int, policy: str,
-              time_limit: float, players: int | None = None, samples: int = DEFAULT_SAMPLES) -> PlayedGame:
-    """The logged game from the start of round ``round_`` (default: after its last round), played on."""
+def resume(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, game: int, policy: str,
+           players: int | None = None, samples: int = DEFAULT_SAMPLES) -> tuple[GameState, Policy | None]:
+    """The logged game at the start of round ``round_`` (default: after its last round), and the
+    policy that replayed it (None for the open-hand team); InputError when it is over there."""
     if players is not None and players != log.players:
         raise InputError("--players", f"the game in {log.path} has {log.players} players, not {players}",
                          "leave --players out: a continued game keeps its table")
@@ -106,6 +107,13 @@ def play_from(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, 
     if state.is_over():
         raise InputError(log.path, f"the game is over: {state.result()} after round {state.rounds_played()}",
                          f"give --round R with R from 1 to {state.rounds_played()} to play on from an earlier round")
+    return state, shadow
+
+
+def play_from(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, game: int, policy: str,
+              time_limit: float, players: int | None = None, samples: int = DEFAULT_SAMPLES) -> PlayedGame:
+    """The logged game from the start of round ``round_`` (default: after its last round), played on."""
+    state, shadow = resume(log, m, catalog, round_, seed, game, policy, players, samples)
     first = state.round
     note = None
     player: Policy
@@ -116,3 +124,31 @@ def play_from(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, 
         player = shadow
     play_out(state, player)
     return PlayedGame(state, log_events(state, meta(seed, game, policy, samples)), note, first)
+
+
+# ---------------------------------------------------------------- a person at the table
+def play_human(state: GameState, humans: list[int], policy: str, samples: int, console, log_path: str,
+               meta_: dict) -> PlayedGame:
+    """Play ``state`` on with a person in the ``humans`` seats and ``policy`` in the others; the log
+    is written after every round, so that a game ended early (``GameAbandoned``) keeps its rounds."""
+    from solver.analysis.human import GameAbandoned, HumanSeat
+
+    bot = make_policy(policy, samples)
+    seats: list[Policy] = [HumanSeat(console, make_policy(policy, samples)) if k in humans else bot
+                           for k in range(state.players)]
+    first = state.round
+    meta_ = {**meta_, "human": sorted(humans)}
+
+    def finished(s: GameState) -> None:
+        write_log(log_path, log_events(s, meta_))
+        event = round_event(s.history[-1])
+        for line in round_lines(event):
+            console.say(line)
+
+    write_log(log_path, log_events(state, meta_))
+    try:
+        play_out(state, seats, finished)
+    except KeyboardInterrupt:
+        raise GameAbandoned("Ctrl-C") from None
+    return PlayedGame(state, log_events(state, meta_), None, first)
+

@@ -9,7 +9,7 @@ the JSON Lines log of SPEC (`kakapo play --log`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -51,9 +51,10 @@ def seat_policies(policy: Policy | Sequence[Policy], players: int) -> list[Polic
     return [policy] * players
 
 
-def play_out(state: GameState, policy: Policy | Sequence[Policy]) -> GameState:
+def play_out(state: GameState, policy: Policy | Sequence[Policy],
+             on_round: Callable[[GameState], None] | None = None) -> GameState:
     """Play ``state`` to the end: each decision goes to the seat's policy with only that seat's
-    observation and random stream."""
+    observation and random stream. ``on_round(state)`` is called after each finished round."""
     seats = seat_policies(policy, state.players)
     while not state.is_over():
         seat = state.current_player()
@@ -62,7 +63,10 @@ def play_out(state: GameState, policy: Policy | Sequence[Policy]) -> GameState:
         if action not in obs.legal:
             raise PolicyError(f"policy {seats[seat].name} chose {action}, which is not legal now "
                               f"(round {state.round}, seat {seat})")
+        finished = len(state.history)
         state.apply(action)
+        if on_round is not None and len(state.history) > finished:
+            on_round(state)
     return state
 
 
@@ -94,6 +98,22 @@ def round_event(r) -> dict[str, Any]:
             "in_charge": r.in_charge, "skill": r.skill.json, "pieces": [str(c) for c in r.pieces],
             "placements": [p.to_json() for p in r.placements], "skills_left": r.skills_left,
             "scanned": list(r.scanned)}
+
+
+def round_lines(e: dict) -> list[str]:
+    """A finished round in words (a round line of the log)."""
+    plays = ", ".join(f"P{p['player']} {p['card']}" for p in e["plays"])
+    out = [f"round {e['round']} (trump {e['trump']}): {plays} -> {e['decision']} by P{e['in_charge']}"]
+    if e["skill"]:
+        out.append(f"  skill {e['skill']} ({e['skills_left']} left)")
+    for p in e["placements"]:
+        out.append(f"  places {p['piece']} at {' '.join(p['cells'])}")
+    if len(e["pieces"]) > len(e["placements"]):
+        out.append(f"  {e['pieces'][-1]} fits nowhere")
+    elif not e["pieces"]:
+        out.append("  nothing to place (piece already used)")
+    out.append(f"  scanned: {', '.join(e['scanned']) or '-'}")
+    return out
 
 
 def log_events(state: GameState, meta: dict | None = None) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ Keys a round line can do without, because the rules decide them (``start_player`
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -241,6 +242,14 @@ def _round(ln: _Line, players: int) -> LoggedRound:
 
 
 def write_log(path: str | Path, events: list[dict]) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        for e in events:
-            f.write(json.dumps(e) + "\n")
+    """Write the log whole or not at all (a game logged round by round is never left half-written)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            for e in events:
+                f.write(json.dumps(e) + "\n")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()

@@ -1,0 +1,248 @@
+"""The human seat: a person plays one or more seats of a game in the terminal (`play --human`).
+
+``HumanSeat`` is a policy like any other: it is handed the seat's observation and nothing else,
+so the person sees what that seat may see (its hand, the public cards, the board, the counters,
+the round) and never another hand. Each decision is one question: a line beginning with ``? ``,
+then its choices as lines ``N) ...`` numbered from 1, best first by the seat's advisor (the
+policy of the other seats, ``game/advice.py``). The answer is a choice's number; a placement may
+also be given by its cells (``c3 c4 d4``), any legal placement. A wrong answer is said why
+(a line beginning with ``! ``) and the question is asked again.
+
+Plain mode (standard input not a terminal) is for scripts and tests: nothing but the lines the
+person must see, no colour, and every line flushed before an answer is read. In a terminal the
+board is drawn in colour and the placements offered are drawn on small boards; Enter takes 1.
+End of input and Ctrl-C end the game (``GameAbandoned``); the caller keeps the log of the
+rounds finished.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from solver.core.board import COLUMNS, SIZE, all_positions, cell, cell_name, parse_cell, position_index
+from solver.core.codes import Skill
+from solver.core.errors import KakapoError, ParseError
+from solver.core.rules import Board, Placement, cells_of, grow, mask_of
+from solver.game.actions import Action, Phase
+from solver.game.advice import ranked_actions
+from solver.game.rng import SplitMix64
+from solver.game.state import Observation, Option
+from solver.view.render import draw
+
+PLACES_SHOWN = 8  # placements offered as numbered choices (any other is given by its cells)
+BOARDS_SHOWN = 4  # of those, drawn on small boards in a terminal
+
+
+class GameAbandoned(KakapoError):
+    """The person ended the game: end of input or Ctrl-C."""
+
+
+@dataclass
+class Console:
+    """Questions and answers on a text stream pair (``plain``: for scripts, see the module docstring)."""
+
+    stdin: TextIO
+    stdout: TextIO
+    plain: bool
+    colour: bool = False
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def read(self) -> str:
+        if not self.plain:
+            self.stdout.write("> ")
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise GameAbandoned("end of input")
+        return line.strip()
+
+    def ask(self, question: str, choices: list[str], other=None) -> int | object:
+        """The number (0-based) of the choice answered; ``other(text)`` may turn any other answer
+        into a value (or a message saying what is wrong with it, as a str in a ValueError)."""
+        while True:
+            self.say(f"? {question} [1-{len(choices)}]")
+            for k, text in enumerate(choices, start=1):
+                self.say(f"{k}) {text}")
+            answer = self.read()
+            if answer == "" and not self.plain:
+                answer = "1"
+            if answer.isdigit():
+                k = int(answer)
+                if 1 <= k <= len(choices):
+                    return k - 1
+                self.say(f"! there is no choice {k}: answer a number from 1 to {len(choices)}")
+                continue
+            if other is not None and answer:
+                try:
+                    return other(answer)
+                except ValueError as e:
+                    self.say(f"! {e}")
+                    continue
+            hint = " or the cells of a placement (c3 c4 d4)" if other is not None else ""
+            self.say(f"! {answer!r} is not a choice: answer a number from 1 to {len(choices)}{hint}")
+
+
+@dataclass
+class HumanSeat:
+    """A seat played by a person; ``advisor``: the policy that orders the choices (best first)."""
+
+    console: Console
+    advisor: object
+    name: str = "human"
+    _shown: tuple = field(default=(), repr=False)  # the moment whose board was last drawn
+
+    def act(self, obs: Observation, rng: SplitMix64) -> Action:
+        ranked = ranked_actions(self.advisor, obs, rng)
+        self._show(obs)
+        if obs.phase == Phase.REVEAL:
+            return self._reveal(obs, ranked)
+        if obs.phase == Phase.SELECT:
+            return self._select(obs, ranked)
+        return self._place(obs, ranked)
+
+    # ------------------------------------------------------------ what the seat sees
+    def _show(self, obs: Observation) -> None:
+        moment = (obs.round, len(obs.board.pieces))
+        if moment != self._shown:
+            self._shown = moment
+            self.console.say(draw(obs.board, self.console.colour))
+        needed = obs.mission.clear
+        scanned = obs.board.scanned()
+        self.console.say(f"round {obs.round} of {obs.spec.rounds}, trump {obs.trump}; skill counters left "
+                         f"{obs.skills_left}; scanned {len(scanned)} of {needed} bird(s) needed"
+                         + (f" ({', '.join(scanned)})" if scanned else ""))
+        self.console.say(f"your hand (player {obs.seat}): {' '.join(map(str, obs.hand)) or '-'}")
+        if obs.trick:
+            self.console.say("this round: " + ", ".join(f"P{p} {c}" for p, c in obs.trick))
+
+    # ------------------------------------------------------------ the three decisions
+    def _reveal(self, obs: Observation, ranked: list[Action]) -> Action:
+        follow = f"; you must follow {obs.lead}" if obs.lead is not None and len(obs.legal) < len(obs.hand) else ""
+        lead = "you lead" if not obs.trick else f"{obs.lead} was led"
+        k = self.console.ask(f"round {obs.round}, player {obs.seat}: which card do you reveal? ({lead}{follow})",
+                             [str(a.card) for a in ranked])
+        assert isinstance(k, int)
+        return ranked[k]
+
+    def _select(self, obs: Observation, ranked: list[Action]) -> Action:
+        k = self.console.ask(f"round {obs.round}, player {obs.seat}: you are in charge; which pieces do you take? "
+                             f"({obs.skills_left} skill counter(s) left)",
+                             [option_text(obs.options[a.index], obs.board) for a in ranked])
+        assert isinstance(k, int)
+        return ranked[k]
+
+    def _place(self, obs: Observation, ranked: list[Action]) -> Action:
+        piece = obs.piece
+        assert piece is not None
+        shape = obs.catalog[piece]
+        positions = {a.index: a for a in obs.legal}
+        cells = {a: placement_of(obs, a) for a in ranked}
+        shown = ranked[:PLACES_SHOWN]
+        if not self.console.plain:
+            self.console.say(small_boards(obs.board, [cells[a] for a in shown[:BOARDS_SHOWN]], self.console.colour))
+        index = position_index(shape)
+
+        def by_cells(text: str) -> Action:
+            try:
+                wanted = frozenset(parse_cell(t) for t in re.split(r"[\s,]+", text) if t)
+            except ParseError as e:
+                raise ValueError(f"{e}; give a number, or the piece's cells like c3 c4 d4") from None
+            if wanted not in index:
+                raise ValueError(f"{' '.join(sorted_cells(wanted))} is not the shape of {piece} "
+                                 f"({shape.format()}) in any rotation or reflection")
+            action = positions.get(index[wanted])
+            if action is None:
+                problem = obs.board.placement_problem(Placement(piece, wanted))
+                raise ValueError(f"{piece} cannot go at {' '.join(sorted_cells(wanted))}: {problem}")
+            return action
+
+        more = len(ranked) - len(shown)
+        tail = f"; {more} more legal place(s): give the cells" if more > 0 else ""
+        k = self.console.ask(f"round {obs.round}, player {obs.seat}: where does {piece} go? (a number, or its cells "
+                             f"like {' '.join(sorted_cells(cells[shown[0]].cells))}{tail})",
+                             [placement_text(obs.board, cells[a]) for a in shown], by_cells)
+        return shown[k] if isinstance(k, int) else k  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------- words and small boards
+def placement_of(obs: Observation, action: Action) -> Placement:
+    assert action.card is not None
+    return Placement(action.card, all_positions(obs.catalog[action.card])[action.index])
+
+
+def sorted_cells(cells) -> list[str]:
+    return [cell_name(c) for c in sorted(cells)]
+
+
+def option_text(option: Option, board: Board) -> str:
+    pieces = ", then ".join(map(str, option.pieces))
+    if option.skill == Skill.NONE:
+        return pieces or "nothing: the piece is on the board already"
+    words = {Skill.DOUBLE_SCAN: "double scan", Skill.WILD_COLOR: "wild colour", Skill.SHIFT_CHANGE: "shift change"}
+    return f"{words[option.skill]}: {pieces} (uses a skill counter)"
+
+
+def placement_text(board: Board, p: Placement) -> str:
+    """The cells, and what the placement does: the birds it scans, or the open sides it covers."""
+    after = board.copy()
+    after.place(p)
+    new = [b for b in after.scanned() if b not in board.scanned()]
+    cells = " ".join(p.cell_names())
+    if new:
+        return f"{cells}  (scans {', '.join(new)})"
+    rings = 0
+    for b in board.mission.birds:
+        if not board.is_scanned(b):
+            rings |= b.ring
+    covered = (mask_of(p.cells) & rings & ~board.occupied).bit_count()
+    return f"{cells}  (covers {covered} open side(s))" if covered else cells
+
+
+def small_boards(board: Board, placements: list[Placement], colour: bool) -> str:
+    """The region around each placement, side by side, the placement's cells marked with its number."""
+    if not placements:
+        return ""
+    area = 0
+    for p in placements:
+        area |= grow(grow(mask_of(p.cells)))
+    rows = sorted({c // SIZE for c in cells_of(area)})
+    cols = sorted({c % SIZE for c in cells_of(area)})
+    r0, r1, c0, c1 = rows[0], rows[-1], cols[0], cols[-1]
+    full = draw(board, False).splitlines()[1:]
+    blocks = []
+    for k, p in enumerate(placements, start=1):
+        lines = [f"{k})".ljust(4) + "".join(f" {COLUMNS[c]} " for c in range(c0, c1 + 1))]
+        for r in range(r0, r1 + 1):
+            row = full[r][4:]
+            parts = []
+            for c in range(c0, c1 + 1):
+                text = row[3 * c: 3 * c + 3]
+                if cell(r, c) in p.cells:
+                    text = f"[{p.card.colour.letter}]"
+                parts.append(text)
+            lines.append(f"{r + 1:>3} " + "".join(parts))
+        blocks.append(lines)
+    width = max(len(line) for b in blocks for line in b) + 2
+    out = []
+    for start in range(0, len(blocks), 2):
+        group = blocks[start:start + 2]
+        for i in range(max(len(b) for b in group)):
+            out.append("".join((b[i] if i < len(b) else "").ljust(width) for b in group).rstrip())
+        out.append("")
+    return "\n".join(out)
+
+
+def console_for(stdin=None, stdout=None) -> Console:
+    """Plain mode unless standard input is a terminal."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    plain = not (hasattr(stdin, "isatty") and stdin.isatty())
+    from solver.view.render import use_colour
+
+    return Console(stdin, stdout, plain, colour=not plain and use_colour(stdout))

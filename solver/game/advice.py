@@ -1,0 +1,48 @@
+"""A policy's advice to a seat: the seat's legal actions, best first (the human seat's choices).
+
+The policy sees what it always sees, the seat's observation, and decides with a copy of the
+seat's random stream, so asking for advice moves nothing in the game. Its own choice comes first;
+the others follow by what the policy can say of them: for placements the score the heuristic
+family gives a place (the planner's alignment bonus included), for cards and selections the
+order of the legal actions (the policies rank only their best there).
+"""
+
+from __future__ import annotations
+
+from solver.core.rules import mask_of
+from solver.game.actions import Action, Phase
+from solver.game.planner import PlannerPolicy
+from solver.game.policies import SmartBase
+from solver.game.rng import SplitMix64
+from solver.game.state import Observation
+
+
+def ranked_actions(policy, obs: Observation, rng: SplitMix64) -> list[Action]:
+    """``obs.legal``, the policy's choice first, then the rest best first where it ranks them."""
+    legal = list(obs.legal)
+    if not legal:
+        return []
+    best = policy.act(obs, SplitMix64(rng.state))
+    rest = [a for a in legal if a != best]
+    scorer = policy if isinstance(policy, SmartBase) else PlannerPolicy() if policy.name == "search" else None
+    if obs.phase == Phase.PLACE and scorer is not None:
+        score = place_scores(scorer, obs)
+        order = {a: k for k, a in enumerate(legal)}
+        rest.sort(key=lambda a: (-score[order[a]], order[a]))
+    return [best, *rest]
+
+
+def place_scores(policy: SmartBase, obs: Observation) -> list[int]:
+    """What the policy's placement rule gives each legal placement of ``obs.piece`` (higher is better)."""
+    v = policy.view(obs)
+    piece = obs.piece
+    assert piece is not None
+    col = int(piece.colour)
+    out = []
+    for p in obs.placements():
+        m = mask_of(p.cells)
+        if hasattr(v, "plan_score"):
+            out.append(v.plan_score(piece, m))
+        else:
+            out.append(v.score(col, m) if m & v.need else 0)
+    return out
