@@ -117,11 +117,11 @@ def test_end_of_input_keeps_the_log_and_the_game_goes_on_from_it(monkeypatch, tm
     assert result.exit_code == 130 and "Traceback" not in result.output
     assert "game ended at the end of input" in result.output and "--from mine.jsonl --human 1" in result.output
     log = read_log(tmp_path / "mine.jsonl")
-    assert log.end is None and 1 <= len(log.rounds_logged)
+    assert log.end is None and len(log.rounds_logged) >= 1
     state = replay(log, mission_of("b05", catalog), catalog)
     assert state.round == len(log.rounds_logged) + 1
     # the same command goes on from the log; the new game holds the rounds played
-    result, out, _ = play_scripted(monkeypatch, tmp_path, ["play", "--from", "mine.jsonl", "--human", "1",
+    result, _out, _ = play_scripted(monkeypatch, tmp_path, ["play", "--from", "mine.jsonl", "--human", "1",
                                                            "--log", "mine2.jsonl"], seed=5)
     assert result.exit_code in (0, 1)
     events = lines(tmp_path / "mine2.jsonl")
@@ -131,7 +131,8 @@ def test_end_of_input_keeps_the_log_and_the_game_goes_on_from_it(monkeypatch, tm
 
 def test_wrong_seats_and_the_open_hand_team_are_refused(tmp_path):
     for args, words in ((["--human", "2"], "'2' is not a seat"), (["--human", "0,0"], "named twice"),
-                        (["--human", "x"], "is not a seat"), (["--human", "0", "--policy", "open-hand"], "cannot share")):
+                        (["--human", "x"], "is not a seat"),
+                        (["--human", "0", "--policy", "open-hand"], "cannot share")):
         r = CliRunner().invoke(main, ["play", "b01", *args, "--log", str(tmp_path / "g.jsonl")])
         assert r.exit_code == 2 and words in r.output and "Traceback" not in r.output
 
@@ -166,7 +167,7 @@ def test_ctrl_c_and_end_of_input_in_a_real_process(tmp_path):
     _, err = p.communicate(timeout=30)
     assert p.returncode == 130 and "Traceback" not in err and "by Ctrl-C" in err
     assert read_log(tmp_path / "g.jsonl").mission == "b01"
-    done = subprocess.run(cmd[:-1] + ["g2.jsonl"], cwd=tmp_path, input="1\n1\n", capture_output=True, text=True,
+    done = subprocess.run([*cmd[:-1], "g2.jsonl"], cwd=tmp_path, input="1\n1\n", capture_output=True, text=True,
                           env=env, timeout=60)
     assert done.returncode == 130 and "Traceback" not in done.stderr and "end of input" in done.stderr
     assert json.loads((tmp_path / "g2.jsonl").read_text().splitlines()[0])["human"] == [0]
