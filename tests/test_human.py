@@ -112,7 +112,7 @@ def test_scripted_games_are_legal_and_logged(monkeypatch, tmp_path, catalog, mis
 
 
 def test_end_of_input_keeps_the_log_and_the_game_goes_on_from_it(monkeypatch, tmp_path, catalog):
-    result, out, _ = play_scripted(monkeypatch, tmp_path, ["play", "b05", "--human", "1", "--log", "mine.jsonl"],
+    result, _, _ = play_scripted(monkeypatch, tmp_path, ["play", "b05", "--human", "1", "--log", "mine.jsonl"],
                                    stop_after=9, best=True)
     assert result.exit_code == 130 and "Traceback" not in result.output
     assert "game ended at the end of input" in result.output and "--from mine.jsonl --human 1" in result.output
