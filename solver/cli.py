@@ -159,7 +159,8 @@ def log_and_mission(log_path: str, mission: str | None, pieces: str | None) -> t
         found = bundled_mission(log.mission)
         if found is None:
             raise InputError(log_path, f"the game was played on mission {log.mission!r}, which is not a bundled "
-                             "mission", "give the mission file too: kakapo play MISSION.toml --from LOG")
+                             "mission", "give the mission file too (kakapo play MISSION.toml --from LOG, "
+                             "kakapo review LOG --mission MISSION.toml)")
         mission = str(found)
     catalog, m = load_inputs(mission, pieces)
     return log, catalog, m
@@ -633,6 +634,56 @@ def end_line(m: Mission, end: dict, rounds: list[dict]) -> str:
         piece = rounds[-1]["pieces"][-1] if rounds and rounds[-1]["pieces"] else "a selected piece"
         return f"failed in round {n}: {piece} fits nowhere on the board, and a selected piece must be placed; {where}"
     return f"failed: the rounds ran out after {n} round(s) with {where}"
+
+
+# ---------------------------------------------------------------- review
+@main.command()
+@click.argument("log_file", metavar="LOG", type=click.Path())
+@click.option("--mission", "mission", type=click.Path(), default=None,
+              help="The mission file the game was played on (default: the bundled mission the log names).")
+@pieces_option
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Budget of the open-hand solver per round, in seconds of CP-SAT's deterministic time.")
+@click.option("--samples", type=click.IntRange(min=0, max=4096), default=None, metavar="K",
+              help="The search player's look-ahead deals per decision (default 8).")
+@click.option("--playouts", type=click.IntRange(min=1, max=10000), default=None, metavar="N",
+              help="Continuations of each moment the search player plays (default 24).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Seed of the continuations' random streams.")
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write a page with the board of each round.")
+@user_errors
+def review(log_file, mission, pieces, time_limit, samples, playouts, seed, as_json, html_path):
+    """Where a logged game was won or lost, round by round. Exit 0.
+
+    For each round: could a team that sees every hand still clear the deal from its start
+    (clearable, not clearable, or undecided within --time-limit); how often the search player,
+    seeing only its seat's hand, clears it from there; and the decision of the round that cost
+    most, with the search player's alternative. Names the first round from which the deal is lost.
+    Works on any log: a bot's (play --log), a person's (play --human) or one written by hand
+    (docs/logs.md).
+
+    \b
+    Example: kakapo review game.jsonl
+    Example: kakapo review game.jsonl --html review.html
+    """
+    from solver.analysis.review import REVIEW_PLAYOUTS, REVIEW_SAMPLES, review_game, review_html, review_lines
+
+    log, catalog, m = log_and_mission(log_file, mission, pieces)
+    check_output_path(html_path, [log_file, mission, pieces], ".html", "--html")
+    progress = None if as_json else (lambda text: click.echo(text, err=True))
+    rv = review_game(log, m, catalog, time_limit, REVIEW_SAMPLES if samples is None else samples,
+                     REVIEW_PLAYOUTS if playouts is None else playouts, seed, progress)
+    if html_path:
+        Path(html_path).write_text(review_html(rv), encoding="utf-8")
+    if as_json:
+        emit_json(rv.to_json())
+    else:
+        for line in review_lines(rv):
+            click.echo(line)
+        if html_path:
+            click.echo(f"page: {html_path}")
 
 
 # ---------------------------------------------------------------- ceiling

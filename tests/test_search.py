@@ -248,6 +248,22 @@ def test_search_play_out_from_late_moments(catalog):
         assert_same_state(state, S, m.id)
 
 
+@twin("search.search_play_on")
+def test_play_on_from_a_moment_equals_the_reference(catalog):
+    """The review's continuations: the same moment played on with other seat streams, both engines."""
+    for name, players in ROWS[:2]:
+        m = mission_of(name, catalog)
+        steps, _ = moments(m, catalog, players, "planner", 4)
+        state = steps[-min(len(steps), 9)][0]
+        T = tables_for(m, catalog, True)
+        seeds = np.array([5, 77, 2**63 + 9], np.uint64)
+        results = np.zeros(3, np.int64)
+        fsearch.search_play_on(fs.fast_state(state), 1, T, seeds, results)
+        want = [int(Result.parse(search.play_on(state, int(x), SearchPolicy(1, small_library(m, catalog))).result()))
+                for x in seeds]
+        assert results.tolist() == want, name
+
+
 @pytest.mark.slow
 @twin("search.search_many")
 def test_whole_search_games_equal_the_reference(catalog):

@@ -166,3 +166,12 @@ class SearchPolicy:
                 points[i] += look_ahead(state, self.planner)
         best = max(range(len(cands)), key=lambda i: (points[i], -i))
         return cands[best] if points[best] - points[0] > SEARCH_MARGIN * self.samples else blueprint
+
+
+def play_on(state: GameState, seed: int, policy) -> GameState:
+    """A copy of ``state`` played to the end by ``policy`` in every seat, with seat streams drawn
+    from ``seed`` (one a seat, in seat order): one of many continuations of the same moment."""
+    out = state.clone()
+    rng = SplitMix64(seed)
+    out.seat_rngs = [SplitMix64(rng.next()) for _ in range(out.players)]
+    return play_out(out, policy)

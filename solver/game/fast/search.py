@@ -38,6 +38,7 @@ from solver.game.fast.state import (
     REVEAL,
     SELECT,
     apply_action,
+    copy_state,
     current_player,
     fast_observation,
     is_legal_action,
@@ -397,6 +398,23 @@ def search_many(seeds, spec, samples, T, results, rounds_played, scanned, traces
         rounds_played[i] = S.info[I_ROUND]
         scanned[i] = count_scanned(S.occ, S.cm, T)
         traces[i] = S.trace[0]
+
+
+@kernel(entry=True)
+def search_play_on(S0, samples, T, seeds, results):
+    """search.play_on with the search player, once per seed: S0 played to the end, the seats'
+    streams drawn from the seed. Result codes into ``results``."""
+    S = new_state(S0.spec)
+    sm = new_search_memory(S0.spec, samples, T)
+    rng = np.zeros(1, np.uint64)
+    for i in range(seeds.shape[0]):
+        copy_state(S0, S)
+        rng[0] = seeds[i]
+        for k in range(S.spec[SPEC_PLAYERS]):
+            S.rs[k] = rnext(rng, 0)
+        reset_memory(sm.base)
+        search_play_out(S, sm, T)
+        results[i] = S.info[I_RESULT]
 
 
 class SearchPlayer:

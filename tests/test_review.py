@@ -1,0 +1,117 @@
+"""`kakapo review LOG` (SPEC, *kakapo review*): round-by-round verdicts on games of known outcome."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.analysis.review import review_game
+from solver.cli import main
+from solver.game.resume import replay
+from solver.io.gamelog import read_log
+from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver, from_moment
+from tests.test_resume import lines, mission_of, write_lines
+
+QUICK = ["--samples", "1", "--playouts", "4"]
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def logged(tmp_path, mission, policy, seed, game=0, players=None):
+    path = tmp_path / f"{mission}-{policy}-{seed}.jsonl"
+    extra = ["--players", players] if players else []
+    r = run("play", mission, "--policy", policy, "--seed", seed, "--game", game, "--log", path, *extra)
+    assert r.exit_code in (0, 1), r.output
+    return path, r.exit_code == 0
+
+
+def consistent(doc):
+    """Every round the deal can be cleared from comes before every round it cannot; lost_at is the first."""
+    verdicts = [r["open_hand"] for r in doc["rounds"]]
+    yes = [i for i, v in enumerate(verdicts, 1) if v == CLEARABLE]
+    no = [i for i, v in enumerate(verdicts, 1) if v == NOT_CLEARABLE]
+    assert not yes or not no or max(yes) < min(no)
+    assert doc["lost_at"] == (min(no) if no else None)
+    for r in doc["rounds"]:
+        assert 0.0 <= r["search_rate"] <= 1.0
+        c = r["costliest"]
+        if c is not None:
+            assert c["decision"] in ("card", "selection", "placement") and c["played"] != c["alternative"]
+            assert c["cost"] > 0 and abs(c["rate_alternative"] - c["rate_played"] - c["cost"]) < 1e-3
+
+
+def test_a_cleared_game_is_clearable_every_round(tmp_path):
+    path, cleared = logged(tmp_path, "b01", "planner", 1)
+    assert cleared
+    r = run("review", path, "--json", *QUICK)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["mission"] == "b01" and doc["players"] == 2 and doc["result"] == "cleared"
+    assert [x["round"] for x in doc["rounds"]] == list(range(1, len(lines(path)) - 1))
+    assert {x["open_hand"] for x in doc["rounds"]} == {CLEARABLE} and doc["lost_at"] is None
+    assert doc["rounds"][-1]["search_rate"] > 0  # the last round's start: the game cleared from there
+    consistent(doc)
+
+
+def test_a_deal_that_cannot_be_cleared_is_lost_from_round_one(tmp_path, write):
+    """Two rounds and no skill for a bird no one piece can surround: the puzzle says no deal can be cleared."""
+    board = "\n".join(["." * 12] * 5 + [".....AA....."] + ["." * 12] * 6)
+    mission = write("tight.toml", f'name = "Tight"\nmode = "buddy"\nclear = 1\nrounds = 1\nskills = 0\n'
+                                  f'board = """\n{board}\n"""\n')
+    log = tmp_path / "tight.jsonl"
+    r = run("play", mission, "--policy", "planner", "--log", log)
+    assert r.exit_code == 1
+    r = run("review", log, "--mission", mission, "--json", *QUICK)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["lost_at"] == 1 and doc["lost_in"] is None and doc["rounds"][0]["open_hand"] == NOT_CLEARABLE
+    assert "not even a team that sees every hand" in run("review", log, "--mission", mission, *QUICK).output
+
+
+@pytest.mark.parametrize("mission,policy,seed,players", [("b16", "planner", 3, None), ("p11", "random", 2, 3)])
+def test_implied_verdicts_equal_the_solver_round_by_round(tmp_path, catalog, mission, policy, seed, players):
+    """Bisection decides few rounds and implies the rest; deciding every round gives the same."""
+    path, cleared = logged(tmp_path, mission, policy, seed, 1, players)
+    assert not cleared
+    m = mission_of(mission, catalog)
+    rv = review_game(read_log(path), m, catalog, 10.0, samples=1, playouts=2)
+    doc = rv.to_json()
+    consistent(doc)
+    log = read_log(path)
+    for r in rv.rounds:
+        start = replay(log, m, catalog, r.round)
+        mm, s = from_moment(start)
+        direct = DealSolver(mm, catalog, log.players, 10.0).decide_state(s).result
+        assert direct in (r.open_hand, "undecided") or r.open_hand == "undecided", (r.round, direct, r.open_hand)
+
+
+def test_a_game_entered_by_hand_is_reviewed_and_the_page_is_written(tmp_path):
+    """Only the moves, as docs/logs.md allows; the review reads it like any log."""
+    path, _ = logged(tmp_path, "b05", "heuristic", 4)
+    events = lines(path)
+    keep = ("event", "round", "plays", "skill", "placements")
+    bare = [{k: v for k, v in e.items() if k in ("event", "mission", "players", "hands", "set_aside", "removed",
+                                                  "start_player")} for e in events[:1]]
+    bare += [{k: v for k, v in e.items() if k in keep} for e in events[1:-1]]
+    hand = write_lines(tmp_path / "by-hand.jsonl", bare)
+    page = tmp_path / "review.html"
+    r = run("review", hand, "--html", page, *QUICK)
+    assert r.exit_code == 0, r.output
+    assert r.output.count("\nround ") + r.output.startswith("round ") == len(bare) - 1
+    text = page.read_text()
+    assert text.count("<svg") == len(bare) and "open hands" in text  # a board per round, and the end
+
+
+def test_a_broken_log_is_exit_2_naming_the_line(tmp_path):
+    path, _ = logged(tmp_path, "b05", "heuristic", 4)
+    events = lines(path)
+    events[2]["plays"][0]["card"] = "purple-9"
+    bad = write_lines(tmp_path / "bad.jsonl", events)
+    r = run("review", bad)
+    assert r.exit_code == 2 and "line 3" in r.output and "Traceback" not in r.output
+    r = run("review", path, "--html", tmp_path / "nowhere" / "x.html")
+    assert r.exit_code == 2 and "does not exist" in r.output
