@@ -115,3 +115,15 @@ def test_a_broken_log_is_exit_2_naming_the_line(tmp_path):
     assert r.exit_code == 2 and "line 3" in r.output and "Traceback" not in r.output
     r = run("review", path, "--html", tmp_path / "nowhere" / "x.html")
     assert r.exit_code == 2 and "does not exist" in r.output
+
+
+def test_a_game_still_in_play_is_reviewed_up_to_the_round_to_come(tmp_path):
+    path, _ = logged(tmp_path, "b05", "heuristic", 4)
+    events = lines(path)
+    part = write_lines(tmp_path / "part.jsonl", events[:3])  # setup and two rounds, no end
+    r = run("review", part, "--json", *QUICK)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["result"] == "in_play" and [x["round"] for x in doc["rounds"]] == [1, 2, 3]
+    assert doc["rounds"][-1]["costliest"] is None and doc["lost_in"] is None
+    consistent(doc)

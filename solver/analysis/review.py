@@ -77,7 +77,6 @@ class RoundReview:
     search_rate: float = 0.0
     costliest: Decision | None = None
     board: Board | None = field(default=None, repr=False)  # at the start of the round
-    plays: tuple = ()  # the round's record, for the page
 
     def to_json(self) -> dict:
         return {"round": self.round, "open_hand": self.open_hand, "open_hand_how": self.how,
@@ -149,7 +148,7 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     at = 0
     for record in final.history:
         starts.append(state.clone())
-        rr = RoundReview(record.round, record.start_player, board=state.board.copy(), plays=record)
+        rr = RoundReview(record.round, record.start_player, board=state.board.copy())
         say(f"review: round {record.round} of {n}: the search player from here")
         rr.search_rate = cont.rate(state)
         count = len(record.plays) + 1 + len(record.placements)
@@ -158,15 +157,21 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
             state.apply(action)
         at += count
         reviews.append(rr)
+    if not final.is_over():  # a game still in play: the round to come too
+        starts.append(state.clone())
+        rr = RoundReview(state.round, state.leader, board=state.board.copy())
+        say(f"review: round {state.round} (to come): the search player from here")
+        rr.search_rate = cont.rate(state)
+        reviews.append(rr)
     _open_hands(final, starts, reviews, catalog, time_limit, say)
     lost_at = next((r.round for r in reviews if r.open_hand == NOT_CLEARABLE), None)
     lost_in = None
-    if final.result() != "cleared":
+    if final.is_over() and final.result() != "cleared":
         if lost_at is None:
             lost_in = n if reviews and reviews[-1].open_hand == CLEARABLE else None
         elif lost_at > 1 and reviews[lost_at - 2].open_hand == CLEARABLE:
             lost_in = lost_at - 1
-    return Review(mission, log, final.players, final.result() or "unfinished", reviews, lost_at, lost_in, samples,
+    return Review(mission, log, final.players, final.result() or "in_play", reviews, lost_at, lost_in, samples,
                   playouts, seed, time.perf_counter() - t0, final.board.copy())
 
 
@@ -236,7 +241,12 @@ def _open_hands(final: GameState, starts: list[GameState], reviews: list[RoundRe
             between(lo, mid)
             between(mid, hi)
 
-    between(0, n + 1)
+    if final.is_over():
+        between(0, n + 1)  # the game was lost: after its last round it cannot be cleared
+    elif decide(n) == CLEARABLE:  # still in play: nothing is known of where it goes
+        pass
+    else:
+        between(0, n)
     yes = max((r for r, a in decided.items() if a == CLEARABLE), default=0)
     no = min((r for r, a in decided.items() if a == NOT_CLEARABLE), default=n + 1)
     for rr in reviews:
@@ -251,7 +261,8 @@ def _open_hands(final: GameState, starts: list[GameState], reviews: list[RoundRe
 def review_lines(rv: Review) -> list[str]:
     """The review in words."""
     m = rv.mission
-    out = [f"{m.name} ({m.id}), {rv.players} players: {rv.result} after {len(rv.rounds)} round(s) "
+    played = len(rv.rounds) - (1 if rv.result == "in_play" else 0)
+    out = [f"{m.name} ({m.id}), {rv.players} players: {rv.result.replace('_', ' ')} after {played} round(s) "
            f"(log {rv.log.path})",
            f"search player: {rv.samples} samples a decision, {rv.playouts} continuations a moment, seed {rv.seed}"]
     for r in rv.rounds:
@@ -263,6 +274,10 @@ def review_lines(rv: Review) -> list[str]:
                        f"player prefers {c.alternative} ({100 * c.rate_alternative:.0f} %)")
     if rv.result == "cleared":
         out.append("the deal was cleared")
+    elif rv.result == "in_play" and rv.lost_at is None:
+        last = rv.rounds[-1]
+        out.append(f"the game goes on: from round {last.round} the deal is {last.open_hand.replace('_', ' ')} with "
+                   "open hands")
     elif rv.lost_at == 1:
         out.append("lost from the deal: not even a team that sees every hand could clear it")
     elif rv.lost_at is not None:
@@ -297,7 +312,8 @@ def review_html(rv: Review) -> str:
     tiles = []
     previous: set = set()
     boards = [(f"round {r.round} ({r.open_hand.replace('_', ' ')})", r.board) for r in rv.rounds]
-    boards.append((f"end: {rv.result.replace('_', ' ')}", rv.final))
+    if rv.result != "in_play":
+        boards.append((f"end: {rv.result.replace('_', ' ')}", rv.final))
     for label, board in boards:
         assert board is not None
         new = [p for k, p in board.pieces.items() if k not in previous and k not in {x.card for x in m.placed}]

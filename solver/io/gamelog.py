@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.core.board import parse_cell
-from solver.core.cards import Card, Colour
+from solver.core.cards import ALL_CARDS, Card, Colour
 from solver.core.codes import Result, Skill
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Placement
@@ -165,6 +165,11 @@ def read_log(path: str | Path) -> GameLog:
             if r.round != len(rounds) + 1:
                 raise ln.error(f"round {r.round} follows round {len(rounds)}; rounds are numbered 1, 2, 3, ...")
             rounds.append(r)
+    if setup["start_player"] is None:
+        if not rounds or not rounds[0].plays:
+            raise lines[0].error("no hand holds purple-8 and no round is logged, so the setup line must say who "
+                                 "started", 'add "start_player": N (the player who led round one, from 0)')
+        setup["start_player"] = rounds[0].plays[0][0]
     end = None
     if events[-1] == "end":
         ln = lines[-1]
@@ -189,12 +194,26 @@ def _setup(ln: _Line) -> dict:
     hands = ln.get("hands", list)
     if len(hands) != players or not all(isinstance(h, list) for h in hands):
         raise ln.error(f"'hands' must hold one list of cards per player ({players})")
+    dealt = tuple(tuple(ln.card(c, f"player {k}'s hand") for c in h) for k, h in enumerate(hands))
+    # what a table can leave out: purple-1 is out with 3 players, the set-aside cards are the
+    # cards in no hand, and whoever holds purple-8 starts
+    removed = ln.cards("removed", False)
+    if removed is None:
+        removed = (Card.parse("purple-1"),) if players == 3 else ()
+    set_aside = ln.cards("set_aside", False)
+    if set_aside is None:
+        held = {c for h in dealt for c in h} | set(removed)
+        set_aside = tuple(c for c in ALL_CARDS if c not in held)
+    start: int | None
+    if ln.has("start_player"):
+        start = ln.seat(ln.get("start_player", int), players, "start_player")
+    else:
+        holders = [k for k, h in enumerate(dealt) if Card.parse("purple-8") in h]
+        start = holders[0] if holders else None  # purple-8 set aside: who leads round one
     out = {
         "mission": clean(ln.get("mission", str)), "players": players,
         "rounds": ln.get("rounds", int, False), "skills": ln.get("skills", int, False),
-        "hands": tuple(tuple(ln.card(c, f"player {k}'s hand") for c in h) for k, h in enumerate(hands)),
-        "set_aside": ln.cards("set_aside", False) or (), "removed": ln.cards("removed", False) or (),
-        "start_player": ln.seat(ln.get("start_player", int), players, "start_player"),
+        "hands": dealt, "set_aside": set_aside, "removed": removed, "start_player": start,
         "seed": ln.get("seed", int, False), "game": ln.get("game", int, False),
         "samples": ln.get("samples", int, False),
         "policy": clean(ln.get("policy", str, False)) if ln.has("policy") else None,
