@@ -539,8 +539,7 @@ def free_log_name(mission_id: str) -> str:
 def play_as_human(mission, players, seed, game_index, policy, samples, pieces, log_path, from_log, from_round,
                   human) -> None:
     """`play --human`: a person in some seats, --policy in the others (module analysis/human.py)."""
-    from solver.analysis import play as games
-    from solver.analysis.human import GameAbandoned, console_for
+    from solver.analysis import play as games  # heavy: the open-hand solver's OR-Tools
 
     if policy == OPEN_HAND:
         raise InputError("--policy", "the open-hand team plans every seat with every hand in view; it cannot share "
@@ -559,14 +558,11 @@ def play_as_human(mission, players, seed, game_index, policy, samples, pieces, l
         seed, game_index = 1 if seed is None else seed, game_index or 0
         policy = policy or PolicyId.PLANNER.label
         samples = samples_for(policy, samples)
-        from solver.game.seeds import game_seeds
-        from solver.game.state import deal
-
-        state = deal(m, catalog, players, int(game_seeds(seed, game_index, 1)[0]))
+        state = games.dealt(m, catalog, players, seed, game_index)
     seats = human_seats(human, players)
     log_path = log_path or free_log_name(m.id)
     check_output_path(log_path, [mission, pieces, from_log], None, "--log")
-    console = console_for()
+    console = games.human.console_for()
     others = [k for k in range(players) if k not in seats]
     label = policy if policy != PolicyId.SEARCH.label else f"search ({samples} samples)"
     console.say(f"{m.name} ({m.id}): {players} players; you play seat(s) {', '.join(map(str, seats))}"
@@ -577,7 +573,7 @@ def play_as_human(mission, players, seed, game_index, policy, samples, pieces, l
     try:
         game = games.play_human(state, seats, policy, samples, console, log_path,
                                 games.meta(seed, game_index, policy, samples))
-    except GameAbandoned as e:
+    except games.human.GameAbandoned as e:
         done = state.rounds_played()
         how = "at the end of input" if str(e) == "end of input" else "by Ctrl-C"
         click.echo(f"game ended {how} in round {state.round}: the log of the {done} finished round(s) is in "
@@ -668,7 +664,13 @@ def review(log_file, mission, pieces, time_limit, samples, playouts, seed, as_js
     Example: kakapo review game.jsonl
     Example: kakapo review game.jsonl --html review.html
     """
-    from solver.analysis.review import REVIEW_PLAYOUTS, REVIEW_SAMPLES, review_game, review_html, review_lines
+    from solver.analysis.review import (  # heavy: Numba's search player and the OR-Tools deal solver
+        REVIEW_PLAYOUTS,
+        REVIEW_SAMPLES,
+        review_game,
+        review_html,
+        review_lines,
+    )
 
     log, catalog, m = log_and_mission(log_file, mission, pieces)
     check_output_path(html_path, [log_file, mission, pieces], ".html", "--html")

@@ -5,7 +5,8 @@ from click.testing import CliRunner
 
 from solver.cli import main
 
-COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validate", "report", "ladder", "list"]
+COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validate", "report", "ladder", "list",
+            "review"]
 
 
 def test_every_command_is_checked():

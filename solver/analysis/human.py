@@ -30,7 +30,7 @@ from solver.game.actions import Action, Phase
 from solver.game.advice import ranked_actions
 from solver.game.rng import SplitMix64
 from solver.game.state import Observation, Option
-from solver.view.render import draw
+from solver.view.render import draw, use_colour
 
 PLACES_SHOWN = 8  # placements offered as numbered choices (any other is given by its cells)
 BOARDS_SHOWN = 4  # of those, drawn on small boards in a terminal
@@ -243,6 +243,4 @@ def console_for(stdin=None, stdout=None) -> Console:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     plain = not (hasattr(stdin, "isatty") and stdin.isatty())
-    from solver.view.render import use_colour
-
     return Console(stdin, stdout, plain, colour=not plain and use_colour(stdout))

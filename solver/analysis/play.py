@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solver.analysis import human
 from solver.core.codes import OPEN_HAND, PolicyId
 from solver.core.errors import InputError
 from solver.core.rules import Mission
@@ -79,6 +80,11 @@ def _note(answer, time_limit: float, fallback: str) -> str:
     return f"open hands: undecided within {time_limit:g} s; {fallback} plays it out"
 
 
+def dealt(m: Mission, catalog, players: int, seed: int, game: int) -> GameState:
+    """The deal of game ``game`` of `simulate --seed seed`."""
+    return deal(m, catalog, players, int(game_seeds(seed, game, 1)[0]))
+
+
 def play(m: Mission, catalog, players: int, seed: int, game: int, policy: str, time_limit: float,
          samples: int = DEFAULT_SAMPLES) -> PlayedGame:
     """Game ``game`` of `simulate --seed seed`, played by ``policy`` (or the open-hand team)."""
@@ -131,10 +137,8 @@ def play_human(state: GameState, humans: list[int], policy: str, samples: int, c
                meta_: dict) -> PlayedGame:
     """Play ``state`` on with a person in the ``humans`` seats and ``policy`` in the others; the log
     is written after every round, so that a game ended early (``GameAbandoned``) keeps its rounds."""
-    from solver.analysis.human import GameAbandoned, HumanSeat
-
     bot = make_policy(policy, samples)
-    seats: list[Policy] = [HumanSeat(console, make_policy(policy, samples)) if k in humans else bot
+    seats: list[Policy] = [human.HumanSeat(console, make_policy(policy, samples)) if k in humans else bot
                            for k in range(state.players)]
     first = state.round
     meta_ = {**meta_, "human": sorted(humans)}
@@ -149,6 +153,6 @@ def play_human(state: GameState, humans: list[int], policy: str, samples: int, c
     try:
         play_out(state, seats, finished)
     except KeyboardInterrupt:
-        raise GameAbandoned("Ctrl-C") from None
+        raise human.GameAbandoned("Ctrl-C") from None
     return PlayedGame(state, log_events(state, meta_), None, first)
 

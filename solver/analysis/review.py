@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import escape
 
 import numpy as np
 
@@ -41,6 +42,7 @@ from solver.game.state import GameState
 from solver.game.tables import build_tables
 from solver.io.gamelog import GameLog
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver, from_moment
+from solver.view.svgboard import board_svg
 
 REVIEW_SAMPLES = 8  # the search player's look-ahead deals a decision, in the review
 REVIEW_PLAYOUTS = 24  # continuations per moment
@@ -295,10 +297,6 @@ def review_lines(rv: Review) -> list[str]:
 def review_html(rv: Review) -> str:
     """A page: the verdicts as a table and the board at the start of each round, small multiples
     (the pieces placed in the round before outlined)."""
-    from html import escape
-
-    from solver.view.svgboard import board_svg
-
     m = rv.mission
     rows = []
     for r in rv.rounds:
