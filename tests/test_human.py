@@ -18,7 +18,10 @@ from click.testing import CliRunner
 from solver.analysis import human
 from solver.cli import main
 from solver.core.cards import Card
+from solver.game.engine import play_game
 from solver.game.resume import replay
+from solver.game.roster import make_policy
+from solver.game.seeds import game_seeds
 from solver.io.gamelog import read_log
 from tests.conftest import ROOT
 from tests.referee import referee
@@ -171,3 +174,37 @@ def test_ctrl_c_and_end_of_input_in_a_real_process(tmp_path):
                           env=env, timeout=60)
     assert done.returncode == 130 and "Traceback" not in done.stderr and "end of input" in done.stderr
     assert json.loads((tmp_path / "g2.jsonl").read_text().splitlines()[0])["human"] == [0]
+
+
+class Keyboard:
+    """A terminal's standard input: Enter at every question."""
+
+    def __init__(self):
+        self.reads = 0
+
+    def isatty(self):
+        return True
+
+    def readline(self):
+        self.reads += 1
+        return "\n" if self.reads < 60 else ""
+
+
+def test_in_a_terminal_enter_takes_the_first_choice_and_placements_are_drawn(monkeypatch, tmp_path, catalog):
+    out = io.StringIO()
+    keys = Keyboard()
+    monkeypatch.setattr(human, "console_for", lambda: human.Console(keys, out, plain=False))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["play", "b05", "--human", "0,1", "--log", "t.jsonl"])
+    text = out.getvalue()
+    assert result.exit_code in (0, 1, 130) and "Traceback" not in result.output
+    assert "> " in text and "! " not in text  # Enter is an answer in a terminal
+    if "where does" in text:
+        assert "1)   a " in text or re.search(r"^1\) +[a-l] ", text, re.M)  # the small boards, numbered
+        assert re.search(r"\[[rygbp]\]", text)
+    events = lines(tmp_path / "t.jsonl")
+    # every seat human, every answer the first choice (the advisor's): the game the planner plays alone
+    if events[-1]["event"] == "end":
+        seed = int(game_seeds(1, 0, 1)[0])
+        alone = play_game(mission_of("b05", catalog), catalog, 2, seed, make_policy("planner"), log=True)
+        assert events[1:] == alone.events[1:]
