@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from solver.core.board import COLUMNS, SIZE, all_positions, cell, cell_name, parse_cell, position_index
+from solver.core.board import COLUMNS, SIZE, cell, parse_cell, position_index
 from solver.core.codes import Skill
 from solver.core.errors import KakapoError, ParseError
 from solver.core.rules import Board, Placement, cells_of, grow, mask_of
@@ -142,7 +142,7 @@ class HumanSeat:
         assert piece is not None
         shape = obs.catalog[piece]
         positions = {a.index: a for a in obs.legal}
-        cells = {a: placement_of(obs, a) for a in ranked}
+        cells = dict(zip(obs.legal, obs.placements(), strict=True))
         shown = ranked[:PLACES_SHOWN]
         if not self.console.plain:
             self.console.say(small_boards(obs.board, [cells[a] for a in shown[:BOARDS_SHOWN]], self.console.colour))
@@ -154,32 +154,23 @@ class HumanSeat:
             except ParseError as e:
                 raise ValueError(f"{e}; give a number, or the piece's cells like c3 c4 d4") from None
             if wanted not in index:
-                raise ValueError(f"{' '.join(sorted_cells(wanted))} is not the shape of {piece} "
+                raise ValueError(f"{' '.join(Placement(piece, wanted).cell_names())} is not the shape of {piece} "
                                  f"({shape.format()}) in any rotation or reflection")
             action = positions.get(index[wanted])
             if action is None:
                 problem = obs.board.placement_problem(Placement(piece, wanted))
-                raise ValueError(f"{piece} cannot go at {' '.join(sorted_cells(wanted))}: {problem}")
+                raise ValueError(f"{piece} cannot go at {' '.join(Placement(piece, wanted).cell_names())}: {problem}")
             return action
 
         more = len(ranked) - len(shown)
         tail = f"; {more} more legal place(s): give the cells" if more > 0 else ""
         k = self.console.ask(f"round {obs.round}, player {obs.seat}: where does {piece} go? (a number, or its cells "
-                             f"like {' '.join(sorted_cells(cells[shown[0]].cells))}{tail})",
+                             f"like {' '.join(cells[shown[0]].cell_names())}{tail})",
                              [placement_text(obs.board, cells[a]) for a in shown], by_cells)
         return shown[k] if isinstance(k, int) else k  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------- words and small boards
-def placement_of(obs: Observation, action: Action) -> Placement:
-    assert action.card is not None
-    return Placement(action.card, all_positions(obs.catalog[action.card])[action.index])
-
-
-def sorted_cells(cells) -> list[str]:
-    return [cell_name(c) for c in sorted(cells)]
-
-
 def option_text(option: Option, board: Board) -> str:
     pieces = ", then ".join(map(str, option.pieces))
     if option.skill == Skill.NONE:

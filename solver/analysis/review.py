@@ -28,9 +28,9 @@ from html import escape
 
 import numpy as np
 
-from solver.core.board import all_positions, cell_name
+from solver.core.board import all_positions
 from solver.core.codes import Result
-from solver.core.rules import Board, Mission
+from solver.core.rules import Board, Mission, Placement
 from solver.game.actions import Action, ActionKind
 from solver.game.fast.policies import reset_memory
 from solver.game.fast.search import new_search_memory, search_decide, search_play_on
@@ -208,8 +208,8 @@ def describe(state: GameState, action: Action) -> str:
         pieces = ", then ".join(map(str, o.pieces)) or "nothing (the piece is on the board)"
         return f"{o.skill.json.replace('_', ' ')}: {pieces}" if o.skill else pieces
     assert action.card is not None
-    cells = sorted(all_positions(state.catalog[action.card])[action.index])
-    return f"{action.card} at {' '.join(cell_name(c) for c in cells)}"
+    placed = Placement(action.card, all_positions(state.catalog[action.card])[action.index])
+    return f"{action.card} at {' '.join(placed.cell_names())}"
 
 
 def _open_hands(final: GameState, starts: list[GameState], reviews: list[RoundReview], catalog, time_limit: float,
