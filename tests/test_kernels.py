@@ -85,6 +85,8 @@ def test_popcount_and_grow():
         w = split(m)
         assert sum(int(bits.popcount(np.int64(x))) for x in w) == bin(m).count("1")
         assert join(bits.grow(*(np.int64(x) for x in w))) == grow(m)
+    for x in (0, 1, -1, -(1 << 63), (1 << 62) | 1, r.getrandbits(63)):  # whole words, the sign bit too
+        assert int(bits.popcount(np.int64(x))) == bin(x & ((1 << 64) - 1)).count("1")
 
 
 @twin("bits.copy_into", "bits.copy_into_2d")

@@ -5,7 +5,7 @@ ints of the rules module (``core.rules``), whose ``grow`` the kernel ``grow`` mi
 
 from __future__ import annotations
 
-from solver.runtime.jit import kernel
+from solver.runtime.jit import intrinsic, kernel, types
 
 WORD_BITS = 48
 WORD_MASK = (1 << WORD_BITS) - 1
@@ -26,15 +26,23 @@ NOT_COL_A = M48 & ~_COL_A
 NOT_COL_L = M48 & ~_COL_L
 
 
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's ctpop: one POPCNT instruction where the CPU has it (LLVM does not recognise the
+    shift-and-add count as a population count; the heuristic ran ~20 % faster with this)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.call(builder.module.declare_intrinsic("llvm.ctpop", [args[0].type]), [args[0]])
+
+    return x(x), codegen
+
+
 @kernel(hot=True)
 def popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
+    """The number of set bits of a cell word (or any int64)."""
+    return _ctpop(x)
 
 
 @kernel(hot=True)

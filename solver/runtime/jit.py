@@ -78,7 +78,8 @@ def _compile_notice() -> None:
 
 _cache_dir_if_needed()
 
-from numba import errors, njit  # noqa: E402  (after the cache folder is chosen)
+from numba import errors, njit, types  # noqa: E402  (after the cache folder is chosen)
+from numba.extending import intrinsic  # noqa: E402  (runtime/bits.py takes numba from here)
 
 
 def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> Callable[[F], F]:
@@ -99,4 +100,4 @@ def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> C
     return njit(**options)
 
 
-__all__ = ["errors", "kernel", "njit"]
+__all__ = ["errors", "intrinsic", "kernel", "njit", "types"]
