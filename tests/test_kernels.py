@@ -355,12 +355,14 @@ def test_usefulness_cached_across_placements(path, catalog):
             tgt, need = view_arrays(T, occ, cm)
             view = BoardView(t, board)
             for card in r.sample(ALL_CARDS, 25):  # some cards are read, some stay stale longer
-                if not fh.is_fresh(card.index, cache[1], cache[4]):
-                    fh.usefulness(card.index, occ, cm, used, tgt, need, *cache, T.pos_start, T.pos_mask,
-                                  T.pos_halo, T.bird_all, T.bkt_start, T.bkt_grp, T.grp_mask, T.grp_ub, T.grp_birds,
-                                  T.grp_pos_start, T.grp_pos, T.bird_ring, T.mark_colour, T.mark_all,
-                                  T.card_birds, T.most_birds, T.grp_foot, *memo.args())
+                fresh = fh.is_fresh(card.index, cache[1], cache[4])
+                before = cache[0][card.index]
+                fh.usefulness(np.array([card.index, card.index]), 2, occ, cm, used, tgt, need, *cache, T.pos_start,
+                              T.pos_mask, T.pos_halo, T.bird_all, T.bkt_start, T.bkt_grp, T.grp_mask, T.grp_ub,
+                              T.grp_birds, T.grp_pos_start, T.grp_pos, T.bird_ring, T.mark_colour, T.mark_all,
+                              T.card_birds, T.most_birds, T.grp_foot, *memo.args())
                 assert cache[0][card.index] == view.usefulness(card), (seed, str(card))
+                assert not fresh or cache[0][card.index] == before  # a fresh value is read as it is
         assert memo.memo[fh.F_DEALT_KNOWN].any() and (memo.memo[fh.F_STAMP] >= 0).any()  # both kinds were used
 
 

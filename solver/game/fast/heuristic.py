@@ -126,96 +126,106 @@ def foot_score(k, col, m0, m1, m2, touched, occ, tgt, ring, mc, ma, gfoot, memo,
 
 
 @kernel(hot=True)
-def usefulness(card, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
+def is_fresh(card, known, stale):
+    """The cached usefulness of ``card`` is its value now."""
+    return known[card] and stale[card] == 0
+
+
+@kernel(hot=True)
+def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
                bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, gfoot, memo,
                bird_stamp, version, moved):
-    """BoardView.usefulness: best score of a legal placement (>= 0), UNPLACEABLE if none is legal.
+    """BoardView.usefulness of each of cards[:n] into value[card]: best score of a legal placement
+    (>= 0), UNPLACEABLE if none is legal.
 
     Kept across placements in value/known, with the best position, its footprint group (-1: a
     position that scores nothing) and ``stale``: the birds that placements touched since, plus
     the TAKEN bit when the best position is no longer legal (``placed``). A value whose best
     group touches none of those birds is still reached (by that position or another of its
-    group), so only the groups around those birds are scored again. Callers read value[card]
-    directly while ``is_fresh``. The tables are passed one by one: this runs a hundred times a
-    round, and taking arrays out of GameTables costs a reference count each. A group's score comes
-    from ``foot_score`` (its memo is shared by the cards of a colour)."""
-    col = card // 8
-    if used[card]:
-        value[card] = 0
-        known[card] = 1
-        stale[card] = 0
-        return 0
-    birds = need[NEED_TARGETS]  # only groups touching these birds need scoring (others score 0)
-    u = UNPLACEABLE
-    best = -1
-    bgrp = -1
-    if known[card]:
-        if value[card] == UNPLACEABLE:
-            stale[card] = 0
-            return UNPLACEABLE  # placements only take room away
-        if stale[card] == 0:
-            return value[card]
-        k0 = best_grp[card]
-        if k0 < 0 or not gbirds[k0] & stale[card]:
-            # the best group's score is as it was; is one of its positions still legal?
-            if is_legal(best_pos[card], col, occ, cm, pm, ph, ba):
-                best = best_pos[card]
-            elif k0 >= 0:
-                for j in range(gps[k0], gps[k0 + 1]):
-                    if is_legal(gpos[j], col, occ, cm, pm, ph, ba):
-                        best = gpos[j]
-                        break
-            if best >= 0:
-                # the others touching none of the changed birds did not beat it then and score the
-                # same now (a changed bird that is no target any more may have taken a penalty away)
-                birds = stale[card] & ~TAKEN
-                u, bgrp = value[card], k0
-    # the most completion bonus one placement of this piece can add: birds it can touch that one
-    # piece could finish, at most as many as one of its footprints touches
-    bonus = COMPLETION_BONUS * min(popcount(need[NEED_FINISHABLE] & card_birds[card]), most_birds[card])
+    group), so only the groups around those birds are scored again; a value that ``is_fresh``
+    is not looked at. A group's score comes from ``foot_score`` (its memo is shared by the
+    cards of a colour). The tables are passed one by one, and the cards of a decision in one
+    call: taking arrays out of GameTables costs a reference count each, and passing ~30 arrays
+    costs ~200 words of arguments (a call per card was a tenth of the heuristic's time)."""
     n_birds = ring.shape[0]
-    rest_birds = birds
-    while rest_birds:
-        low = rest_birds & -rest_birds
-        rest_birds ^= low
-        b = popcount(low - 1)
-        earlier = birds & (low - 1)  # a group touching one of these was scored in that bird's list
-        for i in range(bkt_start[card * n_birds + b], bkt_start[card * n_birds + b + 1]):
-            k = bkt_grp[i]
-            if gbirds[k] & earlier:
-                continue
-            if u >= 0 and gub[k] + bonus <= u:
-                break  # groups are sorted by this bound: none left can do better
-            if u >= 0 and gub[k] + COMPLETION_BONUS * popcount(gbirds[k] & need[NEED_FINISHABLE]) <= u:
-                continue  # its own bound: only birds this footprint touches can give it a bonus
-            m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
-            if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
-                s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp,
-                               version, moved)
-            else:
-                s = 0
-            if u >= 0 and s <= u:
-                continue  # cannot improve, whatever is legal
-            for j in range(gps[k], gps[k + 1]):
-                g = gpos[j]
+    for i in range(n):
+        card = cards[i]
+        if is_fresh(card, known, stale):
+            continue
+        col = card // 8
+        if used[card]:
+            value[card] = 0
+            known[card] = 1
+            stale[card] = 0
+            continue
+        birds = need[NEED_TARGETS]  # only groups touching these birds need scoring (others score 0)
+        u = UNPLACEABLE
+        best = -1
+        bgrp = -1
+        if known[card]:
+            if value[card] == UNPLACEABLE:
+                stale[card] = 0
+                continue  # placements only take room away
+            k0 = best_grp[card]
+            if k0 < 0 or not gbirds[k0] & stale[card]:
+                # the best group's score is as it was; is one of its positions still legal?
+                if is_legal(best_pos[card], col, occ, cm, pm, ph, ba):
+                    best = best_pos[card]
+                elif k0 >= 0:
+                    for j in range(gps[k0], gps[k0 + 1]):
+                        if is_legal(gpos[j], col, occ, cm, pm, ph, ba):
+                            best = gpos[j]
+                            break
+                if best >= 0:
+                    # the others touching none of the changed birds did not beat it then and score
+                    # the same now (a changed bird that is no target any more may have taken a
+                    # penalty away)
+                    birds = stale[card] & ~TAKEN
+                    u, bgrp = value[card], k0
+        # the most completion bonus one placement of this piece can add: birds it can touch that
+        # one piece could finish, at most as many as one of its footprints touches
+        bonus = COMPLETION_BONUS * min(popcount(need[NEED_FINISHABLE] & card_birds[card]), most_birds[card])
+        rest_birds = birds
+        while rest_birds:
+            low = rest_birds & -rest_birds
+            rest_birds ^= low
+            b = popcount(low - 1)
+            earlier = birds & (low - 1)  # a group touching one of these was scored in that bird's list
+            for i_k in range(bkt_start[card * n_birds + b], bkt_start[card * n_birds + b + 1]):
+                k = bkt_grp[i_k]
+                if gbirds[k] & earlier:
+                    continue
+                if u >= 0 and gub[k] + bonus <= u:
+                    break  # groups are sorted by this bound: none left can do better
+                if u >= 0 and gub[k] + COMPLETION_BONUS * popcount(gbirds[k] & need[NEED_FINISHABLE]) <= u:
+                    continue  # its own bound: only birds this footprint touches can give it a bonus
+                m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
+                if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
+                    s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp,
+                                   version, moved)
+                else:
+                    s = 0
+                if u >= 0 and s <= u:
+                    continue  # cannot improve, whatever is legal
+                for j in range(gps[k], gps[k + 1]):
+                    g = gpos[j]
+                    if is_legal(g, col, occ, cm, pm, ph, ba):
+                        u = s if s > 0 else 0
+                        best = g
+                        bgrp = k
+                        break
+        if u == UNPLACEABLE:
+            for g in range(pos_start[card], pos_start[card + 1]):
                 if is_legal(g, col, occ, cm, pm, ph, ba):
-                    u = s if s > 0 else 0
+                    u = 0
                     best = g
-                    bgrp = k
+                    bgrp = -1
                     break
-    if u == UNPLACEABLE:
-        for g in range(pos_start[card], pos_start[card + 1]):
-            if is_legal(g, col, occ, cm, pm, ph, ba):
-                u = 0
-                best = g
-                bgrp = -1
-                break
-    value[card] = u
-    known[card] = 1
-    best_pos[card] = best
-    best_grp[card] = bgrp
-    stale[card] = 0
-    return u
+        value[card] = u
+        known[card] = 1
+        best_pos[card] = best
+        best_grp[card] = bgrp
+        stale[card] = 0
 
 
 @kernel(hot=True)
@@ -235,12 +245,6 @@ def placed(g, occ, cm, value, known, best_pos, stale, T):
     value[piece] = 0
     known[piece] = 1
     stale[piece] = 0
-
-
-@kernel(hot=True)
-def is_fresh(card, known, stale):
-    """The cached usefulness of ``card`` is its value now."""
-    return known[card] and stale[card] == 0
 
 
 @kernel(hot=True)

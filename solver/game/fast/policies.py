@@ -26,7 +26,6 @@ from solver.game.fast.heuristic import (
     NEED_SIZE,
     heuristic_card,
     heuristic_select,
-    is_fresh,
     placed,
     refresh_view,
     smart_place,
@@ -177,17 +176,16 @@ def evaluate(cards, n, planner, obs, mem, T):
     ring, mc, ma, card_birds, most_birds = T.bird_ring, T.mark_colour, T.mark_all, T.card_birds, T.most_birds
     occ, cm, used, tgt, need = obs.occ, obs.cm, obs.used, mem.tgt, mem.need
     uval, known, best_pos, best_grp, stale = mem.uval, mem.known, mem.best_pos, mem.best_grp, mem.stale
+    usefulness(cards, n, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
+               bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, T.grp_foot,
+               mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION], mem.mstate[M_MOVED])
     for i in range(n):
         c = cards[i]
-        if not is_fresh(c, known, stale):
-            usefulness(c, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
-                       bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, T.grp_foot,
-                       mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION], mem.mstate[M_MOVED])
-            if mem.mstate[M_PLACED] == 0 and not mem.dealt[D_KNOWN, c]:
-                mem.dealt[D_VALUE, c] = uval[c]
-                mem.dealt[D_BEST_POS, c] = best_pos[c]
-                mem.dealt[D_BEST_GRP, c] = best_grp[c]
-                mem.dealt[D_KNOWN, c] = 1
+        if mem.mstate[M_PLACED] == 0 and not mem.dealt[D_KNOWN, c]:  # the dealt board: kept for every game
+            mem.dealt[D_VALUE, c] = uval[c]
+            mem.dealt[D_BEST_POS, c] = best_pos[c]
+            mem.dealt[D_BEST_GRP, c] = best_grp[c]
+            mem.dealt[D_KNOWN, c] = 1
         if planner and not mem.pknown[c]:
             mem.puval[c] = plan_usefulness(c, uval[c], occ, tgt, need, mem.pair_bonus, T)
             mem.pknown[c] = 1
