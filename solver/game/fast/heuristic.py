@@ -323,42 +323,61 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
                 bird_stamp, version, moved, T):
     """SmartBase.place: global id of the chosen position, -1 if none is legal.
 
-    Useful positions (score > 0) go best score first, ties to the lower position; each footprint
-    group is scored once for all its positions (``foot_score``)."""
+    Useful positions (score > 0) go best score first, ties to the lower position, and only the
+    first few are checked for dead ends: so the footprint groups are scored first (each once for
+    all its positions, ``foot_score``) and only the best scores' positions are tried for
+    legality, a score at a time (checking every useful position was a sixth of the heuristic's
+    time). ``useful_s`` holds a scoring group as score << 32 | group, ``useful_g`` the legal
+    positions of one score."""
     col = piece // 8
     gm, gbirds, gps, gpos = T.grp_mask, T.grp_birds, T.grp_pos_start, T.grp_pos
     pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
     ring, mc, ma = T.bird_ring, T.mark_colour, T.mark_all
-    n_useful = 0
+    n_groups = 0
     for k in range(T.grp_start[piece], T.grp_start[piece + 1]):
         m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
         if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0:
             continue
         s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, T.grp_foot, memo, bird_stamp, version,
                        moved)
-        if s <= 0:
-            continue
-        for j in range(gps[k], gps[k + 1]):
-            g = gpos[j]
-            if is_legal(g, col, occ, cm, pm, ph, ba):
-                useful_g[n_useful] = g
-                useful_s[n_useful] = s
-                n_useful += 1
+        if s > 0:
+            useful_s[n_groups] = (s << 32) | k
+            n_groups += 1
+    checks = DEAD_END_CHECKS if avoid_dead_ends else 1
     top = -1
-    for step in range(min(n_useful, DEAD_END_CHECKS if avoid_dead_ends else 1)):
-        pick = -1
-        for i in range(n_useful):
-            if useful_s[i] > 0 and (pick < 0 or useful_s[i] > useful_s[pick] or
-                                    (useful_s[i] == useful_s[pick] and useful_g[i] < useful_g[pick])):
-                pick = i
-        g = useful_g[pick]
-        useful_s[pick] = 0  # checked
-        if step == 0:
-            top = g
-        if not avoid_dead_ends:
-            return g
-        if not is_dead_end(col, piece, g, occ, cm, used, clear, occ2, cm2, T):
-            return g
+    n_useful = 0
+    step = 0
+    while step < checks:
+        level = 0  # the best score left, and the legal positions of its groups
+        for i in range(n_groups):
+            level = max(level, useful_s[i] >> 32)
+        if level == 0:
+            break
+        n_level = 0
+        for i in range(n_groups):
+            if useful_s[i] >> 32 == level:
+                k = useful_s[i] & 0xFFFFFFFF
+                useful_s[i] = 0  # taken
+                for j in range(gps[k], gps[k + 1]):
+                    if is_legal(gpos[j], col, occ, cm, pm, ph, ba):
+                        useful_g[n_level] = gpos[j]
+                        n_level += 1
+        n_useful += n_level
+        while n_level > 0 and step < checks:
+            pick = 0  # the lowest position of this score
+            for i in range(1, n_level):
+                if useful_g[i] < useful_g[pick]:
+                    pick = i
+            g = useful_g[pick]
+            n_level -= 1
+            useful_g[pick] = useful_g[n_level]
+            if step == 0:
+                top = g
+            if not avoid_dead_ends:
+                return g
+            step += 1
+            if not is_dead_end(col, piece, g, occ, cm, used, clear, occ2, cm2, T):
+                return g
     f = filler(piece, need, occ, cm, tgt, T)
     if f < 0:
         return top  # every legal placement is useful (or none is legal: -1)
