@@ -334,7 +334,7 @@ def test_board_view_and_score(path, catalog):
                     assert got == view.score(int(card.colour), join(w))
 
 
-@twin("heuristic.usefulness", "heuristic.placed", "heuristic.is_fresh", "heuristic.foot_score")
+@twin("heuristic.usefulness", "heuristic.placed", "heuristic.is_fresh", "heuristic.foot_score", "heuristic.first_legal")
 @pytest.mark.slow
 @pytest.mark.parametrize("path", MISSIONS, ids=lambda p: p.split("/")[-1])
 def test_usefulness_cached_across_placements(path, catalog):
@@ -375,10 +375,12 @@ class FootMemo:
         self.memo[fh.F_STAMP] = -1
         self.bird_stamp = np.zeros(max(T.bird_ring.shape[0], 1), np.int64)
         self.version, self.moved = 0, 0
+        self.skip = np.zeros(T.grp_mask.shape[0], np.int64)  # positions known illegal in this game
 
     def new_game(self):
         self.version += 1
         self.moved = 0
+        self.skip[:] = 0
 
     def placed(self, g):
         self.version += 1
@@ -388,7 +390,7 @@ class FootMemo:
                 self.bird_stamp[b] = self.version
 
     def args(self):
-        return self.memo, self.bird_stamp, self.version, self.moved
+        return self.memo, self.bird_stamp, self.version, self.moved, self.skip
 
 
 class Obs:

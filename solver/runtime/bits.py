@@ -5,6 +5,8 @@ ints of the rules module (``core.rules``), whose ``grow`` the kernel ``grow`` mi
 
 from __future__ import annotations
 
+import os
+
 from solver.runtime.jit import intrinsic, kernel, types
 
 WORD_BITS = 48
@@ -37,6 +39,12 @@ def _ctpop(typingctx, x):
         return builder.call(builder.module.declare_intrinsic("llvm.ctpop", [args[0].type]), [args[0]])
 
     return x(x), codegen
+
+
+if os.environ.get("NUMBA_DISABLE_JIT") == "1":  # kernels run as Python (debugging): no LLVM there
+
+    def _ctpop(x):  # type: ignore[no-redef]
+        return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
 
 
 @kernel(hot=True)

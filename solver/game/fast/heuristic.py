@@ -2,7 +2,7 @@
 placement and card choices.
 
   refresh_view     BoardView (targets and open cells)     score_mask      BoardView.score
-  usefulness       BoardView.usefulness (kept across placements: ``placed``, ``is_fresh``)
+  usefulness       BoardView.usefulness (kept across placements: ``placed``, ``is_fresh``, ``first_legal``)
   is_dead_end      BoardView.is_dead_end                  filler          SmartBase._filler
   smart_place      SmartBase.place                        heuristic_card  HeuristicPolicy.play_card
   heuristic_select HeuristicPolicy.select
@@ -126,6 +126,20 @@ def foot_score(k, col, m0, m1, m2, touched, occ, tgt, ring, mc, ma, gfoot, memo,
 
 
 @kernel(hot=True)
+def first_legal(k, col, occ, cm, pm, ph, ba, gps, gpos, skip):
+    """Index into gpos of group k's first legal position, -1 if none is. ``skip[k]`` counts the
+    group's first positions known not to be legal: within a game legality is only ever lost
+    (pieces are added, never taken away), so they are not checked again. A memory that follows
+    one game from the deal, or from the moment it was reset (skip all 0), keeps it right."""
+    for j in range(gps[k] + skip[k], gps[k + 1]):
+        if is_legal(gpos[j], col, occ, cm, pm, ph, ba):
+            skip[k] = j - gps[k]
+            return j
+    skip[k] = gps[k + 1] - gps[k]
+    return -1
+
+
+@kernel(hot=True)
 def is_fresh(card, known, stale):
     """The cached usefulness of ``card`` is its value now."""
     return known[card] and stale[card] == 0
@@ -134,7 +148,7 @@ def is_fresh(card, known, stale):
 @kernel(hot=True)
 def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
                bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, gfoot, memo,
-               bird_stamp, version, moved):
+               bird_stamp, version, moved, skip):
     """BoardView.usefulness of each of cards[:n] into value[card]: best score of a legal placement
     (>= 0), UNPLACEABLE if none is legal.
 
@@ -144,7 +158,8 @@ def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_
     group touches none of those birds is still reached (by that position or another of its
     group), so only the groups around those birds are scored again; a value that ``is_fresh``
     is not looked at. A group's score comes from ``foot_score`` (its memo is shared by the
-    cards of a colour). The tables are passed one by one, and the cards of a decision in one
+    cards of a colour); a group none of whose positions is legal any more (``first_legal``) is
+    not scored. The tables are passed one by one, and the cards of a decision in one
     call: taking arrays out of GameTables costs a reference count each, and passing ~30 arrays
     costs ~200 words of arguments (a call per card was a tenth of the heuristic's time)."""
     n_birds = ring.shape[0]
@@ -172,10 +187,9 @@ def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_
                 if is_legal(best_pos[card], col, occ, cm, pm, ph, ba):
                     best = best_pos[card]
                 elif k0 >= 0:
-                    for j in range(gps[k0], gps[k0 + 1]):
-                        if is_legal(gpos[j], col, occ, cm, pm, ph, ba):
-                            best = gpos[j]
-                            break
+                    j = first_legal(k0, col, occ, cm, pm, ph, ba, gps, gpos, skip)
+                    if j >= 0:
+                        best = gpos[j]
                 if best >= 0:
                     # the others touching none of the changed birds did not beat it then and score
                     # the same now (a changed bird that is no target any more may have taken a
@@ -199,6 +213,8 @@ def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_
                     break  # groups are sorted by this bound: none left can do better
                 if u >= 0 and gub[k] + COMPLETION_BONUS * popcount(gbirds[k] & need[NEED_FINISHABLE]) <= u:
                     continue  # its own bound: only birds this footprint touches can give it a bonus
+                if gps[k] + skip[k] == gps[k + 1]:
+                    continue  # none of its positions is legal any more
                 m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
                 if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
                     s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp,
@@ -207,13 +223,11 @@ def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_
                     s = 0
                 if u >= 0 and s <= u:
                     continue  # cannot improve, whatever is legal
-                for j in range(gps[k], gps[k + 1]):
-                    g = gpos[j]
-                    if is_legal(g, col, occ, cm, pm, ph, ba):
-                        u = s if s > 0 else 0
-                        best = g
-                        bgrp = k
-                        break
+                j = first_legal(k, col, occ, cm, pm, ph, ba, gps, gpos, skip)
+                if j >= 0:
+                    u = s if s > 0 else 0
+                    best = gpos[j]
+                    bgrp = k
         if u == UNPLACEABLE:
             for g in range(pos_start[card], pos_start[card + 1]):
                 if is_legal(g, col, occ, cm, pm, ph, ba):
@@ -320,7 +334,7 @@ def filler(piece, need, occ, cm, tgt, T):
 
 @kernel(hot=True)
 def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_g, useful_s, occ2, cm2, memo,
-                bird_stamp, version, moved, T):
+                bird_stamp, version, moved, skip, T):
     """SmartBase.place: global id of the chosen position, -1 if none is legal.
 
     Useful positions (score > 0) go best score first, ties to the lower position, and only the
@@ -336,7 +350,7 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
     n_groups = 0
     for k in range(T.grp_start[piece], T.grp_start[piece + 1]):
         m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
-        if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0:
+        if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0 or gps[k] + skip[k] == gps[k + 1]:
             continue
         s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, T.grp_foot, memo, bird_stamp, version,
                        moved)
@@ -358,7 +372,10 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
             if useful_s[i] >> 32 == level:
                 k = useful_s[i] & 0xFFFFFFFF
                 useful_s[i] = 0  # taken
-                for j in range(gps[k], gps[k + 1]):
+                first = first_legal(k, col, occ, cm, pm, ph, ba, gps, gpos, skip)
+                if first < 0:
+                    continue
+                for j in range(first, gps[k + 1]):
                     if is_legal(gpos[j], col, occ, cm, pm, ph, ba):
                         useful_g[n_level] = gpos[j]
                         n_level += 1

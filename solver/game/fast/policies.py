@@ -69,6 +69,7 @@ Memory = namedtuple("Memory", [
     "foot_memo",  # int64[F_ROWS, footprints]: scores per (footprint, colour) of the tables (heuristic.foot_score)
     "bird_stamp",  # per bird: the board version of its last change (a piece touched its ring)
     "dealt",  # int64[4, 40]: the usefulness cache on the dealt board (rows D_*), kept from game to game
+    "grp_skip",  # per footprint group: how many of its first positions are no longer legal (heuristic.first_legal)
     "cards", "lp", "scores", "occ2", "cm2", "trick",  # scratch
 ])
 Memory.__doc__ = "What a policy keeps between decisions, all of it derived from public information."
@@ -88,6 +89,7 @@ def new_memory(T):
                   np.zeros(n_sol, np.int64), np.zeros(n_sol, np.int64), np.zeros(T.pair_card.shape[0], np.int64),
                   np.zeros(40, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
                   foot_memo, np.zeros(max(T.bird_ring.shape[0], 1), np.int64), np.zeros((D_ROWS, 40), np.int64),
+                  np.zeros(max(T.grp_mask.shape[0], 1), np.int64),
                   np.zeros(40 + MAX_TRICK, np.int64), np.zeros(max_pos, np.int64), np.zeros(max_pos, np.int64),
                   np.zeros(3, np.int64), np.zeros((5, 3), np.int64), np.zeros(MAX_TRICK, np.int64))
 
@@ -109,6 +111,7 @@ def reset_memory(mem):
             mem.best_pos[c] = mem.dealt[D_BEST_POS, c]
             mem.best_grp[c] = mem.dealt[D_BEST_GRP, c]
     mem.stale[:] = 0
+    mem.grp_skip[:] = 0
     mem.spoiled[:] = 0
     mem.pknown[:] = 0
 
@@ -178,7 +181,7 @@ def evaluate(cards, n, planner, obs, mem, T):
     uval, known, best_pos, best_grp, stale = mem.uval, mem.known, mem.best_pos, mem.best_grp, mem.stale
     usefulness(cards, n, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
                bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, T.grp_foot,
-               mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION], mem.mstate[M_MOVED])
+               mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION], mem.mstate[M_MOVED], mem.grp_skip)
     for i in range(n):
         c = cards[i]
         if mem.mstate[M_PLACED] == 0 and not mem.dealt[D_KNOWN, c]:  # the dealt board: kept for every game
@@ -247,7 +250,7 @@ def decide(policy, obs, mem, T, rng):
     piece = obs.opts[info[I_OPTION], OPT_A + info[I_NPLACED]]
     g = smart_place(piece, policy != GREEDY, obs.occ, obs.cm, obs.used, mem.tgt, mem.need, T.clear, mem.lp,
                     mem.scores, mem.occ2, mem.cm2, mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION],
-                    mem.mstate[M_MOVED], T)
+                    mem.mstate[M_MOVED], mem.grp_skip, T)
     if planner:
         g = planner_place(piece, g, mem.mstate[M_NLIVE], mem.live, obs.occ, obs.cm, mem.tgt, mem.need,
                           mem.pair_bonus, T)

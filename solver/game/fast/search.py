@@ -103,6 +103,7 @@ def copy_memory(src, dst):
     copy_into(dst.best_pos, src.best_pos)
     copy_into(dst.best_grp, src.best_grp)
     copy_into(dst.stale, src.stale)
+    copy_into(dst.grp_skip, src.grp_skip)
     copy_into(dst.tgt, src.tgt)
     copy_into(dst.need, src.need)
     copy_into(dst.spoiled, src.spoiled)
