@@ -213,9 +213,9 @@ def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_
                     break  # groups are sorted by this bound: none left can do better
                 if u >= 0 and gub[k] + COMPLETION_BONUS * popcount(gbirds[k] & need[NEED_FINISHABLE]) <= u:
                     continue  # its own bound: only birds this footprint touches can give it a bonus
-                if gps[k] + skip[k] == gps[k + 1]:
-                    continue  # none of its positions is legal any more
                 m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
+                if (m0 & occ[0]) | (m1 & occ[1]) | (m2 & occ[2]) or gps[k] + skip[k] == gps[k + 1]:
+                    continue  # none of its positions is legal any more (all cover its taken cells)
                 if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
                     s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp,
                                    version, moved)
@@ -350,8 +350,9 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
     n_groups = 0
     for k in range(T.grp_start[piece], T.grp_start[piece + 1]):
         m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
-        if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0 or gps[k] + skip[k] == gps[k + 1]:
-            continue
+        if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0 or gps[k] + skip[k] == gps[k + 1] or \
+                (m0 & occ[0]) | (m1 & occ[1]) | (m2 & occ[2]):
+            continue  # scores nothing, or no position of it is legal
         s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, T.grp_foot, memo, bird_stamp, version,
                        moved)
         if s > 0:
