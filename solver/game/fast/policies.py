@@ -240,7 +240,7 @@ def decide(policy, obs, mem, T, rng):
     if phase == SELECT:
         if policy == GREEDY:
             return SELECT_BASE
-        n = 0
+        n = np.int64(0)  # not a literal 0: Numba would compile evaluate and usefulness a second time for it
         for k in range(info[I_NOPT]):
             for j in range(obs.opts[k, OPT_N]):
                 mem.cards[n] = obs.opts[k, OPT_A + j]

@@ -230,12 +230,13 @@ def end_round(S, unplaceable, T):
 def next_piece(S, T):
     """GameState._next_piece: the next selected piece, or the end of the round."""
     info = S.info
-    if info[I_NPLACED] == S.opts[info[I_OPTION], OPT_N]:
-        end_round(S, False, T)
-    elif not has_legal_position(piece_to_place(S), S.occ, S.cm, T):
-        end_round(S, True, T)  # placing is compulsory: the mission fails at once
-    else:
+    done = info[I_NPLACED] == S.opts[info[I_OPTION], OPT_N]
+    if not done and has_legal_position(piece_to_place(S), S.occ, S.cm, T):
         info[I_PHASE] = PLACE
+    else:
+        # a piece that fits nowhere: placing is compulsory, the mission fails at once. One call
+        # with a variable: literal True and False would compile end_round twice
+        end_round(S, not done, T)
 
 
 @kernel(hot=True)
