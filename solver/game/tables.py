@@ -30,9 +30,10 @@ GameTables = namedtuple("GameTables", [
     "occupied", "colour_masks", "used",  # the board before play
     "clear", "max_size",
     # the planner's solutions (empty for the other policies): pieces, position per piece (-1: not in
-    # it), all cells, cells per colour; and the distinct (piece, position) pairs they use, per piece
+    # it), all cells, cells per colour; the distinct (piece, position) pairs they use, per piece; and
+    # per solution the pairs it is made of
     "sol_cards", "sol_pos", "sol_cells", "sol_colour",
-    "pair_card", "pair_pos", "card_pair_start", "card_pairs", "pair_sol_start", "pair_sols",
+    "pair_card", "pair_pos", "card_pair_start", "sol_pair_start", "sol_pairs",
 ])
 GameTables.__doc__ = "The flat tables of one mission and catalog, as the Numba kernels read them."
 
@@ -60,16 +61,17 @@ def solution_tables(solutions, pos_start, catalog) -> dict:
     card_pair_start = np.zeros(41, np.int64)
     for c in range(41):
         card_pair_start[c] = sum(1 for k in keys if k[0] < c)
-    pair_sol_start = np.zeros(len(keys) + 1, np.int64)
-    sols = []
-    for j, k in enumerate(keys):
-        pair_sol_start[j] = len(sols)
-        sols += pairs[k]
-    pair_sol_start[len(keys)] = len(sols)
+    pair_index = {k: j for j, k in enumerate(keys)}
+    sol_pair_start = np.zeros(n + 1, np.int64)
+    sol_pairs: list[int] = []
+    for i, s in enumerate(solutions):
+        sol_pair_start[i] = len(sol_pairs)
+        sol_pairs += sorted(pair_index[(p.card.index, int(sol_pos[i, p.card.index]))] for p in s.placements)
+    sol_pair_start[n] = len(sol_pairs)
     return dict(sol_cards=sol_cards, sol_pos=sol_pos, sol_cells=sol_cells, sol_colour=sol_colour,
                 pair_card=np.array([k[0] for k in keys], np.int64), pair_pos=np.array([k[1] for k in keys], np.int64),
-                card_pair_start=card_pair_start, card_pairs=np.arange(len(keys), dtype=np.int64),
-                pair_sol_start=pair_sol_start, pair_sols=np.array(sols, np.int64))
+                card_pair_start=card_pair_start, sol_pair_start=sol_pair_start,
+                sol_pairs=np.array(sol_pairs, np.int64))
 
 
 def build_tables(mission, catalog, solutions=()) -> GameTables:

@@ -41,8 +41,9 @@ def spoil_solutions(g, piece, spoiled, T):
 @kernel(hot=True)
 def live_solutions(rounds_left, skills_left, used, spoiled, lost, live, pair_bonus, T):
     """planner.live_solutions and the alignment bonus (PlanBoardView.align) of every (piece,
-    position) pair of the library: the best over the live solutions that still need that piece.
-    Returns how many solutions are live."""
+    position) pair of the library: the best over the live solutions that still need that piece
+    (pushed from each live solution to its pairs: dead ones cost nothing). Returns how many
+    solutions are live."""
     cap = selectable_pieces(rounds_left, skills_left)
     used_bits = 0
     lost_bits = 0
@@ -51,7 +52,9 @@ def live_solutions(rounds_left, skills_left, used, spoiled, lost, live, pair_bon
             used_bits |= np.int64(1) << c
         if lost[c]:
             lost_bits |= np.int64(1) << c
-    cards = T.sol_cards
+    cards, pair_card, sps, sol_pairs = T.sol_cards, T.pair_card, T.sol_pair_start, T.sol_pairs
+    for j in range(pair_card.shape[0]):
+        pair_bonus[j] = 0
     n_live = 0
     for i in range(cards.shape[0]):
         live[i] = -1  # not live; else the number of its pieces on the board
@@ -62,15 +65,11 @@ def live_solutions(rounds_left, skills_left, used, spoiled, lost, live, pair_bon
             continue
         live[i] = popcount(cards[i]) - popcount(missing)
         n_live += 1
-    pair_card, pss, pair_sols = T.pair_card, T.pair_sol_start, T.pair_sols
-    for j in range(pair_card.shape[0]):
-        pair_bonus[j] = 0
-        if used[pair_card[j]]:
-            continue
-        for k in range(pss[j], pss[j + 1]):
-            s = live[pair_sols[k]]
-            if s >= 0:
-                pair_bonus[j] = max(pair_bonus[j], ALIGN_BASE + ALIGN_STEP * s)
+        bonus = ALIGN_BASE + ALIGN_STEP * live[i]  # to each of its pairs whose piece is still to place
+        for k in range(sps[i], sps[i + 1]):
+            j = sol_pairs[k]
+            if not used[pair_card[j]] and bonus > pair_bonus[j]:
+                pair_bonus[j] = bonus
     return n_live
 
 
