@@ -208,3 +208,43 @@ def test_in_a_terminal_enter_takes_the_first_choice_and_placements_are_drawn(mon
         seed = int(game_seeds(1, 0, 1)[0])
         alone = play_game(mission_of("b05", catalog), catalog, 2, seed, make_policy("planner"), log=True)
         assert events[1:] == alone.events[1:]
+
+
+@pytest.mark.parametrize("name,mission_id,players", [("heuristic", "p11", 3), ("planner", "b16", 2)])
+def test_advice_ranks_every_choice_by_what_the_policy_judges_it(catalog, name, mission_id, players):
+    """ranked_actions: every legal action once, the policy's own choice first (its stream left as it
+    was), then cards by the key the card choice compares, options by their value, places by their
+    score, best first; the policy's choice is a best by that measure."""
+    from solver.game.actions import Phase
+    from solver.game.advice import place_scores, ranked_actions
+    from solver.game.engine import seat_policies
+    from solver.game.state import deal
+
+    mission = mission_of(mission_id, catalog)
+    policy = make_policy(name)
+    kinds = set()
+    for seed in game_seeds(5, 0, 3):
+        state = deal(mission, catalog, players, int(seed))
+        seats = seat_policies(policy, players)
+        while not state.is_over():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            rng = state.seat_rngs[seat]
+            before = rng.state
+            ranked = ranked_actions(policy, obs, rng)
+            assert rng.state == before and sorted(ranked) == sorted(obs.legal)
+            chosen = seats[seat].act(obs, rng)
+            assert ranked[0] == chosen
+            if obs.phase == Phase.REVEAL:
+                keys = dict(zip(obs.legal, policy.card_keys(obs, [a.card for a in obs.legal]), strict=True))
+            elif obs.phase == Phase.SELECT:
+                keys = dict(zip(obs.legal, policy.option_values(obs, list(obs.options)), strict=True))
+            else:
+                keys = dict(zip(obs.legal, place_scores(policy, obs), strict=True))
+            rest = [keys[a] for a in ranked[1:]]
+            assert rest == sorted(rest, reverse=True), (obs.phase, rest)
+            if obs.phase != Phase.PLACE:  # a placement may be chosen against its score (dead ends, fillers)
+                assert keys[chosen] == max(keys.values())
+            kinds.add(obs.phase)
+            state.apply(chosen)
+    assert kinds == {Phase.REVEAL, Phase.SELECT, Phase.PLACE}

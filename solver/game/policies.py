@@ -254,10 +254,12 @@ class HeuristicPolicy(SmartBase):
         u = v.usefulness(card)
         return W_UNPLACEABLE if u == UNPLACEABLE else u
 
-    def play_card(self, obs, legal, rng):
+    def card_keys(self, obs, legal) -> list[tuple[int, int]]:
+        """What each legal card is judged by, higher is better (play_card takes the first best;
+        the human seat's advice ranks the cards by it)."""
         v = self.view(obs)
         trick = list(obs.trick)
-        best, best_key = legal[0], None
+        keys = []
         if not trick:
             unseen = obs.unseen()
             trump = obs.trump
@@ -266,10 +268,8 @@ class HeuristicPolicy(SmartBase):
                               or (c.colour != trump and x.colour == trump))
                 w = self.worth(v, c)
                 value = (w * 4) // (4 + beaters) if w > 0 else w
-                key = (value, -c.value)
-                if best_key is None or key > best_key:
-                    best, best_key = c, key
-            return best
+                keys.append((value, -c.value))
+            return keys
         for c in legal:
             _, winner = decision_card([*trick, (obs.seat, c)], obs.trump)
             value = self.worth(v, winner) * 4
@@ -277,15 +277,18 @@ class HeuristicPolicy(SmartBase):
                 u = v.usefulness(c)
                 if u > 0:
                     value -= 2 * u
-            key = (value, -c.value)
-            if best_key is None or key > best_key:
-                best, best_key = c, key
-        return best
+            keys.append((value, -c.value))
+        return keys
 
-    def select(self, obs, options, rng):
+    def play_card(self, obs, legal, rng):
+        keys = self.card_keys(obs, legal)
+        return legal[max(range(len(legal)), key=keys.__getitem__)]  # the first of the best
+
+    def option_values(self, obs, options) -> list[int]:
+        """What each selection option is judged by, higher is better (select takes the first best)."""
         v = self.view(obs)
-        best, best_val = 0, None
-        for k, o in enumerate(options):
+        values = []
+        for o in options:
             total = 0
             for p in o.pieces:
                 u = v.usefulness(p)
@@ -293,6 +296,9 @@ class HeuristicPolicy(SmartBase):
             val = 4 * total - (4 * SKILL_COST if o.skill else 0)
             if len(o.pieces) == 2 and v.usefulness(o.pieces[0]) >= v.usefulness(o.pieces[1]):
                 val += 1
-            if best_val is None or val > best_val:
-                best, best_val = k, val
-        return best
+            values.append(val)
+        return values
+
+    def select(self, obs, options, rng):
+        values = self.option_values(obs, options)
+        return max(range(len(options)), key=values.__getitem__)
