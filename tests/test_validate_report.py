@@ -1,6 +1,7 @@
 """`kakapo validate` and `kakapo report`: exit codes, JSON, warnings, files, resuming after an interrupt."""
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -156,6 +157,10 @@ def test_report_band_and_ceiling_columns(tmp_path):
         assert lost == round(300 * (1 - row[f"{pol}_rate"]))
     page = (tmp_path / "report.html").read_text()
     assert "8 rounds, 5 skills, scan 1 of 1 birds" in page and "How games were lost" in page
+    # the report's policy has its band column, with the interval under the rate: no column repeats it
+    heads = re.findall(r'title="sort">([^<]*)</th>', page)
+    assert "heuristic, 95% interval" in heads and "clear rate" not in heads and "heuristic" not in heads
+    assert f"{100 * row['ci95_low']:.1f}&ndash;{100 * row['ci95_high']:.1f}%" in page
     assert "How games were lost" in (tmp_path / "report.md").read_text()
 
 

@@ -101,10 +101,19 @@ def _img(path: Path, alt: str) -> str:
 
 def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
     rates = [(c, label) for c, label in RATE_COLUMNS if c in df.columns]
+    # the report's policy has a column of its own in the band: its clear rate goes there, with the
+    # interval under it, rather than in a column that repeats it (the table fits a 1400 px page)
+    policies = set(map(str, df["policy"])) if "policy" in df.columns else set()
+    own = f"{policies.pop()}_rate" if len(policies) == 1 else ""
+    if own in df.columns and own != "clear_rate" and (df[own] == df["clear_rate"]).all():
+        rates = [(c, label) for c, label in rates if c != "clear_rate"]
+    else:
+        own = "clear_rate"
     head = ["board", "mission", "name", "players", "fewest pieces"] + \
-        (["difficulty (shortfall)"] if "shortfall" in df.columns else []) + [label for _, label in rates] + \
+        (["difficulty (shortfall)"] if "shortfall" in df.columns else []) + \
+        [label + (", 95% interval" if c == own else "") for c, label in rates] + \
         (["undecided deals"] if "ceiling_undecided" in df.columns else []) + \
-        ["95% interval", "mean rounds when cleared", "games lost: rounds ran out / a piece fit nowhere"]
+        ["mean rounds when cleared", "games lost: rounds ran out / a piece fit nowhere"]
     thumbs: dict[str, str] = {}
     body = []
     for _, r in df.iterrows():
@@ -126,10 +135,12 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
         ]
         if "shortfall" in df.columns:
             cells.append((shortfall_text(r["shortfall"]), r["shortfall"]))
-        cells += [(pct(r[c]), r[c]) for c, _ in rates]
+        low, high = r["ci95_low"], r["ci95_high"]
+        interval = "" if low != low or high != high else \
+            f'<br><span class="ci">{100 * float(low):.1f}&ndash;{100 * float(high):.1f}%</span>'
+        cells += [(pct(r[c]) + (interval if c == own else ""), r[c]) for c, _ in rates]
         if "ceiling_undecided" in df.columns:
             cells.append((str(int(r["ceiling_undecided"])), r["ceiling_undecided"]))
-        cells.append((f"{pct(r['ci95_low'])} .. {pct(r['ci95_high'])}", r["ci95_low"]))
         mr = r["mean_rounds_when_cleared"]
         cells.append(("-" if mr != mr or mr is None else f"{float(mr):.1f}", mr))
         games = int(r["games"]) or 1
@@ -145,11 +156,11 @@ def html_page(df, images: list[Path], missions: dict, meta: dict) -> str:
 <style>
 body{{font-family:system-ui,sans-serif;max-width:1400px;margin:2em auto;padding:0 1em;color:#222}}
 .wide{{overflow-x:auto}}
-table{{border-collapse:collapse;font-size:13px}} td,th{{border-bottom:1px solid #ddd;padding:4px 8px;text-align:right}}
-td:nth-child(2),td:nth-child(3),th:nth-child(3){{text-align:left}} td:nth-child(3){{min-width:16em}}
+table{{border-collapse:collapse;font-size:13px}} td,th{{border-bottom:1px solid #ddd;padding:4px 6px;text-align:right}}
+td:nth-child(2),td:nth-child(3),th:nth-child(3){{text-align:left}} td:nth-child(3){{min-width:15em}}
 th{{cursor:pointer;background:#f3f3f3;position:sticky;top:0}}
 th:hover{{background:#e4e4e4}} img.thumb{{width:72px;height:72px}} figure{{margin:1em 0}} figure img{{max-width:100%}}
-.intro p{{line-height:1.45}} .counters{{color:#666;font-size:12px}}
+.intro p{{line-height:1.45}} .counters{{color:#666;font-size:12px}} .ci{{color:#666;font-size:11px;white-space:nowrap}}
 </style></head><body>
 <h1>kakapo difficulty report</h1>
 <div class="intro">{"".join(f"<p>{x}</p>" for x in _intro(meta, df))}</div>
