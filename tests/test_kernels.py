@@ -334,7 +334,8 @@ def test_board_view_and_score(path, catalog):
                     assert got == view.score(int(card.colour), join(w))
 
 
-@twin("heuristic.usefulness", "heuristic.placed", "heuristic.is_fresh", "heuristic.foot_score", "heuristic.first_legal")
+@twin("heuristic.usefulness", "heuristic.placed", "heuristic.is_fresh", "heuristic.foot_score", "heuristic.first_legal",
+      "heuristic.is_closed")
 @pytest.mark.slow
 @pytest.mark.parametrize("path", MISSIONS, ids=lambda p: p.split("/")[-1])
 def test_usefulness_cached_across_placements(path, catalog):

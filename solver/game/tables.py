@@ -45,28 +45,29 @@ def solution_tables(solutions, pos_start, catalog) -> dict:
     sol_pos = np.full((n, 40), -1, np.int64)
     sol_cells = np.zeros((n, 3), np.int64)
     sol_colour = np.zeros((n, 5, 3), np.int64)
-    pairs: dict[tuple[int, int], list[int]] = {}
+    pairs_of: list[list[tuple[int, int]]] = []  # per solution its (piece, position) pairs
     for i, s in enumerate(solutions):
         cells, per_colour = 0, [0] * 5
+        pairs_of.append([])
         for p in s.placements:
             g = int(pos_start[p.card.index]) + position_index(catalog[p.card])[p.cells]
             sol_cards[i] |= 1 << p.card.index
             sol_pos[i, p.card.index] = g
             cells |= p.mask
             per_colour[int(p.colour)] |= p.mask
-            pairs.setdefault((p.card.index, g), []).append(i)
+            pairs_of[i].append((p.card.index, g))
         sol_cells[i] = split(cells)
         sol_colour[i] = [split(m) for m in per_colour]
-    keys = sorted(pairs)
+    keys = sorted({pair for pairs in pairs_of for pair in pairs})
     card_pair_start = np.zeros(41, np.int64)
     for c in range(41):
         card_pair_start[c] = sum(1 for k in keys if k[0] < c)
     pair_index = {k: j for j, k in enumerate(keys)}
     sol_pair_start = np.zeros(n + 1, np.int64)
     sol_pairs: list[int] = []
-    for i, s in enumerate(solutions):
+    for i, pairs in enumerate(pairs_of):
         sol_pair_start[i] = len(sol_pairs)
-        sol_pairs += sorted(pair_index[(p.card.index, int(sol_pos[i, p.card.index]))] for p in s.placements)
+        sol_pairs += sorted(pair_index[pair] for pair in pairs)
     sol_pair_start[n] = len(sol_pairs)
     return dict(sol_cards=sol_cards, sol_pos=sol_pos, sol_cells=sol_cells, sol_colour=sol_colour,
                 pair_card=np.array([k[0] for k in keys], np.int64), pair_pos=np.array([k[1] for k in keys], np.int64),

@@ -7,7 +7,7 @@
   state         game/state.py         FastState, start_game, current_player, legal_actions, is_legal_action,
                 GameState             apply_action (next_piece, end_round), end_check, observe, copy_state
   heuristic     game/policies.py      refresh_view, score_mask, foot_score, usefulness, placed, is_fresh, first_legal,
-                                      is_dead_end, filler, smart_place, heuristic_card, heuristic_select
+                                      is_closed, is_dead_end, filler, smart_place, heuristic_card, heuristic_select
   planner       game/planner.py       spoil_solutions, live_solutions, plan_usefulness, planner_place
   policies      Policy.act            decide (random_action; sync, refresh_live, evaluate: the memory)
   play          game/engine.py        play_out, deal_game, play_many
@@ -47,6 +47,7 @@ TWINS = {
     "heuristic.usefulness": "game.policies.BoardView.usefulness", "heuristic.placed": "game.policies.BoardView",
     "heuristic.is_fresh": "game.policies.BoardView.usefulness",
     "heuristic.first_legal": "game.policies.BoardView.usefulness",
+    "heuristic.is_closed": "game.policies.BoardView.usefulness",
     "heuristic.is_dead_end": "game.policies.BoardView.is_dead_end",
     "heuristic.filler": "game.policies.SmartBase._filler",
     "heuristic.smart_place": "game.policies.SmartBase.place",

@@ -2,7 +2,8 @@
 placement and card choices.
 
   refresh_view     BoardView (targets and open cells)     score_mask      BoardView.score
-  usefulness       BoardView.usefulness (kept across placements: ``placed``, ``is_fresh``, ``first_legal``)
+  usefulness       BoardView.usefulness (kept across placements: ``placed``, ``is_fresh``, ``first_legal``,
+                   ``is_closed``)
   is_dead_end      BoardView.is_dead_end                  filler          SmartBase._filler
   smart_place      SmartBase.place                        heuristic_card  HeuristicPolicy.play_card
   heuristic_select HeuristicPolicy.select
@@ -140,6 +141,13 @@ def first_legal(k, col, occ, cm, pm, ph, ba, gps, gpos, skip):
 
 
 @kernel(hot=True)
+def is_closed(k, m0, m1, m2, occ, gps, skip):
+    """No position of group k (footprint m0, m1, m2) can be legal any more: a cell of its
+    footprint is taken (every position covers it), or ``first_legal`` found none left."""
+    return (m0 & occ[0]) | (m1 & occ[1]) | (m2 & occ[2]) or gps[k] + skip[k] == gps[k + 1]
+
+
+@kernel(hot=True)
 def is_fresh(card, known, stale):
     """The cached usefulness of ``card`` is its value now."""
     return known[card] and stale[card] == 0
@@ -214,8 +222,8 @@ def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_
                 if u >= 0 and gub[k] + COMPLETION_BONUS * popcount(gbirds[k] & need[NEED_FINISHABLE]) <= u:
                     continue  # its own bound: only birds this footprint touches can give it a bonus
                 m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
-                if (m0 & occ[0]) | (m1 & occ[1]) | (m2 & occ[2]) or gps[k] + skip[k] == gps[k + 1]:
-                    continue  # none of its positions is legal any more (all cover its taken cells)
+                if is_closed(k, m0, m1, m2, occ, gps, skip):
+                    continue
                 if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
                     s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp,
                                    version, moved)
@@ -350,8 +358,7 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
     n_groups = 0
     for k in range(T.grp_start[piece], T.grp_start[piece + 1]):
         m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
-        if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0 or gps[k] + skip[k] == gps[k + 1] or \
-                (m0 & occ[0]) | (m1 & occ[1]) | (m2 & occ[2]):
+        if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0 or is_closed(k, m0, m1, m2, occ, gps, skip):
             continue  # scores nothing, or no position of it is legal
         s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, T.grp_foot, memo, bird_stamp, version,
                        moved)
@@ -376,7 +383,9 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
                 first = first_legal(k, col, occ, cm, pm, ph, ba, gps, gpos, skip)
                 if first < 0:
                     continue
-                for j in range(first, gps[k + 1]):
+                useful_g[n_level] = gpos[first]
+                n_level += 1
+                for j in range(first + 1, gps[k + 1]):
                     if is_legal(gpos[j], col, occ, cm, pm, ph, ba):
                         useful_g[n_level] = gpos[j]
                         n_level += 1
