@@ -33,7 +33,8 @@ from solver.io.difficulty import campaign_listing
 from solver.io.gamelog import GameLog, read_log, write_log
 from solver.io.missionfile import check_file, load_mission
 from solver.io.missionwrite import mission_json
-from solver.io.paths import MISSIONS, bundled_mission, mission_path
+from solver.io.paths import MISSIONS, mission_path
+from solver.io.records import log_inputs
 from solver.runtime.workers import default_workers
 from solver.view.render import LEGEND, draw, use_colour
 
@@ -153,17 +154,13 @@ def parse_pieces(items) -> list[Card]:
 
 
 def log_and_mission(log_path: str, mission: str | None, pieces: str | None) -> tuple:
-    """A log, the catalog and the mission it was played on (MISSION, or the bundled mission the log names)."""
+    """A log, the catalog and the mission it was played on: the ones it carries (format 2), else
+    MISSION or the bundled mission it names, said on stderr (io/records.py)."""
     log = read_log(log_path)
-    if mission is None:
-        found = bundled_mission(log.mission)
-        if found is None:
-            raise InputError(log_path, f"the game was played on mission {log.mission!r}, which is not a bundled "
-                             "mission", "give the mission file too (kakapo play MISSION.toml --from LOG, "
-                             "kakapo review LOG --mission MISSION.toml)")
-        mission = str(found)
-    catalog, m = load_inputs(mission, pieces)
-    return log, catalog, m
+    inputs = log_inputs(log, mission, pieces)
+    if inputs.note:
+        click.echo(inputs.note, err=True)
+    return log, inputs.catalog, inputs.mission
 
 
 pieces_option = click.option("--pieces", "pieces", type=click.Path(dir_okay=False), default=None,
@@ -552,6 +549,7 @@ def play_as_human(mission, players, seed, game_index, policy, samples, pieces, l
         samples = samples_for(policy, samples)
         state, _ = games.resume(log, m, catalog, from_round, seed, game_index, policy, players, samples)
         players = log.players
+        earlier = list(log.human)
     else:
         catalog, m = load_inputs(mission, pieces)
         players = table(m, players, mission)
@@ -559,6 +557,7 @@ def play_as_human(mission, players, seed, game_index, policy, samples, pieces, l
         policy = policy or PolicyId.PLANNER.label
         samples = samples_for(policy, samples)
         state = games.dealt(m, catalog, players, seed, game_index)
+        earlier = []
     seats = human_seats(human, players)
     log_path = log_path or free_log_name(m.id)
     check_output_path(log_path, [mission, pieces, from_log], None, "--log")
@@ -572,7 +571,7 @@ def play_as_human(mission, players, seed, game_index, policy, samples, pieces, l
     console.say(f"the game is logged to {log_path} after every round")
     try:
         game = games.play_human(state, seats, policy, samples, console, log_path,
-                                games.meta(seed, game_index, policy, samples))
+                                {**games.meta(seed, game_index, policy, samples), "human": earlier})
     except games.human.GameAbandoned as e:
         done = state.rounds_played()
         how = "at the end of input" if str(e) == "end of input" else "by Ctrl-C"

@@ -1,6 +1,7 @@
 """The Numba engine is a twin of the Python reference engine: the same legal actions and the same
 next state at any moment, the same play-out from there, the same games, decision by decision."""
 
+import hashlib
 import json
 
 import numpy as np
@@ -214,7 +215,14 @@ def test_play_log_and_exit_code(tmp_path):
             "placements", "skills_left", "scanned"}
     assert all(set(e) == keys for e in lines[1:-1])
     assert set(lines[0]) == {"event", "mission", "players", "rounds", "skills", "hands", "set_aside", "removed",
-                             "start_player", "seed", "game", "policy"}  # SPEC's keys, and the run that played it
+                             "start_player", "seed", "game", "policy",  # SPEC's keys, and the run that played it
+                             "format", "mission_text", "mission_digest", "pieces_text", "pieces_digest", "human"}
+    setup = lines[0]
+    assert setup["format"] == 2 and setup["human"] == []
+    assert setup["mission_text"] == (ROOT / "tests/missions/party/p01.toml").read_text(encoding="utf-8")
+    assert setup["mission_digest"] == hashlib.sha256(setup["mission_text"].encode()).hexdigest()[:16]
+    assert setup["pieces_text"] == (ROOT / "missions/pieces.toml").read_text(encoding="utf-8")
+    assert setup["pieces_digest"] == hashlib.sha256(setup["pieces_text"].encode()).hexdigest()[:16]
 
 
 def test_play_is_game_zero_of_simulate(tmp_path, catalog):

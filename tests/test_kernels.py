@@ -28,6 +28,7 @@ from solver.game.fast import state as fs
 from solver.game.fast.state import spec_array
 from solver.game.planner import PlanBoardView, PlanTables, conflicts, live_solutions
 from solver.game.policies import BoardView, GreedyPolicy, HeuristicPolicy, MissionTables
+from solver.game.seeds import seat_seeds
 from solver.game.state import Option, deal, decision_card, end_of_round, legal_cards, legal_positions, selection_options
 from solver.io.missionfile import load_mission
 from solver.runtime import bits
@@ -128,7 +129,7 @@ def test_deal(path, players, catalog):
     for seed in range(0, 2**40, 2**40 // 40):
         state = deal(m, catalog, players, seed)
         S = fs.new_state(spec_array(spec))
-        fplay.deal_game(seed, S, T)
+        fplay.deal_game(seed, seat_seeds([seed], players)[0], S, T)
         assert_same_state(state, S, f"seed {seed}")
 
 
@@ -138,7 +139,7 @@ def test_copy_state_is_a_clone_into_arrays_kept(catalog):
     spec = spec_array(GameSpec.of(m, 3))
     T = tables_for(m, catalog, False)
     S, into = fs.new_state(spec), fs.new_state(spec)
-    fplay.deal_game(7, S, T)
+    fplay.deal_game(7, seat_seeds([7], 3)[0], S, T)
     fplay.play_out(S, int(PolicyId.GREEDY), fpol.new_memory(T), T)  # every array has moved on
     before = [a.copy() for a in into]
     fs.copy_state(S, into)

@@ -17,7 +17,7 @@ from solver.game.fast.state import spec_array
 from solver.game.planner import PlannerPolicy
 from solver.game.rng import SplitMix64
 from solver.game.search import SearchPolicy
-from solver.game.seeds import game_seeds
+from solver.game.seeds import game_seeds, seat_seeds
 from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
 from tests.twins import assert_same_state, moments, small_library, tables_for, twin
@@ -271,7 +271,7 @@ def test_whole_search_games_equal_the_reference(catalog):
     T = tables_for(m, catalog, True)
     seeds = game_seeds(3, 0, 2)
     out = [np.zeros(2, np.int64) for _ in range(3)] + [np.zeros(2, np.uint64)]
-    fsearch.search_many(seeds, spec_array(GameSpec.of(m, 2)), 1, T, *out)
+    fsearch.search_many(seeds, seat_seeds(seeds, 2), spec_array(GameSpec.of(m, 2)), 1, T, *out)
     for i, s in enumerate(seeds):
         g = play_game(m, catalog, 2, int(s), SearchPolicy(1, small_library(m, catalog)))
         assert (Result.parse(g.result), g.trace) == (out[0][i], out[3][i])

@@ -82,6 +82,7 @@ def canonical(S) -> dict:
         out["opts"][k, 2 + out["opts"][k, 1]:] = 0
     out["moves"][n:] = 0
     out["rs"][-1] = 0  # the deal's own stream: used only by the deal
+    del out["own_hand"], out["own_rs"]  # what the last seat to decide was handed: scratch
     return out
 
 

@@ -129,7 +129,8 @@ def play_from(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, 
         assert shadow is not None
         player = shadow
     play_out(state, player)
-    return PlayedGame(state, log_events(state, meta(seed, game, policy, samples)), note, first)
+    kept = {"human": list(log.human)} if log.human else {}  # the rounds a person played stay theirs
+    return PlayedGame(state, log_events(state, {**meta(seed, game, policy, samples), **kept}), note, first)
 
 
 # ---------------------------------------------------------------- a person at the table
@@ -141,7 +142,7 @@ def play_human(state: GameState, humans: list[int], policy: str, samples: int, c
     seats: list[Policy] = [human.HumanSeat(console, make_policy(policy, samples)) if k in humans else bot
                            for k in range(state.players)]
     first = state.round
-    meta_ = {**meta_, "human": sorted(humans)}
+    meta_ = {**meta_, "human": sorted(set(humans) | set(meta_.get("human", ())))}
 
     def finished(s: GameState) -> None:
         write_log(log_path, log_events(s, meta_))

@@ -17,6 +17,7 @@ from solver.core.errors import KakapoError
 from solver.game.actions import Action
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState, Observation, deal
+from solver.io.records import record_keys
 
 
 class PolicyError(KakapoError):
@@ -85,11 +86,15 @@ def play_game(mission, catalog, players: int, seed: int, policy: Policy | Sequen
 
 # ---------------------------------------------------------------- the log
 def setup_event(state: GameState, meta: dict | None = None) -> dict[str, Any]:
+    """The setup line: the deal, what played it (``meta``: seed, game, policy, human seats) and, so
+    that the log reads the same anywhere, the mission's and catalog's texts (format 2)."""
     spec = state.spec
-    return {"event": "setup", "mission": state.mission.id, "players": spec.players, "rounds": spec.rounds,
-            "skills": spec.skills, "hands": [[str(c) for c in h] for h in state.dealt],
+    meta = dict(meta or {})
+    record = record_keys(state.mission, state.catalog, meta.pop("human", ()))
+    return {"event": "setup", "format": record.pop("format"), "mission": state.mission.id, "players": spec.players,
+            "rounds": spec.rounds, "skills": spec.skills, "hands": [[str(c) for c in h] for h in state.dealt],
             "set_aside": [str(c) for c in state.set_aside], "removed": [str(c) for c in spec.removed],
-            "start_player": state.start_player, **(meta or {})}
+            "start_player": state.start_player, **meta, **record}
 
 
 def round_event(r) -> dict[str, Any]:

@@ -154,4 +154,4 @@ def board_mission(state: GameState) -> Mission:
     and skill counters left (what `solve --from` answers; the same as a mission file holding them)."""
     placed = tuple(state.board.pieces.values())
     rounds_left = state.spec.rounds - state.round + (0 if state.is_over() else 1)
-    return replace(state.mission, placed=placed, rounds=rounds_left, skills=state.skills_left)
+    return replace(state.mission, placed=placed, rounds=rounds_left, skills=state.skills_left, source="")

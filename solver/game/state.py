@@ -22,7 +22,7 @@ from solver.core.errors import KakapoError
 from solver.core.rules import Board, Mission, Placement
 from solver.core.spec import GameSpec
 from solver.game.actions import IN_CHARGE_EVENT, Action, ActionKind, Phase
-from solver.game.rng import FNV_OFFSET, SplitMix64, mix
+from solver.game.rng import FNV_OFFSET, SplitMix64, mix, seat_seed
 
 
 class IllegalAction(KakapoError):
@@ -381,7 +381,8 @@ class GameState:
 
 
 def deal(mission: Mission, catalog, players: int, seed: int, spec: GameSpec | None = None) -> GameState:
-    """Shuffle with the game's PRNG and deal; draws: shuffle, (start player), one seed per seat."""
+    """Shuffle with the game's PRNG and deal; draws: shuffle, (start player). Each seat's stream
+    comes from a one-way hash of (seed, seat), not from the deal's stream (game/seeds.py)."""
     spec = spec or GameSpec.of(mission, players)
     rng = SplitMix64(seed)
     deck = [c for c in ALL_CARDS if c not in spec.removed]
@@ -393,7 +394,7 @@ def deal(mission: Mission, catalog, players: int, seed: int, spec: GameSpec | No
     hands = [sorted(deck[aside + k * size: aside + (k + 1) * size]) for k in range(players)]
     holders = [k for k in range(players) if spec.start_card in hands[k]]
     start = holders[0] if holders else rng.below(players)
-    seat_rngs = [SplitMix64(rng.next()) for _ in range(players)]
+    seat_rngs = [SplitMix64(seat_seed(seed, k)) for k in range(players)]
     return GameState(spec, mission, catalog, hands, set_aside, start, seat_rngs, Board.start(mission), spec.skills,
                      dealt=[list(h) for h in hands])
 

@@ -19,9 +19,10 @@ DEFAULT_CATALOG = MISSIONS / "pieces.toml"
 class Catalog(Mapping):
     """Card -> Shape for all 40 cards."""
 
-    def __init__(self, shapes: dict[Card, Shape], source: str = ""):
+    def __init__(self, shapes: dict[Card, Shape], source: str = "", text: str = ""):
         self._shapes = dict(shapes)
         self.source = source
+        self.text = text  # the file's text as read (what a game log records); "" for one made in code
 
     def __getitem__(self, card: Card) -> Shape:
         return self._shapes[card]
@@ -38,10 +39,11 @@ class Catalog(Mapping):
         return tuple(sorted((card.index, shape.cells) for card, shape in self._shapes.items()))
 
 
-def load_catalog(path: str | Path | None = None) -> Catalog:
-    """Parse a catalog TOML file (default: the bundled one); raises InputError."""
+def load_catalog(path: str | Path | None = None, text: str | None = None) -> Catalog:
+    """Parse a catalog TOML file (default: the bundled one), or ``text`` (a catalog a game log
+    carries; ``path`` then names the log); raises InputError."""
     path = DEFAULT_CATALOG if path is None else path
-    src = TomlSource(path, "piece catalog")
+    src = TomlSource(path, "piece catalog", text)
     data = src.data
     shapes: dict[Card, Shape] = {}
     for key in data:
@@ -80,4 +82,4 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             except ParseError as e:
                 raise src.error(f"{colour.long}-{v}: {e}", "draw one edge-connected piece with '#' cells",
                                 line) from None
-    return Catalog(shapes, str(path))
+    return Catalog(shapes, str(path), src.text)

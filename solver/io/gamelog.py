@@ -12,6 +12,7 @@ Keys a round line can do without, because the rules decide them (``start_player`
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -62,6 +63,12 @@ class GameLog:
     rounds_logged: tuple[LoggedRound, ...]
     end: dict | None = None  # result, rounds_played, scanned, line
     meta: dict = field(default_factory=dict)  # seed, game, policy (samples) of the game that wrote it, when known
+    format: int = 1  # 2: the setup line carries the mission and catalog (io/records.py)
+    mission_text: str | None = None
+    mission_digest: str | None = None
+    pieces_text: str | None = None
+    pieces_digest: str | None = None
+    human: tuple[int, ...] = ()  # the seats a person played
 
     def line_of_round(self, r: int) -> int | None:
         for x in self.rounds_logged:
@@ -184,7 +191,31 @@ def read_log(path: str | Path) -> GameLog:
     if samples is not None and 0 <= samples <= MAX_SAMPLES:
         meta["samples"] = samples  # the search player's; a count out of range is not ours and is left out
     return GameLog(name, setup["mission"], setup["players"], setup["rounds"], setup["skills"], setup["hands"],
-                   setup["set_aside"], setup["removed"], setup["start_player"], tuple(rounds), end, meta)
+                   setup["set_aside"], setup["removed"], setup["start_player"], tuple(rounds), end, meta,
+                   **_record(lines[0], setup["players"]))
+
+
+def _record(ln: _Line, players: int) -> dict:
+    """The format-2 keys of the setup line: the texts it carries, checked against their digests."""
+    fmt = ln.get("format", int, False)
+    if fmt is not None and fmt not in (1, 2):
+        raise ln.error(f"format {fmt} is not one this version of kakapo reads (1 or 2)",
+                       "read it with a newer kakapo, or give a log written by `kakapo play --log`")
+    out: dict = {"format": fmt or 1}
+    for what in ("mission", "pieces"):
+        text = ln.get(f"{what}_text", str, fmt == 2)
+        logged = ln.get(f"{what}_digest", str, False)
+        if text is not None:
+            actual = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+            if logged is not None and logged != actual:
+                raise ln.error(f"the {what} text the log carries has digest {actual}, not {clean(logged)[:20]} as "
+                               f"the log says: the log was edited after it was written",
+                               f"give the log as kakapo wrote it, or remove {what}_digest to read the text as it is")
+            logged = actual
+        out[f"{what}_text"], out[f"{what}_digest"] = text, logged
+    seats = ln.get("human", list, False) or []
+    out["human"] = tuple(sorted({ln.seat(k, players, "a human seat") for k in seats}))
+    return out
 
 
 def _setup(ln: _Line) -> dict:

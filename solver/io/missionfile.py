@@ -18,16 +18,18 @@ PLACED_KEYS = ("piece", "cells")
 MARK_LETTERS = {c.letter: c for c in Colour}
 
 
-def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -> Mission:
+def load_mission(path: str | Path, catalog, warnings: list[str] | None = None, text: str | None = None,
+                 mission_id: str | None = None) -> Mission:
     """Parse and check a mission file against a catalog; raises InputErrors naming file and line
     of every independent problem found (a problem that makes later checks meaningless stops there).
 
-    ``warnings`` (non-fatal remarks) is kept for callers that collect them; an unknown key is an
-    error (a misspelled ``rounds`` would otherwise play the default silently).
+    ``text``: that text instead of the file's (a mission a game log carries; ``path`` then names the
+    log), ``mission_id`` the id it had. ``warnings`` (non-fatal remarks) is kept for callers that
+    collect them; an unknown key is an error (a misspelled ``rounds`` would otherwise play the default silently).
     """
-    src = TomlSource(path, "mission")
+    src = TomlSource(path, "mission", text)
     d = src.data
-    mission_id = clean(Path(path).stem)
+    mission_id = clean(mission_id if mission_id is not None else Path(path).stem)
     problems: list[InputError] = []
 
     def attempt(check, fallback=None):
@@ -63,7 +65,7 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None) -
                       tuple(birds), tuple(sorted(marks.items())), ())
     placed = _parse_placed(src, d, mission, catalog)
     return Mission(mission_id, mission.name, mode, clear, clear_all, rounds, skills,
-                   mission.birds, mission.marks, tuple(placed), story)
+                   mission.birds, mission.marks, tuple(placed), story, src.text)
 
 
 def check_file(path, catalog) -> dict | None:

@@ -116,8 +116,16 @@ def deepest_key(text: str, limit: int) -> tuple[int, int | None]:
 class TomlSource:
     """The parsed data and the raw lines, so that errors can name a line."""
 
-    def __init__(self, path: str | Path, kind: str):
+    def __init__(self, path: str | Path, kind: str, text: str | None = None):
+        """Read and check ``path``; with ``text``, that text instead of the file (``path`` then only
+        names where it came from, e.g. the log that recorded a mission)."""
         self.path = str(path)
+        if text is not None:
+            if len(text.encode("utf-8")) > MAX_BYTES:
+                raise InputError(self.path, f"the {kind} is over {MAX_BYTES // 1_000_000} MB; no {kind} is that large",
+                                 f"check that this is a {kind}")
+            self._parse(text, kind)
+            return
         p = Path(path)
         if not p.exists():
             hint = ", or give a bundled mission's id such as b01 or p15" if kind == "mission" else ""
@@ -134,9 +142,13 @@ class TomlSource:
             raise InputError(self.path, f"the file is over {MAX_BYTES // 1_000_000} MB; no {kind} is that large",
                              f"check that this is a {kind} file")
         try:
-            self.text = raw.decode("utf-8")
+            decoded = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             raise InputError(self.path, f"not UTF-8 text ({e.reason})", "save the file as UTF-8") from None
+        self._parse(decoded, kind)
+
+    def _parse(self, text: str, kind: str) -> None:
+        self.text = text
         self.lines = self.text.splitlines()
         depth, line = nesting_depth(self.text, MAX_NESTING)
         if depth > MAX_NESTING:

@@ -9,9 +9,11 @@ import sys
 import numpy as np
 
 from solver.core.codes import PolicyId
+from solver.core.spec import SPEC_PLAYERS
 from solver.game.fast.play import play_many
 from solver.game.fast.search import search_many
 from solver.game.search import DEFAULT_SAMPLES
+from solver.game.seeds import seat_seeds
 from solver.runtime.jit import errors
 
 
@@ -27,11 +29,12 @@ def run(tables, spec, seeds: np.ndarray, policy: str, samples: int = DEFAULT_SAM
         raise ValueError("mission has no birds")
     pid = PolicyId.parse(policy)
     seeds, spec = np.asarray(seeds, np.uint64), np.asarray(spec, np.int64)
+    streams = seat_seeds(seeds, int(spec[SPEC_PLAYERS]))
     out = (results, rounds_played, scanned, traces)
     if pid == PolicyId.SEARCH:
-        top, args = search_many, (seeds, spec, int(samples), tables, *out)
+        top, args = search_many, (seeds, streams, spec, int(samples), tables, *out)
     else:
-        top, args = play_many, (seeds, spec, int(pid), tables, *out)
+        top, args = play_many, (seeds, streams, spec, int(pid), tables, *out)
     for attempt in range(3):
         try:
             top(*args)

@@ -14,7 +14,7 @@ from solver.core.spec import (
     SPEC_SKILL_KINDS,
     SPEC_START_CARD,
 )
-from solver.game.fast.rng import below, rnext
+from solver.game.fast.rng import below
 from solver.runtime.jit import kernel
 
 NO_SKILL, DOUBLE_SCAN, WILD_COLOR, SHIFT_CHANGE = (int(s) for s in Skill)
@@ -25,8 +25,9 @@ MAX_OPTIONS = 10
 
 @kernel()
 def deal(seed, spec, rs, hand, hand_count, set_aside, removed):
-    """state.deal: shuffle, set-aside cards, hands, start player, one random stream per seat
-    (rs[players] is the deal's own). Returns the start player."""
+    """state.deal: shuffle, set-aside cards, hands, start player, drawn from the deal's own stream
+    rs[players]; the seats' streams are not drawn from it (play.deal_game sets them from a
+    one-way hash, game/seeds.py). Returns the start player."""
     players = spec[SPEC_PLAYERS]
     rs[players] = np.uint64(seed)
     deck = np.empty(40, np.int64)
@@ -57,8 +58,6 @@ def deal(seed, spec, rs, hand, hand_count, set_aside, removed):
             start = k
     if start < 0:
         start = below(rs, players, players)
-    for k in range(players):
-        rs[k] = rnext(rs, players)
     return start
 
 

@@ -24,10 +24,13 @@ from solver.runtime.jit import kernel
 @kernel(hot=True)
 def play_out(S, policy, mem, T):
     """engine.play_out: each decision goes to the policy with only the seat's observation and its
-    own random stream. Returns the result code."""
+    own random stream, copied into an array of its own (``own_rs``, never a view of the state's
+    streams) and copied back after. Returns the result code."""
     while S.info[I_PHASE] != OVER:
         seat = current_player(S)
-        code = decide(policy, observe(S, seat), mem, T, S.rs[seat:seat + 1])
+        S.own_rs[0] = S.rs[seat]
+        code = decide(policy, observe(S, seat), mem, T, S.own_rs)
+        S.rs[seat] = S.own_rs[0]
         if not is_legal_action(S, code, T):
             raise ValueError("a policy chose an action that is not legal")
         apply_action(S, code, T)
@@ -35,19 +38,22 @@ def play_out(S, policy, mem, T):
 
 
 @kernel()
-def deal_game(seed, S, T):
-    """state.deal into S: the cards, the seats' random streams and the starting state."""
+def deal_game(seed, seat_seeds, S, T):
+    """state.deal into S: the cards, the seats' random streams (``seat_seeds``: game/seeds.py's
+    one-way hash of the seed and seat) and the starting state."""
     start = deal(seed, S.spec, S.rs, S.hand, S.hand_count, S.set_aside, S.removed)
+    for k in range(seat_seeds.shape[0]):
+        S.rs[k] = seat_seeds[k]
     start_game(S, start, T)
 
 
 @kernel(entry=True)
-def play_many(seeds, spec, policy, T, results, rounds_played, scanned, traces):
+def play_many(seeds, seat_seeds, spec, policy, T, results, rounds_played, scanned, traces):
     """engine.play_game for each seed: the deal, then play_out (state and memory reused)."""
     S = new_state(spec)
     mem = new_memory(T)
     for i in range(seeds.shape[0]):
-        deal_game(seeds[i], S, T)
+        deal_game(seeds[i], seat_seeds[i], S, T)
         reset_memory(mem)
         results[i] = play_out(S, policy, mem, T)
         rounds_played[i] = S.info[I_ROUND]

@@ -379,7 +379,9 @@ def search_play_out(S, sm, T):
     """engine.play_out with the search player in every seat. Returns the result code."""
     while S.info[I_PHASE] != OVER:
         seat = current_player(S)
-        code = search_decide(observe(S, seat), sm, T, S.rs[seat:seat + 1])
+        S.own_rs[0] = S.rs[seat]  # the seat's stream in an array of its own, as play.play_out
+        code = search_decide(observe(S, seat), sm, T, S.own_rs)
+        S.rs[seat] = S.own_rs[0]
         if not is_legal_action(S, code, T):
             raise ValueError("the search player chose an action that is not legal")
         apply_action(S, code, T)
@@ -387,12 +389,12 @@ def search_play_out(S, sm, T):
 
 
 @kernel(entry=True)
-def search_many(seeds, spec, samples, T, results, rounds_played, scanned, traces):
+def search_many(seeds, seat_seeds, spec, samples, T, results, rounds_played, scanned, traces):
     """play.play_many for the search player: a deal, then search_play_out, per seed."""
     S = new_state(spec)
     sm = new_search_memory(spec, samples, T)
     for i in range(seeds.shape[0]):
-        deal_game(seeds[i], S, T)
+        deal_game(seeds[i], seat_seeds[i], S, T)
         reset_memory(sm.base)
         search_play_out(S, sm, T)
         results[i] = S.info[I_RESULT]

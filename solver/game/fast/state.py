@@ -62,13 +62,19 @@ FastState = namedtuple("FastState", [
     "trick", "trick_player",  # int64[MAX_TRICK]: this round's cards and who revealed them
     "opts",  # int64[MAX_OPTIONS, 4]: this round's selection options (cards.OPT_* columns)
     "occ", "cm", "used",  # the board: occupied words, words per colour, pieces used
-    "rs",  # uint64[players + 1]: each seat's random stream; rs[players] the deal's
+    "rs",  # uint64[players + 1]: each seat's random stream (game/seeds.py); rs[players] the deal's
     "trace",  # uint64[1]: the trace hash so far
     "moves",  # int64[MAX_MOVES]: the action codes so far (public)
+    # what a seat is handed at a decision, in arrays of their own: a copy of its hand row
+    # (``observe``) and of its random stream (play.play_out), never a view of ``hand`` or ``rs``
+    "own_hand",  # int64[40]
+    "own_rs",  # uint64[1]
 ])
 FastState.__doc__ = "One game's whole truth, as the Numba kernels read and write it (see the module docstring)."
 
-# What a seat sees: its own hand row and random stream, and the public arrays of the state.
+# What a seat sees (``observe``): a copy of its own hand row and the public arrays of the state;
+# no other hand, no set-aside card and no random stream. Its own stream is handed to its policy
+# beside the observation, copied into ``own_rs`` (play.play_out), never a slice of ``rs``.
 FastObs = namedtuple("FastObs", ["seat", "spec", "info", "hand", "hand_count", "removed", "seen", "pile", "trick",
                                  "trick_player", "opts", "occ", "cm", "used", "moves"])
 
@@ -95,7 +101,8 @@ def new_state(spec):
                      np.zeros(40, np.int64), np.zeros(40, np.int64), np.zeros(MAX_TRICK, np.int64),
                      np.zeros(MAX_TRICK, np.int64), np.zeros((MAX_OPTIONS, 4), np.int64), np.zeros(3, np.int64),
                      np.zeros((5, 3), np.int64), np.zeros(40, np.int64), np.zeros(players + 1, np.uint64),
-                     np.zeros(1, np.uint64), np.zeros(MAX_MOVES, np.int64))
+                     np.zeros(1, np.uint64), np.zeros(MAX_MOVES, np.int64), np.zeros(40, np.int64),
+                     np.zeros(1, np.uint64))
 
 
 @kernel()
@@ -286,8 +293,11 @@ def apply_action(S, code, T):
 # reference counting (play_out) may hold only when no call returns them
 @kernel(inline=True, entry=True)
 def observe(S, seat):
-    """GameState.observation: the seat's own hand and the public arrays, nothing else."""
-    return FastObs(seat, S.spec, S.info, S.hand[seat], S.hand_count, S.removed, S.seen, S.pile, S.trick,
+    """GameState.observation: the seat's own hand (copied into ``own_hand``: no view of the hands'
+    array, whose other rows are the other seats') and the public arrays, nothing else."""
+    for c in range(40):
+        S.own_hand[c] = S.hand[seat, c]
+    return FastObs(seat, S.spec, S.info, S.own_hand, S.hand_count, S.removed, S.seen, S.pile, S.trick,
                    S.trick_player, S.opts, S.occ, S.cm, S.used, S.moves)
 
 
@@ -311,6 +321,8 @@ def copy_state(src, dst):
     copy_into(dst.rs, src.rs)
     copy_into(dst.trace, src.trace)
     copy_into(dst.moves, src.moves)
+    copy_into(dst.own_hand, src.own_hand)
+    copy_into(dst.own_rs, src.own_rs)
 
 
 def clone_state(S: FastState) -> FastState:
