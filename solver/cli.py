@@ -460,8 +460,10 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
 @from_option
 @round_option
 @click.option("--human", "human", default=None, metavar="SEAT[,SEAT]",
-              help="Seats (from 0) played by you; the others by --policy (default planner). You see only your "
-                   "seat's hand. The game is logged after every round (--log, default MISSION-game-N.jsonl).")
+              help="Seats (from 0) played by you; the others by --policy (default planner). The screen shows "
+                   "only your seat's hand. The game is logged after every round (--log, default "
+                   "MISSION-game-N.jsonl); the log holds the whole deal, every hand included, so reading it during "
+                   "play is reading the other hands.")
 @user_errors
 def play(mission, players, seed, game_index, policy, time_limit, samples, pieces, log_path, from_log, from_round,
          human):
@@ -568,7 +570,8 @@ def play_as_human(mission, players, seed, game_index, policy, samples, pieces, l
                 + (f", {label} plays seat(s) {', '.join(map(str, others))}" if others else "")
                 + f"; scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) in {m.rounds} rounds; "
                 f"seed {seed}, game {game_index}")
-    console.say(f"the game is logged to {log_path} after every round")
+    console.say(f"the game is logged to {Path(log_path).resolve()} after every round; the log holds the whole "
+                "deal (every hand), so do not read it before the game ends")
     try:
         game = games.play_human(state, seats, policy, samples, console, log_path,
                                 {**games.meta(seed, game_index, policy, samples), "human": earlier})
@@ -640,7 +643,8 @@ def end_line(m: Mission, end: dict, rounds: list[dict]) -> str:
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Budget of the open-hand solver per round, in seconds of CP-SAT's deterministic time.")
 @click.option("--samples", type=click.IntRange(min=0, max=4096), default=None, metavar="K",
-              help="The search player's look-ahead deals per decision (default 8).")
+              help="The search player's look-ahead deals per decision (default 8; 0: the planner, which "
+                   "draws no random numbers, so its rate from a moment is 0 % or 100 %).")
 @click.option("--playouts", type=click.IntRange(min=1, max=10000), default=None, metavar="N",
               help="Continuations of each moment the search player plays (default 24).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
@@ -653,9 +657,11 @@ def review(log_file, mission, pieces, time_limit, samples, playouts, seed, as_js
     """Where a logged game was won or lost, round by round. Exit 0.
 
     For each round: could a team that sees every hand still clear the deal from its start
-    (clearable, not clearable, or undecided within --time-limit); how often the search player,
-    seeing only its seat's hand, clears it from there; and the decision of the round that cost
-    most, with the search player's alternative. Names the first round from which the deal is lost.
+    (clearable, not clearable, or undecided within --time-limit); how often the search player in
+    every seat clears it from there (each seat decides from its own view; the continuations are
+    played on the true deal, the hidden cards as they were dealt); and the decision of the round
+    that cost most, with the search player's alternative. Names the first round from which the
+    deal is lost. --samples 0 uses the planner instead (no look-ahead; one game a moment).
     Works on any log: a bot's (play --log), a person's (play --human) or one written by hand
     (docs/logs.md).
 

@@ -8,8 +8,10 @@ For the start of each round:
   clearable one was reachable from every earlier one; so the rounds are decided by bisection, and
   a round's answer may be implied by another's (``how`` says which).
 - ``search_rate``: the share of ``playouts`` continuations in which the search player, in every
-  seat and seeing only its seat's observation, clears the game from there (the true hands stay
-  as dealt; only the players' random streams differ, drawn from ``--seed``).
+  seat and deciding from its seat's observation only, clears the game from there; the
+  continuations are played on the true deal (the hidden cards stay as dealt; only the players'
+  random streams differ, drawn from ``--seed``). With 0 samples the player is the planner, which
+  draws no random numbers: every continuation is the same game.
 - ``costliest``: of the round's decisions (each card, the selection, each placement) where the
   search player would have chosen otherwise, the one whose choice lost the most: the search
   player's clear rate after its alternative minus after the move played, on the same streams.
@@ -104,7 +106,8 @@ class Review:
     def to_json(self) -> dict:
         return {"mission": self.mission.id, "players": self.players, "result": self.result,
                 "rounds": [r.to_json() for r in self.rounds], "lost_at": self.lost_at, "lost_in": self.lost_in,
-                "samples": self.samples, "playouts": self.playouts, "seed": self.seed,
+                "samples": self.samples, "player": "planner" if self.samples == 0 else "search",
+                "playouts": self.playouts, "seed": self.seed,
                 "seconds": round(self.seconds, 2)}
 
 
@@ -260,20 +263,41 @@ def _open_hands(final: GameState, starts: list[GameState], reviews: list[RoundRe
             rr.open_hand, rr.how = NOT_CLEARABLE, f"implied by round {no}"
 
 
+def player_name(rv: Review) -> str:
+    """The yardstick's player: the search player, or the planner itself with 0 samples."""
+    return "planner" if rv.samples == 0 else "search player"
+
+
+def yardstick_legend(rv: Review) -> str:
+    """What the rate column means, in one paragraph (text and page say the same)."""
+    if rv.samples == 0:
+        how = ("the planner (--samples 0: the search player without look-ahead) in every seat, each seat deciding "
+               "from its own view (its hand and the cards on the table); the planner draws no random numbers, so "
+               f"its {rv.playouts} continuations of a moment are one game, and the rate is 0 % or 100 %")
+    else:
+        how = (f"the search player ({rv.samples} look-ahead deals a decision) in every seat, each seat deciding from "
+               f"its own view (its hand and the cards on the table) over {rv.playouts} continuations that differ only "
+               "in the players' random choices")
+    return (f"{player_name(rv)}: how often {how} clears the game from that moment. The continuations are played on "
+            "the true deal: the cards no seat could see stay as they were dealt, so the rate is that of this deal, "
+            "not of the mission. Open hands: whether a team that sees every hand could still clear this deal.")
+
+
 def review_lines(rv: Review) -> list[str]:
     """The review in words."""
     m = rv.mission
     played = len(rv.rounds) - (1 if rv.result == "in_play" else 0)
+    who = player_name(rv)
     out = [f"{m.name} ({m.id}), {rv.players} players: {rv.result.replace('_', ' ')} after {played} round(s) "
            f"(log {rv.log.path})",
-           f"search player: {rv.samples} samples a decision, {rv.playouts} continuations a moment, seed {rv.seed}"]
+           yardstick_legend(rv) + f" Seed {rv.seed}."]
     for r in rv.rounds:
-        out.append(f"round {r.round}: open hands {r.open_hand.replace('_', ' ')} ({r.how}); search player clears "
+        out.append(f"round {r.round}: open hands {r.open_hand.replace('_', ' ')} ({r.how}); {who} clears "
                    f"{100 * r.search_rate:.0f} % from here")
         c = r.costliest
         if c is not None:
-            out.append(f"  costliest: P{c.player}'s {c.kind} {c.played} ({100 * c.rate_played:.0f} %); the search "
-                       f"player prefers {c.alternative} ({100 * c.rate_alternative:.0f} %)")
+            out.append(f"  costliest: P{c.player}'s {c.kind} {c.played} ({100 * c.rate_played:.0f} %); the {who} "
+                       f"prefers {c.alternative} ({100 * c.rate_alternative:.0f} %)")
     if rv.result == "cleared":
         out.append("the deal was cleared")
     elif rv.result == "in_play" and rv.lost_at is None:
@@ -302,7 +326,7 @@ def review_html(rv: Review) -> str:
     for r in rv.rounds:
         c = r.costliest
         cost = "" if c is None else (f"P{c.player}'s {escape(c.kind)} <b>{escape(c.played)}</b> "
-                                     f"({100 * c.rate_played:.0f} %); the search player prefers "
+                                     f"({100 * c.rate_played:.0f} %); the {player_name(rv)} prefers "
                                      f"<b>{escape(c.alternative)}</b> ({100 * c.rate_alternative:.0f} %)")
         verdict = r.open_hand.replace("_", " ")
         rows.append(f'<tr class="{r.open_hand}"><td>{r.round}</td><td>{verdict}<br><small>{escape(r.how)}</small>'
@@ -332,11 +356,9 @@ figure {{ margin: 0; }} figcaption {{ font-size: 12px; text-align: center; }}
 </style></head><body>
 <h1>{escape(m.name)} ({escape(m.id)}): {rv.players} players, {escape(rv.result.replace('_', ' '))}</h1>
 <p><b>{summary}</b></p>
-<p>Open hands: could a team that sees every hand still clear the deal from the start of that round.
-Search player: the share of {rv.playouts} continuations from there that the search player
-({rv.samples} samples a decision, each seat seeing only its own hand) clears. Costliest decision: where
-the search player would have chosen otherwise, the choice that lost the most.</p>
-<table><tr><th>round</th><th>open hands</th><th>search player</th><th>costliest decision</th></tr>
+<p>{escape(yardstick_legend(rv))} Costliest decision: where the {player_name(rv)} would have chosen
+otherwise, the choice that lost the most.</p>
+<table><tr><th>round</th><th>open hands</th><th>{player_name(rv)}</th><th>costliest decision</th></tr>
 {"".join(rows)}</table>
 <h2>The board at the start of each round</h2>
 <div class="tiles">{"".join(tiles)}</div>
