@@ -570,7 +570,7 @@ def play_as_human(mission, players, seed, game_index, policy, samples, pieces, l
                 + (f", {label} plays seat(s) {', '.join(map(str, others))}" if others else "")
                 + f"; scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) in {m.rounds} rounds; "
                 f"seed {seed}, game {game_index}")
-    console.say(f"the game is logged to {Path(log_path).resolve()} after every round; the log holds the whole "
+    console.say(f"the game is logged to {Path(log_path).resolve()} after every round; the log contains the whole "
                 "deal (every hand), so do not read it before the game ends")
     try:
         game = games.play_human(state, seats, policy, samples, console, log_path,

@@ -169,4 +169,4 @@ def test_a_human_game_records_its_human_seats(tmp_path, monkeypatch):
     assert res.exit_code in (0, 1, 130), res.output
     setup = lines(tmp_path / "h.jsonl")[0]
     assert setup["human"] == [1] and setup["format"] == 2
-    assert "holds the whole deal" in res.output
+    assert "contains the whole deal" in res.output
