@@ -1,5 +1,6 @@
-"""`kakapo review` on lost games: CPU seconds per review and where they go (open-hand verdicts,
-the search player's continuations), with the default settings (8 samples, 24 playouts, 10 s).
+"""`kakapo review` on lost games: CPU seconds per review with the default settings (8 samples, 24
+playouts, 10 s), every decision judged, and the classes' stability (the same log reviewed with
+seed 2: the share of decisions given the same class).
 Usage:
 
     python benchmarks/bench_review.py [--games 2]
@@ -53,9 +54,9 @@ def main() -> None:
     catalog = load_catalog()
     tmp = Path("/tmp/kakapo-bench-review")
     tmp.mkdir(exist_ok=True)
-    print("| mission | players | game | rounds | lost_at | lost_in | CPU s |")
-    print("|---|---|---|---|---|---|---|")
-    times = []
+    print("| mission | players | game | rounds | decisions | lost_at | lost_by | CPU s | same class, seed 2 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    times, agree, judged = [], 0, 0
     for name, players in ROWS:
         m = load_mission(bundled_mission(name), catalog)
         for i, path, rounds in lost_games(m, catalog, players, args.games, tmp):
@@ -65,8 +66,15 @@ def main() -> None:
             rv = review_game(log, m, catalog, 10.0)
             cpu = time.process_time() - t
             times.append(cpu)
-            print(f"| {name} | {players} | {i} | {rounds} | {rv.lost_at} | {rv.lost_in} | {cpu:.1f} |", flush=True)
-    print(f"\nmedian {statistics.median(times):.1f} CPU s, max {max(times):.1f} ({len(times)} reviews)")
+            other = review_game(log, m, catalog, 10.0, seed=2)  # the classes' stability: another seed
+            same = sum(a.klass == b.klass for a, b in zip(rv.decisions, other.decisions, strict=True))
+            agree, judged = agree + same, judged + len(rv.decisions)
+            lb = rv.lost_by.decision if rv.lost_by else None
+            by = f"r{lb.round} seat {lb.seat} {lb.klass}" if lb else "-"
+            print(f"| {name} | {players} | {i} | {rounds} | {len(rv.decisions)} | {rv.lost_at} | {by} | {cpu:.1f} | "
+                  f"{same}/{len(rv.decisions)} |", flush=True)
+    print(f"\nmedian {statistics.median(times):.1f} CPU s, max {max(times):.1f} ({len(times)} reviews); "
+          f"the same class with seed 2 for {agree} of {judged} decisions ({100 * agree / max(judged, 1):.1f} %)")
 
 
 if __name__ == "__main__":

@@ -50,12 +50,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000, help="Numba games per policy and row")
     ap.add_argument("--python-games", type=int, default=3, help="reference-engine games per policy and row")
     ap.add_argument("--ceiling-deals", type=int, default=4)
+    ap.add_argument("--deals", type=int, default=1000, help="deals hashed per row (hands, set-aside, start)")
     ap.add_argument("--only", default="", help="comma-separated mission ids (default: all)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--compare", default=None)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
     load_catalog, load_mission, play_games, play_game, make_policy, game_seeds, solve, ceiling = imports()
+    from solver.game.state import deal
     catalog = load_catalog()
     only = {x for x in args.only.split(",") if x}
     doc: dict = {}
@@ -68,6 +70,9 @@ def main() -> None:
             row = {}
             r = solve(m, catalog, players=players)
             row["solve"] = [r.status, r.pieces_used, r.optimal]
+            dealt = [deal(m, catalog, players, int(s)) for s in game_seeds(1, 0, args.deals)]
+            row["deals"] = hashlib.sha256(repr([(d.dealt, d.set_aside, d.start_player) for d in dealt])
+                                          .encode()).hexdigest()[:16]  # the deals alone, whatever the policies
             for pol in POLICIES:
                 out = play_games(m, catalog, players, args.games, 1, pol, "numba", args.workers)
                 h = hashlib.sha256(out.traces.tobytes() + out.results.tobytes() + out.rounds.tobytes()).hexdigest()

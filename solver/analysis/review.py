@@ -50,26 +50,66 @@ REVIEW_SAMPLES = 8  # the search player's look-ahead deals a decision, in the re
 REVIEW_PLAYOUTS = 24  # continuations per moment
 
 
+# ---------------------------------------------------------------- how a decision is judged
+# A decision's cost is the clear rate the best move keeps minus the rate the move played keeps
+# (the search player in every seat, from the moment after each, on the same continuations).
+# Thresholds in clear-rate points, as chess reviews grade a drop in winning chances
+# (docs/policies.md, "The review"); below GOOD a move lost at most about one continuation in 24.
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+THRESHOLDS = {"good": 0.05, "inaccuracy": 0.10, "mistake": 0.20, "blunder": 0.30}
+LOST_BY_MIN = THRESHOLDS["inaccuracy"]  # a decision below this made no difference worth naming
+
+
+def classify(cost: float) -> str:
+    out = "best"
+    for name in CLASSES[1:]:
+        if cost >= THRESHOLDS[name] - 1e-9:
+            out = name
+    return out
+
+
+def move_accuracy(cost: float) -> float:
+    """A decision's accuracy in %, from its cost in clear-rate points: lichess's curve of a move's
+    accuracy from its drop in winning chances (100 for no loss, ~63 for a 10-point loss)."""
+    return max(0.0, min(100.0, 103.1668 * float(np.exp(-0.04354 * 100 * cost)) - 3.1669))
+
+
 @dataclass
 class Decision:
-    """A decision of the game next to the search player's alternative, with the clear rate after each."""
+    """One decision of the game, judged: the clear rate after the move played and after the search
+    player's choice, on the same continuations."""
 
     round: int
-    player: int
+    seat: int
+    human: bool
     kind: str  # card, selection, placement
     played: str
-    alternative: str
+    best: str
+    rate_before: float
     rate_played: float
-    rate_alternative: float
+    rate_best: float
+    best_action: Action | None = field(default=None, repr=False)
+    board: Board | None = field(default=None, repr=False)  # before the decision
 
     @property
     def cost(self) -> float:
-        return self.rate_alternative - self.rate_played
+        return max(0.0, self.rate_best - self.rate_played)
+
+    @property
+    def klass(self) -> str:
+        return classify(self.cost)
 
     def to_json(self) -> dict:
-        return {"decision": self.kind, "player": self.player, "played": self.played,
-                "alternative": self.alternative, "rate_played": round(self.rate_played, 4),
-                "rate_alternative": round(self.rate_alternative, 4), "cost": round(self.cost, 4)}
+        return {"round": self.round, "seat": self.seat, "human": self.human, "kind": self.kind,
+                "played": self.played, "best": self.best, "rate_before": round(self.rate_before, 4),
+                "rate_played": round(self.rate_played, 4), "rate_best": round(self.rate_best, 4),
+                "cost": round(self.cost, 4), "class": self.klass}
+
+    def costliest_json(self) -> dict:
+        """The round's costliest decision in the keys the review has always had."""
+        return {"decision": self.kind, "player": self.seat, "played": self.played, "alternative": self.best,
+                "rate_played": round(self.rate_played, 4), "rate_alternative": round(self.rate_best, 4),
+                "cost": round(self.cost, 4), "class": self.klass}
 
 
 @dataclass
@@ -77,15 +117,40 @@ class RoundReview:
     round: int
     start_player: int
     open_hand: str = UNDECIDED
-    how: str = ""  # solved (s), the game itself, implied by round R
+    how: str = ""  # solved (s), the game itself, implied by round R (JSON only: the text says it plainly)
     search_rate: float = 0.0
     costliest: Decision | None = None
     board: Board | None = field(default=None, repr=False)  # at the start of the round
+    record: object = field(default=None, repr=False)  # the round as played (RoundRecord), when finished
 
     def to_json(self) -> dict:
         return {"round": self.round, "open_hand": self.open_hand, "open_hand_how": self.how,
                 "search_rate": round(self.search_rate, 4),
-                "costliest": None if self.costliest is None else self.costliest.to_json()}
+                "costliest": None if self.costliest is None else self.costliest.costliest_json()}
+
+
+@dataclass
+class SeatSummary:
+    seat: int
+    human: bool
+    decisions: int
+    classes: dict[str, int]
+    accuracy: float | None
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "human": self.human, "decisions": self.decisions, "classes": self.classes,
+                "accuracy": None if self.accuracy is None else round(self.accuracy, 1)}
+
+
+@dataclass
+class LostBy:
+    decision: Decision
+    why: str
+
+    def to_json(self) -> dict:
+        d = self.decision
+        return {"round": d.round, "seat": d.seat, "played": d.played, "best": d.best, "cost": round(d.cost, 4),
+                "why": self.why}
 
 
 @dataclass
@@ -102,12 +167,21 @@ class Review:
     seed: int
     seconds: float
     final: Board
+    decisions: list[Decision] = field(default_factory=list)
+    seats: list[SeatSummary] = field(default_factory=list)
+    lost_by: LostBy | None = None
+    story: str = ""  # the review in one or two plain sentences
+    human: tuple[int, ...] = ()
+    catalog: object = field(default=None, repr=False)
 
     def to_json(self) -> dict:
         return {"mission": self.mission.id, "players": self.players, "result": self.result,
                 "rounds": [r.to_json() for r in self.rounds], "lost_at": self.lost_at, "lost_in": self.lost_in,
+                "decisions": [d.to_json() for d in self.decisions], "seats": [s.to_json() for s in self.seats],
+                "lost_by": None if self.lost_by is None else self.lost_by.to_json(), "summary": self.story,
+                "human": list(self.human),
                 "samples": self.samples, "player": "planner" if self.samples == 0 else "search",
-                "playouts": self.playouts, "seed": self.seed,
+                "playouts": self.playouts, "seed": self.seed, "thresholds": THRESHOLDS,
                 "seconds": round(self.seconds, 2)}
 
 
@@ -121,13 +195,17 @@ class Continuations:
         self.seeds = game_seeds(seed, 0, playouts)
         self.decide_seed = int(game_seeds(seed, 1, 1)[0])
         self.memory = new_search_memory(spec_array(state.spec), samples, self.T)
+        self._rates: dict[tuple, float] = {}  # by the moves from the deal: a moment is rated once
 
     def rate(self, state: GameState) -> float:
         if state.is_over():
             return 1.0 if state.outcome == Result.CLEARED else 0.0
-        results = np.zeros(len(self.seeds), np.int64)
-        search_play_on(fast_state(state), self.samples, self.T, self.seeds, results)
-        return float(np.mean(results == int(Result.CLEARED)))
+        key = tuple(state.moves)
+        if key not in self._rates:
+            results = np.zeros(len(self.seeds), np.int64)
+            search_play_on(fast_state(state), self.samples, self.T, self.seeds, results)
+            self._rates[key] = float(np.mean(results == int(Result.CLEARED)))
+        return self._rates[key]
 
     def prefers(self, state: GameState) -> Action:
         """The search player's action for the seat to act (from its observation only)."""
@@ -150,15 +228,20 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     moves = list(final.moves)
     cont = Continuations(mission, catalog, state, samples, playouts, seed)
     reviews: list[RoundReview] = []
+    decisions: list[Decision] = []
+    human = tuple(log.human)
     at = 0
     for record in final.history:
         starts.append(state.clone())
-        rr = RoundReview(record.round, record.start_player, board=state.board.copy())
-        say(f"review: round {record.round} of {n}: the search player from here")
+        rr = RoundReview(record.round, record.start_player, board=state.board.copy(), record=record)
+        say(f"review: round {record.round} of {n}: every decision, the search player from before and after it")
         rr.search_rate = cont.rate(state)
         count = len(record.plays) + 1 + len(record.placements)
         for action in moves[at:at + count]:
-            rr.costliest = _costlier(rr.costliest, _weigh(state, action, cont))
+            judged = _judge(state, action, cont, human)
+            if judged is not None:
+                decisions.append(judged)
+                rr.costliest = _costlier(rr.costliest, judged)
             state.apply(action)
         at += count
         reviews.append(rr)
@@ -176,26 +259,117 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
             lost_in = n if reviews and reviews[-1].open_hand == CLEARABLE else None
         elif lost_at > 1 and reviews[lost_at - 2].open_hand == CLEARABLE:
             lost_in = lost_at - 1
-    return Review(mission, log, final.players, final.result() or "in_play", reviews, lost_at, lost_in, samples,
-                  playouts, seed, time.perf_counter() - t0, final.board.copy())
+    rv = Review(mission, log, final.players, final.result() or "in_play", reviews, lost_at, lost_in, samples,
+                playouts, seed, 0.0, final.board.copy(), decisions, _seats(final.players, decisions, human),
+                human=human, catalog=catalog)
+    rv.lost_by = _lost_by(rv)
+    rv.story = _story(rv)
+    rv.seconds = time.perf_counter() - t0
+    return rv
 
 
-def _weigh(state: GameState, action: Action, cont: Continuations) -> Decision | None:
-    """The decision next to the search player's alternative, or None where it would do the same."""
-    preferred = cont.prefers(state)
-    if preferred == action:
+def _judge(state: GameState, action: Action, cont: Continuations, human: tuple[int, ...]) -> Decision | None:
+    """The decision at this moment, judged; None when the seat had a single legal answer."""
+    if len(state.legal_actions()) < 2:
         return None
-    played, alternative = state.clone(), state.clone()
+    seat = state.current_player()
+    preferred = cont.prefers(state)
+    played = state.clone()
     played.apply(action)
-    alternative.apply(preferred)
-    return Decision(state.round, state.current_player(), _kind(action), describe(state, action),
-                    describe(state, preferred), cont.rate(played), cont.rate(alternative))
+    rate_played = cont.rate(played)
+    if preferred == action:
+        rate_best = rate_played
+    else:
+        alternative = state.clone()
+        alternative.apply(preferred)
+        rate_best = cont.rate(alternative)
+    if rate_played > rate_best:  # the move played did better: it is the best of the two
+        preferred, rate_best = action, rate_played
+    return Decision(state.round, seat, seat in human, _kind(action), describe(state, action),
+                    describe(state, preferred), cont.rate(state), rate_played, rate_best, preferred,
+                    state.board.copy())
 
 
 def _costlier(a: Decision | None, b: Decision | None) -> Decision | None:
     if b is None or b.cost <= 0:
         return a
     return b if a is None or b.cost > a.cost else a
+
+
+def _seats(players: int, decisions: list[Decision], human: tuple[int, ...]) -> list[SeatSummary]:
+    out = []
+    for seat in range(players):
+        mine = [d for d in decisions if d.seat == seat]
+        classes = {c: sum(d.klass == c for d in mine) for c in CLASSES}
+        accuracy = float(np.mean([move_accuracy(d.cost) for d in mine])) if mine else None
+        out.append(SeatSummary(seat, seat in human, len(mine), classes, accuracy))
+    return out
+
+
+def who(seat: int, human: tuple[int, ...], possessive: bool = False) -> str:
+    """A seat in words: "you" in a game a person played alone, else "player N"."""
+    if len(human) == 1 and seat == human[0]:
+        return "your" if possessive else "you"
+    return f"player {seat}'s" if possessive else f"player {seat}"
+
+
+def _lost_by(rv: Review) -> LostBy | None:
+    """The decision the review holds responsible for the loss: the costliest one at or before the
+    round from which the deal was lost with open hands (any round when that is not known)."""
+    if rv.result in ("cleared", "in_play"):
+        return None
+    last = rv.lost_at if rv.lost_at is not None else len(rv.rounds)
+    candidates = [d for d in rv.decisions if d.round <= last and d.cost >= LOST_BY_MIN]
+    if not candidates:
+        return None
+    d = max(candidates, key=lambda x: (x.cost, -x.round))
+    return LostBy(d, f"after {who(d.seat, rv.human, True)} {d.played} in round {d.round} a careful table clears "
+                     f"{_pct(d.rate_played)} ({_pct(d.rate_before)} before); {d.best} would have kept "
+                     f"{_pct(d.rate_best)}")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f} %"
+
+
+def _open_story(rv: Review) -> str:
+    """What the open-hand yardstick says of the whole game, in one clause."""
+    if rv.lost_at == 1:
+        return "not even a team that sees every hand could have cleared this deal"
+    if rv.lost_at is not None:
+        before = rv.rounds[rv.lost_at - 2].open_hand
+        if before == CLEARABLE:
+            return f"with every hand open the deal stayed winnable until round {rv.lost_at - 1}"
+        return f"with every hand open the deal was lost from round {rv.lost_at} on"
+    if rv.rounds and rv.rounds[-1].open_hand == CLEARABLE:
+        return "with every hand open the deal was still winnable in the last round"
+    return "whether a team that sees every hand could still have won was not decided in the time limit"
+
+
+def _story(rv: Review) -> str:
+    """The review in plain sentences: what lost the game, and what each yardstick says."""
+    if rv.result == "cleared":
+        worst = max(rv.decisions, key=lambda d: d.cost, default=None)
+        if worst is None or worst.cost < LOST_BY_MIN:
+            return "cleared, and no decision put the clear at risk."
+        return (f"cleared; the riskiest decision was {who(worst.seat, rv.human, True)} {worst.played} in round "
+                f"{worst.round} (a careful table clears {_pct(worst.rate_played)} after it, "
+                f"{_pct(worst.rate_best)} after {worst.best}).")
+    if rv.result == "in_play":
+        last = rv.rounds[-1]
+        return (f"the game goes on: from round {last.round} a careful table clears {_pct(last.search_rate)}; "
+                + _open_story(rv) + ".")
+    if rv.lost_by is not None:
+        return f"{rv.lost_by.why[0].upper()}{rv.lost_by.why[1:]}; {_open_story(rv)}."
+    start = rv.rounds[0].search_rate if rv.rounds else 0.0
+    if rv.lost_at == 1:
+        return ("No decision made a difference: not even a team that sees every hand could have cleared this deal "
+                f"(a careful table clears {_pct(start)} of its continuations from the deal).")
+    if start < LOST_BY_MIN:
+        return (f"No decision made a difference: from the deal a careful table clears only {_pct(start)}; only a "
+                f"table that saw every hand could have cleared it ({_open_story(rv)}).")
+    return (f"No single decision cost {_pct(LOST_BY_MIN)} or more (a careful table cleared {_pct(start)} from the "
+            f"deal): the loss came from small losses and the cards; {_open_story(rv)}.")
 
 
 def _kind(action: Action) -> str:
@@ -269,99 +443,138 @@ def player_name(rv: Review) -> str:
 
 
 def yardstick_legend(rv: Review) -> str:
-    """What the rate column means, in one paragraph (text and page say the same)."""
+    """The one legend line: what the two yardsticks and the classes mean (text and page alike)."""
     if rv.samples == 0:
-        how = ("the planner (--samples 0: the search player without look-ahead) in every seat, each seat deciding "
-               "from its own view (its hand and the cards on the table); the planner draws no random numbers, so "
-               f"its {rv.playouts} continuations of a moment are one game, and the rate is 0 % or 100 %")
+        who_plays = ("the planner (--samples 0: no look-ahead; it draws no random numbers, so its continuations "
+                     "of a moment are one game and its rate is 0 % or 100 %)")
     else:
-        how = (f"the search player ({rv.samples} look-ahead deals a decision) in every seat, each seat deciding from "
-               f"its own view (its hand and the cards on the table) over {rv.playouts} continuations that differ only "
-               "in the players' random choices")
-    return (f"{player_name(rv)}: how often {how} clears the game from that moment. The continuations are played on "
-            "the true deal: the cards no seat could see stay as they were dealt, so the rate is that of this deal, "
-            "not of the mission. Open hands: whether a team that sees every hand could still clear this deal.")
+        who_plays = f"the search player ({rv.samples} look-ahead deals a decision)"
+    marks = ", ".join(f"{name} {100 * t:.0f}" for name, t in THRESHOLDS.items())
+    return (f"How to read it: a careful table is {who_plays} in every seat, each seat deciding from its own hand "
+            f"and the table, played on {rv.playouts} times from that moment on the true deal (the cards no seat "
+            "could see stay as dealt, so the rate is this deal's, not the mission's); open hands says whether a "
+            "team that sees every hand could still win this deal. A decision's class is the clear rate it gave "
+            f"away against the careful table's choice, in points: {marks} or more.")
+
+
+RESULT_WORDS = {"cleared": "cleared", "rounds_exhausted": "lost: the rounds ran out",
+                "unplaceable": "lost: a selected piece fit nowhere", "in_play": "still in play"}
+OPEN_WORDS = {CLEARABLE: "winnable with every hand open", NOT_CLEARABLE: "lost even with every hand open",
+              UNDECIDED: "with every hand open: not decided in the time limit"}
+
+
+def seat_line(rv: Review, s: SeatSummary) -> str:
+    name = who(s.seat, rv.human)
+    label = f"you (player {s.seat})" if name == "you" else name
+    policy = rv.log.meta.get("policy")
+    if s.human and name != "you":
+        label += " (a person)"
+    elif not s.human and policy:
+        label += f" ({policy})"
+    if not s.decisions:
+        return f"{label}: no decision to make (every move was forced)"
+    counts = ", ".join(f"{n} {c}" for c, n in s.classes.items() if n)
+    return f"{label}: {s.decisions} decisions, accuracy {s.accuracy:.0f} %: {counts}"
+
+
+def round_story(rv: Review, r: RoundReview) -> list[str]:
+    """A round in words: who played what, who placed which piece, and the decisions worth a word."""
+    out = []
+    rec = r.record
+    if rec is not None:
+        plays = ", ".join(f"{who(p, rv.human)} {c}" for p, c in rec.plays)
+        out.append(f"round {r.round} (trump {rec.trump}): {plays}; {rec.decision} wins, {who(rec.in_charge, rv.human)}"
+                   " in charge")
+        owner = who(rec.in_charge, rv.human)
+        if rec.skill.json:
+            out.append(f"  {owner} used the skill {rec.skill.json.replace('_', ' ')}")
+        for p in rec.placements:
+            out.append(f"  {owner} placed {p.card} at {' '.join(p.cell_names())}")
+        if len(rec.pieces) > len(rec.placements):
+            out.append(f"  {rec.pieces[-1]} fit nowhere")
+        elif not rec.pieces:
+            out.append("  nothing to place (the piece is on the board already)")
+    else:
+        out.append(f"round {r.round} (to come)")
+    out.append(f"  from its start a careful table clears {_pct(r.search_rate)}; {OPEN_WORDS[r.open_hand]}")
+    for d in rv.decisions:
+        if d.round == r.round and d.klass not in ("best", "good"):
+            out.append(f"  {d.klass}: {who(d.seat, rv.human, True)} {d.kind} {d.played}: a careful table clears "
+                       f"{_pct(d.rate_played)} after it, {_pct(d.rate_best)} after {d.best}")
+    return out
 
 
 def review_lines(rv: Review) -> list[str]:
     """The review in words."""
     m = rv.mission
     played = len(rv.rounds) - (1 if rv.result == "in_play" else 0)
-    who = player_name(rv)
-    out = [f"{m.name} ({m.id}), {rv.players} players: {rv.result.replace('_', ' ')} after {played} round(s) "
-           f"(log {rv.log.path})",
-           yardstick_legend(rv) + f" Seed {rv.seed}."]
+    out = [f"{m.name} ({m.id}), {rv.players} players: {RESULT_WORDS.get(rv.result, rv.result)} after {played} "
+           f"round(s) (log {rv.log.path})", rv.story, yardstick_legend(rv) + f" Seed {rv.seed}."]
+    out += [seat_line(rv, s) for s in rv.seats]
     for r in rv.rounds:
-        out.append(f"round {r.round}: open hands {r.open_hand.replace('_', ' ')} ({r.how}); {who} clears "
-                   f"{100 * r.search_rate:.0f} % from here")
-        c = r.costliest
-        if c is not None:
-            out.append(f"  costliest: P{c.player}'s {c.kind} {c.played} ({100 * c.rate_played:.0f} %); the {who} "
-                       f"prefers {c.alternative} ({100 * c.rate_alternative:.0f} %)")
-    if rv.result == "cleared":
-        out.append("the deal was cleared")
-    elif rv.result == "in_play" and rv.lost_at is None:
-        last = rv.rounds[-1]
-        out.append(f"the game goes on: from round {last.round} the deal is {last.open_hand.replace('_', ' ')} with "
-                   "open hands")
-    elif rv.lost_at == 1:
-        out.append("lost from the deal: not even a team that sees every hand could clear it")
-    elif rv.lost_at is not None:
-        where = f"; it was lost in round {rv.lost_in}" if rv.lost_in else ""
-        out.append(f"lost at round {rv.lost_at}: from its start the deal cannot be cleared, even with open hands"
-                   + where)
-    elif rv.lost_in is not None:
-        out.append(f"lost in round {rv.lost_in}, the last: the deal was still clearable at its start")
-    else:
-        out.append("where it was lost is undecided within the time limit")
+        out += round_story(rv, r)
+    out.append(rv.story)
     return out
 
 
+def _ghost(d: Decision, catalog) -> list[Placement]:
+    """The better placement of a placement decision, to draw on the board."""
+    a = d.best_action
+    if a is None or a.kind != ActionKind.PLACE or a.card is None:
+        return []
+    return [Placement(a.card, all_positions(catalog[a.card])[a.index])]
+
 
 def review_html(rv: Review) -> str:
-    """A page: the verdicts as a table and the board at the start of each round, small multiples
-    (the pieces placed in the round before outlined)."""
+    """A page: the story and the seats at the top, then per round the cards played by whom, the
+    pieces with their owner, the board, and the costliest decision with the better move drawn."""
     m = rv.mission
-    rows = []
+    catalog = rv.catalog
+    seats = "".join(f"<li>{escape(seat_line(rv, s))}</li>" for s in rv.seats)
+    sections = []
+    previous: set = {x.card for x in m.placed}
     for r in rv.rounds:
-        c = r.costliest
-        cost = "" if c is None else (f"P{c.player}'s {escape(c.kind)} <b>{escape(c.played)}</b> "
-                                     f"({100 * c.rate_played:.0f} %); the {player_name(rv)} prefers "
-                                     f"<b>{escape(c.alternative)}</b> ({100 * c.rate_alternative:.0f} %)")
-        verdict = r.open_hand.replace("_", " ")
-        rows.append(f'<tr class="{r.open_hand}"><td>{r.round}</td><td>{verdict}<br><small>{escape(r.how)}</small>'
-                    f"</td><td>{100 * r.search_rate:.0f} %</td><td>{cost}</td></tr>")
-    tiles = []
-    previous: set = set()
-    boards = [(f"round {r.round} ({r.open_hand.replace('_', ' ')})", r.board) for r in rv.rounds]
-    if rv.result != "in_play":
-        boards.append((f"end: {rv.result.replace('_', ' ')}", rv.final))
-    for label, board in boards:
+        lines = round_story(rv, r)
+        items = "".join(f"<li>{escape(line.strip())}</li>" for line in lines[1:])
+        tiles = []
+        after = None
+        if r.record is not None:
+            nxt = next((x.board for x in rv.rounds if x.round == r.round + 1), None)
+            after = nxt if nxt is not None else rv.final
+        board = after if after is not None else r.board
         assert board is not None
-        new = [p for k, p in board.pieces.items() if k not in previous and k not in {x.card for x in m.placed}]
+        new = [p for k, p in board.pieces.items() if k not in previous]
         previous = set(board.pieces)
-        tiles.append(f'<figure>{board_svg(board, new=new, title=label)}<figcaption>{escape(label)}</figcaption>'
-                     "</figure>")
-    summary = escape(review_lines(rv)[-1])
+        caption = f"after round {r.round}" if after is not None else f"round {r.round}: the board"
+        tiles.append(f"<figure>{board_svg(board, cell=16, new=new, title=caption)}"
+                     f"<figcaption>{escape(caption)}</figcaption></figure>")
+        c = r.costliest
+        if c is not None and c.board is not None:
+            ghost = _ghost(c, catalog) if catalog is not None else []
+            label = (f"the costliest decision: {who(c.seat, rv.human, True)} {c.played} ({_pct(c.rate_played)}); "
+                     f"better: {c.best} ({_pct(c.rate_best)})" + (", dashed" if ghost else ""))
+            tiles.append(f"<figure>{board_svg(c.board, cell=16, ghost=ghost, title=label)}"
+                         f"<figcaption>{escape(label)}</figcaption></figure>")
+        sections.append(f'<section class="{r.open_hand}"><h2>{escape(lines[0])}</h2><ul>{items}</ul>'
+                        f'<div class="tiles">{"".join(tiles)}</div></section>')
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Review: {escape(m.name)} ({escape(m.id)})</title>
 <style>
-body {{ font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1200px; }}
-table {{ border-collapse: collapse; margin: 1em 0; }}
-td, th {{ border-bottom: 1px solid #ddd; padding: 4px 10px; text-align: left; vertical-align: top; }}
-tr.not_clearable td:nth-child(2) {{ color: #b00020; font-weight: bold; }}
-tr.clearable td:nth-child(2) {{ color: #2e7d32; }}
-.tiles {{ display: flex; flex-wrap: wrap; gap: 14px; }}
-figure {{ margin: 0; }} figcaption {{ font-size: 12px; text-align: center; }}
+body {{ font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1100px; }}
+section {{ border-top: 1px solid #ddd; padding: .4em 0; }}
+section h2 {{ font-size: 15px; margin: .3em 0; }}
+section.not_clearable h2 {{ color: #b00020; }}
+.story {{ font-size: 16px; font-weight: bold; }}
+.legend {{ color: #555; font-size: 13px; }}
+.tiles {{ display: flex; flex-wrap: wrap; gap: 18px; }}
+figure {{ margin: 0; max-width: 220px; }} figcaption {{ font-size: 12px; }}
+ul {{ margin: .2em 0; }}
 </style></head><body>
-<h1>{escape(m.name)} ({escape(m.id)}): {rv.players} players, {escape(rv.result.replace('_', ' '))}</h1>
-<p><b>{summary}</b></p>
-<p>{escape(yardstick_legend(rv))} Costliest decision: where the {player_name(rv)} would have chosen
-otherwise, the choice that lost the most.</p>
-<table><tr><th>round</th><th>open hands</th><th>{player_name(rv)}</th><th>costliest decision</th></tr>
-{"".join(rows)}</table>
-<h2>The board at the start of each round</h2>
-<div class="tiles">{"".join(tiles)}</div>
+<h1>{escape(m.name)} ({escape(m.id)}): {rv.players} players, {escape(RESULT_WORDS.get(rv.result, rv.result))}</h1>
+<p class="story">{escape(rv.story)}</p>
+<ul class="seats">{seats}</ul>
+<p class="legend">{escape(yardstick_legend(rv))}</p>
+{"".join(sections)}
 <p><small>Log: {escape(rv.log.path)}; seed {rv.seed}; {rv.seconds:.1f} s.</small></p>
 </body></html>
 """

@@ -12,9 +12,10 @@ FILL = {Colour.RED: "#d62728", Colour.YELLOW: "#f2c400", Colour.GREEN: "#2ca02c"
         Colour.BLUE: "#1f77b4", Colour.PURPLE: "#8e44ad"}
 
 
-def board_svg(board: Board, cell: int = 13, new=(), title: str = "") -> str:
+def board_svg(board: Board, cell: int = 13, new=(), title: str = "", ghost=()) -> str:
     """Pieces filled with their colour (those in ``new`` outlined in black, the others paler),
-    birds dark grey with their letter (green once scanned), coloured sides as small squares."""
+    birds dark grey with their letter (green once scanned), coloured sides as small squares;
+    ``ghost``: placements not made (a better move), drawn as dashed outlines of their colour."""
     side = SIZE * cell
     fresh = {p.card for p in new}
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" viewBox="0 0 {side} {side}" '
@@ -43,5 +44,11 @@ def board_svg(board: Board, cell: int = 13, new=(), title: str = "") -> str:
             parts.append(f'<rect x="{col_of(c) * cell}" y="{row_of(c) * cell}" width="{cell}" height="{cell}" '
                          f'fill="{FILL[p.card.colour]}" fill-opacity="{opacity}"{stroke}>'
                          f'<title>{escape(str(p.card))}</title></rect>')
+    for p in ghost:
+        for c in p.cells:
+            parts.append(f'<rect x="{col_of(c) * cell + 1}" y="{row_of(c) * cell + 1}" width="{cell - 2}" '
+                         f'height="{cell - 2}" fill="{FILL[p.card.colour]}" fill-opacity="0.25" '
+                         f'stroke="{FILL[p.card.colour]}" stroke-width="1.5" stroke-dasharray="3 2">'
+                         f'<title>{escape(str(p.card))} (the better move)</title></rect>')
     parts.append("</svg>")
     return "".join(parts)
