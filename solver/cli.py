@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from solver.core.board import parse_cell
-from solver.core.cards import Card
+from solver.core.cards import ALL_CARDS, Card, Colour
 from solver.core.codes import BAND_POLICIES, DEFAULT_POLICY, OPEN_HAND, POLICY_NAMES, RESULT_NAMES, PolicyId
 from solver.core.errors import InputError, KakapoError, ParseError
 from solver.core.rules import Board, Mission, blocked_reason
@@ -36,7 +36,7 @@ from solver.io.missionwrite import mission_json
 from solver.io.paths import MISSIONS, mission_path
 from solver.io.records import log_inputs
 from solver.runtime.workers import default_workers
-from solver.view.render import LEGEND, draw, use_colour
+from solver.view.render import LEGEND, draw, shape_strip, use_colour
 
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -353,6 +353,38 @@ def show(mission, pieces, png, as_json):
         why = blocked_reason(m, b)
         if why:
             click.echo(f"bird {b.letter} can never be scanned: {why}")
+
+
+@main.command()
+@pieces_option
+@click.option("--json", "as_json", is_flag=True, help="Print the catalog as JSON: one entry per piece.")
+@click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the catalog.")
+@user_errors
+def pieces(pieces, as_json, png):
+    """Draw every scanner piece of the catalog, by colour and value.
+
+    \b
+    Example: kakapo pieces
+    Example: kakapo pieces --pieces my_copy.toml --png pieces.png
+    """
+    catalog = load_catalog(pieces)
+    check_output_path(png, [pieces], ".png", "--png")
+    if as_json:
+        emit_json([{"piece": str(c), "cells": len(catalog[c].cells), "shape": catalog[c].format()} for c in ALL_CARDS])
+    else:
+        click.echo(f"piece catalog: {catalog.source}")
+        colour = use_colour()
+        for col in Colour:
+            cards = [c for c in ALL_CARDS if c.colour == col]
+            click.echo("")
+            click.echo(shape_strip([(str(c), catalog[c]) for c in cards], colour,
+                                   colours=[col] * len(cards)))
+    if png:
+        from solver.view.plot import save_pieces_png  # heavy: matplotlib
+
+        save_pieces_png(catalog, png, f"piece catalog: {Path(catalog.source).name}")
+        if not as_json:
+            click.echo(f"picture: {png}")
 
 
 @main.command(name="list")

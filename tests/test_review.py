@@ -103,7 +103,12 @@ def test_a_game_entered_by_hand_is_reviewed_and_the_page_is_written(tmp_path):
     assert r.exit_code == 0, r.output
     assert r.output.count("\nround ") + r.output.startswith("round ") == len(bare) - 1
     text = page.read_text()
-    assert text.count("<svg") == len(bare) and "open hands" in text  # a board per round, and the end
+    doc = json.loads(run("review", hand, "--json", *QUICK).stdout)
+    costly = sum(r["costliest"] is not None for r in doc["rounds"])
+    # a board after each round, and one before each round's costliest decision
+    assert text.count("<svg") == len(doc["rounds"]) + costly and "open hands" in text
+    for e in bare[1:]:  # who played what, in words
+        assert all(f"player {p['player']} {p['card']}" in text for p in e["plays"])
 
 
 def test_a_broken_log_is_exit_2_naming_the_line(tmp_path):
@@ -127,3 +132,62 @@ def test_a_game_still_in_play_is_reviewed_up_to_the_round_to_come(tmp_path):
     assert doc["result"] == "in_play" and [x["round"] for x in doc["rounds"]] == [1, 2, 3]
     assert doc["rounds"][-1]["costliest"] is None and doc["lost_in"] is None
     consistent(doc)
+
+
+class Worst:
+    """Standard input of a person who answers every question with its last-ranked choice."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def isatty(self):
+        return False
+
+    def readline(self):
+        text = self.out.getvalue().splitlines()
+        q = max(i for i, x in enumerate(text) if x.startswith("? "))
+        n = int(text[q].rsplit("[1-", 1)[1].rstrip("]"))
+        return f"{n}\n"
+
+
+def test_a_person_who_plays_the_worst_answers_is_judged(tmp_path, monkeypatch):
+    """Every decision of every seat is judged, the person's named as theirs; the classes follow the
+    documented thresholds; the summary names a decision at or before the round the deal was lost."""
+    import io
+
+    from solver.analysis import human
+
+    out = io.StringIO()
+    monkeypatch.setattr(human, "console_for", lambda: human.Console(Worst(out), out, plain=True))
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["play", "b12", "--human", "0", "--seed", "2", "--log", "w.jsonl"])
+    assert r.exit_code == 1, r.output  # lost
+    asked = sum(line.startswith("? ") for line in out.getvalue().splitlines())
+    res = run("review", tmp_path / "w.jsonl", "--json", "--samples", "2", "--playouts", "6")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    mine = [d for d in doc["decisions"] if d["seat"] == 0]
+    assert all(d["human"] for d in mine) and not any(d["human"] for d in doc["decisions"] if d["seat"] != 0)
+    assert len(mine) == asked  # every question the person answered is a judged decision
+    thresholds = doc["thresholds"]
+    for d in doc["decisions"]:
+        assert d["kind"] in ("card", "selection", "skill", "placement")
+        assert d["cost"] >= 0 and abs(d["rate_best"] - d["rate_played"] - d["cost"]) < 1e-3
+        passed = [c for c in ("good", "inaccuracy", "mistake", "blunder") if d["cost"] >= thresholds[c] - 1e-9]
+        assert d["class"] == (passed[-1] if passed else "best")
+    for s in doc["seats"]:
+        theirs = [d for d in doc["decisions"] if d["seat"] == s["seat"]]
+        assert s["decisions"] == len(theirs) == sum(s["classes"].values()) and s["human"] == (s["seat"] == 0)
+        assert 0 <= s["accuracy"] <= 100
+    if doc["lost_by"] is not None:
+        assert doc["lost_at"] is None or doc["lost_by"]["round"] <= doc["lost_at"]
+        assert doc["lost_by"]["cost"] >= thresholds["inaccuracy"] and doc["lost_by"]["why"] in doc["summary"]
+    else:
+        assert "No " in doc["summary"] and "decision" in doc["summary"]
+    # where the careful table's rate collapses at a decision whose alternative kept it, that decision is a
+    # mistake or a blunder
+    for d in doc["decisions"]:
+        if d["rate_before"] - d["rate_played"] >= 0.5 and d["rate_best"] >= d["rate_before"] - 0.2:
+            assert d["class"] in ("mistake", "blunder")
+    text = run("review", tmp_path / "w.jsonl", "--samples", "2", "--playouts", "6").output
+    assert "you (player 0)" in text and "P1" not in text and "implied" not in text and "rollouts" not in text

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import Circle, Patch, Rectangle
 
 from solver.core.board import COLUMNS, SIZE, col_of, row_of
-from solver.core.cards import Colour
+from solver.core.cards import ALL_CARDS, VALUES, Colour
 from solver.core.rules import Board
 
 FILL = {Colour.RED: "#d62728", Colour.YELLOW: "#f2c400", Colour.GREEN: "#2ca02c",
@@ -102,3 +102,30 @@ def _outline(ax, cells, color="black", lw=1.2):
             if not (0 <= rr < SIZE and 0 <= kk < SIZE) or rr * SIZE + kk not in cells:
                 ax.plot(*seg, color=color, lw=lw, zorder=4)
 
+
+
+def save_pieces_png(catalog, path: str, title: str = "") -> None:
+    """The catalog: a row per colour, a column per value, each piece drawn with its name."""
+    fig, axes = plt.subplots(len(Colour), len(VALUES), figsize=(12, 8), dpi=100)
+    for card in ALL_CARDS:
+        ax = axes[list(Colour).index(card.colour)][card.value - 1]
+        cells = catalog[card].cells
+        h = max(r for r, _ in cells) + 1
+        w = max(c for _, c in cells) + 1
+        side = max(h, w, 3)
+        for r, c in cells:
+            ax.add_patch(Rectangle((c + (side - w) / 2, r + (side - h) / 2), 1, 1, facecolor=FILL[card.colour],
+                                   edgecolor="#333", lw=0.8))
+        ax.set_xlim(-0.2, side + 0.2)
+        ax.set_ylim(side + 0.2, -0.2)
+        ax.set_aspect("equal")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        ax.set_title(str(card), fontsize=10)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -56,3 +56,36 @@ def _paint(text: str, code: str, on: bool) -> str:
 
 LEGEND = ("A-Z bird cells; r y g b p a coloured side still open; "
           "R5 a piece placed before play (colour letter + value), r5 a new piece")
+
+
+def shape_rows(shape, fill: str = "#", empty: str = ".") -> list[str]:
+    """A piece's shape as rows of text (its catalog drawing)."""
+    return shape.format().replace("#", fill).replace(".", empty).split("/")
+
+
+def shape_strip(labelled: list[tuple[str, object]], colour: bool = False, width: int = 100,
+                colours: list | None = None) -> str:
+    """Shapes side by side, each under its label (``[(label, Shape)]``), wrapped at ``width``
+    characters: the pieces beside a question's choices, and `kakapo pieces`."""
+    blocks = []
+    for k, (label, shape) in enumerate(labelled):
+        rows = shape_rows(shape, "#", " ")
+        w = max(len(label), max(len(r) for r in rows))
+        paint = colours[k] if colours else None
+        code = f"1;{_FG[paint]}" if paint is not None else ""
+        body = [_paint(r.ljust(w), code, colour and bool(code)) if r.strip() else r.ljust(w) for r in rows]
+        blocks.append((w, [label.ljust(w), *body]))
+    out: list[str] = []
+    line: list[tuple[int, list[str]]] = []
+    used = 0
+    for w, b in [*blocks, (0, [])]:
+        if (not b or used + w + 3 > width) and line:
+            height = max(len(x) for _, x in line)
+            for i in range(height):
+                out.append("   ".join((x[i] if i < len(x) else " " * bw) for bw, x in line).rstrip())
+            out.append("")
+            line, used = [], 0
+        if b:
+            line.append((w, b))
+            used += w + 3
+    return "\n".join(out).rstrip("\n")
