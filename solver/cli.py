@@ -480,7 +480,8 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
 @click.option("--game", "game_index", type=click.IntRange(min=0), default=None,
               help="Play game I of `simulate` with the same seed (the same deal; default 0, with --from the log's).")
 @click.option("--policy", type=click.Choice((*POLICY_NAMES, OPEN_HAND)), default=None,
-              help=f"The simulated players (default {DEFAULT_POLICY}; with --from, the log's): {POLICY_HELP}; "
+              help=f"The simulated players (default {DEFAULT_POLICY}; with --human, planner, the stronger "
+                   f"advisor; with --from, the log's): {POLICY_HELP}; "
                    "or open-hand: the plan of a team that sees every hand (an upper bound that cheats).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Budget for the open-hand solver, in seconds of CP-SAT's deterministic time (the same plan on "

@@ -30,10 +30,25 @@ from solver.game.actions import Action, Phase
 from solver.game.advice import ranked_actions
 from solver.game.rng import SplitMix64
 from solver.game.state import Observation, Option
-from solver.view.render import draw, use_colour
+from solver.view.render import LEGEND, draw, shape_strip, use_colour
 
 PLACES_SHOWN = 8  # placements offered as numbered choices (any other is given by its cells)
 BOARDS_SHOWN = 4  # of those, drawn on small boards in a terminal
+
+GENERAL_HELP = "Each question is a decision of your seat; the choices are every legal answer, best first."
+HOW_TO_ANSWER = ("Answer with a choice's number (1 is what the advisor, the other seats' policy, would play). "
+                 "A line '= ...' is a move with a single legal answer, played for you. "
+                 "Ctrl-C or end of input ends the game; the log keeps the rounds finished.")
+CARD_HELP = ("Reveal a card. You must follow the colour led (the round's first card) if you can. The round's "
+             "highest trump wins, else the highest card of the colour led; that card's player is in charge: "
+             "they select the pieces the revealed cards offer and place them. Beside each card is the piece it "
+             "would select (rows of # , / between rows).")
+SELECT_HELP = ("You are in charge: choose the pieces this round places. A skill counter buys a double scan (two "
+               "pieces), a wild colour (a piece of the card's value in another colour) or a shift change. Every "
+               "piece selected must be placed; a piece that fits nowhere ends the game.")
+PLACE_HELP = ("Place the piece: not on a bird, not on another piece, not touching a piece of its own colour along "
+              "an edge. A bird is scanned when every cell around it is covered and its coloured sides by pieces of "
+              "that colour. Answer a number, or the piece's cells (e.g. c3 c4 d4) for any legal place.")
 
 
 class GameAbandoned(KakapoError):
@@ -62,14 +77,22 @@ class Console:
             raise GameAbandoned("end of input")
         return line.strip()
 
-    def ask(self, question: str, choices: list[str], other=None) -> int | object:
+    def ask(self, question: str, choices: list[str], other=None, help_text: str = "") -> int | object:
         """The number (0-based) of the choice answered; ``other(text)`` may turn any other answer
-        into a value (or a message saying what is wrong with it, as a str in a ValueError)."""
+        into a value (or a message saying what is wrong with it, as a str in a ValueError); ``?`` or
+        ``help`` prints ``help_text`` (lines beginning with ``# ``) and asks again."""
         while True:
-            self.say(f"? {question} [1-{len(choices)}]")
+            enter = "" if self.plain else "; Enter takes 1"
+            self.say(f"? {question} (choices best first; ? for help{enter}) [1-{len(choices)}]")
             for k, text in enumerate(choices, start=1):
                 self.say(f"{k}) {text}")
             answer = self.read()
+            if answer.lower() in ("?", "help"):
+                for line in (help_text or GENERAL_HELP).splitlines():
+                    self.say(f"# {line}")
+                for line in HOW_TO_ANSWER.splitlines():
+                    self.say(f"# {line}")
+                continue
             if answer == "" and not self.plain:
                 answer = "1"
             if answer.isdigit():
@@ -98,20 +121,35 @@ class HumanSeat:
     _shown: tuple = field(default=(), repr=False)  # the moment whose board was last drawn
 
     def act(self, obs: Observation, rng: SplitMix64) -> Action:
-        ranked = ranked_actions(self.advisor, obs, rng)
         self._show(obs)
+        if len(obs.legal) == 1:  # nothing to decide: played for the seat, and said so
+            only = obs.legal[0]
+            self.console.say(f"= round {obs.round}, you (player {obs.seat}): {self._forced(obs, only)}")
+            return only
+        ranked = ranked_actions(self.advisor, obs, rng)
         if obs.phase == Phase.REVEAL:
             return self._reveal(obs, ranked)
         if obs.phase == Phase.SELECT:
             return self._select(obs, ranked)
         return self._place(obs, ranked)
 
+    def _forced(self, obs: Observation, action: Action) -> str:
+        if obs.phase == Phase.REVEAL:
+            return f"you reveal {action.card}, your only legal card"
+        if obs.phase == Phase.SELECT:
+            return f"you take {option_text(obs.options[action.index], obs.board)}, the only choice"
+        cells = dict(zip(obs.legal, obs.placements(), strict=True))[action]
+        return f"{obs.piece} goes at {' '.join(cells.cell_names())}, its only legal place"
+
     # ------------------------------------------------------------ what the seat sees
     def _show(self, obs: Observation) -> None:
         moment = (obs.round, len(obs.board.pieces))
         if moment != self._shown:
+            first = not self._shown
             self._shown = moment
-            self.console.say(draw(obs.board, self.console.colour))
+            self.console.say(draw(obs.board, self.console.colour, new=new_pieces(obs.board)))
+            if first:
+                self.console.say(f"legend: {LEGEND}")
         needed = obs.mission.clear
         scanned = obs.board.scanned()
         self.console.say(f"round {obs.round} of {obs.spec.rounds}, trump {obs.trump}; skill counters left "
@@ -119,21 +157,30 @@ class HumanSeat:
                          + (f" ({', '.join(scanned)})" if scanned else ""))
         self.console.say(f"your hand (player {obs.seat}): {' '.join(map(str, obs.hand)) or '-'}")
         if obs.trick:
-            self.console.say("this round: " + ", ".join(f"P{p} {c}" for p, c in obs.trick))
+            self.console.say("this round: " + ", ".join(f"{seat_name(p, obs.seat)} {c}" for p, c in obs.trick))
 
     # ------------------------------------------------------------ the three decisions
     def _reveal(self, obs: Observation, ranked: list[Action]) -> Action:
         follow = f"; you must follow {obs.lead}" if obs.lead is not None and len(obs.legal) < len(obs.hand) else ""
         lead = "you lead" if not obs.trick else f"{obs.lead} was led"
-        k = self.console.ask(f"round {obs.round}, player {obs.seat}: which card do you reveal? ({lead}{follow})",
-                             [str(a.card) for a in ranked])
+        cards = [a.card for a in ranked]
+        if not self.console.plain:
+            self.console.say(shape_strip([(f"{k}) {c}", obs.catalog[c]) for k, c in enumerate(cards, start=1)],
+                                         self.console.colour, colours=[c.colour for c in cards]))
+        k = self.console.ask(f"round {obs.round}, you (player {obs.seat}): which card do you reveal? ({lead}{follow})",
+                             [f"{c}  piece {obs.catalog[c].format()}" for c in cards], help_text=CARD_HELP)
         assert isinstance(k, int)
         return ranked[k]
 
     def _select(self, obs: Observation, ranked: list[Action]) -> Action:
-        k = self.console.ask(f"round {obs.round}, player {obs.seat}: you are in charge; which pieces do you take? "
-                             f"({obs.skills_left} skill counter(s) left)",
-                             [option_text(obs.options[a.index], obs.board) for a in ranked])
+        if not self.console.plain:
+            pieces = sorted({c for a in ranked for c in obs.options[a.index].pieces})
+            self.console.say(shape_strip([(str(c), obs.catalog[c]) for c in pieces], self.console.colour,
+                                         colours=[c.colour for c in pieces]))
+        k = self.console.ask(f"round {obs.round}, you (player {obs.seat}): you are in charge; which pieces do you "
+                             f"take? ({obs.skills_left} skill counter(s) left)",
+                             [option_text(obs.options[a.index], obs.board, obs.catalog) for a in ranked],
+                             help_text=SELECT_HELP)
         assert isinstance(k, int)
         return ranked[k]
 
@@ -164,15 +211,27 @@ class HumanSeat:
 
         more = len(ranked) - len(shown)
         tail = f"; {more} more legal place(s): give the cells" if more > 0 else ""
-        k = self.console.ask(f"round {obs.round}, player {obs.seat}: where does {piece} go? (a number, or its cells "
-                             f"like {' '.join(cells[shown[0]].cell_names())}{tail})",
-                             [placement_text(obs.board, cells[a]) for a in shown], by_cells)
+        k = self.console.ask(f"round {obs.round}, you (player {obs.seat}): where does {piece} (piece "
+                             f"{shape.format()}) go? (a number, or its cells like "
+                             f"{' '.join(cells[shown[0]].cell_names())}{tail})",
+                             [placement_text(obs.board, cells[a]) for a in shown], by_cells, help_text=PLACE_HELP)
         return shown[k] if isinstance(k, int) else k  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------- words and small boards
-def option_text(option: Option, board: Board) -> str:
-    pieces = ", then ".join(map(str, option.pieces))
+def seat_name(seat: int, me: int) -> str:
+    return "you" if seat == me else f"player {seat}"
+
+
+def new_pieces(board: Board) -> list[Placement]:
+    """The pieces placed during the game (drawn in lower case, as on the final board)."""
+    before = {p.card for p in board.mission.placed}
+    return [p for k, p in board.pieces.items() if k not in before]
+
+
+def option_text(option: Option, board: Board, catalog=None) -> str:
+    pieces = ", then ".join(f"{c} (piece {catalog[c].format()})" if catalog is not None else str(c)
+                            for c in option.pieces)
     if option.skill == Skill.NONE:
         return pieces or "nothing: the piece is on the board already"
     words = {Skill.DOUBLE_SCAN: "double scan", Skill.WILD_COLOR: "wild colour", Skill.SHIFT_CHANGE: "shift change"}
@@ -202,10 +261,19 @@ def small_boards(board: Board, placements: list[Placement], colour: bool) -> str
     area = 0
     for p in placements:
         area |= grow(grow(mask_of(p.cells)))
+    # whole pieces and birds that the region touches, so that no preview shows a piece cut off
+    wholes = [mask_of(q.cells) for q in board.pieces.values()] + [b.mask for b in board.mission.birds]
+    grown = True
+    while grown:
+        grown = False
+        for w in wholes:
+            if w & area and w & ~area:
+                area |= w
+                grown = True
     rows = sorted({c // SIZE for c in cells_of(area)})
     cols = sorted({c % SIZE for c in cells_of(area)})
     r0, r1, c0, c1 = rows[0], rows[-1], cols[0], cols[-1]
-    full = draw(board, False).splitlines()[1:]
+    full = draw(board, False, new=new_pieces(board)).splitlines()[1:]
     blocks = []
     for k, p in enumerate(placements, start=1):
         lines = [f"{k})".ljust(4) + "".join(f" {COLUMNS[c]} " for c in range(c0, c1 + 1))]

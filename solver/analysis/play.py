@@ -147,7 +147,7 @@ def play_human(state: GameState, humans: list[int], policy: str, samples: int, c
     def finished(s: GameState) -> None:
         write_log(log_path, log_events(s, meta_))
         event = round_event(s.history[-1])
-        for line in round_lines(event):
+        for line in round_lines(event, lambda seat: "you" if humans == [seat] else f"player {seat}"):
             console.say(line)
 
     write_log(log_path, log_events(state, meta_))

@@ -14,7 +14,7 @@ from solver.core.stats import wilson
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.catalog import load_catalog
 from solver.io.difficulty import campaign_difficulty
-from solver.io.missionfile import check_file, load_mission
+from solver.io.missionfile import board_line, check_file, load_mission
 from solver.io.paths import MISSIONS
 from solver.openhand.ceiling import ceiling
 from solver.puzzle.cpsat import count_solutions, solve, solve_for_players
@@ -30,10 +30,12 @@ def mission_warnings(m, min_pieces: int | None) -> list[str]:
     board = Board.start(m)
     for b in m.birds:
         why = blocked_reason(m, b)
+        line = board_line(m, min(b.cells))
+        at = f"line {line}: " if line is not None else ""
         if why:
-            out.append(f"bird {b.letter} can never be scanned ({why}): a decoy")
+            out.append(f"{at}bird {b.letter} can never be scanned ({why}): a decoy")
         elif not board.can_still_be_scanned(b):
-            out.append(f"bird {b.letter} can never be scanned: a pre-placed piece covers a coloured side "
+            out.append(f"{at}bird {b.letter} can never be scanned: a pre-placed piece covers a coloured side "
                        "with another colour")
     if len(board.scanned()) >= m.clear:
         out.append("the mission is already cleared by the pre-placed pieces")

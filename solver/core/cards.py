@@ -6,6 +6,7 @@ engines use in arrays: ``colour * 8 + (value - 1)``.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from enum import IntEnum
@@ -37,7 +38,10 @@ class Colour(IntEnum):
         for c in cls:
             if t in (c.long, c.letter):
                 return c
-        raise ParseError(f"unknown colour {_short(text)}; use one of red, yellow, green, blue, purple (or r y g b p)")
+        close = difflib.get_close_matches(t, [c.long for c in cls], n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise ParseError(f"unknown colour {_short(text)}; {hint}use one of red, yellow, green, blue, purple "
+                         "(or r y g b p)")
 
     def __str__(self) -> str:
         return self.long

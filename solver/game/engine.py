@@ -105,14 +105,17 @@ def round_event(r) -> dict[str, Any]:
             "scanned": list(r.scanned)}
 
 
-def round_lines(e: dict) -> list[str]:
-    """A finished round in words (a round line of the log)."""
-    plays = ", ".join(f"P{p['player']} {p['card']}" for p in e["plays"])
-    out = [f"round {e['round']} (trump {e['trump']}): {plays} -> {e['decision']} by P{e['in_charge']}"]
+def round_lines(e: dict, name: Callable[[int], str] | None = None) -> list[str]:
+    """A finished round in words (a round line of the log); ``name(seat)``: how a seat is called
+    (default "player N"; "you" for a person's seat)."""
+    name = name or (lambda seat: f"player {seat}")
+    plays = ", ".join(f"{name(p['player'])} {p['card']}" for p in e["plays"])
+    owner = name(e["in_charge"])
+    out = [f"round {e['round']} (trump {e['trump']}): {plays} -> {e['decision']} wins, {owner} in charge"]
     if e["skill"]:
-        out.append(f"  skill {e['skill']} ({e['skills_left']} left)")
+        out.append(f"  {owner} used the skill {e['skill'].replace('_', ' ')} ({e['skills_left']} left)")
     for p in e["placements"]:
-        out.append(f"  places {p['piece']} at {' '.join(p['cells'])}")
+        out.append(f"  {owner} placed {p['piece']} at {' '.join(p['cells'])}")
     if len(e["pieces"]) > len(e["placements"]):
         out.append(f"  {e['pieces'][-1]} fits nowhere")
     elif not e["pieces"]:

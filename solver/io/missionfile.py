@@ -151,6 +151,35 @@ def _positive_int(src: TomlSource, d: dict, key: str, default: int, minimum: int
     return v
 
 
+def _board_rows(src: TomlSource, raw: str, key_line: int) -> list[tuple[int, str]]:
+    """The board's drawn rows with the file line of each (blank lines around the block left out)."""
+    parts = src.lines[key_line - 1].split("=", 1) if key_line <= len(src.lines) else []
+    after = parts[1].strip() if len(parts) == 2 else ""
+    first_line = key_line + (1 if after in ('"""', "'''") else 0)
+    numbered = [(first_line + i, r.strip()) for i, r in enumerate(raw.split("\n"))]
+    while numbered and not numbered[0][1]:
+        numbered.pop(0)
+    while numbered and not numbered[-1][1]:
+        numbered.pop()
+    return numbered
+
+
+def board_line(m: Mission, cell_index: int) -> int | None:
+    """The line of the mission's file that draws this cell's board row (None for a mission made in
+    code, or one whose file does not draw the board row by row)."""
+    if not m.source:
+        return None
+    try:
+        src = TomlSource(m.id, "mission", m.source)
+    except InputError:
+        return None
+    raw = src.data.get("board")
+    if not isinstance(raw, str):
+        return None
+    rows = _board_rows(src, raw, src.key_line("board") or 1)
+    return rows[row_of(cell_index)][0] if len(rows) == SIZE else None
+
+
 def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour]]:
     if "board" not in d:
         raise src.error("missing required key 'board'", 'add  board = """  with 12 lines of 12 characters, then """', 1)
@@ -159,15 +188,7 @@ def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour
     if not isinstance(raw, str):
         raise src.error("'board' must be a multi-line string",
                         'write  board = """  then 12 lines of 12 characters, then """', key_line)
-    parts = src.lines[key_line - 1].split("=", 1) if key_line <= len(src.lines) else []
-    after = parts[1].strip() if len(parts) == 2 else ""
-    first_line = key_line + (1 if after in ('"""', "'''") else 0)
-    all_rows = raw.split("\n")
-    numbered = [(first_line + i, r.strip()) for i, r in enumerate(all_rows)]
-    while numbered and not numbered[0][1]:
-        numbered.pop(0)
-    while numbered and not numbered[-1][1]:
-        numbered.pop()
+    numbered = _board_rows(src, raw, key_line)
     if len(numbered) != SIZE:
         raise src.error(f"the board has {len(numbered)} line(s); it must have exactly 12",
                         "draw 12 lines of 12 characters ('.' empty, A-Z birds, r y g b p coloured sides)", key_line)
