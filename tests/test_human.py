@@ -109,7 +109,8 @@ def test_scripted_games_are_legal_and_logged(monkeypatch, tmp_path, catalog, mis
         if line.startswith("your hand"):
             shown = set(line.split(": ")[1].split())
         if line.startswith("? ") and "which card" in line:
-            offered = [CHOICE.match(x).group(2) for x in out.splitlines()[i + 1:] if CHOICE.match(x)]
+            offered = [CHOICE.match(x).group(2).split("  piece ")[0] for x in out.splitlines()[i + 1:]
+                       if CHOICE.match(x)]
             k = int(QUESTION.match(line).group(2))
             assert set(offered[:k]) <= shown
 
@@ -248,3 +249,47 @@ def test_advice_ranks_every_choice_by_what_the_policy_judges_it(catalog, name, m
             kinds.add(obs.phase)
             state.apply(chosen)
     assert kinds == {Phase.REVEAL, Phase.SELECT, Phase.PLACE}
+
+
+def test_forced_moves_are_said_and_help_is_given(monkeypatch, tmp_path):
+    """SPEC, the human seat: a question with a single legal answer is not asked (a '= ' line says
+    what was played); '?' and 'help' explain the question and ask it again; players are 'you' and
+    'player N', never 'P1' (which the board uses for the piece purple-1)."""
+    out = io.StringIO()
+    answers = iter(["?", "help"])
+
+    class Asker(Player):
+        def readline(self):
+            extra = next(answers, None)
+            return extra + "\n" if extra else "1\n"
+
+    monkeypatch.setattr(human, "console_for", lambda: human.Console(Asker(out, 0), out, plain=True))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["play", "b05", "--human", "0", "--seed", "1"])
+    assert result.exit_code in (0, 1), result.output
+    text = out.getvalue().splitlines()
+    questions = [x for x in text if x.startswith("? ")]
+    assert questions and all(not x.endswith("[1-1]") for x in questions)
+    assert all("best first" in x and "? for help" in x for x in questions)
+    forced = [x for x in text if x.startswith("= ")]
+    assert forced and all("you (player 0)" in x for x in forced)
+    helped = [i for i, x in enumerate(text) if x.startswith("# ")]
+    assert len(helped) >= 4 and text[helped[-1] + 1] == questions[0]  # asked again after the help
+    assert not any(re.search(r"\bP\d\b", x) for x in text if not x[:4].strip().isdigit())  # board rows aside
+    assert any(x.startswith("legend: ") for x in text)
+    events = lines(tmp_path / "b05-game-1.jsonl")
+    me = sum(1 for e in events[1:-1] for p in e["plays"] if p["player"] == 0)
+    assert me > 0
+
+
+def test_the_pieces_command_draws_the_catalog(tmp_path, catalog):
+    res = CliRunner().invoke(main, ["pieces", "--json"])
+    assert res.exit_code == 0
+    doc = json.loads(res.stdout)
+    assert len(doc) == 40 and [d["piece"] for d in doc] == [str(c) for c in catalog]
+    for d in doc:
+        shape = catalog[Card.parse(d["piece"])]
+        assert d["shape"] == shape.format() and d["cells"] == len(shape.cells)
+    res = CliRunner().invoke(main, ["pieces", "--png", str(tmp_path / "p.png")])
+    assert res.exit_code == 0 and (tmp_path / "p.png").stat().st_size > 1000
+    assert "purple-8" in res.output and "#" in res.output
