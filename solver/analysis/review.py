@@ -48,6 +48,10 @@ from solver.view.svgboard import board_svg
 
 REVIEW_SAMPLES = 8  # the search player's look-ahead deals a decision, in the review
 REVIEW_PLAYOUTS = 24  # continuations per moment
+REFINE = 4  # a decision that lost something is measured again on this many times the continuations
+REFINE_FROM = 0.03  # ... from this loss on (below it, best on any draw of the continuations)
+CHOICES = 3  # the search player's choice is asked on this many decide streams: its choices are the yardstick
+DECIDE_SEED = 1  # the decide streams' seed, whatever --seed (the continuations') is
 
 
 # ---------------------------------------------------------------- how a decision is judged
@@ -193,26 +197,37 @@ class Continuations:
         self.T = build_tables(mission, catalog, planner_library(mission, catalog))
         self.samples = samples
         self.seeds = game_seeds(seed, 0, playouts)
-        self.decide_seed = int(game_seeds(seed, 1, 1)[0])
+        self.more_seeds = game_seeds(seed, 0, REFINE * playouts)  # the first ``playouts`` are ``seeds``
+        # the search player's choices at a moment are a function of the moment alone (as an engine's
+        # at a fixed depth): --seed moves only the continuations that measure them
+        self.decide_seeds = [int(x) for x in game_seeds(DECIDE_SEED, 1, CHOICES)]
         self.memory = new_search_memory(spec_array(state.spec), samples, self.T)
         self._rates: dict[tuple, float] = {}  # by the moves from the deal: a moment is rated once
 
-    def rate(self, state: GameState) -> float:
+    def rate(self, state: GameState, more: bool = False) -> float:
+        """The share of the continuations from ``state`` that the search player clears; ``more``:
+        over REFINE times as many (the first of them the same continuations)."""
         if state.is_over():
             return 1.0 if state.outcome == Result.CLEARED else 0.0
-        key = tuple(state.moves)
+        key = (tuple(state.moves), more)
         if key not in self._rates:
-            results = np.zeros(len(self.seeds), np.int64)
-            search_play_on(fast_state(state), self.samples, self.T, self.seeds, results)
+            seeds = self.more_seeds if more else self.seeds
+            results = np.zeros(len(seeds), np.int64)
+            search_play_on(fast_state(state), self.samples, self.T, seeds, results)
             self._rates[key] = float(np.mean(results == int(Result.CLEARED)))
         return self._rates[key]
 
-    def prefers(self, state: GameState) -> Action:
-        """The search player's action for the seat to act (from its observation only)."""
-        reset_memory(self.memory.base)
-        obs = state.observation(state.current_player())
-        rs = np.array([self.decide_seed], np.uint64)
-        return Action.from_code(int(search_decide(fast_observation(obs), self.memory, self.T, rs)))
+    def prefers(self, state: GameState) -> list[Action]:
+        """The search player's choices for the seat to act (from its observation only), one per
+        decide stream, without repeats: its first choice first."""
+        obs = fast_observation(state.observation(state.current_player()))
+        out: list[Action] = []
+        for s in self.decide_seeds:
+            reset_memory(self.memory.base)
+            a = Action.from_code(int(search_decide(obs, self.memory, self.T, np.array([s], np.uint64))))
+            if a not in out:
+                out.append(a)
+        return out
 
 
 def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samples: int = REVIEW_SAMPLES,
@@ -273,18 +288,22 @@ def _judge(state: GameState, action: Action, cont: Continuations, human: tuple[i
     if len(state.legal_actions()) < 2:
         return None
     seat = state.current_player()
-    preferred = cont.prefers(state)
     played = state.clone()
     played.apply(action)
     rate_played = cont.rate(played)
-    if preferred == action:
-        rate_best = rate_played
-    else:
+    preferred, rate_best, after = action, rate_played, played
+    for choice in cont.prefers(state):  # the search player's choices: the best of them is the yardstick
+        if choice == action:
+            continue
         alternative = state.clone()
-        alternative.apply(preferred)
-        rate_best = cont.rate(alternative)
-    if rate_played > rate_best:  # the move played did better: it is the best of the two
-        preferred, rate_best = action, rate_played
+        alternative.apply(choice)
+        r = cont.rate(alternative)
+        if r > rate_best:
+            preferred, rate_best, after = choice, r, alternative
+    if rate_best - rate_played >= REFINE_FROM - 1e-9:  # a loss to grade: measured again, closer
+        rate_played, rate_best = cont.rate(played, more=True), cont.rate(after, more=True)
+        if rate_played >= rate_best:  # the move played did as well: it is the best
+            preferred, rate_best = action, rate_played
     return Decision(state.round, seat, seat in human, _kind(action), describe(state, action),
                     describe(state, preferred), cont.rate(state), rate_played, rate_best, preferred,
                     state.board.copy())

@@ -14,11 +14,12 @@ class ParseError(KakapoError, ValueError):
 class InputError(KakapoError):
     """A broken input file: names the file, the line where possible, the problem and the fix."""
 
-    def __init__(self, path: str, problem: str, fix: str = "", line: int | None = None):
+    def __init__(self, path: str, problem: str, fix: str = "", line: int | None = None, cells: tuple = ()):
         self.path = str(path)
         self.problem = problem
         self.fix = fix
         self.line = line
+        self.cells = tuple(cells)  # board cells (a1..l12) the problem concerns, where it concerns some
         super().__init__(self.format())
 
     def format(self) -> str:
@@ -29,7 +30,10 @@ class InputError(KakapoError):
         return text
 
     def to_json(self) -> dict:
-        return {"file": self.path, "line": self.line, "message": self.problem, "fix": self.fix}
+        out = {"file": self.path, "line": self.line, "message": self.problem, "fix": self.fix}
+        if self.cells:
+            out["cells"] = list(self.cells)
+        return out
 
     def all(self) -> list[InputError]:
         return [self]
@@ -41,7 +45,7 @@ class InputErrors(InputError):
     def __init__(self, errors: list[InputError]):
         self.errors = sorted(errors, key=lambda e: (e.line is None, e.line or 0))
         first = self.errors[0]
-        super().__init__(first.path, first.problem, first.fix, first.line)
+        super().__init__(first.path, first.problem, first.fix, first.line, first.cells)
 
     def format(self) -> str:
         if len(getattr(self, "errors", ())) <= 1:

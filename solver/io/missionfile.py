@@ -198,7 +198,8 @@ def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour
     for r, (line, row) in enumerate(numbered):
         if len(row) != SIZE:
             problems.append(src.error(f"board row {r + 1} has {len(row)} characters; it must have exactly 12",
-                                      "make every board line 12 characters long", line))
+                                      "make every board line 12 characters long", line,
+                                      tuple(cell_name(cell(r, k)) for k in range(SIZE))))
         for c, ch in enumerate(row[:SIZE]):
             if ch == ".":
                 continue
@@ -210,7 +211,7 @@ def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour
                 where = f"board row {r + 1}, column {c + 1} (cell {cell_name(cell(r, c))})"
                 problems.append(src.error(f"{where} has {ch!r}",
                                           "use only '.' (empty), A-Z (bird cells) and r y g b p (coloured sides)",
-                                          line))
+                                          line, (cell_name(cell(r, c)),)))
                 break  # one per row: the rest of a garbled row says nothing new
     birds = []
     for letter in sorted(bird_cells):
@@ -220,7 +221,7 @@ def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour
             names = " ".join(cell_name(x) for x in cells)
             problems.append(src.error(f"bird {letter} is not edge-connected (cells {names})",
                                       f"join the cells of bird {letter}, or give separate birds different letters",
-                                      line))
+                                      line, tuple(cell_name(x) for x in cells)))
             continue
         birds.append(Bird(letter, frozenset(cells)))
     bird_mask = mask_of(c for cells in bird_cells.values() for c in cells)
@@ -230,7 +231,7 @@ def _parse_board(src: TomlSource, d: dict) -> tuple[list[Bird], dict[int, Colour
             mark = marks[c].letter
             problems.append(src.error(f"coloured side mark {mark!r} at {cell_name(c)} does not share an edge "
                                       "with any bird", "put colour marks on empty cells directly beside a bird "
-                                      "(above, below, left or right)", line))
+                                      "(above, below, left or right)", line, (cell_name(c),)))
     if not bird_cells:
         problems.append(src.error("the board has no birds", "draw at least one bird with a capital letter (A-Z)",
                                   key_line))
@@ -307,5 +308,5 @@ def _one_placed(src: TomlSource, board: Board, catalog, entry, where: str, line:
             fix = "pieces of the same colour may touch only at corners; move one of them"
         else:
             fix = "check the cells"
-        raise src.error(f"{where} ({card}): {problem}", fix, line)
+        raise src.error(f"{where} ({card}): {problem}", fix, line, tuple(p.cell_names()))
     return p

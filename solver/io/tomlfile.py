@@ -179,8 +179,8 @@ class TomlSource:
                              f"no {kind} needs that", "remove the extra levels of tables and dotted keys",
                              self.top_key_line(keys[0]) or self.longest_line())
 
-    def error(self, problem: str, fix: str = "", line: int | None = None) -> InputError:
-        return InputError(self.path, problem, fix, line)
+    def error(self, problem: str, fix: str = "", line: int | None = None, cells: tuple = ()) -> InputError:
+        return InputError(self.path, problem, fix, line, cells)
 
     def line_of(self, pattern: str, start: int = 1, stop: int | None = None) -> int | None:
         """1-based number of the first line at or after ``start`` matching the regex."""
