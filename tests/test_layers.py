@@ -12,7 +12,8 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 # lower numbers are lower layers; a package imports only from its own layer's package or lower layers
-LAYERS = {"runtime": 0, "core": 1, "io": 2, "view": 2, "puzzle": 3, "game": 4, "openhand": 5, "analysis": 6, "cli": 7}
+LAYERS = {"runtime": 0, "core": 1, "io": 2, "view": 2, "puzzle": 3, "game": 4, "openhand": 5, "analysis": 6,
+          "studio": 7, "cli": 8}
 PACKAGE = ROOT / "solver"
 
 

@@ -1,0 +1,151 @@
+"""What the studio asks of a mission it holds as text (`kakapo studio`, solver/studio/): check it,
+solve it, and run the long jobs (ladder, simulate, ceiling). The same functions the command line
+calls, so both front ends give the same answers; no web code here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solver.core.board import cell_name
+from solver.core.codes import DEFAULT_POLICY
+from solver.core.errors import InputError
+from solver.core.rules import Board, Mission, blocked_reason
+from solver.core.spec import GameSpec
+from solver.io.catalog import Catalog
+from solver.io.difficulty import campaign_difficulty
+from solver.io.missionfile import board_line, load_mission
+from solver.io.missionwrite import mission_json
+from solver.io.paths import bundled_mission
+
+NAME = "mission.toml"
+
+
+def mission_id(name: str | None) -> str:
+    return Path(name or NAME).stem or "mission"
+
+
+def parse_text(text: str, catalog: Catalog, name: str | None = None) -> Mission:
+    """The mission of a TOML text; InputError (naming the line) when it is not a valid mission."""
+    return load_mission(name or NAME, catalog, text=text, mission_id=mission_id(name))
+
+
+def warning_items(m: Mission) -> list[dict]:
+    """The warnings `validate` gives before it solves or plays, with their line and cells."""
+    out = []
+    board = Board.start(m)
+    for b in m.birds:
+        cells = [cell_name(c) for c in sorted(b.cells)]
+        why = blocked_reason(m, b)
+        if why:
+            out.append({"line": board_line(m, min(b.cells)), "message": f"bird {b.letter} can never be scanned "
+                        f"({why}): a decoy", "fix": "move the bird, or leave it as a decoy on purpose",
+                        "cells": cells})
+        elif not board.can_still_be_scanned(b):
+            out.append({"line": board_line(m, min(b.cells)), "message": f"bird {b.letter} can never be scanned: a "
+                        "pre-placed piece covers a coloured side with another colour", "fix": "", "cells": cells})
+    if len(board.scanned()) >= m.clear:
+        out.append({"line": None, "message": "the mission is already cleared by the pre-placed pieces", "fix": "",
+                    "cells": []})
+    return out
+
+
+def editable(m: Mission) -> dict:
+    """The mission as the page's state document: the fields it edits and the board drawn row by row."""
+    grid = [["."] * 12 for _ in range(12)]
+    for b in m.birds:
+        for c in b.cells:
+            grid[c // 12][c % 12] = b.letter
+    for c, col in m.marks:
+        grid[c // 12][c % 12] = col.letter
+    return {"name": m.name, "story": m.story, "mode": m.mode, "clear": "all" if m.clear_all else m.clear,
+            "rounds": m.rounds, "skills": m.skills, "board": ["".join(r) for r in grid],
+            "placed": [p.to_json() for p in m.placed], "players": list(m.player_counts()), "show": mission_json(m)}
+
+
+def check_text(text: str, catalog: Catalog, name: str | None = None) -> dict:
+    """`POST /api/validate`: the checks `validate` makes before it solves or plays."""
+    try:
+        m = parse_text(text, catalog, name)
+    except InputError as e:
+        return {"valid": False, "errors": [_item(x) for x in e.all()], "warnings": [], "mission": None}
+    return {"valid": True, "errors": [], "warnings": warning_items(m), "mission": editable(m)}
+
+
+def _item(e: InputError) -> dict:
+    return {"line": e.line, "message": e.problem, "fix": e.fix, "cells": list(e.cells)}
+
+
+def solve_text(text: str, catalog: Catalog, name: str | None = None, players: int | None = None,
+               count: bool = False, time_limit: float = 60.0, cap: int = 1000) -> dict:
+    """`POST /api/solve`: the `kakapo solve --json` document (and `--count`'s keys with ``count``)."""
+    from solver.puzzle.answer import answer  # heavy: OR-Tools
+    from solver.puzzle.cpsat import SolutionCount, count_solutions  # heavy: OR-Tools
+
+    m = parse_text(text, catalog, name)
+    players = GameSpec.of(m, players if players is not None else m.default_players(), name or NAME).players
+    a = answer(m, catalog, players, [], None, time_limit)
+    doc = a.to_json()
+    doc["players"] = players
+    if count:
+        r = a.result
+        if r.status == "solvable" and r.optimal:
+            tally = count_solutions(m, catalog, r.pieces_used, cap, False, [], players, time_limit)
+        else:
+            tally = SolutionCount(r.pieces_used or 0, 0, r.status == "unsolvable", "sets")
+        doc.update({"solution_count": tally.count, "count_complete": tally.complete, "count_of": tally.what})
+    return doc
+
+
+def run_job(kind: str, text: str, catalog: Catalog, name: str | None, players: int | None, games: int, seed: int,
+            policy: str | None, workers: int, progress=None) -> dict:
+    """A long job's document, as the command of that name prints it with --json; ``progress(fraction)``."""
+    from solver.analysis.ladder import RUNGS, ladder  # heavy: Numba and OR-Tools
+    from solver.analysis.simulate import play_games, summarise  # heavy: Numba
+    from solver.openhand.ceiling import ceiling  # heavy: OR-Tools
+
+    m = parse_text(text, catalog, name)
+    players = GameSpec.of(m, players if players is not None else m.default_players(), name or NAME).players
+    tell = progress or (lambda _f: None)
+    if kind == "simulate":
+        policy = policy or DEFAULT_POLICY
+        out = play_games(m, catalog, players, games, seed, policy, "numba", workers,
+                         progress=lambda d, t: tell(d / max(t, 1)))
+        return summarise(m, players, policy, games, seed, out, "numba", workers)
+    if kind == "ceiling":
+        doc = ceiling(m, catalog, players, games, seed, workers, progress=lambda d, t: tell(d / max(t, 1)))
+        doc.pop("answers", None)
+        return {"mission": m.id, "players": players, "games": games, "seed": seed, **doc}
+    if kind == "ladder":
+        steps = len(RUNGS) + 1
+        labels: list[str] = []
+
+        def step(label: str, done: int, total: int) -> None:
+            if label not in labels:
+                labels.append(label)
+            tell((len(labels) - 1 + done / max(total, 1)) / steps)
+
+        doc = ladder(m, catalog, players, games, seed, workers, progress=step)
+        doc["campaign"] = campaign_place(m.mode, players, doc["difficulty"]["value"])
+        return doc
+    raise ValueError(f"unknown job kind {kind!r}")
+
+
+def campaign_place(mode: str, players: int, value: float) -> dict:
+    """Where a shortfall falls among the bundled missions of that mode and table."""
+    rows = sorted((r.shortfall, r.mission) for (mid, p), r in campaign_difficulty().items()
+                  if p == players and r.mode == mode)
+    easier = [mid for s, mid in rows if s < value]
+    return {"missions": len(rows), "harder_than": len(easier),
+            "between": [easier[-1] if easier else None, next((mid for s, mid in rows if s >= value), None)]}
+
+
+def warm_up(catalog: Catalog) -> None:
+    """Load (or compile, the first time) the kernels the jobs use, on a small bundled mission."""
+    from solver.analysis.simulate import play_games  # heavy: Numba
+    from solver.puzzle.answer import answer  # heavy: OR-Tools
+
+    m = load_mission(bundled_mission("b01") or "b01", catalog)
+    for policy in ("heuristic", "planner", "greedy", "search"):
+        play_games(m, catalog, 2, 2, 1, policy, "numba", 1, samples=2)
+    answer(m, catalog, 2, [], None, 10.0)

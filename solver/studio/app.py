@@ -1,0 +1,130 @@
+"""The studio's application: its context (folder, catalog, job and solve workers), the routers,
+the page, and one JSON error document for every refusal (never a traceback)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import multiprocessing as mp
+import threading
+from importlib import resources
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException
+
+from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
+from solver.studio.jobs import JobManager
+from solver.studio.routers import checks, jobs, missions
+from solver.studio.routers.missions import StudioError
+from solver.studio.security import Guard
+
+STATIC = resources.files("solver.studio") / "static"
+TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
+
+
+class StudioContext:
+    """What every handler may use: the folder, the catalog, the job queue and the solve worker."""
+
+    def __init__(self, directory: str | Path, pieces: str | None, workers: int, warm: bool = True):
+        self.directory = Path(directory).resolve()
+        self.pieces = pieces
+        self.catalog = load_catalog(pieces)
+        self.workers = workers
+        self.jobs = JobManager(pieces, workers, warm=warm)
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
+
+    def solver_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"))
+            return self._pool
+
+    def mission_of_file(self, path: Path):
+        return load_mission(path, self.catalog)
+
+    def close(self) -> None:
+        self.jobs.shutdown()
+        with self._pool_lock:
+            if self._pool is not None:
+                for p in list(getattr(self._pool, "_processes", {}).values()):
+                    p.terminate()
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+
+
+def create_app(directory: str | Path = ".", pieces: str | None = None, workers: int = 1,
+               warm: bool = True) -> Guard:
+    """The ASGI application (the security guard around FastAPI); ``.app.state.ctx`` its context."""
+    ctx = StudioContext(directory, pieces, workers, warm)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        yield
+        ctx.close()  # the jobs and the solve worker end with the server
+
+    api = FastAPI(title="kakapo studio", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json",
+                  lifespan=lifespan)
+    api.state.ctx = ctx
+    for r in (missions.router, checks.router, jobs.router):
+        api.include_router(r)
+
+    @api.exception_handler(StudioError)
+    async def studio_error(_request: Request, e: StudioError):
+        return JSONResponse({"error": {"message": e.message, "fix": e.fix}}, status_code=e.status)
+
+    @api.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, e: RequestValidationError):
+        first = e.errors()[0] if e.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+        message = f"{where}: {first.get('msg', 'malformed request')}" if where else first.get("msg", "malformed")
+        return JSONResponse({"error": {"message": message, "fix": "send the JSON body the API describes (SPEC)"}},
+                            status_code=422)
+
+    @api.exception_handler(HTTPException)
+    async def http_error(_request: Request, e: HTTPException):
+        fix = "see GET /api/missions and the SPEC's API" if e.status_code == 404 else ""
+        return JSONResponse({"error": {"message": str(e.detail), "fix": fix}}, status_code=e.status_code)
+
+    @api.exception_handler(Exception)
+    async def unexpected(_request: Request, e: Exception):
+        return JSONResponse({"error": {"message": f"internal error: {type(e).__name__}", "fix": "report it"}},
+                            status_code=500)
+
+    @api.get("/api/status")
+    def status() -> dict:
+        return {"kernels": ctx.jobs.kernels, "dir": str(ctx.directory), "catalog": ctx.catalog.source}
+
+    @api.get("/", response_class=HTMLResponse)
+    def page() -> Response:
+        return _static("index.html")
+
+    @api.get("/favicon.ico")
+    def favicon() -> Response:
+        return Response(status_code=204)
+
+    @api.get("/static/{name}")
+    def static(name: str) -> Response:
+        return _static(name)
+
+    guard = Guard(api)
+    guard.state = api.state  # so that tests and the server reach the context through the guard
+    return guard
+
+
+def _static(name: str) -> Response:
+    suffix = Path(name).suffix
+    if "/" in name or "\\" in name or name.startswith(".") or suffix not in TYPES:
+        raise StudioError(404, f"no file {name[:40]!r}", "")
+    item = STATIC / name
+    if not item.is_file():
+        raise StudioError(404, f"no file {name[:40]!r}", "")
+    return Response(item.read_bytes(), media_type=TYPES[suffix],
+                    headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
+                             "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                                                        "style-src 'self'; script-src 'self'; object-src 'none'"})

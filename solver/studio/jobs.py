@@ -1,0 +1,197 @@
+"""Long work (ladder, simulate, ceiling) in worker processes, one job at a time, in order.
+
+Each job runs in a process of its own (and the processes it starts for its games, in its own
+process group), so the server keeps answering while it runs, a cancel ends it at once
+(SIGTERM to the group), and nothing outlives the studio. The job tells its progress and its
+result through a queue; the server keeps each job's state for the page (``Job.snapshot``).
+Before the first job, a warm-up job loads (or compiles) the simulator's kernels, so that the
+page's first ladder does not wait for them; the page says while it runs (``JobManager.kernels``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import multiprocessing as mp
+import os
+import queue
+import signal
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from solver.core.errors import KakapoError
+from solver.io.catalog import load_catalog
+
+FINAL = ("done", "failed", "cancelled")
+
+
+@dataclass
+class Job:
+    id: str
+    kind: str
+    request: dict
+    state: str = "queued"
+    progress: float = 0.0
+    result: dict | None = None
+    error: str | None = None
+    version: int = 0
+    cancel_asked: bool = field(default=False, repr=False)
+
+    def snapshot(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "state": self.state, "progress": round(self.progress, 4),
+                "result": self.result, "error": self.error}
+
+
+def _job_main(request: dict, pieces: str | None, workers: int, out) -> None:
+    """In the worker process: run one job, telling progress and the result through ``out``."""
+    with contextlib.suppress(OSError):
+        os.setsid()  # a group of its own: a cancel ends its game workers too
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    from solver.analysis.workbench import run_job, warm_up  # heavy: Numba, OR-Tools (in the worker only)
+
+    last = [-1.0]
+
+    def tell(fraction: float) -> None:
+        if fraction - last[0] >= 0.01 or fraction >= 1.0:
+            last[0] = fraction
+            out.put(("progress", min(1.0, max(0.0, fraction))))
+
+    try:
+        if request["kind"] == "warmup":
+            warm_up(load_catalog(pieces))
+            out.put(("done", {}))
+            return
+        doc = run_job(request["kind"], request["text"], load_catalog(pieces), request.get("name"),
+                      request.get("players"), request["games"], request["seed"], request.get("policy"), workers,
+                      progress=tell)
+        out.put(("done", doc))
+    except KakapoError as e:
+        out.put(("failed", getattr(e, "problem", str(e))))
+    except Exception as e:  # a bug of ours: said in the job, never a dead server
+        out.put(("failed", f"{type(e).__name__}: {e}"))
+
+
+class JobManager:
+    """Runs queued jobs one after another in worker processes (see the module docstring)."""
+
+    def __init__(self, pieces: str | None, workers: int, warm: bool = True):
+        self.pieces, self.workers = pieces, workers
+        self.jobs: dict[str, Job] = {}
+        self._pending: deque[Job] = deque()
+        self._lock = threading.Condition()
+        self._ids = itertools.count(1)
+        self._stop = False
+        self._process: mp.process.BaseProcess | None = None
+        self._ctx = mp.get_context("spawn")
+        self.kernels = "compiling" if warm else "ready"
+        self._thread = threading.Thread(target=self._run, name="kakapo-jobs", daemon=True)
+        if warm:
+            self._pending.append(Job("warmup", "warmup", {"kind": "warmup"}))
+        self._thread.start()
+
+    # ---------------------------------------------------------------- the API's side
+    def submit(self, request: dict) -> Job:
+        with self._lock:
+            job = Job(f"j{next(self._ids)}", request["kind"], request)
+            self.jobs[job.id] = job
+            self._pending.append(job)
+            self._lock.notify_all()
+            return job
+
+    def get(self, job_id: str) -> Job | None:
+        return self.jobs.get(job_id)
+
+    def cancel(self, job_id: str) -> Job | None:
+        with self._lock:
+            job = self.jobs.get(job_id)
+            if job is None or job.state in FINAL:
+                return job
+            job.cancel_asked = True
+            if job.state == "queued":
+                with contextlib.suppress(ValueError):
+                    self._pending.remove(job)
+                self._finish(job, "cancelled")
+            elif self._process is not None:
+                _kill_group(self._process)
+            self._lock.notify_all()
+            return job
+
+    def shutdown(self) -> None:
+        with self._lock:
+            self._stop = True
+            for job in list(self._pending):
+                self._finish(job, "cancelled")
+            self._pending.clear()
+            if self._process is not None:
+                _kill_group(self._process)
+            self._lock.notify_all()
+        self._thread.join(timeout=4)
+
+    # ---------------------------------------------------------------- the worker thread
+    def _finish(self, job: Job, state: str, result: dict | None = None, error: str | None = None) -> None:
+        job.state, job.result, job.error = state, result, error
+        if state == "done":
+            job.progress = 1.0
+        job.version += 1
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._pending and not self._stop:
+                    self._lock.wait()
+                if self._stop:
+                    return
+                job = self._pending.popleft()
+                job.state = "running"
+                job.version += 1
+                out = self._ctx.Queue()
+                self._process = self._ctx.Process(target=_job_main, args=(job.request, self.pieces, self.workers, out),
+                                                  name=f"kakapo-job-{job.id}", daemon=True)
+                self._process.start()
+            self._follow(job, self._process, out)
+            with self._lock:
+                self._process = None
+                if job.id == "warmup":
+                    self.kernels = "ready"
+
+    def _follow(self, job: Job, process, out) -> None:
+        ended = None
+        while ended is None:
+            try:
+                what, value = out.get(timeout=0.2)
+            except queue.Empty:
+                if not process.is_alive():
+                    time.sleep(0.1)
+                    if out.empty():
+                        ended = ("cancelled", None, None) if job.cancel_asked else \
+                            ("failed", None, f"the worker process ended (exit code {process.exitcode})")
+                continue
+            except (EOFError, OSError):
+                ended = ("failed", None, "the worker process ended")
+                continue
+            with self._lock:
+                if what == "progress" and not job.cancel_asked:
+                    job.progress = float(value)
+                    job.version += 1
+                elif what == "done":
+                    ended = ("done", value, None)
+                elif what == "failed":
+                    ended = ("failed", None, value)
+        process.join(timeout=2)
+        with self._lock:
+            state, result, error = ended
+            self._finish(job, "cancelled" if job.cancel_asked else state, result, error)
+            self._lock.notify_all()
+
+
+def _kill_group(process) -> None:
+    """End the job's process and the processes it started (its process group)."""
+    pid = process.pid
+    if pid is None:
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+        os.killpg(pid, signal.SIGTERM)
+    with contextlib.suppress(Exception):
+        process.terminate()

@@ -1,0 +1,39 @@
+"""Request bodies of the studio's API (pydantic): checked at the edge, so that a handler only ever
+sees well-formed values; anything else is a 422 with a JSON error (app.py)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_TEXT = 1_000_000  # a mission is a few hundred bytes; SPEC refuses files over 1 MB
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class MissionText(Strict):
+    text: str = Field(max_length=MAX_TEXT)
+    name: str | None = Field(default=None, max_length=200)
+
+
+class SolveRequest(MissionText):
+    players: int | None = Field(default=None, ge=2, le=4)
+    count: bool = False
+    time_limit: float = Field(default=20.0, gt=0, le=600)
+
+
+class SaveRequest(Strict):
+    file: str = Field(max_length=200)
+    text: str = Field(max_length=MAX_TEXT)
+    overwrite: bool = False
+
+
+class JobRequest(MissionText):
+    kind: Literal["ladder", "simulate", "ceiling"]
+    players: int | None = Field(default=None, ge=2, le=4)
+    games: int = Field(default=200, ge=1, le=100_000)
+    seed: int = Field(default=1, ge=0, le=2**63 - 1)
+    policy: Literal["random", "greedy", "heuristic", "planner"] | None = None

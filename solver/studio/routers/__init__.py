@@ -1,0 +1,1 @@
+"""The studio's JSON API, one router per resource."""

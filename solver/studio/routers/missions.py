@@ -1,0 +1,99 @@
+"""`/api/missions`: the bundled campaign and the missions in ``--dir``; open one, save one."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from solver.core.errors import InputError
+from solver.io.difficulty import campaign_listing
+from solver.io.paths import bundled_mission
+from solver.studio.models import SaveRequest
+
+router = APIRouter(prefix="/api/missions", tags=["missions"])
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$")
+
+
+class StudioError(Exception):
+    """An answer other than 200, with the API's JSON error document (app.py renders it)."""
+
+    def __init__(self, status: int, message: str, fix: str = ""):
+        super().__init__(message)
+        self.status, self.message, self.fix = status, message, fix
+
+
+def safe_file(directory: Path, name: str) -> Path:
+    """DIR/name for a plain file name ending in .toml (no folder, no '..'); 400 otherwise."""
+    if "/" in name or "\\" in name or ".." in name or not name.endswith(".toml") or not NAME.match(name):
+        raise StudioError(400, f"{name[:60]!r} is not a mission file name",
+                          "give a plain name ending in .toml, such as my_mission.toml (no folders)")
+    path = (directory / name).resolve()
+    if path.parent != directory.resolve():
+        raise StudioError(400, f"{name[:60]!r} is outside the studio's folder", "give a plain file name")
+    return path
+
+
+def dir_missions(request: Request) -> list[dict]:
+    ctx = request.app.state.ctx
+    out = []
+    for path in sorted(ctx.directory.glob("*.toml")):
+        if path.name == "pieces.toml" or not path.is_file() or path.stat().st_size > 1_000_000:
+            continue
+        row = {"id": path.stem, "source": "dir", "file": path.name, "name": None, "mode": None, "valid": False}
+        try:
+            m = ctx.mission_of_file(path)
+            row.update({"name": m.name, "mode": m.mode, "players": list(m.player_counts()), "valid": True})
+        except (InputError, OSError):
+            pass
+        out.append(row)
+    return out
+
+
+@router.get("")
+def list_missions(request: Request) -> list[dict]:
+    bundled = [{**row, "source": "bundled", "file": Path(row["file"]).name}
+               for row in campaign_listing(request.app.state.ctx.catalog)]
+    return bundled + dir_missions(request)
+
+
+@router.get("/{mission_id}")
+def open_mission(mission_id: str, request: Request) -> dict:
+    ctx = request.app.state.ctx
+    if not NAME.match(mission_id) or ".." in mission_id:
+        raise StudioError(404, f"no mission {mission_id[:60]!r}", "pick one from GET /api/missions")
+    own = (ctx.directory / f"{mission_id}.toml").resolve()
+    if own.parent == ctx.directory.resolve() and own.is_file():
+        return {"id": mission_id, "source": "dir", "file": own.name, "text": _read(own)}
+    found = bundled_mission(mission_id)
+    if found is None:
+        raise StudioError(404, f"no mission {mission_id!r}", "pick one from GET /api/missions")
+    return {"id": mission_id, "source": "bundled", "file": found.name, "text": _read(found)}
+
+
+def _read(path: Path) -> str:
+    if path.stat().st_size > 1_000_000:
+        raise StudioError(413, f"{path.name} is over 1 MB", "no mission is that large")
+    try:
+        return path.read_text(encoding="utf-8")
+    except (UnicodeDecodeError, OSError) as e:
+        raise StudioError(422, f"cannot read {path.name} as UTF-8 text ({e})", "save it as UTF-8") from None
+
+
+@router.post("")
+def save_mission(body: SaveRequest, request: Request):
+    ctx = request.app.state.ctx
+    path = safe_file(ctx.directory, body.file)
+    if path.exists() and not body.overwrite:
+        raise StudioError(409, f"{body.file} exists already", 'send "overwrite": true to replace it')
+    tmp = path.with_name(f".{path.name}.studio.tmp")
+    try:
+        tmp.write_text(body.text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise StudioError(409, f"cannot write {body.file}: {e.strerror or e}", "check the folder's permissions") \
+            from None
+    return JSONResponse({"file": path.name, "saved": True}, status_code=201)

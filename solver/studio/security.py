@@ -1,0 +1,95 @@
+"""The studio's security rules (SPEC, `kakapo studio`), as Jupyter keeps a local server safe:
+
+- a request whose ``Host`` is not the served host and port is refused (403), so that a page on
+  another site cannot reach the studio through DNS rebinding;
+- a request that changes anything (POST, PUT, PATCH, DELETE) with an ``Origin`` other than the
+  studio's own is refused (403), so that another site's page cannot make a visitor's browser
+  write files or start jobs;
+- a body over 1 MB is refused (413), read no further than that.
+
+One ASGI middleware, ahead of routing, answering with the API's JSON error document.
+"""
+
+from __future__ import annotations
+
+import json
+
+MAX_BODY = 1_000_000
+CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+def error_body(message: str, fix: str = "") -> bytes:
+    return json.dumps({"error": {"message": message, "fix": fix}}).encode()
+
+
+class Guard:
+    """The rules above; ``hosts`` are the ``host:port`` values this server answers to (set once the
+    port is bound, ``allow``)."""
+
+    def __init__(self, app, max_body: int = MAX_BODY):
+        self.app = app
+        self.max_body = max_body
+        self.hosts: set[str] = set()
+
+    def allow(self, host: str, port: int) -> None:
+        names = {host}
+        if host in LOOPBACK_NAMES or host.startswith("127."):
+            names |= {"127.0.0.1", "localhost", "[::1]"}
+        if ":" in host and not host.startswith("["):
+            names.add(f"[{host}]")
+        self.hosts = {f"{n}:{port}" for n in names}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get("host", "")
+        if self.hosts and host.lower() not in self.hosts:
+            return await _refuse(send, 403, f"this studio does not answer to the host {host!r}",
+                                 "open the address `kakapo studio` printed")
+        if scope["method"] in CHANGING:
+            origin = headers.get("origin")
+            if origin is not None and origin.lower() not in {f"http://{h}" for h in (self.hosts or {host.lower()})}:
+                return await _refuse(send, 403, f"requests from {origin!r} may not change anything here",
+                                     "use the studio's own page")
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            return await _refuse(send, 413, f"the request body is over {self.max_body // 1_000_000} MB",
+                                 "send a mission of a few kilobytes")
+        seen = 0
+
+        async def bounded():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise BodyTooLarge
+            return message
+
+        started = False
+
+        async def tracking_send(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, bounded, tracking_send)
+        except BodyTooLarge:
+            if not started:
+                await _refuse(send, 413, f"the request body is over {self.max_body // 1_000_000} MB",
+                              "send a mission of a few kilobytes")
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def _refuse(send, status: int, message: str, fix: str) -> None:
+    body = error_body(message, fix)
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
