@@ -19,6 +19,7 @@ from pathlib import Path
 
 import click
 
+from solver.analysis.workbench import place_in_campaign
 from solver.core.board import parse_cell
 from solver.core.cards import ALL_CARDS, Card, Colour
 from solver.core.codes import BAND_POLICIES, DEFAULT_POLICY, OPEN_HAND, POLICY_NAMES, RESULT_NAMES, PolicyId
@@ -844,11 +845,9 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
         doc = run_ladder(m, catalog, players, games, seed, workers, progress=bars.update, time_limit=time_limit)
     finally:
         bars.close()
-    from solver.analysis.validate import bundled_shortfalls, place_by_difficulty, placement_phrase  # heavy: OR-Tools
+    from solver.analysis.validate import placement_phrase  # heavy: OR-Tools
 
-    others = [(mid, v) for mid, v in bundled_shortfalls(catalog).get((m.mode, players), []) if mid != m.id]
-    if others:  # where it falls in the campaign, by the campaign's own measured figure
-        doc["difficulty"]["campaign"] = place_by_difficulty(doc["difficulty"]["value"], others)
+    place_in_campaign(doc, m, catalog, players)  # where it falls in the campaign, by its own measured figures
     if as_json:
         emit_json(doc)
     else:

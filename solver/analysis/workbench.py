@@ -13,7 +13,6 @@ from solver.core.errors import InputError
 from solver.core.rules import Board, Mission, blocked_reason
 from solver.core.spec import GameSpec
 from solver.io.catalog import Catalog
-from solver.io.difficulty import campaign_difficulty
 from solver.io.missionfile import board_line, load_mission
 from solver.io.missionwrite import mission_json
 from solver.io.paths import bundled_mission
@@ -126,18 +125,20 @@ def run_job(kind: str, text: str, catalog: Catalog, name: str | None, players: i
             tell((len(labels) - 1 + done / max(total, 1)) / steps)
 
         doc = ladder(m, catalog, players, games, seed, workers, progress=step)
-        doc["campaign"] = campaign_place(m.mode, players, doc["difficulty"]["value"])
+        place_in_campaign(doc, m, catalog, players)
         return doc
     raise ValueError(f"unknown job kind {kind!r}")
 
 
-def campaign_place(mode: str, players: int, value: float) -> dict:
-    """Where a shortfall falls among the bundled missions of that mode and table."""
-    rows = sorted((r.shortfall, r.mission) for (mid, p), r in campaign_difficulty().items()
-                  if p == players and r.mode == mode)
-    easier = [mid for s, mid in rows if s < value]
-    return {"missions": len(rows), "harder_than": len(easier),
-            "between": [easier[-1] if easier else None, next((mid for s, mid in rows if s >= value), None)]}
+def place_in_campaign(doc: dict, m: Mission, catalog: Catalog, players: int) -> None:
+    """Where the ladder's figure falls among the bundled missions of that mode and table (by the
+    campaign's own measured figures), as `kakapo ladder` says it."""
+    from solver.analysis.validate import bundled_shortfalls, place_by_difficulty, placement_phrase  # heavy: OR-Tools
+
+    others = [(mid, v) for mid, v in bundled_shortfalls(catalog).get((m.mode, players), []) if mid != m.id]
+    if others:
+        doc["difficulty"]["campaign"] = place_by_difficulty(doc["difficulty"]["value"], others)
+        doc["difficulty"]["campaign_text"] = placement_phrase(doc["difficulty"]["campaign"])
 
 
 def warm_up(catalog: Catalog) -> None:

@@ -29,6 +29,9 @@ class InputError(KakapoError):
             text += f"\n  fix: {self.fix}"
         return text
 
+    def __reduce__(self):  # pickled whole (an answer from a worker process), not as its message
+        return (InputError, (self.path, self.problem, self.fix, self.line, self.cells))
+
     def to_json(self) -> dict:
         out = {"file": self.path, "line": self.line, "message": self.problem, "fix": self.fix}
         if self.cells:
@@ -54,6 +57,9 @@ class InputErrors(InputError):
 
     def all(self) -> list[InputError]:
         return list(self.errors)
+
+    def __reduce__(self):
+        return (InputErrors, (self.errors,))
 
 
 class IllegalPlacement(KakapoError):

@@ -57,35 +57,40 @@ class Guard:
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             return await _refuse(send, 413, f"the request body is over {self.max_body // 1_000_000} MB",
                                  "send a mission of a few kilobytes")
-        seen = 0
+        # the body, read whole before the application sees it (at most max_body + one chunk)
+        body, more, too_big = [], True, False
+        size = 0
+        first = None
+        if scope["method"] in CHANGING or length is not None:
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    first = message
+                    break
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.max_body:
+                    too_big = True
+                    break
+                body.append(chunk)
+                more = message.get("more_body", False)
+            if too_big:
+                return await _refuse(send, 413, f"the request body is over {self.max_body // 1_000_000} MB",
+                                     "send a mission of a few kilobytes")
+        whole = b"".join(body)
+        replayed = False
 
-        async def bounded():
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise BodyTooLarge
-            return message
+        async def replay():
+            nonlocal replayed
+            if first is not None and not replayed:
+                replayed = True
+                return first
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
 
-        started = False
-
-        async def tracking_send(message):
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, bounded, tracking_send)
-        except BodyTooLarge:
-            if not started:
-                await _refuse(send, 413, f"the request body is over {self.max_body // 1_000_000} MB",
-                              "send a mission of a few kilobytes")
-
-
-class BodyTooLarge(Exception):
-    pass
+        await self.app(scope, replay, send)
 
 
 async def _refuse(send, status: int, message: str, fix: str) -> None:
