@@ -218,4 +218,4 @@ def test_a_ladder_job_gives_the_ladders_document(studio):
     assert doc["state"] == "done", doc
     cli = json.loads(CliRunner().invoke(main, ["ladder", "b05", "--games", "6", "--seed", "2", "--json"]).stdout)
     assert [r["cleared"] for r in doc["result"]["rungs"]] == [r["cleared"] for r in cli["rungs"]]
-    assert doc["result"]["difficulty"] == cli["difficulty"] and "campaign" in doc["result"]
+    assert doc["result"]["difficulty"] == cli["difficulty"] and "campaign" in doc["result"]["difficulty"]

@@ -377,9 +377,9 @@ function showResult(kind, d) {
   const p = $("j-state");
   const pct = (x) => `${(100 * x).toFixed(1)} %`;
   if (kind === "ladder") {
-    const c = d.campaign || {};
+    const place = d.difficulty.campaign_text ? `; in the campaign: ${d.difficulty.campaign_text}` : "";
     p.textContent = `ladder done: shortfall ${d.difficulty.value.toFixed(3)} (0 = every rung clears every clearable deal); `
-      + `ceiling ${pct(d.ceiling.clear_rate)}; harder than ${c.harder_than} of ${c.missions} bundled ${d.players}-player missions`;
+      + `open-hand ceiling ${pct(d.ceiling.clear_rate)}${place}`;
     drawCurve(d);
   } else if (kind === "simulate") {
     p.textContent = `simulate done: ${d.policy} clears ${pct(d.clear_rate)} (95 % interval ${pct(d.ci95[0])} to ${pct(d.ci95[1])}) of ${d.games} games`;
