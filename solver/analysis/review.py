@@ -48,7 +48,7 @@ from solver.view.svgboard import board_svg
 
 REVIEW_SAMPLES = 8  # the search player's look-ahead deals a decision, in the review
 REVIEW_PLAYOUTS = 24  # continuations per moment
-REFINE = 4  # a decision that lost something is measured again on this many times the continuations
+REFINE = 3  # a decision that lost something is measured again on this many times the continuations
 REFINE_FROM = 0.03  # ... from this loss on (below it, best on any draw of the continuations)
 CHOICES = 3  # the search player's choice is asked on this many decide streams: its choices are the yardstick
 DECIDE_SEED = 1  # the decide streams' seed, whatever --seed (the continuations') is
@@ -202,20 +202,25 @@ class Continuations:
         # at a fixed depth): --seed moves only the continuations that measure them
         self.decide_seeds = [int(x) for x in game_seeds(DECIDE_SEED, 1, CHOICES)]
         self.memory = new_search_memory(spec_array(state.spec), samples, self.T)
-        self._rates: dict[tuple, float] = {}  # by the moves from the deal: a moment is rated once
+        self._won: dict[tuple, np.ndarray] = {}  # by the moves from the deal: each continuation played once
 
     def rate(self, state: GameState, more: bool = False) -> float:
         """The share of the continuations from ``state`` that the search player clears; ``more``:
         over REFINE times as many (the first of them the same continuations)."""
         if state.is_over():
             return 1.0 if state.outcome == Result.CLEARED else 0.0
-        key = (tuple(state.moves), more)
-        if key not in self._rates:
-            seeds = self.more_seeds if more else self.seeds
+        key = tuple(state.moves)
+        won = self._won.get(key)
+        want = len(self.more_seeds) if more else len(self.seeds)
+        if won is None or len(won) < want:  # play only the continuations not played yet
+            have = 0 if won is None else len(won)
+            seeds = self.more_seeds[have:want]
             results = np.zeros(len(seeds), np.int64)
             search_play_on(fast_state(state), self.samples, self.T, seeds, results)
-            self._rates[key] = float(np.mean(results == int(Result.CLEARED)))
-        return self._rates[key]
+            fresh = results == int(Result.CLEARED)
+            won = fresh if won is None else np.concatenate([won, fresh])
+            self._won[key] = won
+        return float(np.mean(won[:want]))
 
     def prefers(self, state: GameState) -> list[Action]:
         """The search player's choices for the seat to act (from its observation only), one per
@@ -293,7 +298,7 @@ def _judge(state: GameState, action: Action, cont: Continuations, human: tuple[i
     rate_played = cont.rate(played)
     preferred, rate_best, after = action, rate_played, played
     for choice in cont.prefers(state):  # the search player's choices: the best of them is the yardstick
-        if choice == action:
+        if choice == action or rate_best >= 1.0:  # nothing beats every continuation cleared
             continue
         alternative = state.clone()
         alternative.apply(choice)
