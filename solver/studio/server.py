@@ -4,6 +4,7 @@ line SPEC asks for, serve with uvicorn until Ctrl-C or SIGTERM, and end every wo
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
 import threading
@@ -51,8 +52,20 @@ def serve(host: str, port: int, directory: str, pieces: str | None, workers: int
     if open_browser and (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or sys.platform == "darwin"
                          or os.name == "nt"):
         threading.Timer(0.5, lambda: webbrowser.open(url)).start()
+    previous = signal.signal(signal.SIGTERM, _stopped)  # uvicorn raises the signal again once it has stopped
     try:
         server.run(sockets=[sock])
+    except (KeyboardInterrupt, Stopped):
+        pass  # Ctrl-C or SIGTERM: a normal end (exit 0)
     finally:
         app.state.ctx.close()
         sock.close()
+        signal.signal(signal.SIGTERM, previous)
+
+
+class Stopped(Exception):
+    """SIGTERM, once the server has stopped."""
+
+
+def _stopped(_signum, _frame):
+    raise Stopped

@@ -18,7 +18,7 @@ const studio = {
   problems: { cells: new Set(), warn: new Set() },
   history: [], future: [],
   checkTimer: null, checkSeq: 0,
-  job: null, events: null,
+  job: null, events: null, painting: false,
 };
 window.studio = studio; // for tests and the curious
 
@@ -87,24 +87,29 @@ function drawBoard() {
       }
     }
   }
+  $("board").replaceChildren(svg);
+}
+
+// painting: a press on a cell, a drag over others, one step of history when the press ends
+function wireBoard() {
   const box = $("board");
-  box.replaceChildren(svg);
-  let painting = false;
-  svg.addEventListener("pointerdown", (e) => {
-    const name = e.target.getAttribute && e.target.getAttribute("data-cell");
+  const cellOf = (e) => (e.target && e.target.getAttribute ? e.target.getAttribute("data-cell") : null);
+  box.addEventListener("pointerdown", (e) => {
+    const name = cellOf(e);
     if (!name) return;
     e.preventDefault();
-    painting = studio.tool !== "piece";
+    studio.painting = studio.tool !== "piece";
     paint(name, true);
   });
-  svg.addEventListener("pointerover", (e) => {
-    if (!painting || !(e.buttons & 1)) return;
-    const name = e.target.getAttribute && e.target.getAttribute("data-cell");
+  box.addEventListener("pointerover", (e) => {
+    if (!studio.painting || !(e.buttons & 1)) return;
+    const name = cellOf(e);
     if (name) paint(name, false);
   });
-  const stop = () => { if (painting) { painting = false; commit(); } };
-  svg.addEventListener("pointerup", stop);
-  svg.addEventListener("pointerleave", stop);
+  const stop = () => { if (studio.painting) { studio.painting = false; commit(); } };
+  box.addEventListener("pointerup", stop);
+  box.addEventListener("pointerleave", stop);
+  document.addEventListener("pointerup", stop);
 }
 
 function label(svg, x, y, text, size, fill) {
@@ -445,6 +450,7 @@ function init() {
   const letters = $("letter");
   for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") letters.appendChild(new Option(ch, ch));
   fillPieces();
+  wireBoard();
   for (const b of document.querySelectorAll("#palette button")) b.addEventListener("click", () => setTool(b.dataset.tool));
   letters.addEventListener("change", () => setTool("bird"));
   for (const id of ["f-name", "f-story", "f-mode", "f-clear", "f-rounds", "f-skills"]) {
