@@ -211,6 +211,7 @@ def test_jobs_run_in_order_report_progress_and_cancel(studio):
     assert json.loads(lines[-1][6:])["state"] == "done"
 
 
+@pytest.mark.slow
 def test_a_ladder_job_gives_the_ladders_document(studio):
     job = studio.post("/api/jobs", json={"kind": "ladder", "text": B05, "name": "b05.toml", "games": 6,
                                           "seed": 2}).json()["id"]

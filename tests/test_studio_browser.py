@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from solver.cli import main
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # the full suite (CI runs it); a few seconds a page
 IN_CI = os.environ.get("CI") == "true"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

@@ -33,7 +33,7 @@ class InputError(KakapoError):
         return (InputError, (self.path, self.problem, self.fix, self.line, self.cells))
 
     def to_json(self) -> dict:
-        out = {"file": self.path, "line": self.line, "message": self.problem, "fix": self.fix}
+        out: dict = {"file": self.path, "line": self.line, "message": self.problem, "fix": self.fix}
         if self.cells:
             out["cells"] = list(self.cells)
         return out
