@@ -44,7 +44,7 @@ def need_browser():
 
 def start_studio(folder: Path, *extra: str) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "studio", "--port", "0", "--no-browser",
-                             "--dir", str(folder), "--workers", "1", *extra],
+                             "--dir", str(folder), "--workers", "2", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(folder))
     t0 = time.time()
     line = proc.stdout.readline()
@@ -229,7 +229,7 @@ def test_hostile_mission_text_runs_nothing(browser, served):
         'name = "Short night"', 'name = "<img src=x onerror=window.pwned=1>"')
     (folder / "evil.toml").write_text(evil, encoding="utf-8")
     page = open_page(browser, url)
-    page.wait_for_function("document.querySelectorAll('#open option').length > 40")
+    page.wait_for_selector("#open option[value=evil]", state="attached")
     page.select_option("#open", "evil")
     wait_text(page, "#problems", "valid")
     assert page.input_value("#f-name") == "<img src=x onerror=window.pwned=1>"

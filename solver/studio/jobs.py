@@ -148,7 +148,7 @@ class JobManager:
                 job.version += 1
                 out = self._ctx.Queue()
                 self._process = self._ctx.Process(target=_job_main, args=(job.request, self.pieces, self.workers, out),
-                                                  name=f"kakapo-job-{job.id}", daemon=True)
+                                                  name=f"kakapo-job-{job.id}", daemon=False)  # its games use workers
                 self._process.start()
             self._follow(job, self._process, out)
             with self._lock:
