@@ -187,7 +187,9 @@ def test_a_person_who_plays_the_worst_answers_is_judged(tmp_path, monkeypatch):
     # where the careful table's rate collapses at a decision whose alternative kept it, that decision is a
     # mistake or a blunder
     for d in doc["decisions"]:
-        if d["rate_before"] - d["rate_played"] >= 0.5 and d["rate_best"] >= d["rate_before"] - 0.2:
+        assert d["rate_before"] is not None or d["cost"] < thresholds["inaccuracy"]
+        if d["rate_before"] is not None and d["rate_before"] - d["rate_played"] >= 0.5 and \
+                d["rate_best"] >= d["rate_before"] - 0.2:
             assert d["class"] in ("mistake", "blunder")
     text = run("review", tmp_path / "w.jsonl", "--samples", "2", "--playouts", "6").output
     assert "you (player 0)" in text and "P1" not in text and "implied" not in text and "rollouts" not in text

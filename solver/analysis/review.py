@@ -49,7 +49,7 @@ from solver.view.svgboard import board_svg
 REVIEW_SAMPLES = 8  # the search player's look-ahead deals a decision, in the review
 REVIEW_PLAYOUTS = 24  # continuations per moment
 REFINE = 3  # a decision that lost something is measured again on this many times the continuations
-REFINE_FROM = 0.03  # ... from this loss on (below it, best on any draw of the continuations)
+REFINE_FROM = 0.05  # ... from this loss on (below it, best on any draw of the continuations)
 CHOICES = 3  # the search player's choice is asked on this many decide streams: its choices are the yardstick
 DECIDE_SEED = 1  # the decide streams' seed, whatever --seed (the continuations') is
 
@@ -89,7 +89,7 @@ class Decision:
     kind: str  # card, selection, placement
     played: str
     best: str
-    rate_before: float
+    rate_before: float | None  # measured where the decision cost 10 points or more (else when known)
     rate_played: float
     rate_best: float
     best_action: Action | None = field(default=None, repr=False)
@@ -105,7 +105,8 @@ class Decision:
 
     def to_json(self) -> dict:
         return {"round": self.round, "seat": self.seat, "human": self.human, "kind": self.kind,
-                "played": self.played, "best": self.best, "rate_before": round(self.rate_before, 4),
+                "played": self.played, "best": self.best,
+                "rate_before": None if self.rate_before is None else round(self.rate_before, 4),
                 "rate_played": round(self.rate_played, 4), "rate_best": round(self.rate_best, 4),
                 "cost": round(self.cost, 4), "class": self.klass}
 
@@ -222,6 +223,10 @@ class Continuations:
             self._won[key] = won
         return float(np.mean(won[:want]))
 
+    def known(self, state: GameState) -> bool:
+        """Whether the rate from ``state`` has been measured already (it costs nothing to tell)."""
+        return state.is_over() or tuple(state.moves) in self._won
+
     def prefers(self, state: GameState) -> list[Action]:
         """The search player's choices for the seat to act (from its observation only), one per
         decide stream, without repeats: its first choice first."""
@@ -309,8 +314,12 @@ def _judge(state: GameState, action: Action, cont: Continuations, human: tuple[i
         rate_played, rate_best = cont.rate(played, more=True), cont.rate(after, more=True)
         if rate_played >= rate_best:  # the move played did as well: it is the best
             preferred, rate_best = action, rate_played
+    # the rate before the decision is told only where the decision cost something worth a word
+    # (a moment after a forced move would cost a measure of its own for nothing else)
+    costly = rate_best - rate_played >= LOST_BY_MIN - 1e-9
+    before = cont.rate(state) if costly or cont.known(state) else None
     return Decision(state.round, seat, seat in human, _kind(action), describe(state, action),
-                    describe(state, preferred), cont.rate(state), rate_played, rate_best, preferred,
+                    describe(state, preferred), before, rate_played, rate_best, preferred,
                     state.board.copy())
 
 
