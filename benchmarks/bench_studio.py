@@ -103,7 +103,8 @@ def main() -> None:
         print(f"page load (page, script, style, mission list, status), warm: median {statistics.median(loads):.3f} s")
         server, trip = validations(url, args.rounds)
         print(f"validate, idle, {len(server)} requests over {len(MISSIONS)} missions: server median "
-              f"{statistics.median(server):.1f} ms, p95 {pct(server, 0.95):.1f} ms; round trip p95 {pct(trip, 0.95):.1f} ms")
+              f"{statistics.median(server):.1f} ms, p95 {pct(server, 0.95):.1f} ms; "
+              f"round trip p95 {pct(trip, 0.95):.1f} ms")
         solves = []
         for path in MISSIONS:
             _, t, _ = call(url, "/api/solve", {"text": path.read_text(encoding="utf-8"), "name": path.name})
