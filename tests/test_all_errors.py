@@ -20,7 +20,9 @@ def test_validate_reports_two_board_mistakes_with_their_lines(write):
     errors = json.loads(res.stdout)["files"][0]["errors"]
     assert len(errors) == 2
     for e in errors:
-        assert set(e) == {"file", "line", "message", "fix"} and e["file"] == str(path) and e["fix"]
+        assert {"file", "line", "message", "fix"} <= set(e) <= {"file", "line", "message", "fix", "cells"}
+        assert e["file"] == str(path) and e["fix"]
+    assert errors[0]["cells"] == ["f4"] and len(errors[1]["cells"]) == 12  # the cells each mistake concerns
     text = path.read_text().splitlines()
     assert "x" in text[errors[0]["line"] - 1] and len(text[errors[1]["line"] - 1].strip()) == 10
     words = run("validate", path, "--games", 0)
