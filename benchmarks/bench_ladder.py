@@ -72,7 +72,7 @@ def run_row(args) -> dict:
                                                      "cleared": int(won.sum()), "cpu_per_game": cpu / games}
     if with_ceiling:
         limit = {} if time_limit is None else {"time_limit": time_limit}
-        top = ceiling(mission, catalog, players, games, seed, 1, witnesses=any_won, search_witness=False, **limit)
+        top = ceiling(mission, catalog, players, games, seed, 1, witnesses=any_won, **limit)
         row["ceiling"] = {k: top[k] for k in ("clearable", "not_clearable", "undecided", "seconds")}
         rungs = [{"cleared": r["cleared"]} for r in row["rungs"].values()]
         row["shortfall"] = shortfall(rungs, top["clearable"])

@@ -7,14 +7,14 @@ from pathlib import Path
 
 from solver.analysis.ladder import LADDER_SAMPLES, rung_label, shortfall_of_rates
 from solver.analysis.simulate import play_games
+from solver.analysis.workbench import warning_items
 from solver.core.codes import BAND_POLICIES, PolicyId
 from solver.core.errors import InputError
-from solver.core.rules import Board, blocked_reason
 from solver.core.stats import wilson
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.catalog import load_catalog
 from solver.io.difficulty import campaign_difficulty
-from solver.io.missionfile import board_line, check_file, load_mission
+from solver.io.missionfile import check_file, load_mission
 from solver.io.paths import MISSIONS
 from solver.openhand.ceiling import ceiling
 from solver.puzzle.cpsat import count_solutions, solve, solve_for_players
@@ -25,20 +25,9 @@ VALIDATE_COUNT_CAP = 100  # answers counted past the fewest pieces' proof: enoug
 
 
 def mission_warnings(m, min_pieces: int | None) -> list[str]:
-    """Things a designer should know that do not make the file invalid."""
-    out = []
-    board = Board.start(m)
-    for b in m.birds:
-        why = blocked_reason(m, b)
-        line = board_line(m, min(b.cells))
-        at = f"line {line}: " if line is not None else ""
-        if why:
-            out.append(f"{at}bird {b.letter} can never be scanned ({why}): a decoy")
-        elif not board.can_still_be_scanned(b):
-            out.append(f"{at}bird {b.letter} can never be scanned: a pre-placed piece covers a coloured side "
-                       "with another colour")
-    if len(board.scanned()) >= m.clear:
-        out.append("the mission is already cleared by the pre-placed pieces")
+    """Things a designer should know that do not make the file invalid (the studio's check gives
+    the same, with their cells: workbench.warning_items)."""
+    out = [f"line {w['line']}: {w['message']}" if w["line"] else w["message"] for w in warning_items(m)]
     # more pieces than the rounds can select is already "unsolvable" (the solver keeps to piece_budget)
     if min_pieces is not None and min_pieces > m.rounds:
         out.append(f"it needs at least {min_pieces} pieces in {m.rounds} rounds: only double scans can do it")
