@@ -91,6 +91,7 @@ def fewest_pieces(mission_id: str, players: int) -> int | None:
 
 def write_table(rows: list[dict], path: Path) -> None:
     out = []
+    rng = np.random.default_rng(0)
     for r in sorted(rows, key=lambda r: (r["mission"], r["players"])):
         n = r["games"]
         file = bundled_mission(r["mission"])
@@ -100,7 +101,8 @@ def write_table(rows: list[dict], path: Path) -> None:
                     "players": r["players"], "games": n, "seed": r["seed"], "digest": file_digest(file),
                     "rates": {k: v["cleared"] / n for k, v in r["rungs"].items()},
                     "ceiling_rate": r["ceiling"]["clearable"] / n, "undecided": r["ceiling"]["undecided"],
-                    "shortfall": r["shortfall"], "min_pieces": fewest_pieces(r["mission"], r["players"])})
+                    "shortfall": r["shortfall"], "shortfall_ci95": list(shortfall_interval(r, rng)),
+                    "min_pieces": fewest_pieces(r["mission"], r["players"])})
     doc = {"about": "The campaign's ladder (kakapo ladder MISSION --games N --seed S, default catalog) and its "
                     "shortfall per mission and player count, and the fewest new pieces that clear it at that table "
                     "(kakapo solve --players N); written by benchmarks/campaign_order.py --write. "
