@@ -113,7 +113,7 @@ def main() -> None:
         text = (ROOT / "missions/buddy/b19.toml").read_text(encoding="utf-8")
         job = call(url, "/api/jobs", {"kind": "ladder", "text": text, "name": "b19.toml",
                                       "games": args.ladder_games})[0]["id"]
-        while call(url, f"/api/jobs/{job}")[0]["state"] == "queued":
+        while call(url, f"/api/jobs/{job}")[0]["progress"] < 0.4:  # into the search rungs: both cores busy
             time.sleep(0.2)
         server, trip = validations(url, args.rounds)
         state = call(url, f"/api/jobs/{job}")[0]
