@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from tests.conftest import ROOT
+from tests.test_interrupts import children_of
 
 pytestmark = pytest.mark.slow  # the full suite (CI runs it); a few seconds a page
 IN_CI = os.environ.get("CI") == "true"
@@ -64,18 +65,10 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 def descendants(pid: int) -> set[int]:
-    """Every living process below ``pid`` (from /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    """Every living process below ``pid``."""
     out, todo = set(), [pid]
     while todo:
-        for c in children.get(todo.pop(), []):
+        for c in children_of(todo.pop()):
             out.add(c)
             todo.append(c)
     return out

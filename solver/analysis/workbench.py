@@ -14,7 +14,7 @@ from solver.core.rules import Board, Mission, blocked_reason
 from solver.core.spec import GameSpec
 from solver.io.catalog import Catalog
 from solver.io.missionfile import board_line, load_mission
-from solver.io.missionwrite import mission_json
+from solver.io.missionwrite import board_rows, mission_json
 from solver.io.paths import bundled_mission
 
 NAME = "mission.toml"
@@ -51,14 +51,8 @@ def warning_items(m: Mission) -> list[dict]:
 
 def editable(m: Mission) -> dict:
     """The mission as the page's state document: the fields it edits and the board drawn row by row."""
-    grid = [["."] * 12 for _ in range(12)]
-    for b in m.birds:
-        for c in b.cells:
-            grid[c // 12][c % 12] = b.letter
-    for c, col in m.marks:
-        grid[c // 12][c % 12] = col.letter
     return {"name": m.name, "story": m.story, "mode": m.mode, "clear": "all" if m.clear_all else m.clear,
-            "rounds": m.rounds, "skills": m.skills, "board": ["".join(r) for r in grid],
+            "rounds": m.rounds, "skills": m.skills, "board": board_rows(m),
             "placed": [p.to_json() for p in m.placed], "players": list(m.player_counts()), "show": mission_json(m)}
 
 

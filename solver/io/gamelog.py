@@ -124,6 +124,12 @@ def _short(v: Any) -> str:
     return clean(t if len(t) <= 40 else t[:37] + "...")
 
 
+def digest(text: str) -> str:
+    """The first 16 hex digits of the SHA-256 of the text (UTF-8): how a log names the mission and
+    catalog texts it carries."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
 def read_log(path: str | Path) -> GameLog:
     """Parse a log file; InputError naming the file and line for anything that is not a log."""
     p = Path(path)
@@ -206,7 +212,7 @@ def _record(ln: _Line, players: int) -> dict:
         text = ln.get(f"{what}_text", str, fmt == 2)
         logged = ln.get(f"{what}_digest", str, False)
         if text is not None:
-            actual = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+            actual = digest(text)
             if logged is not None and logged != actual:
                 raise ln.error(f"the {what} text the log carries has digest {actual}, not {clean(logged)[:20]} as "
                                f"the log says: the log was edited after it was written",

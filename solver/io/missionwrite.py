@@ -10,13 +10,18 @@ from solver.core.rules import Board, Mission, blocked_reason
 from solver.core.spec import MODE_RULES
 
 
-def mission_toml(m: Mission, comment: str | None = None) -> str:
+def board_rows(m: Mission) -> list[str]:
+    """The board as the file draws it: 12 rows of '.', bird letters and coloured-side letters."""
     grid = [["."] * SIZE for _ in range(SIZE)]
     for b in m.birds:
         for c in b.cells:
             grid[row_of(c)][col_of(c)] = b.letter
     for c, col in m.marks:
         grid[row_of(c)][col_of(c)] = col.letter
+    return ["".join(r) for r in grid]
+
+
+def mission_toml(m: Mission, comment: str | None = None) -> str:
     out = [f"# {line}" for line in (comment or "").splitlines()]
     out.append(f"name = {json.dumps(m.name)}")  # a JSON string is a valid TOML basic string
     if m.story:
@@ -28,7 +33,7 @@ def mission_toml(m: Mission, comment: str | None = None) -> str:
     if m.skills != MODE_RULES[m.mode].skills:
         out.append(f"skills = {m.skills}")
     out.append('board = """')
-    out += ["".join(r) for r in grid]
+    out += board_rows(m)
     out.append('"""')
     for p in m.placed:
         cells = ", ".join(f'"{cell_name(c)}"' for c in sorted(p.cells))

@@ -12,24 +12,18 @@ legal on the mission used.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from solver.core.cards import ALL_CARDS, Colour
 from solver.core.errors import InputError
 from solver.core.rules import Mission
 from solver.io.catalog import DEFAULT_CATALOG, Catalog, load_catalog
-from solver.io.gamelog import GameLog
+from solver.io.gamelog import GameLog, digest
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import mission_toml
 from solver.io.paths import bundled_mission, mission_path
 
 FORMAT = 2  # the log format this version writes
-
-
-def digest(text: str) -> str:
-    """The first 16 hex digits of the SHA-256 of the text (UTF-8): how a log names a text."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def mission_text(m: Mission) -> str:
