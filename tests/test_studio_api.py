@@ -111,11 +111,11 @@ def test_solve_is_the_clis_answer(studio, tmp_path):
 
 def test_save_never_overwrites_unasked_and_stays_in_the_folder(studio):
     res = studio.post("/api/missions", json={"file": "new.toml", "text": ONE_BIRD})
-    assert res.status_code == 201 and (studio.folder / "new.toml").read_text(encoding="utf-8") == ONE_BIRD
+    assert res.status_code == 200 and (studio.folder / "new.toml").read_text(encoding="utf-8") == ONE_BIRD
     res = studio.post("/api/missions", json={"file": "new.toml", "text": "changed"})
     assert res.status_code == 409 and (studio.folder / "new.toml").read_text(encoding="utf-8") == ONE_BIRD
     res = studio.post("/api/missions", json={"file": "new.toml", "text": B05, "overwrite": True})
-    assert res.status_code == 201 and (studio.folder / "new.toml").read_text(encoding="utf-8") == B05
+    assert res.status_code == 200 and (studio.folder / "new.toml").read_text(encoding="utf-8") == B05
     for bad in ("../out.toml", "sub/x.toml", "x.txt", "..toml", "/etc/passwd.toml", "a\\b.toml", ""):
         res = studio.post("/api/missions", json={"file": bad, "text": ONE_BIRD})
         assert res.status_code in (400, 422), bad

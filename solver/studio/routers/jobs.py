@@ -6,7 +6,7 @@ import asyncio
 import json
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import StreamingResponse
 
 from solver.analysis.workbench import parse_text
 from solver.core.errors import InputError
@@ -28,7 +28,7 @@ def start(body: JobRequest, request: Request):
         raise StudioError(422, f"a {m.mode} mission is played by {' or '.join(map(str, m.player_counts()))} players",
                           "choose another number of players")
     job = ctx.jobs.submit(body.model_dump())
-    return JSONResponse({"id": job.id}, status_code=202)
+    return {"id": job.id}
 
 
 def _job(request: Request, job_id: str):

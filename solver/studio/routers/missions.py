@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
 
 from solver.core.errors import InputError
 from solver.io.difficulty import campaign_listing
@@ -96,4 +95,4 @@ def save_mission(body: SaveRequest, request: Request):
         tmp.unlink(missing_ok=True)
         raise StudioError(409, f"cannot write {body.file}: {e.strerror or e}", "check the folder's permissions") \
             from None
-    return JSONResponse({"file": path.name, "saved": True}, status_code=201)
+    return {"file": path.name, "saved": True}
