@@ -186,6 +186,7 @@ def test_place_two_pieces_by_clicks_and_solve_the_board(browser, served, tmp_pat
     page = open_page(browser, url)
     page.select_option("#open", "b05")
     wait_text(page, "#problems", "valid")
+    first = page.input_value("#toml").splitlines()[0]
     page.click("[data-tool=piece]")
     for piece, cells in (("green-7", ["c3", "d3", "c4", "d4", "e4"]), ("blue-2", ["h11", "h12"])):
         page.select_option("#piece", piece)
@@ -198,6 +199,7 @@ def test_place_two_pieces_by_clicks_and_solve_the_board(browser, served, tmp_pat
     page.dispatch_event("#f-rounds", "change")
     wait_text(page, "#toml", "rounds = 4")
     text = page.input_value("#toml")
+    assert first.startswith("#") and text.splitlines()[0] == first  # the file's notes kept above the board's text
     page.click("#solve")
     wait_text(page, "#solution", "solvable|unsolvable|undecided")
     mission = tmp_path / "board.toml"

@@ -169,7 +169,13 @@ function readFields() {
 
 // an edit of the board or the fields: new text, a step of history, a check
 function commit() {
-  $("toml").value = toml(studio.state);
+  // the file's opening comment lines (a designer's notes) stay above the text the board writes
+  const notes = [];
+  for (const line of $("toml").value.split("\n")) {
+    if (!line.trim().startsWith("#")) break;
+    notes.push(line);
+  }
+  $("toml").value = (notes.length ? notes.join("\n") + "\n" : "") + toml(studio.state);
   remember();
   check();
 }
