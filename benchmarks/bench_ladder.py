@@ -4,10 +4,12 @@ samples never below the planner beyond the paired interval, the ladder rising wi
 the shortfall (the campaign's difficulty figure) against the mission numbers. Usage:
 
     python benchmarks/bench_ladder.py [--games 200] [--jobs 2] [--ceiling] [--rows b14/2,p20/4]
-                                      [--out ladder.json] [--summary ladder.json]
+                                      [--out ladder.json] [--summary ladder.json] [--extend old.json]
 
 Rows are spread over ``--jobs`` processes; each row plays in one process, so its CPU seconds are
-its own. ``--summary FILE`` prints the tables again from a file written by ``--out``.
+its own. ``--summary FILE`` prints the tables again from a file written by ``--out``. ``--extend
+FILE`` keeps the rungs an earlier ``--out`` file measured on the same deals and plays only the
+rungs it lacks (the ceiling is decided again, with every rung's wins as witnesses).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.analysis.ladder import RUNGS, rung_label, shortfall  # noqa: E402
+from solver.analysis.ladder import RUNGS, rung_games, rung_label, shortfall  # noqa: E402
 from solver.io.paths import MISSIONS  # noqa: E402
 
 SEARCH_RUNGS = [rung_label(p, k) for p, k in RUNGS if k is not None]
@@ -41,7 +43,7 @@ def campaign_rows() -> list[tuple[str, int]]:
 
 
 def run_row(args) -> dict:
-    mid, players, games, seed, with_ceiling, time_limit = args
+    mid, players, games, seed, with_ceiling, time_limit, known = args
     from solver.core.codes import Result
     from solver.core.spec import GameSpec
     from solver.game import fast
@@ -62,20 +64,24 @@ def run_row(args) -> dict:
     row: dict = {"mission": mid, "players": players, "games": games, "seed": seed, "rungs": {}}
     any_won = np.zeros(games, bool)
     for policy, samples in RUNGS:
-        fast.run(tables, spec, seeds[:1], policy, samples or 0)  # compile or load outside the clock
-        t0 = time.process_time()
-        results, _, _, _ = fast.run(tables, spec, seeds, policy, samples or 0)
-        cpu = time.process_time() - t0
-        won = results == Result.CLEARED
-        any_won |= won
-        row["rungs"][rung_label(policy, samples)] = {"won": "".join("1" if w else "0" for w in won),
-                                                     "cleared": int(won.sum()), "cpu_per_game": cpu / games}
+        label, n = rung_label(policy, samples), rung_games(samples, games)
+        if label in known and known[label]["games"] == n:
+            row["rungs"][label] = known[label]
+        else:
+            fast.run(tables, spec, seeds[:1], policy, samples or 0)  # compile or load outside the clock
+            t0 = time.process_time()
+            results, _, _, _ = fast.run(tables, spec, seeds[:n], policy, samples or 0)
+            cpu = time.process_time() - t0
+            row["rungs"][label] = {"won": "".join("1" if r == Result.CLEARED else "0" for r in results),
+                                   "games": n, "cleared": int((results == Result.CLEARED).sum()),
+                                   "cpu_per_game": cpu / n}
+        any_won[:n] |= np.array([c == "1" for c in row["rungs"][label]["won"]], bool)
     if with_ceiling:
         limit = {} if time_limit is None else {"time_limit": time_limit}
         top = ceiling(mission, catalog, players, games, seed, 1, witnesses=any_won, **limit)
         row["ceiling"] = {k: top[k] for k in ("clearable", "not_clearable", "undecided", "seconds")}
-        rungs = [{"cleared": r["cleared"]} for r in row["rungs"].values()]
-        row["shortfall"] = shortfall(rungs, top["clearable"])
+        row["ceiling"]["answers"] = "".join("1" if a == "clearable" else "0" for a in top["answers"])
+        row["shortfall"] = shortfall(list(row["rungs"].values()), [a == "clearable" for a in top["answers"]])
     return row
 
 
@@ -120,7 +126,7 @@ def summary(rows: list[dict]) -> None:
     below, falls, slowest = [], [], (0.0, "")
     for r in rows:
         n = r["games"]
-        rates = " | ".join(f"{r['rungs'][lab]['cleared'] / n:.2f}" for lab in labels)
+        rates = " | ".join(f"{r['rungs'][lab]['cleared'] / r['rungs'][lab].get('games', n):.2f}" for lab in labels)
         top = r.get("ceiling")
         ceil = f"{top['clearable'] / n:.2f}" + (f" ({top['undecided']} und.)" if top["undecided"] else "") \
             if top else "-"
@@ -131,7 +137,8 @@ def summary(rows: list[dict]) -> None:
             below.append(name)
         chain = ["planner", *SEARCH_RUNGS]
         for a, b in itertools.pairwise(chain):
-            _, _, d2, h2 = paired(r["rungs"][a]["won"], r["rungs"][b]["won"])
+            wa, wb = r["rungs"][a]["won"], r["rungs"][b]["won"]
+            _, _, d2, h2 = paired(wa[:len(wb)], wb[:len(wa)])  # on the deals both played
             if d2 + h2 < 0:
                 falls.append(f"{name} {a} > {b}")
         cpu = r["rungs"]["search-16"]["cpu_per_game"]
@@ -162,6 +169,7 @@ def main() -> None:
     ap.add_argument("--rows", default="", help="e.g. b14/2,p20/4 (default: the whole campaign)")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--summary", type=Path, default=None, help="print the tables of an earlier --out file")
+    ap.add_argument("--extend", type=Path, default=None, help="keep the rungs this earlier --out file measured")
     args = ap.parse_args()
     if args.summary:
         summary(json.loads(args.summary.read_text()))
@@ -170,7 +178,13 @@ def main() -> None:
     if args.rows:
         wanted = {(r.split("/")[0], int(r.split("/")[1])) for r in args.rows.split(",")}
         rows = [r for r in rows if r in wanted]
-    jobs = [(mid, players, args.games, args.seed, args.ceiling, args.time_limit) for mid, players in rows]
+    known: dict = {}
+    if args.extend:
+        for r in json.loads(args.extend.read_text()):
+            if (r["games"], r["seed"]) == (args.games, args.seed):
+                known[(r["mission"], r["players"])] = {k: {"games": r["games"], **v} for k, v in r["rungs"].items()}
+    jobs = [(mid, players, args.games, args.seed, args.ceiling, args.time_limit, known.get((mid, players), {}))
+            for mid, players in rows]
     t0 = time.perf_counter()
     done: list[dict] = []
     with get_context("fork").Pool(args.jobs) as pool:

@@ -31,12 +31,20 @@ RESAMPLES = 2000
 
 
 def shortfall_interval(row: dict, rng: np.random.Generator) -> tuple[float, float]:
-    won = np.array([[c == "1" for c in r["won"]] for r in row["rungs"].values()])  # rungs x deals
-    n = won.shape[1]
-    clearable = row["ceiling"]["clearable"] / n
-    picks = rng.integers(0, n, size=(RESAMPLES, n))
-    rates = won[:, picks].mean(axis=2)  # rungs x resamples
-    values = np.maximum(0.0, 1.0 - rates / clearable).mean(axis=0) if clearable > 0 else np.ones(RESAMPLES)
+    """Resample the deals (the same picks for every rung that played them; the top rungs play the
+    first deals only, so they get picks of their own) with each rung's clearable share held fixed."""
+    answers = np.array([c == "1" for c in row["ceiling"]["answers"]], bool) if "answers" in row["ceiling"] else None
+    picks_of: dict[int, np.ndarray] = {}
+    terms = []
+    for r in row["rungs"].values():
+        won = np.array([c == "1" for c in r["won"]], bool)
+        n = len(won)
+        within = int(answers[:n].sum()) if answers is not None else row["ceiling"]["clearable"]
+        if n not in picks_of:
+            picks_of[n] = rng.integers(0, n, size=(RESAMPLES, n))
+        rates = won[picks_of[n]].mean(axis=1)
+        terms.append(np.maximum(0.0, 1.0 - rates / (within / n)) if within else np.ones(RESAMPLES))
+    values = np.mean(terms, axis=0)
     lo, hi = np.quantile(values, [0.025, 0.975])
     return float(lo), float(hi)
 
@@ -99,7 +107,8 @@ def write_table(rows: list[dict], path: Path) -> None:
             raise SystemExit(f"{r['mission']}: no bundled mission of that id")
         out.append({"mission": r["mission"], "mode": "buddy" if r["mission"].startswith("b") else "party",
                     "players": r["players"], "games": n, "seed": r["seed"], "digest": file_digest(file),
-                    "rates": {k: v["cleared"] / n for k, v in r["rungs"].items()},
+                    "rates": {k: v["cleared"] / v.get("games", n) for k, v in r["rungs"].items()},
+                    "rung_games": {k: v.get("games", n) for k, v in r["rungs"].items() if v.get("games", n) != n},
                     "ceiling_rate": r["ceiling"]["clearable"] / n, "undecided": r["ceiling"]["undecided"],
                     "shortfall": r["shortfall"], "shortfall_ci95": list(shortfall_interval(r, rng)),
                     "min_pieces": fewest_pieces(r["mission"], r["players"])})

@@ -826,10 +826,11 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
 def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path, as_json):
     """The clear rate on the same deals for tables of growing strength.
 
-    Rungs: greedy, heuristic, planner, and the search player with 2, 4, 8 and 16 samples; above
-    them the open-hand ceiling (a team that sees every hand: an upper bound, not a player). The
-    shortfall sums the curve up: the share of the clearable deals a rung misses, on average
-    (0 = every rung clears every clearable deal). The search rungs take most of the time.
+    Rungs: greedy, heuristic, planner, and the search player with 2, 4, 8, 16, 32 and 64 samples
+    (32 and 64 on the first 200 deals at most); above them the open-hand ceiling (a team that sees
+    every hand: an upper bound, not a player). The shortfall sums the curve up: the share of the
+    clearable deals a rung misses, on average (0 = every rung clears every clearable deal). The
+    search rungs take most of the time.
 
     \b
     Example: kakapo ladder p15 --players 4 --games 200 --png p15-ladder.png
@@ -855,7 +856,8 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
         for r in doc["rungs"]:
             name = r["policy"] if r["samples"] is None else f"{r['policy']} {r['samples']} samples"
             lo, hi = r["ci95"]
-            click.echo(f"  {name:<20} {r['clear_rate']:>7.1%}  (95% interval {lo:.1%} .. {hi:.1%})")
+            fewer = f", the first {r['games']} deals" if r["games"] != games else ""
+            click.echo(f"  {name:<20} {r['clear_rate']:>7.1%}  (95% interval {lo:.1%} .. {hi:.1%}{fewer})")
         c = doc["ceiling"]
         undecided = f", {c['undecided']} undecided" if c["undecided"] else ""
         click.echo(f"  {'open-hand ceiling':<20} {c['clear_rate']:>7.1%}  (cheats: sees every hand{undecided})")
@@ -941,7 +943,8 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
 @click.option("--ceiling-games", type=click.IntRange(min=0), default=50, show_default=True,
               help="Deals for the open-hand ceiling of the band (0: skip it).")
 @click.option("--ladder-games", type=click.IntRange(min=0), default=40, show_default=True,
-              help="Deals for the ladder's search rungs, 2 to 16 samples (0: skip them; they take the longest).")
+              help="Deals for the ladder's search rungs, 2 to 64 samples (32 and 64 on at most 200 of them; 0: skip "
+                   "them; they take the longest).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
 def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_games, ladder_games, as_json):
@@ -1027,7 +1030,9 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
                               c["clear_rate"]))
             click.echo(f"    band: {band_line(parts)}")
             if "ladder" in e:
-                steps = [f"{r['samples']} samples {r['clear_rate']:.0%}" for r in e["ladder"]["rungs"]]
+                steps = [f"{r['samples']} samples {r['clear_rate']:.0%}"
+                         + (f" (of {r['games']})" if r["games"] != e["ladder"]["games"] else "")
+                         for r in e["ladder"]["rungs"]]
                 click.echo(f"    ladder, search player on {e['ladder']['games']} deals: {', '.join(steps)}")
             if "shortfall" in e:
                 click.echo(f"    difficulty: shortfall {e['shortfall']:.2f} (the share of clearable deals a rung of "
@@ -1064,8 +1069,8 @@ def print_invalid(d: dict) -> None:
 @click.option("--ceiling-games", type=click.IntRange(min=0), default=0, show_default=True,
               help="Add the open-hand ceiling over this many deals (0: none).")
 @click.option("--ladder-games", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Add the ladder's search rungs (2, 4, 8, 16 samples) over this many deals (0: none); with "
-                   "--baseline the page draws each mission's curve.")
+              help="Add the ladder's search rungs (2 to 64 samples; 32 and 64 on at most 200 deals) over this many "
+                   "deals (0: none); with --baseline the page draws each mission's curve.")
 @samples_option
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra).")

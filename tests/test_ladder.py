@@ -50,14 +50,18 @@ def test_ladder_json_contract_and_picture(tmp_path):
     assert {k: doc[k] for k in ("mission", "players", "games", "seed")} == {"mission": "b05", "players": 2,
                                                                             "games": 12, "seed": 1}
     assert [(r["policy"], r["samples"]) for r in doc["rungs"]] == list(RUNGS)
-    assert [r["samples"] for r in doc["rungs"] if r["policy"] == "search"] == [2, 4, 8, 16]
+    assert [r["samples"] for r in doc["rungs"] if r["policy"] == "search"] == [2, 4, 8, 16, 32, 64]
     for r in doc["rungs"]:
+        assert r["games"] == 12  # under 200 deals every rung plays them all
         assert r["clear_rate"] == r["cleared"] / 12 and r["ci95"][0] <= r["clear_rate"] <= r["ci95"][1]
+        assert r["cleared"] <= r["clearable"]
     top = doc["ceiling"]
     assert set(top) >= {"clearable", "undecided", "clear_rate"}
-    assert top["clearable"] >= max(r["cleared"] for r in doc["rungs"])  # every rung's win is a witness
+    assert all(r["clearable"] == top["clearable"] for r in doc["rungs"])  # every rung's win is a witness
     difficulty = doc["difficulty"]
-    assert (difficulty["name"], difficulty["value"]) == ("shortfall", shortfall(doc["rungs"], top["clearable"]))
+    # the shortfall can be checked from the document alone
+    mean = sum(max(0.0, 1 - r["cleared"] / r["clearable"]) for r in doc["rungs"]) / len(doc["rungs"])
+    assert difficulty["name"] == "shortfall" and difficulty["value"] == pytest.approx(mean)
     # where it falls among the other bundled missions of its mode, by their measured shortfall
     assert difficulty["campaign"]["of"] == 19 and "b05" not in difficulty["campaign"]["between"]
     assert 0.0 <= doc["difficulty"]["value"] <= 1.0
@@ -78,9 +82,20 @@ def test_ladder_text_and_bad_outputs(tmp_path):
     assert res.exit_code == 2 and "--players" in res.output
 
 
-def test_shortfall():
-    rungs = [{"cleared": 5}, {"cleared": 10}]
-    assert shortfall(rungs, 10) == 0.25 and shortfall(rungs, 0) == 1.0
+def test_shortfall_counts_each_rung_against_the_clearable_deals_it_played():
+    rungs = [{"cleared": 5, "games": 10}, {"cleared": 10, "games": 10}]
+    assert shortfall(rungs, [True] * 10) == 0.25 and shortfall(rungs, [False] * 10) == 1.0
+    # a top rung played the first 4 deals, of which 2 are clearable; it cleared 1
+    rungs = [{"cleared": 6, "games": 10}, {"cleared": 1, "games": 4}]
+    clearable = [True, False, True, False] + [True] * 6
+    assert shortfall(rungs, clearable) == pytest.approx((0.25 + 0.5) / 2)
+
+
+def test_the_top_rungs_play_the_first_200_deals():
+    from solver.analysis.ladder import TOP_RUNG_DEALS, rung_games
+
+    assert TOP_RUNG_DEALS == 200 and [rung_games(k, 500) for _, k in RUNGS] == [500] * 7 + [200, 200]
+    assert [rung_games(k, 120) for _, k in RUNGS] == [120] * 9
 
 
 @pytest.mark.slow

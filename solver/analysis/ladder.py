@@ -5,7 +5,8 @@ A difficulty number is only as good as the players behind it: a mission that the
 rarely clears may be easy for a table that thinks ahead. The ladder shows the whole curve, and
 sums it up in one figure, the *shortfall*: the share of the clearable deals that a table picked
 at random from the ladder's rungs misses (0: every rung clears every deal the ceiling clears;
-1: no rung clears any). docs/policies.md defines the rungs.
+1: no rung clears any). docs/policies.md defines the rungs. The two top rungs (search with 32 and
+64 samples, which cost 2 and 4 times search-16) play the first TOP_RUNG_DEALS of the deals.
 """
 
 from __future__ import annotations
@@ -19,9 +20,17 @@ from solver.openhand.ceiling import ceiling
 
 # (policy, samples): the naive baseline, the one-ply players, then the search player thinking more
 RUNGS = ((PolicyId.GREEDY.label, None), (PolicyId.HEURISTIC.label, None), (PolicyId.PLANNER.label, None),
-         *((PolicyId.SEARCH.label, k) for k in (2, 4, 8, 16)))
+         *((PolicyId.SEARCH.label, k) for k in (2, 4, 8, 16, 32, 64)))
 LADDER_SAMPLES = tuple(k for _, k in RUNGS if k is not None)  # the search rungs
 DIFFICULTY = "shortfall"
+TOP_RUNG_DEALS = 200  # search-32 and search-64 play at most this many deals (the first ones)
+
+
+def rung_games(samples: int | None, games: int) -> int:
+    """The deals a rung plays: every deal, but the top rungs at most the first TOP_RUNG_DEALS
+    (measured: they bring the ladder within 10 points of the ceiling on every campaign row, at 2
+    and 4 times search-16's cost a deal; benchmarks/RESULTS.md)."""
+    return min(games, TOP_RUNG_DEALS) if samples is not None and samples > 16 else games
 
 
 def rung_label(policy: str, samples: int | None) -> str:
@@ -35,30 +44,40 @@ def ladder(mission, catalog, players: int, games: int, seed: int, workers: int =
     cleared_any = np.zeros(games, bool)
     for policy, samples in RUNGS:
         label = rung_label(policy, samples)
+        n = rung_games(samples, games)
         tick = (lambda d, t, lab=label: progress(lab, d, t)) if progress else None
-        out = play_games(mission, catalog, players, games, seed, policy, "numba", workers, progress=tick,
-                         samples=samples or 0)
+        out = play_games(mission, catalog, players, n, seed, policy, "numba", workers, progress=tick,
+                         samples=samples or 0)  # game i of `simulate --seed S`: the first n deals
         won = out.results == Result.CLEARED
-        cleared_any |= won
+        cleared_any[:n] |= won
         cleared = int(won.sum())
-        rungs.append({"policy": policy, "samples": samples, "cleared": cleared, "clear_rate": cleared / games,
-                      "ci95": list(wilson(cleared, games))})
+        rungs.append({"policy": policy, "samples": samples, "games": n, "cleared": cleared,
+                      "clear_rate": cleared / n, "ci95": list(wilson(cleared, n))})
     tick = (lambda d, t: progress("ceiling", d, t)) if progress else None
     limit = {} if time_limit is None else {"time_limit": time_limit}
     top = ceiling(mission, catalog, players, games, seed, workers, progress=tick, witnesses=cleared_any,
                   **limit)  # every rung's win is a witness
     ceiling_doc = {"clearable": top["clearable"], "not_clearable": top["not_clearable"],
                    "undecided": top["undecided"], "clear_rate": top["clear_rate"], "ci95": top["ci95"]}
+    clearable = np.array([a == "clearable" for a in top["answers"]])
+    for r in rungs:  # the clearable deals among those the rung played: its shortfall's denominator
+        r["clearable"] = int(clearable[:r["games"]].sum())
     return {"mission": mission.id, "players": players, "games": games, "seed": seed, "rungs": rungs,
-            "ceiling": ceiling_doc, "difficulty": {"name": DIFFICULTY, "value": shortfall(rungs, top["clearable"])}}
+            "ceiling": ceiling_doc, "difficulty": {"name": DIFFICULTY, "value": shortfall(rungs, clearable)}}
 
 
-def shortfall(rungs: list[dict], clearable: int) -> float:
-    """The share of the clearable deals a rung misses, averaged over the rungs (1.0 when no deal
-    is known to be clearable)."""
-    if clearable == 0:
+def shortfall(rungs: list[dict], clearable) -> float:
+    """The share of the clearable deals a rung misses, averaged over the rungs; each rung against
+    the clearable deals among those it played (``rungs``: "cleared" and "games", its first deals;
+    ``clearable``: per deal, known clearable). 1.0 when no deal is known to be clearable."""
+    known = np.asarray(clearable, bool)
+    if not known.any():
         return 1.0
-    return float(np.mean([max(0.0, 1.0 - r["cleared"] / clearable) for r in rungs]))
+    parts = []
+    for r in rungs:
+        within = int(known[:r.get("games", len(known))].sum())
+        parts.append(max(0.0, 1.0 - r["cleared"] / within) if within else 1.0)
+    return float(np.mean(parts))
 
 
 def shortfall_of_rates(rates: list[float], ceiling_rate: float) -> float:

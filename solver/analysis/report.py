@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from solver.analysis.cluster import WORKER_TIMEOUT, run_on_cluster
-from solver.analysis.ladder import LADDER_SAMPLES, shortfall_of_rates
+from solver.analysis.ladder import LADDER_SAMPLES, rung_games, shortfall_of_rates
 from solver.analysis.report_html import html_page, markdown_page
 from solver.analysis.report_plots import plots
 from solver.analysis.tasks import Task, run_task
@@ -132,7 +132,7 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
                 for pol in BAND_POLICIES:
                     parts[pol] = Task("sim", players=players, games=games, seed=seed, policy=pol, **base)
             for k in LADDER_SAMPLES if ladder_games else ():
-                parts[f"search{k}"] = Task("sim", players=players, games=ladder_games, seed=seed,
+                parts[f"search{k}"] = Task("sim", players=players, games=rung_games(k, ladder_games), seed=seed,
                                            policy=PolicyId.SEARCH.label, samples=k, **base)
             if ceiling_games:
                 parts["ceiling"] = Task("ceiling", players=players, games=ceiling_games, seed=seed,
@@ -243,7 +243,7 @@ def rows_of(plan: Plan, progress: Progress) -> list[dict]:
         for k in LADDER_SAMPLES:
             if f"search{k}" in parts:
                 r = progress.get(parts[f"search{k}"].key)
-                row["ladder_games"] = r["games"]
+                row["ladder_games"] = max(row.get("ladder_games", 0), r["games"])  # the top rungs: fewer
                 for c in ("rate", "ci95_low", "ci95_high"):
                     row[f"search{k}_{c}"] = r["clear_rate" if c == "rate" else c]
         if "ceiling" in parts:

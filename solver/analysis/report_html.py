@@ -13,7 +13,7 @@ from solver.analysis.report_plots import board_thumbnail
 from solver.core.text import clean
 
 RATE_COLUMNS = [("clear_rate", "clear rate"), ("greedy_rate", "greedy"), ("heuristic_rate", "heuristic"),
-                ("planner_rate", "planner"), *((f"search{k}_rate", f"search {k}") for k in (2, 4, 8, 16)),
+                ("planner_rate", "planner"), *((f"search{k}_rate", f"search {k}") for k in (2, 4, 8, 16, 32, 64)),
                 ("ceiling_rate", "ceiling")]
 
 
@@ -42,8 +42,8 @@ def _intro(meta: dict, df, esc=html.escape) -> list[str]:
     if "ladder_games" in df.columns:
         games = int(df["ladder_games"].iloc[0]) if len(df) else 0
         band += (f" The <b>ladder</b> adds the search player (it samples the cards it cannot see and plays each "
-                 f"candidate move to the end with the planner) with 2, 4, 8 and 16 samples a decision, over the "
-                 f"same first {games} deals: how the clear rate grows with the table's strength. A mission that "
+                 f"candidate move to the end with the planner) with 2 to 64 samples a decision, over the "
+                 f"same first {games} deals (64 and 32 samples on at most the first 200): how the clear rate grows with the table's strength. A mission that "
                  "only the search player clears is hard for shallow players, not for careful ones. With the "
                  "ceiling, the <b>shortfall</b> sums the curve up: the share of the clearable deals a rung of the "
                  "ladder misses, on average (0: every rung clears them all).")
@@ -80,8 +80,10 @@ def why_sentences(df, esc=html.escape) -> list[str]:
         for _, r in df.iterrows():
             gap = float(r["ceiling_rate"]) - float(r["clear_rate"])
             if gap >= 0.5:
-                strong = f"; the search player with 16 samples clears {pct(r['search16_rate'])}" \
-                    if "search16_rate" in df.columns and r["search16_rate"] == r["search16_rate"] else ""
+                top = next((k for k in (64, 16) if f"search{k}_rate" in df.columns
+                            and r[f"search{k}_rate"] == r[f"search{k}_rate"]), None)
+                strong = f"; the search player with {top} samples clears {pct(r[f'search{top}_rate'])}" \
+                    if top else ""
                 gaps.append((gap, f"{esc(clean(r['mission']))} with {r['players']} players "
                                   f"({html.escape(str(r['policy']))} {pct(r['clear_rate'])} against "
                                   f"{pct(r['ceiling_rate'])} with open hands{strong})"))

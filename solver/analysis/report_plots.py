@@ -35,7 +35,8 @@ def plots(df, out_dir: Path) -> list[Path]:
 
 
 LADDER_STEPS = [("greedy_rate", "greedy"), ("heuristic_rate", "heur."), ("planner_rate", "plan."),
-                ("search2_rate", "s2"), ("search4_rate", "s4"), ("search8_rate", "s8"), ("search16_rate", "s16")]
+                ("search2_rate", "s2"), ("search4_rate", "s4"), ("search8_rate", "s8"), ("search16_rate", "s16"),
+                ("search32_rate", "s32"), ("search64_rate", "s64")]
 
 
 def ladder_curves(df, path: Path) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solver.analysis.ladder import LADDER_SAMPLES, rung_label, shortfall_of_rates
+from solver.analysis.ladder import LADDER_SAMPLES, rung_games, rung_label, shortfall_of_rates
 from solver.analysis.simulate import play_games
 from solver.analysis.workbench import warning_items
 from solver.core.codes import BAND_POLICIES, PolicyId
@@ -141,13 +141,13 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
             entry["ladder"] = {"games": ladder_games, "rungs": []}
             for k in LADDER_SAMPLES:
                 label = f"{players}p search {k}"
+                n = rung_games(k, ladder_games)
                 tick = (lambda d, t, lab=label: progress(lab, d, t)) if progress else None
-                res = play_games(m, catalog, players, ladder_games, seed, PolicyId.SEARCH.label, "numba", workers,
+                res = play_games(m, catalog, players, n, seed, PolicyId.SEARCH.label, "numba", workers,
                                  progress=tick, samples=k)
                 cleared = int((res.results == 0).sum())
-                entry["ladder"]["rungs"].append({"samples": k, "cleared": cleared,
-                                                 "clear_rate": cleared / ladder_games,
-                                                 "ci95": list(wilson(cleared, ladder_games))})
+                entry["ladder"]["rungs"].append({"samples": k, "games": n, "cleared": cleared,
+                                                 "clear_rate": cleared / n, "ci95": list(wilson(cleared, n))})
         if ceiling_games:
             c = ceiling(m, catalog, players, ceiling_games, seed, workers)
             entry["band"]["ceiling"] = {"games": ceiling_games, "clearable": c["clearable"],
