@@ -124,7 +124,7 @@ class HumanSeat:
         self._show(obs)
         if len(obs.legal) == 1:  # nothing to decide: played for the seat, and said so
             only = obs.legal[0]
-            self.console.say(f"= round {obs.round}, you (player {obs.seat}): {self._forced(obs, only)}")
+            self.console.say(f"= round {obs.round}, you (player {obs.seat}): {forced_text(obs, only)}")
             return only
         ranked = ranked_actions(self.advisor, obs, rng)
         if obs.phase == Phase.REVEAL:
@@ -132,14 +132,6 @@ class HumanSeat:
         if obs.phase == Phase.SELECT:
             return self._select(obs, ranked)
         return self._place(obs, ranked)
-
-    def _forced(self, obs: Observation, action: Action) -> str:
-        if obs.phase == Phase.REVEAL:
-            return f"you reveal {action.card}, your only legal card"
-        if obs.phase == Phase.SELECT:
-            return f"you take {option_text(obs.options[action.index], obs.board)}, the only choice"
-        cells = dict(zip(obs.legal, obs.placements(), strict=True))[action]
-        return f"{obs.piece} goes at {' '.join(cells.cell_names())}, its only legal place"
 
     # ------------------------------------------------------------ what the seat sees
     def _show(self, obs: Observation) -> None:
@@ -161,61 +153,107 @@ class HumanSeat:
 
     # ------------------------------------------------------------ the three decisions
     def _reveal(self, obs: Observation, ranked: list[Action]) -> Action:
-        follow = f"; you must follow {obs.lead}" if obs.lead is not None and len(obs.legal) < len(obs.hand) else ""
-        lead = "you lead" if not obs.trick else f"{obs.lead} was led"
-        cards = [a.card for a in ranked]
+        q = question(obs, ranked)
         if not self.console.plain:
+            cards = [a.card for a in q.actions]
             self.console.say(shape_strip([(f"{k}) {c}", obs.catalog[c]) for k, c in enumerate(cards, start=1)],
                                          self.console.colour, colours=[c.colour for c in cards]))
-        k = self.console.ask(f"round {obs.round}, you (player {obs.seat}): which card do you reveal? ({lead}{follow})",
-                             [f"{c}  piece {obs.catalog[c].format()}" for c in cards], help_text=CARD_HELP)
-        assert isinstance(k, int)
-        return ranked[k]
+        return self._ask(q)
 
     def _select(self, obs: Observation, ranked: list[Action]) -> Action:
+        q = question(obs, ranked)
         if not self.console.plain:
             pieces = sorted({c for a in ranked for c in obs.options[a.index].pieces})
             self.console.say(shape_strip([(str(c), obs.catalog[c]) for c in pieces], self.console.colour,
                                          colours=[c.colour for c in pieces]))
-        k = self.console.ask(f"round {obs.round}, you (player {obs.seat}): you are in charge; which pieces do you "
-                             f"take? ({obs.skills_left} skill counter(s) left)",
-                             [option_text(obs.options[a.index], obs.board, obs.catalog) for a in ranked],
-                             help_text=SELECT_HELP)
-        assert isinstance(k, int)
-        return ranked[k]
+        return self._ask(q)
 
     def _place(self, obs: Observation, ranked: list[Action]) -> Action:
-        piece = obs.piece
-        assert piece is not None
-        shape = obs.catalog[piece]
-        positions = {a.index: a for a in obs.legal}
-        cells = dict(zip(obs.legal, obs.placements(), strict=True))
-        shown = ranked[:PLACES_SHOWN]
+        q = question(obs, ranked)
         if not self.console.plain:
-            self.console.say(small_boards(obs.board, [cells[a] for a in shown[:BOARDS_SHOWN]], self.console.colour))
+            self.console.say(small_boards(obs.board, list(q.placements), self.console.colour))
+        return self._ask(q)
+
+    def _ask(self, q: Question) -> Action:
+        other = None if q.kind != "place" else (lambda text: q.by_cells(re.split(r"[\s,]+", text)))
+        k = self.console.ask(q.prompt, list(q.choices), other, help_text=q.help)
+        return q.actions[k] if isinstance(k, int) else k  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------- a question, for any front end
+@dataclass(frozen=True)
+class Question:
+    """One decision of a seat as a person is asked it: the prompt, the choices in words (best first
+    by the advisor) with the action each stands for, and for a placement the cells of each choice
+    and any other legal placement by its cells (``by_cells``). The terminal seat and the studio's
+    seat page ask the same questions."""
+
+    kind: str  # "card", "select" or "place"
+    prompt: str
+    choices: tuple[str, ...]
+    actions: tuple[Action, ...]
+    help: str
+    obs: Observation = field(repr=False)
+    placements: tuple[Placement, ...] = ()  # kind "place": the cells of each choice
+
+    def by_cells(self, names) -> Action:
+        """The legal placement with these cells (names like "c3"); ValueError saying why not."""
+        obs = self.obs
+        piece = obs.piece
+        if self.kind != "place" or piece is None:
+            raise ValueError("this question is not where to place a piece: answer a choice's number")
+        shape = obs.catalog[piece]
+        try:
+            wanted = frozenset(parse_cell(str(t)) for t in names if str(t))
+        except ParseError as e:
+            raise ValueError(f"{e}; give a number, or the piece's cells like c3 c4 d4") from None
         index = position_index(shape)
+        if wanted not in index:
+            raise ValueError(f"{' '.join(Placement(piece, wanted).cell_names()) or 'no cells'} is not the shape of "
+                             f"{piece} ({shape.format()}) in any rotation or reflection")
+        action = {a.index: a for a in obs.legal}.get(index[wanted])
+        if action is None:
+            problem = obs.board.placement_problem(Placement(piece, wanted))
+            raise ValueError(f"{piece} cannot go at {' '.join(Placement(piece, wanted).cell_names())}: {problem}")
+        return action
 
-        def by_cells(text: str) -> Action:
-            try:
-                wanted = frozenset(parse_cell(t) for t in re.split(r"[\s,]+", text) if t)
-            except ParseError as e:
-                raise ValueError(f"{e}; give a number, or the piece's cells like c3 c4 d4") from None
-            if wanted not in index:
-                raise ValueError(f"{' '.join(Placement(piece, wanted).cell_names())} is not the shape of {piece} "
-                                 f"({shape.format()}) in any rotation or reflection")
-            action = positions.get(index[wanted])
-            if action is None:
-                problem = obs.board.placement_problem(Placement(piece, wanted))
-                raise ValueError(f"{piece} cannot go at {' '.join(Placement(piece, wanted).cell_names())}: {problem}")
-            return action
 
-        more = len(ranked) - len(shown)
-        tail = f"; {more} more legal place(s): give the cells" if more > 0 else ""
-        k = self.console.ask(f"round {obs.round}, you (player {obs.seat}): where does {piece} (piece "
+def question(obs: Observation, ranked: list[Action]) -> Question:
+    """The question of this decision (``ranked``: the legal actions, best first)."""
+    if obs.phase == Phase.REVEAL:
+        follow = f"; you must follow {obs.lead}" if obs.lead is not None and len(obs.legal) < len(obs.hand) else ""
+        lead = "you lead" if not obs.trick else f"{obs.lead} was led"
+        cards = [a.card for a in ranked]
+        return Question("card", f"round {obs.round}, you (player {obs.seat}): which card do you reveal? "
+                                f"({lead}{follow})",
+                        tuple(f"{c}  piece {obs.catalog[c].format()}" for c in cards), tuple(ranked), CARD_HELP, obs)
+    if obs.phase == Phase.SELECT:
+        return Question("select", f"round {obs.round}, you (player {obs.seat}): you are in charge; which pieces do "
+                                  f"you take? ({obs.skills_left} skill counter(s) left)",
+                        tuple(option_text(obs.options[a.index], obs.board, obs.catalog) for a in ranked),
+                        tuple(ranked), SELECT_HELP, obs)
+    piece = obs.piece
+    assert piece is not None
+    shape = obs.catalog[piece]
+    cells = dict(zip(obs.legal, obs.placements(), strict=True))
+    shown = ranked[:PLACES_SHOWN]
+    more = len(ranked) - len(shown)
+    tail = f"; {more} more legal place(s): give the cells" if more > 0 else ""
+    return Question("place", f"round {obs.round}, you (player {obs.seat}): where does {piece} (piece "
                              f"{shape.format()}) go? (a number, or its cells like "
                              f"{' '.join(cells[shown[0]].cell_names())}{tail})",
-                             [placement_text(obs.board, cells[a]) for a in shown], by_cells, help_text=PLACE_HELP)
-        return shown[k] if isinstance(k, int) else k  # type: ignore[return-value]
+                    tuple(placement_text(obs.board, cells[a]) for a in shown), tuple(shown), PLACE_HELP, obs,
+                    tuple(cells[a] for a in shown))
+
+
+def forced_text(obs: Observation, action: Action) -> str:
+    """A move with a single legal answer, in words (played for the seat)."""
+    if obs.phase == Phase.REVEAL:
+        return f"you reveal {action.card}, your only legal card"
+    if obs.phase == Phase.SELECT:
+        return f"you take {option_text(obs.options[action.index], obs.board)}, the only choice"
+    cells = dict(zip(obs.legal, obs.placements(), strict=True))[action]
+    return f"{obs.piece} goes at {' '.join(cells.cell_names())}, its only legal place"
 
 
 # ---------------------------------------------------------------- words and small boards

@@ -43,7 +43,8 @@ def _intro(meta: dict, df, esc=html.escape) -> list[str]:
         games = int(df["ladder_games"].iloc[0]) if len(df) else 0
         band += (f" The <b>ladder</b> adds the search player (it samples the cards it cannot see and plays each "
                  f"candidate move to the end with the planner) with 2 to 64 samples a decision, over the "
-                 f"same first {games} deals (64 and 32 samples on at most the first 200): how the clear rate grows with the table's strength. A mission that "
+                 f"same first {games} deals (32 and 64 samples on at most the first 200): how the clear rate "
+                 "grows with the table's strength. A mission that "
                  "only the search player clears is hard for shallow players, not for careful ones. With the "
                  "ceiling, the <b>shortfall</b> sums the curve up: the share of the clearable deals a rung of the "
                  "ladder misses, on average (0: every rung clears them all).")

@@ -94,6 +94,7 @@ class Decision:
     rate_best: float
     best_action: Action | None = field(default=None, repr=False)
     board: Board | None = field(default=None, repr=False)  # before the decision
+    catalog: object = field(default=None, repr=False, compare=False)
 
     @property
     def cost(self) -> float:
@@ -103,18 +104,25 @@ class Decision:
     def klass(self) -> str:
         return classify(self.cost)
 
+    def best_cells(self) -> list[str] | None:
+        """The cells of the search player's placement, for a placement decision (to draw it)."""
+        a = self.best_action
+        if a is None or a.kind != ActionKind.PLACE or a.card is None or self.catalog is None:
+            return None
+        return Placement(a.card, all_positions(self.catalog[a.card])[a.index]).cell_names()
+
     def to_json(self) -> dict:
         return {"round": self.round, "seat": self.seat, "human": self.human, "kind": self.kind,
                 "played": self.played, "best": self.best,
                 "rate_before": None if self.rate_before is None else round(self.rate_before, 4),
                 "rate_played": round(self.rate_played, 4), "rate_best": round(self.rate_best, 4),
-                "cost": round(self.cost, 4), "class": self.klass}
+                "cost": round(self.cost, 4), "class": self.klass, "best_cells": self.best_cells()}
 
     def costliest_json(self) -> dict:
         """The round's costliest decision in the keys the review has always had."""
         return {"decision": self.kind, "player": self.seat, "played": self.played, "alternative": self.best,
                 "rate_played": round(self.rate_played, 4), "rate_alternative": round(self.rate_best, 4),
-                "cost": round(self.cost, 4), "class": self.klass}
+                "cost": round(self.cost, 4), "class": self.klass, "alternative_cells": self.best_cells()}
 
 
 @dataclass
@@ -320,7 +328,7 @@ def _judge(state: GameState, action: Action, cont: Continuations, human: tuple[i
     before = cont.rate(state) if costly or cont.known(state) else None
     return Decision(state.round, seat, seat in human, _kind(action), describe(state, action),
                     describe(state, preferred), before, rate_played, rate_best, preferred,
-                    state.board.copy())
+                    state.board.copy(), state.catalog)
 
 
 def _costlier(a: Decision | None, b: Decision | None) -> Decision | None:

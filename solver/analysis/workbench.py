@@ -1,5 +1,5 @@
 """What the studio asks of a mission it holds as text (`kakapo studio`, solver/studio/): check it,
-solve it, and run the long jobs (ladder, simulate, ceiling). The same functions the command line
+solve it, run the long jobs (ladder, simulate, ceiling) and review a game's log. The same functions the command line
 calls, so both front ends give the same answers; no web code here.
 """
 
@@ -13,9 +13,11 @@ from solver.core.errors import InputError
 from solver.core.rules import Board, Mission, blocked_reason
 from solver.core.spec import GameSpec
 from solver.io.catalog import Catalog
+from solver.io.gamelog import parse_log
 from solver.io.missionfile import board_line, load_mission
 from solver.io.missionwrite import board_rows, mission_json
 from solver.io.paths import bundled_mission
+from solver.io.records import log_inputs
 
 NAME = "mission.toml"
 
@@ -97,6 +99,8 @@ def run_job(kind: str, text: str, catalog: Catalog, name: str | None, players: i
     from solver.analysis.simulate import play_games, summarise  # heavy: Numba
     from solver.openhand.ceiling import ceiling  # heavy: OR-Tools
 
+    if kind == "review":
+        return review_log_text(text, name or "the log", progress=progress)
     m = parse_text(text, catalog, name)
     players = GameSpec.of(m, players if players is not None else m.default_players(), name or NAME).players
     tell = progress or (lambda _f: None)
@@ -122,6 +126,24 @@ def run_job(kind: str, text: str, catalog: Catalog, name: str | None, players: i
         place_in_campaign(doc, m, catalog, players)
         return doc
     raise ValueError(f"unknown job kind {kind!r}")
+
+
+def review_log_text(text: str, name: str = "the log", time_limit: float = 10.0, progress=None) -> dict:
+    """`POST /api/review` and the review job: `kakapo review --json` of a log's text (format 2 logs
+    carry their mission; an older one is read with the bundled mission it names)."""
+    from solver.analysis.review import REVIEW_PLAYOUTS, REVIEW_SAMPLES, review_game  # heavy: Numba, OR-Tools
+
+    log = parse_log(text, name)
+    inputs = log_inputs(log)
+    tell = progress or (lambda _f: None)
+    steps = [0]
+
+    def said(_text: str) -> None:  # one line per round, then one per open-hand verdict
+        steps[0] += 1
+        tell(min(0.99, steps[0] / (2 * len(log.rounds_logged) + 2)))
+
+    rv = review_game(log, inputs.mission, inputs.catalog, time_limit, REVIEW_SAMPLES, REVIEW_PLAYOUTS, 1, said)
+    return rv.to_json()
 
 
 def place_in_campaign(doc: dict, m: Mission, catalog: Catalog, players: int) -> None:

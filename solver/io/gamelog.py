@@ -143,6 +143,13 @@ def read_log(path: str | Path) -> GameLog:
         text = p.read_text(encoding="utf-8")
     except (UnicodeDecodeError, OSError) as e:
         raise InputError(name, f"cannot read the file as UTF-8 text ({e})", FIX) from None
+    return parse_log(text, name)
+
+
+def parse_log(text: str, name: str) -> GameLog:
+    """A log from its text (``name``: what the messages call it); InputError naming the line."""
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise InputError(name, f"the log has {len(text.encode('utf-8'))} bytes; a game log has a few thousand", FIX)
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():

@@ -15,10 +15,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException
 
+from solver.analysis.tablegame import Table
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
 from solver.studio.jobs import JobManager
-from solver.studio.routers import checks, jobs, missions
+from solver.studio.routers import checks, games, jobs, missions
 from solver.studio.routers.missions import StudioError
 from solver.studio.security import Guard
 
@@ -36,6 +37,7 @@ class StudioContext:
         self.catalog = load_catalog(pieces)
         self.workers = workers
         self.jobs = JobManager(pieces, workers, warm=warm)
+        self.table = Table(self.directory / "games")  # the games played here, rebuilt from their records
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 
@@ -71,7 +73,7 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
     api = FastAPI(title="kakapo studio", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json",
                   lifespan=lifespan)
     api.state.ctx = ctx
-    for r in (missions.router, checks.router, jobs.router):
+    for r in (missions.router, checks.router, jobs.router, games.router):
         api.include_router(r)
 
     @api.exception_handler(StudioError)

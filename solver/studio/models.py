@@ -32,8 +32,36 @@ class SaveRequest(Strict):
 
 
 class JobRequest(MissionText):
-    kind: Literal["ladder", "simulate", "ceiling"]
+    """A long job; for ``review``, ``text`` is the game's log (JSON Lines)."""
+
+    kind: Literal["ladder", "simulate", "ceiling", "review"]
     players: int | None = Field(default=None, ge=2, le=4)
     games: int = Field(default=200, ge=1, le=100_000)
     seed: int = Field(default=1, ge=0, le=2**63 - 1)
     policy: Literal["random", "greedy", "heuristic", "planner"] | None = None
+
+
+PolicyName = Literal["random", "greedy", "heuristic", "planner", "search"]
+
+
+class GameRequest(Strict):
+    """A game at the studio's table: the mission by id (bundled or in the folder) or as text."""
+
+    mission: str | None = Field(default=None, max_length=200)
+    text: str | None = Field(default=None, max_length=MAX_TEXT)
+    name: str | None = Field(default=None, max_length=200)
+    players: int | None = Field(default=None, ge=2, le=4)
+    human: list[int] = Field(default_factory=lambda: [0], max_length=4)
+    policy: PolicyName = "heuristic"  # as `kakapo play`
+    samples: int | None = Field(default=None, ge=1, le=64)
+    seed: int = Field(default=1, ge=0, le=2**63 - 1)
+    game: int = Field(default=0, ge=0, le=2**31 - 1)
+
+
+class SeatAnswer(Strict):
+    choice: int | None = None
+    cells: list[str] | None = Field(default=None, max_length=16)
+
+
+class ReviewRequest(Strict):
+    log: str = Field(max_length=MAX_TEXT)

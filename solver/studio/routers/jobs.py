@@ -1,4 +1,5 @@
-"""`/api/jobs`: ladder, simulate and ceiling in worker processes, with progress, events and cancel."""
+"""`/api/jobs`: ladder, simulate, ceiling and a log's review in worker processes, with progress,
+events and cancel."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from fastapi.responses import StreamingResponse
 
 from solver.analysis.workbench import parse_text
 from solver.core.errors import InputError
+from solver.io.gamelog import parse_log
+from solver.io.records import log_inputs
 from solver.studio.jobs import FINAL
 from solver.studio.models import JobRequest
 from solver.studio.routers.missions import StudioError
@@ -20,6 +23,12 @@ router = APIRouter(prefix="/api/jobs", tags=["jobs"])
 @router.post("")
 def start(body: JobRequest, request: Request):
     ctx = request.app.state.ctx
+    if body.kind == "review":  # the text is a log: a broken one is said now, not in the job
+        try:
+            log_inputs(parse_log(body.text, body.name or "the log"))
+        except InputError as e:
+            raise StudioError(422, e.problem, e.fix) from None
+        return {"id": ctx.jobs.submit(body.model_dump()).id}
     try:
         m = parse_text(body.text, ctx.catalog, body.name)  # a broken mission is said now, not in the job
     except InputError as e:
