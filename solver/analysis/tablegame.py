@@ -248,7 +248,10 @@ def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | 
     moves = []
     for r in obs.history:
         moves += _round_moves(r.round, r.plays, r.in_charge, r.skill, r.pieces, r.placements, me)
-    moves += _round_moves(obs.round, obs.trick, in_charge, None, (), obs.placed, me)
+    skill = obs.options[obs.option].skill if obs.option >= 0 else None  # this round's, once chosen
+    if not obs.trick and not obs.placed:
+        skill = None
+    moves += _round_moves(obs.round, obs.trick, in_charge, skill, (), obs.placed, me)
     return {
         "game": game["id"], "seat": me, "players": obs.spec.players, "human": game["human"],
         "policy": game["policy"],

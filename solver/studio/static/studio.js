@@ -46,36 +46,35 @@ function toml(s) {
 }
 
 // ------------------------------------------------------------------ the board
-function drawBoard() {
+// One drawing for every board of the page: the mission's rows, pieces over them (solid, or light
+// for a solution or a preview), and a class per cell (problems, picked cells, an alternative).
+function boardSvg(rows, pieces, cellClass) {
   const svg = document.createElementNS(SVGNS, "svg");
   svg.setAttribute("viewBox", `-0.6 -0.6 ${SIZE + 0.8} ${SIZE + 0.8}`);
   svg.setAttribute("role", "grid");
-  const pieceAt = new Map();
-  for (const p of studio.state.placed) for (const c of p.cells) pieceAt.set(c, p.piece);
-  const solAt = new Map();
-  for (const p of studio.solution || []) for (const c of p.cells) solAt.set(c, p.piece);
+  const at = new Map();
+  for (const p of pieces) for (const c of p.cells) if (!at.has(c) || !p.light) at.set(c, p);
   for (let c = 0; c < SIZE; c++) label(svg, c + 0.5, -0.15, COLS[c], 0.4, "#888");
   for (let r = 0; r < SIZE; r++) {
     label(svg, -0.3, r + 0.65, String(r + 1), 0.34, "#888");
     for (let c = 0; c < SIZE; c++) {
       const name = cellName(r, c);
-      const ch = studio.state.board[r][c];
+      const ch = rows[r][c];
       const rect = document.createElementNS(SVGNS, "rect");
       rect.setAttribute("x", c); rect.setAttribute("y", r);
       rect.setAttribute("width", 1); rect.setAttribute("height", 1);
       rect.setAttribute("data-cell", name);
-      rect.setAttribute("class", "cell" + (studio.problems.cells.has(name) ? " bad" : "")
-        + (studio.problems.warn.has(name) ? " warn" : "") + (studio.picked.includes(name) ? " picked" : ""));
+      rect.setAttribute("class", "cell" + (cellClass(name) || ""));
       let fill = "#fafafa";
-      const piece = pieceAt.get(name) || solAt.get(name);
-      if (piece) fill = FILL[LONG[piece.split("-")[0]]];
+      const p = at.get(name);
+      if (p) fill = FILL[LONG[p.piece.split("-")[0]]];
       else if (ch >= "A" && ch <= "Z") fill = "#555";
       rect.setAttribute("fill", fill);
-      if (!pieceAt.get(name) && solAt.get(name)) rect.setAttribute("fill-opacity", "0.75");
+      if (p && p.light) rect.setAttribute("fill-opacity", "0.55");
       svg.appendChild(rect);
-      if (piece) {
-        const [col, v] = piece.split("-");
-        label(svg, c + 0.5, r + 0.68, LONG[col] + v, 0.42, "#fff");
+      if (p) {
+        const [col, v] = p.piece.split("-");
+        label(svg, c + 0.5, r + 0.68, p.label || LONG[col] + v, 0.42, "#fff");
       } else if (ch >= "A" && ch <= "Z") {
         label(svg, c + 0.5, r + 0.72, ch, 0.6, "#fff");
       } else if (FILL[ch]) {
@@ -87,7 +86,15 @@ function drawBoard() {
       }
     }
   }
-  $("board").replaceChildren(svg);
+  return svg;
+}
+
+function drawBoard() {
+  const pieces = studio.state.placed.map((p) => ({ piece: p.piece, cells: p.cells }))
+    .concat((studio.solution || []).map((p) => ({ piece: p.piece, cells: p.cells, light: true })));
+  const cls = (name) => (studio.problems.cells.has(name) ? " bad" : "") + (studio.problems.warn.has(name) ? " warn" : "")
+    + (studio.picked.includes(name) ? " picked" : "");
+  $("board").replaceChildren(boardSvg(studio.state.board, pieces, cls));
 }
 
 // painting: a press on a cell, a drag over others, one step of history when the press ends
