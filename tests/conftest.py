@@ -55,3 +55,28 @@ def load(write, catalog):
         return load_mission(write(name or f"m{next(counter)}.toml", text), catalog)
 
     return _load
+
+
+# ---------------------------------------------------------------- the studio in a browser
+@pytest.fixture
+def browser():
+    """Headless Chromium (Debian's) through Playwright (tests/studio_helpers.py)."""
+    from tests.studio_helpers import ARGS, CHROMIUM, need_browser
+
+    need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def served(tmp_path):
+    """`kakapo studio` on a free port serving tmp_path: (url, folder)."""
+    from tests.studio_helpers import start_studio, stop
+
+    proc, url = start_studio(tmp_path)
+    yield url, tmp_path
+    stop(proc)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -21,102 +20,13 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from tests.conftest import ROOT
-from tests.test_interrupts import children_of
+from tests.studio_helpers import descendants, open_page, start_studio, wait_text
 
 pytestmark = pytest.mark.slow  # the full suite (CI runs it); a few seconds a page
-IN_CI = os.environ.get("CI") == "true"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-
-
-def need_browser():
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        if IN_CI:
-            pytest.fail("playwright is not installed: CI must run the browser tests")
-        pytest.skip("playwright is not installed")
-    if CHROMIUM is None:
-        if IN_CI:
-            pytest.fail("chromium is not installed: CI must run the browser tests")
-        pytest.skip("chromium is not installed")
-
-
-def start_studio(folder: Path, *extra: str) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "studio", "--port", "0", "--no-browser",
-                             "--dir", str(folder), "--workers", "2", *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(folder))
-    t0 = time.time()
-    line = proc.stdout.readline()
-    assert time.time() - t0 < 3 + 10, "the studio took too long to serve"  # (3 s on a quiet machine: RESULTS.md)
-    m = re.match(r"^kakapo studio: (http://127\.0\.0\.1:\d+/)$", line.strip())
-    assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
-    return proc, m.group(1)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=8)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-def descendants(pid: int) -> set[int]:
-    """Every living process below ``pid``."""
-    out, todo = set(), [pid]
-    while todo:
-        for c in children_of(todo.pop()):
-            out.add(c)
-            todo.append(c)
-    return out
-
-
-@pytest.fixture
-def browser():
-    need_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def served(tmp_path):
-    proc, url = start_studio(tmp_path)
-    yield url, tmp_path
-    stop(proc)
-
-
-def open_page(browser, url, width=1280, height=900):
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("dialog", lambda d: d.accept())
-    page.goto(url)
-    page.wait_for_selector("[data-cell=l12]")
-    return page
 
 
 def problems(page) -> str:
     return page.text_content("#problems")
-
-
-def wait_text(page, selector, pattern, timeout=30):
-    def read():
-        return page.input_value(selector) if selector == "#toml" else page.text_content(selector) or ""
-
-    t0 = time.time()
-    while time.time() - t0 < timeout:
-        text = read()
-        if re.search(pattern, text):
-            return text
-        page.wait_for_timeout(100)
-    raise AssertionError(f"{selector}: {pattern!r} not seen; it says {read()!r}")
 
 
 def test_draw_a_mission_by_clicks_solve_it_and_save_it(browser, served):

@@ -155,7 +155,7 @@ def test_a_party_game_with_two_people_each_on_their_own_seat(folder):
 
 def test_a_game_of_bots_only_is_the_game_kakapo_play_plays(folder, tmp_path):
     client = client_for(folder)
-    gid, tokens, doc = start(client, mission="b07", human=[], policy="heuristic", seed=4, game=3)
+    gid, _, doc = start(client, mission="b07", human=[], policy="heuristic", seed=4, game=3)
     assert doc["seats"] == []
     studio_log = client.get(f"/api/games/{gid}/log").text
     cli_log = tmp_path / "cli.jsonl"
@@ -239,8 +239,7 @@ def test_the_review_of_a_log_is_kakapo_reviews(folder, tmp_path):
     cli.pop("seconds"), doc.pop("seconds")
     assert doc == cli
     bad = client.post("/api/review", json={"log": '{"event": "round"}'})
-    assert bad.status_code == 422 and "line 1" in bad.json()["error"]["message"] + bad.json()["error"]["fix"] \
-        or bad.status_code == 422
+    assert bad.status_code == 422 and "line 1" in bad.json()["error"]["message"]
 
 
 def test_a_seats_moves_only_grow_so_the_page_can_show_them_one_at_a_time(tmp_path, catalog):

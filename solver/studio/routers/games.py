@@ -13,7 +13,7 @@ from solver.analysis.workbench import parse_text, review_log_text
 from solver.core.errors import InputError
 from solver.core.spec import GameSpec
 from solver.studio.models import GameRequest, ReviewRequest, SeatAnswer
-from solver.studio.routers.missions import StudioError, open_mission
+from solver.studio.routers.missions import StudioError, open_mission, refused
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -52,7 +52,7 @@ def start_game(body: GameRequest, request: Request) -> dict:
         players = GameSpec.of(m, body.players if body.players is not None else m.default_players(),
                               name or "mission").players
     except InputError as e:
-        raise StudioError(422, e.problem, e.fix) from None
+        raise refused(e) from None
     bad = [s for s in body.human if not 0 <= s < players]
     if bad or len(set(body.human)) != len(body.human):
         raise StudioError(422, f"human seats {body.human} at a table of {players}: seats are 0 to {players - 1}, "
@@ -100,4 +100,4 @@ async def review(body: ReviewRequest, request: Request) -> dict:
         future = ctx.solver_pool().submit(review_log_text, body.log, "the log")
         return await asyncio.wrap_future(future)
     except InputError as e:
-        raise StudioError(422, e.problem, e.fix) from None
+        raise refused(e) from None

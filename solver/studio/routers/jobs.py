@@ -15,7 +15,7 @@ from solver.io.gamelog import parse_log
 from solver.io.records import log_inputs
 from solver.studio.jobs import FINAL
 from solver.studio.models import JobRequest
-from solver.studio.routers.missions import StudioError
+from solver.studio.routers.missions import StudioError, refused
 
 router = APIRouter(prefix="/api/jobs", tags=["jobs"])
 
@@ -27,12 +27,12 @@ def start(body: JobRequest, request: Request):
         try:
             log_inputs(parse_log(body.text, body.name or "the log"))
         except InputError as e:
-            raise StudioError(422, e.problem, e.fix) from None
+            raise refused(e) from None
         return {"id": ctx.jobs.submit(body.model_dump()).id}
     try:
         m = parse_text(body.text, ctx.catalog, body.name)  # a broken mission is said now, not in the job
     except InputError as e:
-        raise StudioError(422, e.problem, e.fix) from None
+        raise refused(e) from None
     if body.players is not None and body.players not in m.player_counts():
         raise StudioError(422, f"a {m.mode} mission is played by {' or '.join(map(str, m.player_counts()))} players",
                           "choose another number of players")

@@ -24,6 +24,12 @@ class StudioError(Exception):
         self.status, self.message, self.fix = status, message, fix
 
 
+def refused(e: InputError) -> StudioError:
+    """A broken mission or log as a 422, its line named as `validate` and `review` name it."""
+    where = f"line {e.line}: " if e.line else ""
+    return StudioError(422, f"{where}{e.problem}", e.fix)
+
+
 def safe_file(directory: Path, name: str) -> Path:
     """DIR/name for a plain file name ending in .toml (no folder, no '..'); 400 otherwise."""
     if "/" in name or "\\" in name or ".." in name or not name.endswith(".toml") or not NAME.match(name):

@@ -1,0 +1,182 @@
+"""The studio's table in a real browser (headless Chromium, Debian's, driven by Playwright): a game
+started from the Play tab and played to its end by clicks on the seat's page; two people in two
+browser contexts; a reload mid-game; the review of a known log on the board. And a studio killed
+mid-game (SIGKILL) and started again continues the game from its record."""
+
+from __future__ import annotations
+
+import json
+import signal
+import urllib.request
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from tests.referee import referee
+from tests.studio_helpers import open_page, start_studio, stop, wait_text
+
+pytestmark = pytest.mark.slow
+
+READY = "[data-choice]:not([disabled]), #s-log"
+
+
+def api(url: str, path: str, body: dict | None = None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url + path.lstrip("/"), data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as res:
+        text = res.read().decode()
+        kind = res.headers.get("content-type", "")
+    return json.loads(text) if kind.startswith("application/json") else text
+
+
+def seat_page(browser, link, width=1280, height=900):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(link)
+    page.wait_for_selector("#s-head h2")
+    return page
+
+
+def answer_once(page, by_cells: bool = False) -> bool:
+    """Answer the question on the page (choice 1, or a placement by clicking its cells); False
+    once the game is over."""
+    page.wait_for_selector(READY, timeout=60_000)
+    if page.query_selector("#s-log"):
+        return False
+    placing = page.is_visible("#s-place")
+    if by_cells and placing:
+        cells = page.evaluate("table.doc.question.placements[table.doc.question.placements.length - 1]")
+        for c in cells:
+            page.click(f"#s-board [data-cell={c}]")
+        page.click("#s-place")
+    else:
+        page.click("[data-choice='1']:not([disabled])")
+    page.wait_for_timeout(50)
+    return True
+
+
+def test_a_buddy_game_started_from_the_play_tab_and_played_to_its_end_by_clicks(browser, served):
+    url, _ = served
+    host = open_page(browser, url)
+    host.click("#tabs [data-tab=table]")
+    host.select_option("#g-mission", "b05")
+    host.select_option("#g-players", "2")
+    host.select_option("#g-policy", "planner")
+    host.click("#g-start")
+    host.wait_for_selector("#g-links a[data-seat='0']")
+    link = host.get_attribute("#g-links a[data-seat='0']", "href")
+    page = seat_page(browser, link)
+    answers = 0
+    while answer_once(page, by_cells=answers % 2 == 1):
+        answers += 1
+        assert answers < 80
+    assert answers >= 2
+    wait_text(page, "#s-result", "Cleared|Not cleared")
+    game_id = link.split("game=")[1].split("&")[0]
+    log = api(url, f"/api/games/{game_id}/log")
+    events = [json.loads(line) for line in log.splitlines()]
+    from solver.io.catalog import load_catalog
+    from solver.io.missionfile import load_mission
+    from solver.io.paths import bundled_mission
+
+    catalog = load_catalog()
+    assert referee(events, load_mission(bundled_mission("b05"), catalog), catalog) == events[-1]["result"]
+    assert events[0]["human"] == [0] and sum(1 for e in events[1:-1] for p in e["plays"] if p["player"] == 0) >= 1
+    assert not page.errors and not host.errors
+
+
+def test_two_people_in_two_browser_contexts_and_a_reload_mid_game(browser, served):
+    url, _ = served
+    doc = api(url, "/api/games", {"mission": "p03", "players": 3, "human": [0, 2], "policy": "heuristic",
+                                  "seed": 4, "game": 1})
+    links = {s["seat"]: s["url"] for s in doc["seats"]}
+    pages = {}
+    for seat, link in links.items():
+        context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone each
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
+        page.goto(link)
+        page.wait_for_selector("#s-head h2")
+        pages[seat] = page
+    reloaded = False
+    over = False
+    for _ in range(200):
+        if over:
+            break
+        for seat, page in pages.items():
+            state = api(url, f"/api/games/{doc['id']}/seats/{seat}?token={link_token(links[seat])}")
+            hand = [b.strip() for b in page.eval_on_selector_all("#s-hand button", "bs => bs.map(b => b.textContent)")]
+            if state["result"] is not None:
+                over = True
+                break
+            if state["question"] is None:
+                continue
+            page.wait_for_selector("[data-choice]:not([disabled])", timeout=60_000)
+            hand = [b.strip() for b in page.eval_on_selector_all("#s-hand button", "bs => bs.map(b => b.textContent)")]
+            assert hand == [c.replace("-", " ") for c in state["hand"]]  # its own hand, nothing else
+            if not reloaded and state["round"] >= 2:
+                page.reload()
+                page.wait_for_selector("[data-choice]:not([disabled])", timeout=60_000)
+                assert page.text_content("#s-prompt") == state["question"]["prompt"]  # where it was
+                assert page.locator("#s-moves li").count() == len(state["moves"])
+                reloaded = True
+            page.click("[data-choice='1']:not([disabled])")
+            page.wait_for_timeout(100)
+    assert over and reloaded
+    for page in pages.values():
+        page.wait_for_selector("#s-log", timeout=60_000)
+        assert not page.errors
+
+
+def link_token(link: str) -> str:
+    return link.split("token=")[1]
+
+
+def test_the_review_page_shows_the_round_a_known_log_was_lost_in(browser, served, tmp_path):
+    url, _ = served
+    log = tmp_path / "lost.jsonl"
+    res = CliRunner().invoke(main, ["play", "b08", "--policy", "greedy", "--seed", "1", "--log", str(log)])
+    assert res.exit_code == 1  # greedy loses this deal
+    cli = json.loads(CliRunner().invoke(main, ["review", str(log), "--json"]).stdout)
+    assert cli["lost_in"] is not None
+    page = open_page(browser, url)
+    page.click("#tabs [data-tab=review]")
+    page.set_input_files("#r-file", str(log))
+    page.click("#r-start")
+    page.wait_for_selector("#r-board svg", timeout=180_000)
+    assert f"lost in round {cli['lost_in']}" in page.text_content("#r-summary")
+    active = page.get_attribute("#r-rounds button.active", "data-round")
+    assert active == str(cli["lost_in"]) and "lostround" in page.get_attribute("#r-rounds button.active", "class")
+    assert page.locator("#review-chart rect[data-round]").count() == len(cli["rounds"])
+    assert page.text_content("#r-round").startswith(f"Round {cli['lost_in']}:")
+    costliest = next(r["costliest"] for r in cli["rounds"] if r["round"] == cli["lost_in"])
+    if costliest and costliest.get("alternative_cells"):
+        assert page.locator("#r-board rect.alternative").count() == len(costliest["alternative_cells"])
+    assert not page.errors
+
+
+def test_a_studio_killed_mid_game_continues_the_game_when_started_again(tmp_path):
+    proc, url = start_studio(tmp_path)
+    try:
+        doc = api(url, "/api/games", {"mission": "b05", "human": [0], "policy": "planner", "seed": 2, "game": 0})
+        seat = f"/api/games/{doc['id']}/seats/0?token={doc['seats'][0]['token']}"
+        first = api(url, seat)
+        after = api(url, seat, {"choice": len(first["question"]["choices"])})
+        assert after["question"] is not None
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    proc, url2 = start_studio(tmp_path)
+    try:
+        listed = {g["id"]: g for g in api(url2, "/api/games")}
+        assert listed[doc["id"]]["result"] is None  # unfinished, and listed
+        again = api(url2, seat)
+        assert again == after  # the same link, the same moment
+        while again["result"] is None:
+            again = api(url2, seat, {"choice": 1})
+        assert api(url2, f"/api/games/{doc['id']}/log").startswith('{"event": "setup"')
+    finally:
+        stop(proc)
