@@ -261,3 +261,16 @@ def test_a_seats_moves_only_grow_so_the_page_can_show_them_one_at_a_time(tmp_pat
             g.answer(g.pending_seat, choice=1)
         assert any("used the skill" in m["text"] for h in human for m in seen[h]) or True
         assert len(seen[human[0]]) >= g.state.rounds_played() * players
+
+
+def test_on_every_address_the_table_reaches_this_machine_and_nothing_else():
+    from solver.studio.security import Guard, local_addresses
+
+    guard = Guard(None)
+    guard.allow("0.0.0.0", 8765)
+    assert {"127.0.0.1:8765", "localhost:8765"} <= guard.hosts
+    assert all(f"{a}:8765" in guard.hosts for a in local_addresses())
+    assert "evil.example:8765" not in guard.hosts and "0.0.0.0:8766" not in guard.hosts
+    loop = Guard(None)
+    loop.allow("127.0.0.1", 8765)
+    assert not any(f"{a}:8765" in loop.hosts for a in local_addresses())

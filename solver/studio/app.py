@@ -38,6 +38,7 @@ class StudioContext:
         self.workers = workers
         self.jobs = JobManager(pieces, workers, warm=warm)
         self.table = Table(self.directory / "games")  # the games played here, rebuilt from their records
+        self.share_base: str | None = None  # the seats' links when it listens beyond this machine
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 

@@ -18,6 +18,28 @@ import time
 MAX_BODY = 1_000_000
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
+WILDCARDS = ("0.0.0.0", "::", "[::]")
+
+
+def local_addresses() -> list[str]:
+    """This machine's own addresses on its networks (the first: the one its default route uses),
+    found without sending anything."""
+    import socket
+
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # a documentation address: a UDP connect sends no packet
+            found.append(s.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None):
+            addr = info[4][0]
+            found.append(f"[{addr}]" if ":" in addr else addr)
+    except OSError:
+        pass
+    return list(dict.fromkeys(a for a in found if a and not a.startswith("127.") and a != "[::1]"))
 
 
 def error_body(message: str, fix: str = "") -> bytes:
@@ -35,8 +57,10 @@ class Guard:
 
     def allow(self, host: str, port: int) -> None:
         names = {host}
-        if host in LOOPBACK_NAMES or host.startswith("127."):
+        if host in LOOPBACK_NAMES or host.startswith("127.") or host in WILDCARDS:
             names |= {"127.0.0.1", "localhost", "[::1]"}
+        if host in WILDCARDS:  # every address of this machine: the table's phones use one of them
+            names |= set(local_addresses())
         if ":" in host and not host.startswith("["):
             names.add(f"[{host}]")
         self.hosts = {f"{n}:{port}" for n in names}

@@ -14,7 +14,7 @@ import uvicorn
 
 from solver.core.errors import InputError
 from solver.studio.app import create_app
-from solver.studio.security import LOOPBACK_NAMES
+from solver.studio.security import LOOPBACK_NAMES, WILDCARDS, local_addresses
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -42,8 +42,15 @@ def serve(host: str, port: int, directory: str, pieces: str | None, workers: int
     url = f"http://{shown}:{port}/"
     app = create_app(directory, pieces, workers)
     app.allow(shown, port)
-    if host not in LOOPBACK_NAMES and not host.startswith("127.") and warn is not None:
-        warn(f"warning: the studio listens on {host}: anyone on that network can open the page and use it")
+    if host not in LOOPBACK_NAMES and not host.startswith("127."):
+        lan = local_addresses() if host in WILDCARDS else [shown]
+        if lan:  # the seats' links must work from the table's phones, not only from this machine
+            app.state.ctx.share_base = f"http://{lan[0]}:{port}"
+        if warn is not None:
+            where = f" (for example at http://{lan[0]}:{port}/)" if lan else ""
+            warn(f"warning: the studio listens on {host}: anyone who can reach this machine on that network"
+                 f"{where} can open the page, edit and save missions in {directory} and start games; a "
+                 "seat's link is still needed to see or play that seat")
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
                             access_log=False)
     server = uvicorn.Server(config)

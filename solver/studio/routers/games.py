@@ -34,7 +34,7 @@ def _seat(request: Request, game_id: str, seat: int, token: str | None) -> Table
 
 
 def seat_url(request: Request, g: TableGame, seat: int) -> str:
-    base = str(request.base_url).rstrip("/")
+    base = request.app.state.ctx.share_base or str(request.base_url).rstrip("/")
     return f"{base}/?game={g.id}&seat={seat}&token={g.record['tokens'][str(seat)]}"
 
 

@@ -165,7 +165,8 @@ function drawSeat(catchingUp) {
   const d = table.doc;
   const you = (s) => (s === d.seat ? "you" : `player ${s}`);
   const head = $("s-head");
-  const who = d.result ? "the game is over" : d.to_act === d.seat ? "your turn" : `waiting for ${you(d.to_act)}`;
+  const who = (d.result ? "the game is over" : d.to_act === d.seat ? "your turn" : `waiting for ${you(d.to_act)}`)
+    + (d.in_charge !== null && !d.result ? ` · ${you(d.in_charge)} in charge` : "");
   head.replaceChildren(
     el("h2", `${d.mission.name} (${d.mission.id}): you are player ${d.seat} of ${d.players}`),
     el("p", `round ${d.round} of ${d.rounds} · trump ${d.trump} · skill counters left ${d.skills_left} · scanned `
