@@ -759,6 +759,73 @@ def review(log_file, mission, pieces, time_limit, samples, playouts, seed, as_js
             click.echo(f"page: {html_path}")
 
 
+# ---------------------------------------------------------------- rate
+@main.command()
+@click.argument("logs", metavar="LOG...", nargs=-1, required=True, type=click.Path())
+@click.option("--seat", "seats", default=None, metavar="S[,S]",
+              help="The seats to rate (default: the logs' human seats, else every seat).")
+@click.option("--plays", type=click.IntRange(min=1, max=10000), default=20, show_default=True,
+              help="Replays of each logged deal per rung (other streams for the seats each time).")
+@click.option("--mission", "missions", multiple=True, metavar="M",
+              help="A mission to predict this table's clear rate for (repeatable; a bundled id or a file).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None,
+              help="Draw the log-likelihood and the agreement across the rungs.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
+    """Which rung of the ladder a table plays like, from its games, and its clear rate elsewhere.
+
+    The logs are games of one table (any missions). For each rung (greedy, heuristic, planner,
+    the search player with 2 to 64 samples) every logged deal is played again --plays times with
+    the rated seats played by the rung and the others by the policy the log names; the likelihood
+    of the table's results names the best rung and the rungs it cannot rule out; the agreement is
+    the share of the rated seats' decisions the rung makes too. --mission M: the clear rate to
+    expect from this table at M. docs/rate.md says how to read it.
+
+    \b
+    Example: kakapo rate games/*.jsonl --mission b14
+    """
+    from solver.analysis.rate import likelihood_plot, rate_lines  # heavy: Numba
+    from solver.analysis.rate import rate as run_rate
+
+    check_output_path(png_path, list(logs), ".png", "--png")
+    rated = None
+    if seats is not None:
+        rated = tuple(rate_seats(seats))
+    for m in missions:
+        if not mission_path(m).exists():
+            raise InputError("--mission", f"{m!r} is neither a mission file nor a bundled mission",
+                             "give a bundled id (kakapo list) or a mission file")
+    bar = ProgressBar("rate", enabled=not as_json)
+    try:
+        doc = run_rate(list(logs), rated, plays, missions, seed, workers or default_workers(), bar.update)
+    finally:
+        bar.close()
+    if as_json:
+        emit_json(doc)
+    else:
+        for line in rate_lines(doc):
+            click.echo(line)
+    if png_path:
+        likelihood_plot(doc, Path(png_path))
+
+
+def rate_seats(text: str) -> list[int]:
+    """--seat: seat numbers from 0, comma-separated, each once."""
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit():
+            raise InputError("--seat", f"{part!r} is not a seat number",
+                             "give seats from 0, e.g. --seat 0 or --seat 0,2")
+        if int(part) in out:
+            raise InputError("--seat", f"seat {part} is named twice", "name each seat once")
+        out.append(int(part))
+    return out
+
+
 # ---------------------------------------------------------------- ceiling
 @main.command()
 @click.argument("mission", type=click.Path())

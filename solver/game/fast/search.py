@@ -56,6 +56,7 @@ from solver.runtime.bits import copy_into, copy_into_2d, popcount
 from solver.runtime.jit import kernel
 
 PLANNER = int(PolicyId.PLANNER)
+SEARCH = int(PolicyId.SEARCH)
 MAX_CANDIDATES = 48  # a hand's cards (16 at most), the selection options (10) or PLACE_CANDIDATES
 
 SearchMemory = namedtuple("SearchMemory", [
@@ -417,6 +418,45 @@ def search_play_on(S0, samples, T, seeds, results):
             S.rs[k] = rnext(rng, 0)
         reset_memory(sm.base)
         search_play_out(S, sm, T)
+        results[i] = S.info[I_RESULT]
+
+
+@kernel(entry=True)
+def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results):
+    """A table of two groups of seats from S0, once per seed (`kakapo rate`: the rated seats
+    and the others): seat k plays ``group_policy[seat_group[k]]`` (a PolicyId; the search player
+    with ``group_samples`` of its group), each group with a memory of its own, as two policy
+    objects of the Python engine. The seats' streams are drawn from the seed (search_play_on).
+    Result codes into ``results``."""
+    S = new_state(S0.spec)
+    mem_a = new_memory(T)
+    mem_b = new_memory(T)
+    sm_a = new_search_memory(S0.spec, group_samples[0], T)
+    sm_b = new_search_memory(S0.spec, group_samples[1], T)
+    rng = np.zeros(1, np.uint64)
+    for i in range(seeds.shape[0]):
+        copy_state(S0, S)
+        rng[0] = seeds[i]
+        for k in range(S.spec[SPEC_PLAYERS]):
+            S.rs[k] = rnext(rng, 0)
+        reset_memory(mem_a)
+        reset_memory(mem_b)
+        reset_memory(sm_a.base)
+        reset_memory(sm_b.base)
+        while S.info[I_PHASE] != OVER:
+            seat = current_player(S)
+            g = seat_group[seat]
+            policy = group_policy[g]
+            S.own_rs[0] = S.rs[seat]
+            obs = observe(S, seat)
+            if policy == SEARCH:
+                code = search_decide(obs, sm_a if g == 0 else sm_b, T, S.own_rs)
+            else:
+                code = decide(policy, obs, mem_a if g == 0 else mem_b, T, S.own_rs)
+            S.rs[seat] = S.own_rs[0]
+            if not is_legal_action(S, code, T):
+                raise ValueError("a policy chose an action that is not legal")
+            apply_action(S, code, T)
         results[i] = S.info[I_RESULT]
 
 

@@ -1,0 +1,284 @@
+"""`kakapo rate LOG...`: which rung of the ladder a table plays like, from its games, and the clear
+rate to expect from it on other missions (docs/rate.md says how to read it).
+
+For every rung and every logged game: the logged deal is played again ``plays`` times from its
+start with the rated seats played by the rung and the other seats by the policy the log names,
+each replay with other streams for the seats (the same streams for every rung, so that rungs are
+compared on the same luck). The rung's clear rate on that deal, smoothed (clears + 1/2) / (plays +
+1), makes the likelihood of the table's result there; the rungs' log-likelihoods over all the
+games are compared by a likelihood ratio: the rungs within 1.92 of the best (half the 95 % point
+of chi-square with one degree of freedom) cannot be ruled out. Beside it, the agreement: the share
+of the rated seats' logged decisions (those with a choice) that the rung makes too at the same
+moment, from the seat's own observation and a stream of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.analysis.ladder import RUNGS, rung_games, rung_label
+from solver.core.codes import DEFAULT_POLICY, PolicyId, Result
+from solver.core.errors import InputError
+from solver.core.stats import wilson
+from solver.game.rng import SplitMix64
+from solver.game.seeds import game_seeds
+from solver.game.state import GameState, Observation
+from solver.io.gamelog import GameLog, read_log
+from solver.io.records import log_inputs
+
+RATE_PLAYS = 20
+LR_BOUND = 1.92  # half of chi-square(1)'s 95 % point (3.84): a rung this close to the best stays plausible
+AGREE_STREAM = 7  # the agreement's streams: another family than the replays'
+PREDICT_GAMES = 200  # a mission outside the campaign: the rung's games there
+
+
+@dataclass
+class RatedGame:
+    """One log, read and checked: its deal, the rated seats' decisions, and its result."""
+
+    path: str
+    log: GameLog
+    mission: object
+    catalog: object
+    start: GameState
+    cleared: bool | None  # None: the game was not finished
+    seats: tuple[int, ...]
+    other: str
+    other_samples: int
+    decisions: list[tuple[Observation, object]] = field(default_factory=list)  # (observation, logged action)
+    note: str | None = None
+
+
+def read_games(paths: list[str], seats: tuple[int, ...] | None) -> list[RatedGame]:
+    """Every log, checked by the rules (InputError names the file and line)."""
+    from solver.game.resume import replay, start_of_log
+
+    games = []
+    for path in paths:
+        log = read_log(path)
+        inputs = log_inputs(log)
+        final = replay(log, inputs.mission, inputs.catalog)
+        rated = tuple(seats) if seats else tuple(log.human) or tuple(range(log.players))
+        bad = [s for s in rated if not 0 <= s < log.players]
+        if bad:
+            raise InputError("--seat", f"seat {bad[0]} is not at the table of {path} ({log.players} players: seats "
+                             f"0 to {log.players - 1})", "give seats the logs have", None)
+        other = str(log.meta.get("policy") or DEFAULT_POLICY)
+        note = inputs.note
+        if other not in PolicyId.labels():
+            if len(rated) < log.players:
+                note = (f"{path} names no policy of ours for its other seats ({other!r}); the {DEFAULT_POLICY} "
+                        "plays them")
+            other = DEFAULT_POLICY
+        start = start_of_log(log, inputs.mission, inputs.catalog)
+        walk = start.clone()
+        decisions = []
+        for action in final.moves:
+            seat = walk.current_player()
+            if seat in rated and len(walk.legal_actions()) > 1:
+                decisions.append((walk.observation(seat), action))
+            walk.apply(action)
+        cleared = None if log.end is None else log.end["result"] == Result.CLEARED.label
+        games.append(RatedGame(str(path), log, inputs.mission, inputs.catalog, start, cleared, rated, other,
+                               int(log.meta.get("samples") or 0), decisions, note))
+    return games
+
+
+def _replays(game: RatedGame, index: int, policy: str, samples: int | None, plays: int, seed: int) -> int:
+    """Clears of the logged deal in ``plays`` replays, the rated seats played by (policy, samples)."""
+    from solver.game.fast.search import table_play_on  # heavy: Numba
+    from solver.game.fast.state import fast_state
+    from solver.game.planner import planner_library
+    from solver.game.tables import build_tables
+
+    T = build_tables(game.mission, game.catalog, planner_library(game.mission, game.catalog))
+    group = np.array([0 if s in game.seats else 1 for s in range(game.start.players)], np.int64)
+    pols = np.array([int(PolicyId.parse(policy)), int(PolicyId.parse(game.other))], np.int64)
+    ks = np.array([samples or 0, game.other_samples if game.other == PolicyId.SEARCH.label else 0], np.int64)
+    results = np.zeros(plays, np.int64)
+    table_play_on(fast_state(game.start), group, pols, ks, T, game_seeds(seed, index * plays, plays), results)
+    return int((results == int(Result.CLEARED)).sum())
+
+
+def _agreement(game: RatedGame, index: int, policy: str, samples: int | None, seed: int) -> tuple[int, int]:
+    """(decisions the rung makes too, decisions) over the rated seats' logged decisions."""
+    from solver.game.roster import make_policy
+
+    player = make_policy(policy, samples or 0) if policy == PolicyId.SEARCH.label else make_policy(policy)
+    streams = game_seeds(seed + AGREE_STREAM, index * 1000, max(1, len(game.decisions)))
+    same = 0
+    for (obs, action), s in zip(game.decisions, streams, strict=False):
+        if player.act(obs, SplitMix64(int(s))) == action:
+            same += 1
+    return same, len(game.decisions)
+
+
+_JOB: dict = {}  # the games being rated: forked workers inherit them instead of unpickling them per task
+
+
+def _task(args) -> tuple[int, int, int, int, int]:
+    rung, index, plays, seed = args
+    policy, samples = RUNGS[rung]
+    game = _JOB["games"][index]
+    clears = _replays(game, index, policy, samples, plays, seed)
+    same, total = _agreement(game, index, policy, samples, seed)
+    return rung, index, clears, same, total
+
+
+def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RATE_PLAYS, missions=(),
+         seed: int = 1, workers: int = 1, progress=None) -> dict:
+    """SPEC's `kakapo rate` document."""
+    games = read_games(paths, seats)
+    _JOB["games"] = games
+    tasks = [(r, g, plays, seed) for r in range(len(RUNGS)) for g in range(len(games))]
+    clears = np.zeros((len(RUNGS), len(games)), np.int64)
+    agree = np.zeros((len(RUNGS), 2), np.int64)
+    for done, (r, g, c, same, total) in enumerate(_run(tasks, workers), start=1):
+        clears[r, g] = c
+        agree[r] += (same, total)
+        if progress:
+            progress(done, len(tasks))
+    finished = [g for g, game in enumerate(games) if game.cleared is not None]
+    won = np.array([games[g].cleared for g in finished], bool)
+    rungs = []
+    for r, (policy, samples) in enumerate(RUNGS):
+        p = (clears[r, finished] + 0.5) / (plays + 1)
+        ll = float(np.sum(np.where(won, np.log(p), np.log1p(-p)))) if finished else 0.0
+        rungs.append({"policy": policy, "samples": samples, "log_likelihood": round(ll, 4),
+                      "agreement": round(float(agree[r, 0] / agree[r, 1]), 4) if agree[r, 1] else None,
+                      "expected_clears": round(float(clears[r, finished].sum() / plays), 3)})
+    best_i = max(range(len(rungs)), key=lambda i: (rungs[i]["log_likelihood"], rungs[i]["agreement"] or 0.0, -i))
+    top = rungs[best_i]["log_likelihood"]
+    plausible = [i for i in range(len(rungs)) if top - rungs[i]["log_likelihood"] <= LR_BOUND]
+    players = sorted({g.start.players for g in games})
+    doc = {"games": len(games), "finished": len(finished), "cleared": int(won.sum()),
+           "seats": sorted({s for g in games for s in g.seats}), "plays": plays, "seed": seed,
+           "missions": sorted({g.mission.id for g in games}), "players": players,
+           "rungs": rungs, "best": {"policy": rungs[best_i]["policy"], "samples": rungs[best_i]["samples"]},
+           "plausible": [{"policy": rungs[i]["policy"], "samples": rungs[i]["samples"]} for i in plausible],
+           "told_apart": len(plausible) == 1,
+           "notes": [g.note for g in games if g.note]}
+    if len(finished) < len(games):
+        doc["notes"].append(f"{len(games) - len(finished)} game(s) not finished: their decisions count in the "
+                            "agreement, not in the likelihood")
+    doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers) for m in missions]
+    return doc
+
+
+def _run(tasks, workers: int):
+    if workers <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield _task(t)
+        return
+    from solver.runtime.workers import process_pool, stop_pool
+
+    pool = process_pool(workers)
+    try:
+        # the heaviest tasks first (the search rungs), so that the last ones are short
+        order = sorted(tasks, key=lambda t: -(RUNGS[t[0]][1] or 0))
+        futures = [pool.submit(_task, t) for t in order]
+        for f in futures:
+            yield f.result()
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown()
+
+
+def predict(mission, best: int, plausible: list[int], players: list[int], seed: int, workers: int) -> dict:
+    """The clear rate to expect at a mission from the best rung: the campaign's measured rate
+    where the mission is bundled (else the rung played there), the interval spanning every
+    plausible rung's 95 % interval."""
+    from solver.analysis.simulate import play_games  # heavy: Numba
+    from solver.io.catalog import load_catalog
+    from solver.io.difficulty import campaign_difficulty
+    from solver.io.missionfile import load_mission
+    from solver.io.paths import bundled_mission, mission_path
+
+    catalog = load_catalog()
+    m = load_mission(mission_path(mission), catalog)
+    counts = m.player_counts()
+    n = players[0] if len(players) == 1 and players[0] in counts else m.default_players()
+    bundled = bundled_mission(m.id)
+    own = bundled is not None and mission_path(mission).resolve() == bundled.resolve()
+    table = campaign_difficulty(catalog.key, catalog.key).get((m.id, n)) if own else None
+    rates: dict[int, tuple[float, int]] = {}
+    for i in sorted(set(plausible) | {best}):
+        policy, samples = RUNGS[i]
+        label = rung_label(policy, samples)
+        if table is not None and label in table.rates:
+            games = rung_games(samples, table.games)
+            rates[i] = (table.rates[label], games)
+        else:
+            games = rung_games(samples, PREDICT_GAMES)
+            out = play_games(m, catalog, n, games, seed, policy, "numba", workers, samples=samples or 0)
+            rates[i] = (float((out.results == int(Result.CLEARED)).mean()), games)
+    lows, highs = [], []
+    for rate_, games in rates.values():
+        lo, hi = wilson(round(rate_ * games), games)
+        lows.append(lo)
+        highs.append(hi)
+    policy, samples = RUNGS[best]
+    return {"mission": m.id, "players": n, "rung": rung_label(policy, samples),
+            "clear_rate": round(rates[best][0], 4), "ci95": [round(min(lows), 4), round(max(highs), 4)],
+            "source": "campaign" if table is not None else f"simulated, {PREDICT_GAMES} games"}
+
+
+def rate_lines(doc: dict) -> list[str]:
+    """The rating in words."""
+    out = [f"{doc['games']} game(s) ({', '.join(doc['missions'])}), {doc['cleared']} of {doc['finished']} "
+           f"finished cleared; rated seat(s) {', '.join(map(str, doc['seats']))}; {doc['plays']} replays of "
+           "each deal per rung"]
+    out.append(f"  {'rung':<12} {'log-lik.':>9} {'agreement':>10} {'expected clears':>16}")
+    best = rung_label(doc["best"]["policy"], doc["best"]["samples"])
+    plausible = {rung_label(p["policy"], p["samples"]) for p in doc["plausible"]}
+    for r in doc["rungs"]:
+        label = rung_label(r["policy"], r["samples"])
+        mark = " <- best" if label == best else " (plausible)" if label in plausible else ""
+        agree = "-" if r["agreement"] is None else f"{r['agreement']:.0%}"
+        out.append(f"  {label:<12} {r['log_likelihood']:>9.2f} {agree:>10} {r['expected_clears']:>16.1f}{mark}")
+    if doc["told_apart"]:
+        out.append(f"the table plays like {best}; every other rung is ruled out (likelihood ratio, 95 %)")
+    else:
+        names = ", ".join(rung_label(p["policy"], p["samples"]) for p in doc["plausible"])
+        out.append(f"best: {best}, but these games cannot tell apart: {names} (likelihood ratio, 95 %); more games "
+                   "narrow it")
+    for p in doc["predictions"]:
+        lo, hi = p["ci95"]
+        out.append(f"expected at {p['mission']} with {p['players']} players: {p['clear_rate']:.0%} "
+                   f"(95 % {lo:.0%} .. {hi:.0%}; {p['rung']}, {p['source']})")
+    out += [f"note: {n}" for n in doc["notes"]]
+    return out
+
+
+def likelihood_plot(doc: dict, path) -> None:
+    """The log-likelihood of the table's results across the rungs, the plausible band shaded."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [rung_label(r["policy"], r["samples"]) for r in doc["rungs"]]
+    ll = [r["log_likelihood"] for r in doc["rungs"]]
+    top = max(ll)
+    fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=110)
+    ax.plot(range(len(ll)), ll, marker="o", color="#1f77b4", lw=1.8, label="log-likelihood of the results")
+    ax.axhspan(top - LR_BOUND, top + 0.2, color="#2ca02c", alpha=0.15, label="plausible (likelihood ratio, 95 %)")
+    ax2 = ax.twinx()
+    agree = [r["agreement"] if r["agreement"] is not None else math.nan for r in doc["rungs"]]
+    ax2.plot(range(len(ll)), agree, marker="s", color="#ff7f0e", lw=1.2, ls="--", label="agreement")
+    ax2.set_ylim(0, 1)
+    ax2.set_ylabel("agreement with the logged decisions")
+    ax.set_xticks(range(len(ll)), labels, fontsize=8, rotation=20)
+    ax.set_ylabel("log-likelihood")
+    ax.set_title(f"Which rung plays like this table ({doc['games']} games)", fontsize=11)
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = ax2.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=8, loc="lower right")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

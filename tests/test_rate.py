@@ -1,0 +1,131 @@
+"""`kakapo rate LOG...` (SPEC): its document, the mixed-table kernel against the reference engine,
+the seats it rates, broken inputs, and a table of known strength placed on the ladder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from solver.analysis.ladder import RUNGS
+from solver.cli import main
+from solver.core.codes import PolicyId
+from solver.game.fast.search import table_play_on
+from solver.game.fast.state import fast_state
+from solver.game.planner import planner_library
+from solver.game.roster import make_policy
+from solver.game.seeds import game_seeds
+from solver.game.tables import build_tables
+from solver.io.missionfile import load_mission
+from solver.io.paths import bundled_mission
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def bot_logs(folder: Path, mission: str, policy: str, games: int, seed: int = 9, players: int | None = None):
+    out = []
+    for i in range(games):
+        path = folder / f"{mission}-{policy}-{i}.jsonl"
+        extra = ["--players", players] if players else []
+        res = run("play", mission, "--policy", policy, "--seed", seed, "--game", i, "--log", path, *extra)
+        assert res.exit_code in (0, 1), res.output
+        out.append(path)
+    return out
+
+
+def test_the_mixed_table_kernel_plays_the_reference_engines_games(catalog):
+    """Seat k plays its group's policy with a memory of its group: the same results as the Python
+    engine with one policy object per group, the streams drawn from each seed."""
+    from solver.game.search import play_on
+    from solver.game.state import deal
+
+    for mid, players, rated, mine, other in (("b12", 2, {0}, "heuristic", "planner"),
+                                             ("p05", 3, {1}, "greedy", "heuristic"),
+                                             ("p05", 4, {0, 2}, "search", "planner")):
+        m = load_mission(bundled_mission(mid), catalog)
+        T = build_tables(m, catalog, planner_library(m, catalog))
+        start = deal(m, catalog, players, 123)
+        seeds = game_seeds(5, 0, 6)
+        group = np.array([0 if s in rated else 1 for s in range(players)], np.int64)
+        pols = np.array([int(PolicyId.parse(mine)), int(PolicyId.parse(other))], np.int64)
+        ks = np.array([2 if mine == "search" else 0, 0], np.int64)
+        fast = np.zeros(len(seeds), np.int64)
+        table_play_on(fast_state(start), group, pols, ks, T, seeds, fast)
+        for i, s in enumerate(seeds):
+            a, b = make_policy(mine, 2), make_policy(other)
+            state = play_on(start, int(s), [a if k in rated else b for k in range(players)])
+            assert int(state.outcome) == fast[i], (mid, players, i)
+
+
+def test_rate_document_and_picture(tmp_path):
+    logs = bot_logs(tmp_path, "b05", "planner", 3)
+    png = tmp_path / "rate.png"
+    res = run("rate", *logs, "--plays", 3, "--workers", 1, "--mission", "b06", "--json", "--png", png)
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["games"] == 3 and doc["seats"] == [0, 1]  # no human seat: every seat
+    assert [(r["policy"], r["samples"]) for r in doc["rungs"]] == list(RUNGS)
+    for r in doc["rungs"]:
+        assert r["log_likelihood"] <= 0 and 0 <= r["agreement"] <= 1 and 0 <= r["expected_clears"] <= 3
+    planner = next(r for r in doc["rungs"] if r["policy"] == "planner")
+    assert planner["agreement"] == 1.0  # the planner decides without its stream: it agrees with itself
+    best = doc["best"]
+    assert best in doc["plausible"] and (best["policy"], best["samples"]) in RUNGS
+    top = max(r["log_likelihood"] for r in doc["rungs"])
+    for r in doc["rungs"]:  # plausible: within the likelihood ratio's bound of the best
+        inside = {"policy": r["policy"], "samples": r["samples"]} in doc["plausible"]
+        assert inside == (top - r["log_likelihood"] <= 1.92)
+    (p,) = doc["predictions"]
+    assert p["mission"] == "b06" and p["players"] == 2 and p["ci95"][0] <= p["clear_rate"] <= p["ci95"][1]
+    assert png.stat().st_size > 5000
+    text = run("rate", *logs, "--plays", 3, "--workers", 1)
+    assert text.exit_code == 0 and "<- best" in text.output
+
+
+def test_the_rated_seats_default_to_the_people(tmp_path, catalog):
+    from solver.analysis.tablegame import TableGame
+
+    m = load_mission(bundled_mission("b05"), catalog)
+    g = TableGame.start(tmp_path / "games", m, catalog, 2, [1], "heuristic", 3, 0)
+    while g.result() is None:
+        g.answer(g.pending_seat, choice=1)
+    res = run("rate", g.log_path(), "--plays", 2, "--workers", 1, "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["seats"] == [1]
+    res = run("rate", g.log_path(), "--plays", 2, "--workers", 1, "--json", "--seat", "0")
+    assert json.loads(res.output)["seats"] == [0]
+
+
+def test_broken_inputs_are_exit_2_naming_the_file_and_line(tmp_path):
+    (log,) = bot_logs(tmp_path, "b05", "heuristic", 1)
+    lines = log.read_text().splitlines()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(lines[0] + "\n{not json\n")
+    res = run("rate", broken)
+    assert res.exit_code == 2 and "broken.jsonl" in res.output and "line 2" in res.output
+    assert "Traceback" not in res.output
+    res = run("rate", log, "--seat", "5")
+    assert res.exit_code == 2 and "seat 5" in res.output
+    res = run("rate", log, "--seat", "x")
+    assert res.exit_code == 2
+    res = run("rate", log, "--mission", "zz99")
+    assert res.exit_code == 2 and "zz99" in res.output
+    res = run("rate", tmp_path / "missing.jsonl")
+    assert res.exit_code == 2
+
+
+@pytest.mark.slow
+def test_a_naive_table_is_told_from_a_careful_one(tmp_path):
+    """Greedy bots' games on b10 place the table at greedy, and rule the planner out."""
+    logs = bot_logs(tmp_path, "b10", "greedy", 12)
+    res = run("rate", *logs, "--plays", 10, "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["best"] == {"policy": "greedy", "samples": None}
+    assert {"policy": "planner", "samples": None} not in doc["plausible"]
