@@ -788,7 +788,7 @@ def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
     Example: kakapo rate games/*.jsonl --mission b14
     """
     from solver.analysis.rate import likelihood_plot, rate_lines  # heavy: Numba
-    from solver.analysis.rate import rate as run_rate
+    from solver.analysis.rate import rate as run_rate  # heavy: Numba
 
     check_output_path(png_path, list(logs), ".png", "--png")
     rated = None

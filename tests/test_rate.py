@@ -6,19 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from solver.analysis.ladder import RUNGS
 from solver.cli import main
-from solver.core.codes import PolicyId
-from solver.game.fast.search import table_play_on
-from solver.game.fast.state import fast_state
-from solver.game.planner import planner_library
-from solver.game.roster import make_policy
-from solver.game.seeds import game_seeds
-from solver.game.tables import build_tables
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
 
@@ -36,30 +28,6 @@ def bot_logs(folder: Path, mission: str, policy: str, games: int, seed: int = 9,
         assert res.exit_code in (0, 1), res.output
         out.append(path)
     return out
-
-
-def test_the_mixed_table_kernel_plays_the_reference_engines_games(catalog):
-    """Seat k plays its group's policy with a memory of its group: the same results as the Python
-    engine with one policy object per group, the streams drawn from each seed."""
-    from solver.game.search import play_on
-    from solver.game.state import deal
-
-    for mid, players, rated, mine, other in (("b12", 2, {0}, "heuristic", "planner"),
-                                             ("p05", 3, {1}, "greedy", "heuristic"),
-                                             ("p05", 4, {0, 2}, "search", "planner")):
-        m = load_mission(bundled_mission(mid), catalog)
-        T = build_tables(m, catalog, planner_library(m, catalog))
-        start = deal(m, catalog, players, 123)
-        seeds = game_seeds(5, 0, 6)
-        group = np.array([0 if s in rated else 1 for s in range(players)], np.int64)
-        pols = np.array([int(PolicyId.parse(mine)), int(PolicyId.parse(other))], np.int64)
-        ks = np.array([2 if mine == "search" else 0, 0], np.int64)
-        fast = np.zeros(len(seeds), np.int64)
-        table_play_on(fast_state(start), group, pols, ks, T, seeds, fast)
-        for i, s in enumerate(seeds):
-            a, b = make_policy(mine, 2), make_policy(other)
-            state = play_on(start, int(s), [a if k in rated else b for k in range(players)])
-            assert int(state.outcome) == fast[i], (mid, players, i)
 
 
 def test_rate_document_and_picture(tmp_path):

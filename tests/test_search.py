@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from solver.core.cards import Card
-from solver.core.codes import Result
+from solver.core.codes import PolicyId, Result
 from solver.core.rules import mask_of
 from solver.core.spec import GameSpec
 from solver.game import search
@@ -14,11 +14,14 @@ from solver.game.fast import search as fsearch
 from solver.game.fast import state as fs
 from solver.game.fast.policies import decide
 from solver.game.fast.state import spec_array
-from solver.game.planner import PlannerPolicy
+from solver.game.planner import PlannerPolicy, planner_library
 from solver.game.rng import SplitMix64
+from solver.game.roster import make_policy
 from solver.game.search import SearchPolicy
 from solver.game.seeds import game_seeds, seat_seeds
+from solver.game.tables import build_tables
 from solver.io.missionfile import load_mission
+from solver.io.paths import bundled_mission
 from tests.conftest import ROOT
 from tests.twins import assert_same_state, moments, small_library, tables_for, twin
 
@@ -289,3 +292,28 @@ def test_search_clears_more_than_the_planner(catalog):
     searched = (fast.run(T, spec, seeds, "search", 2)[0] == 0).sum()
     assert fast.run(T, spec, seeds, "search", 0)[0].tolist() == fast.run(T, spec, seeds, "planner")[0].tolist()
     assert searched >= planner + 3, (planner, searched)
+
+
+@twin("search.table_play_on")
+def test_the_mixed_table_kernel_plays_the_reference_engines_games(catalog):
+    """Seat k plays its group's policy with a memory of its group: the same results as the Python
+    engine with one policy object per group, the streams drawn from each seed."""
+    from solver.game.search import play_on
+    from solver.game.state import deal
+
+    for mid, players, rated, mine, other in (("b12", 2, {0}, "heuristic", "planner"),
+                                             ("p05", 3, {1}, "greedy", "heuristic"),
+                                             ("p05", 4, {0, 2}, "search", "planner")):
+        m = load_mission(bundled_mission(mid), catalog)
+        T = build_tables(m, catalog, planner_library(m, catalog))
+        start = deal(m, catalog, players, 123)
+        seeds = game_seeds(5, 0, 6)
+        group = np.array([0 if s in rated else 1 for s in range(players)], np.int64)
+        pols = np.array([int(PolicyId.parse(mine)), int(PolicyId.parse(other))], np.int64)
+        ks = np.array([2 if mine == "search" else 0, 0], np.int64)
+        fast = np.zeros(len(seeds), np.int64)
+        fsearch.table_play_on(fs.fast_state(start), group, pols, ks, T, seeds, fast)
+        for i, s in enumerate(seeds):
+            a, b = make_policy(mine, 2), make_policy(other)
+            state = play_on(start, int(s), [a if k in rated else b for k in range(players)])
+            assert int(state.outcome) == fast[i], (mid, players, i)

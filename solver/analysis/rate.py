@@ -20,13 +20,24 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.analysis.ladder import RUNGS, rung_games, rung_label
+from solver.analysis.simulate import play_games
 from solver.core.codes import DEFAULT_POLICY, PolicyId, Result
 from solver.core.errors import InputError
 from solver.core.stats import wilson
+from solver.game.fast.search import table_play_on
+from solver.game.fast.state import fast_state
+from solver.game.planner import planner_library
+from solver.game.resume import replay, start_of_log
 from solver.game.rng import SplitMix64
+from solver.game.roster import make_policy
 from solver.game.seeds import game_seeds
 from solver.game.state import GameState, Observation
+from solver.game.tables import build_tables
+from solver.io.catalog import load_catalog
+from solver.io.difficulty import campaign_difficulty
 from solver.io.gamelog import GameLog, read_log
+from solver.io.missionfile import load_mission
+from solver.io.paths import bundled_mission, mission_path
 from solver.io.records import log_inputs
 
 RATE_PLAYS = 20
@@ -54,8 +65,6 @@ class RatedGame:
 
 def read_games(paths: list[str], seats: tuple[int, ...] | None) -> list[RatedGame]:
     """Every log, checked by the rules (InputError names the file and line)."""
-    from solver.game.resume import replay, start_of_log
-
     games = []
     for path in paths:
         log = read_log(path)
@@ -89,11 +98,6 @@ def read_games(paths: list[str], seats: tuple[int, ...] | None) -> list[RatedGam
 
 def _replays(game: RatedGame, index: int, policy: str, samples: int | None, plays: int, seed: int) -> int:
     """Clears of the logged deal in ``plays`` replays, the rated seats played by (policy, samples)."""
-    from solver.game.fast.search import table_play_on  # heavy: Numba
-    from solver.game.fast.state import fast_state
-    from solver.game.planner import planner_library
-    from solver.game.tables import build_tables
-
     T = build_tables(game.mission, game.catalog, planner_library(game.mission, game.catalog))
     group = np.array([0 if s in game.seats else 1 for s in range(game.start.players)], np.int64)
     pols = np.array([int(PolicyId.parse(policy)), int(PolicyId.parse(game.other))], np.int64)
@@ -105,8 +109,6 @@ def _replays(game: RatedGame, index: int, policy: str, samples: int | None, play
 
 def _agreement(game: RatedGame, index: int, policy: str, samples: int | None, seed: int) -> tuple[int, int]:
     """(decisions the rung makes too, decisions) over the rated seats' logged decisions."""
-    from solver.game.roster import make_policy
-
     player = make_policy(policy, samples or 0) if policy == PolicyId.SEARCH.label else make_policy(policy)
     streams = game_seeds(seed + AGREE_STREAM, index * 1000, max(1, len(game.decisions)))
     same = 0
@@ -173,7 +175,7 @@ def _run(tasks, workers: int):
         for t in tasks:
             yield _task(t)
         return
-    from solver.runtime.workers import process_pool, stop_pool
+    from solver.runtime.workers import process_pool, stop_pool  # heavy: only with workers
 
     pool = process_pool(workers)
     try:
@@ -192,12 +194,6 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
     """The clear rate to expect at a mission from the best rung: the campaign's measured rate
     where the mission is bundled (else the rung played there), the interval spanning every
     plausible rung's 95 % interval."""
-    from solver.analysis.simulate import play_games  # heavy: Numba
-    from solver.io.catalog import load_catalog
-    from solver.io.difficulty import campaign_difficulty
-    from solver.io.missionfile import load_mission
-    from solver.io.paths import bundled_mission, mission_path
-
     catalog = load_catalog()
     m = load_mission(mission_path(mission), catalog)
     counts = m.player_counts()
@@ -256,10 +252,10 @@ def rate_lines(doc: dict) -> list[str]:
 
 def likelihood_plot(doc: dict, path) -> None:
     """The log-likelihood of the table's results across the rungs, the plausible band shaded."""
-    import matplotlib
+    import matplotlib  # heavy: matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # heavy: matplotlib
 
     labels = [rung_label(r["policy"], r["samples"]) for r in doc["rungs"]]
     ll = [r["log_likelihood"] for r in doc["rungs"]]

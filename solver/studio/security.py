@@ -13,6 +13,7 @@ One ASGI middleware, ahead of routing, answering with the API's JSON error docum
 from __future__ import annotations
 
 import json
+import socket
 import time
 
 MAX_BODY = 1_000_000
@@ -24,8 +25,6 @@ WILDCARDS = ("0.0.0.0", "::", "[::]")
 def local_addresses() -> list[str]:
     """This machine's own addresses on its networks (the first: the one its default route uses),
     found without sending anything."""
-    import socket
-
     found: list[str] = []
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:

@@ -70,7 +70,7 @@ TWINS = {
     "search.points": "game.search.look_ahead", "state.copy_state": "game.state.GameState.clone",
     "search.search_decide": "game.search.SearchPolicy.act",
     "search.search_play_out": "game.engine.play_out", "search.search_many": "game.engine.play_game",
-    "search.search_play_on": "game.search.play_on",
+    "search.search_play_on": "game.search.play_on", "search.table_play_on": "game.search.play_on",
 }
 
 __all__ = ["TWINS", "FastState", "clone_state", "deal_game", "new_memory", "new_state", "play_out", "reset_memory",
