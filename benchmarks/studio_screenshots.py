@@ -1,5 +1,7 @@
 """Screenshots of the studio for the README (docs/studio-*.png), made by a script, not by hand:
-a studio is started on an empty folder, a bundled mission opened, solved and its ladder run.
+a studio is started on an empty folder, a bundled mission opened, solved and its ladder run; a
+game started from the Play tab, a seat's page mid-game (desktop and phone), and the review of a
+lost game on the board.
 
     python benchmarks/studio_screenshots.py [--out docs]
 """
@@ -56,6 +58,38 @@ def main() -> None:
             phone.goto(url)
             phone.wait_for_selector("[data-cell=a1]")
             phone.screenshot(path=str(out / "studio-phone.png"))
+            # the table: a game from the Play tab, seat 0's page mid-game
+            page.click("#tabs [data-tab=table]")
+            page.select_option("#g-mission", "b08")
+            page.select_option("#g-policy", "planner")
+            page.fill("#g-seed", "4")
+            page.click("#g-start")
+            page.wait_for_selector("#g-links a[data-seat='0']")
+            link = page.get_attribute("#g-links a[data-seat='0']", "href")
+            seat = browser.new_page(viewport={"width": 1280, "height": 800})
+            seat.goto(link)
+            for _ in range(6):
+                seat.wait_for_selector("[data-choice]:not([disabled]), #s-log", timeout=60000)
+                if seat.query_selector("#s-log"):
+                    break
+                seat.click("[data-choice='1']:not([disabled])")
+                seat.wait_for_timeout(300)
+            seat.wait_for_selector("[data-choice]:not([disabled]), #s-log", timeout=60000)
+            seat.check("#s-advice")
+            seat.screenshot(path=str(out / "studio-seat.png"))
+            seat_phone = browser.new_page(viewport={"width": 390, "height": 844})
+            seat_phone.goto(link)
+            seat_phone.wait_for_selector("[data-choice]:not([disabled]), #s-log", timeout=60000)
+            seat_phone.screenshot(path=str(out / "studio-seat-phone.png"), full_page=True)
+            # the review of a lost game (greedy bots on b08, seed 1: lost in round 6)
+            log = folder / "lost.jsonl"
+            subprocess.run([sys.executable, "-m", "solver.cli", "play", "b08", "--policy", "greedy", "--seed", "1",
+                            "--log", str(log)], capture_output=True, check=False)
+            page.click("#tabs [data-tab=review]")
+            page.set_input_files("#r-file", str(log))
+            page.click("#r-start")
+            page.wait_for_selector("#r-board svg", timeout=300000)
+            page.screenshot(path=str(out / "studio-review.png"), full_page=True)
             browser.close()
     finally:
         proc.send_signal(signal.SIGINT)
