@@ -1,11 +1,12 @@
 """`kakapo rate LOG...`: which rung of the ladder a table plays like, from its games, and the clear
 rate to expect from it on other missions (docs/rate.md says how to read it).
 
-For every rung and every logged game: the logged deal is played again ``plays`` times from its
-start with the rated seats played by the rung and the other seats by the policy the log names,
-each replay with other streams for the seats (the same streams for every rung, so that rungs are
-compared on the same luck). The rung's clear rate on that deal, smoothed (clears + 1/2) / (plays +
-1), makes the likelihood of the table's result there; the rungs' log-likelihoods over all the
+For every rung and every logged game: the logged deal is played again ``plays`` times (the two
+top rungs half as often: ``rung_plays``) from its start with the rated seats played by the rung
+and the other seats by the policy the log names, each replay with other streams for the seats
+(the same streams for every rung, so that rungs are compared on the same luck). The rung's
+clear rate on that deal, smoothed (clears + 1/2) / (replays + 1), makes the likelihood of the
+table's result there; the rungs' log-likelihoods over all the
 games are compared by a likelihood ratio: the rungs within 1.92 of the best (half the 95 % point
 of chi-square with one degree of freedom) cannot be ruled out. Beside it, the agreement: the share
 of the rated seats' logged decisions (those with a choice) that the rung makes too at the same
@@ -42,6 +43,13 @@ from solver.io.records import log_inputs
 
 RATE_PLAYS = 20
 LR_BOUND = 1.92  # half of chi-square(1)'s 95 % point (3.84): a rung this close to the best stays plausible
+def rung_plays(samples: int | None, plays: int) -> int:
+    """The replays a rung makes of each deal: ``plays``, but half as many for the two top rungs
+    (search with 32 and 64 samples cost 2 and 4 times search-16 a game; as the ladder plays them
+    on fewer deals), the first half of the same streams."""
+    return max(1, (plays + 1) // 2) if samples is not None and samples > 16 else plays
+
+
 AGREE_STREAM = 7  # the agreement's streams: another family than the replays'
 PREDICT_GAMES = 200  # a mission outside the campaign: the rung's games there
 
@@ -97,13 +105,15 @@ def read_games(paths: list[str], seats: tuple[int, ...] | None) -> list[RatedGam
 
 
 def _replays(game: RatedGame, index: int, policy: str, samples: int | None, plays: int, seed: int) -> int:
-    """Clears of the logged deal in ``plays`` replays, the rated seats played by (policy, samples)."""
+    """Clears of the logged deal in ``rung_plays`` replays (the first of the ``plays`` streams of
+    this game), the rated seats played by (policy, samples)."""
     T = build_tables(game.mission, game.catalog, planner_library(game.mission, game.catalog))
     group = np.array([0 if s in game.seats else 1 for s in range(game.start.players)], np.int64)
     pols = np.array([int(PolicyId.parse(policy)), int(PolicyId.parse(game.other))], np.int64)
     ks = np.array([samples or 0, game.other_samples if game.other == PolicyId.SEARCH.label else 0], np.int64)
-    results = np.zeros(plays, np.int64)
-    table_play_on(fast_state(game.start), group, pols, ks, T, game_seeds(seed, index * plays, plays), results)
+    n = rung_plays(samples, plays)
+    results = np.zeros(n, np.int64)
+    table_play_on(fast_state(game.start), group, pols, ks, T, game_seeds(seed, index * plays, n), results)
     return int((results == int(Result.CLEARED)).sum())
 
 
@@ -147,11 +157,12 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
     won = np.array([games[g].cleared for g in finished], bool)
     rungs = []
     for r, (policy, samples) in enumerate(RUNGS):
-        p = (clears[r, finished] + 0.5) / (plays + 1)
+        n = rung_plays(samples, plays)
+        p = (clears[r, finished] + 0.5) / (n + 1)
         ll = float(np.sum(np.where(won, np.log(p), np.log1p(-p)))) if finished else 0.0
         rungs.append({"policy": policy, "samples": samples, "log_likelihood": round(ll, 4),
                       "agreement": round(float(agree[r, 0] / agree[r, 1]), 4) if agree[r, 1] else None,
-                      "expected_clears": round(float(clears[r, finished].sum() / plays), 3)})
+                      "expected_clears": round(float(clears[r, finished].sum() / n), 3), "plays": n})
     best_i = max(range(len(rungs)), key=lambda i: (rungs[i]["log_likelihood"], rungs[i]["agreement"] or 0.0, -i))
     top = rungs[best_i]["log_likelihood"]
     plausible = [i for i in range(len(rungs)) if top - rungs[i]["log_likelihood"] <= LR_BOUND]
