@@ -140,42 +140,66 @@ def _task(args) -> tuple[int, int, int, int, int]:
     return rung, index, clears, same, total
 
 
+@dataclass
+class Measured:
+    """Per rung and game: clears in the replays, and the agreement's (same, decisions)."""
+
+    clears: np.ndarray  # rungs x games
+    same: np.ndarray  # rungs x games
+    decisions: np.ndarray  # rungs x games
+    plays: int
+
+
+def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, progress=None) -> Measured:
+    """Every rung on every game (the work of `rate`; a subset of games is summed from it)."""
+    _JOB["games"] = games
+    tasks = [(r, g, plays, seed) for r in range(len(RUNGS)) for g in range(len(games))]
+    out = Measured(*(np.zeros((len(RUNGS), len(games)), np.int64) for _ in range(3)), plays)
+    for done, (r, g, c, same, total) in enumerate(_run(tasks, workers), start=1):
+        out.clears[r, g], out.same[r, g], out.decisions[r, g] = c, same, total
+        if progress:
+            progress(done, len(tasks))
+    return out
+
+
+def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) -> dict:
+    """The rungs' likelihoods and agreements over ``subset`` of the games (default all), the best
+    rung and the plausible ones."""
+    subset = list(range(len(games))) if subset is None else subset
+    finished = [g for g in subset if games[g].cleared is not None]
+    won = np.array([games[g].cleared for g in finished], bool)
+    rungs = []
+    for r, (policy, samples) in enumerate(RUNGS):
+        n = rung_plays(samples, m.plays)
+        p = (m.clears[r, finished] + 0.5) / (n + 1)
+        ll = float(np.sum(np.where(won, np.log(p), np.log1p(-p)))) if finished else 0.0
+        decided = int(m.decisions[r, subset].sum())
+        rungs.append({"policy": policy, "samples": samples, "log_likelihood": round(ll, 4),
+                      "agreement": round(float(m.same[r, subset].sum() / decided), 4) if decided else None,
+                      "expected_clears": round(float(m.clears[r, finished].sum() / n), 3), "plays": n})
+    best = max(range(len(rungs)), key=lambda i: (rungs[i]["log_likelihood"], rungs[i]["agreement"] or 0.0, -i))
+    top = rungs[best]["log_likelihood"]
+    plausible = [i for i in range(len(rungs)) if top - rungs[i]["log_likelihood"] <= LR_BOUND]
+    return {"finished": len(finished), "cleared": int(won.sum()), "rungs": rungs, "best_index": best,
+            "plausible_index": plausible}
+
+
 def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RATE_PLAYS, missions=(),
          seed: int = 1, workers: int = 1, progress=None) -> dict:
     """SPEC's `kakapo rate` document."""
     games = read_games(paths, seats)
-    _JOB["games"] = games
-    tasks = [(r, g, plays, seed) for r in range(len(RUNGS)) for g in range(len(games))]
-    clears = np.zeros((len(RUNGS), len(games)), np.int64)
-    agree = np.zeros((len(RUNGS), 2), np.int64)
-    for done, (r, g, c, same, total) in enumerate(_run(tasks, workers), start=1):
-        clears[r, g] = c
-        agree[r] += (same, total)
-        if progress:
-            progress(done, len(tasks))
-    finished = [g for g, game in enumerate(games) if game.cleared is not None]
-    won = np.array([games[g].cleared for g in finished], bool)
-    rungs = []
-    for r, (policy, samples) in enumerate(RUNGS):
-        n = rung_plays(samples, plays)
-        p = (clears[r, finished] + 0.5) / (n + 1)
-        ll = float(np.sum(np.where(won, np.log(p), np.log1p(-p)))) if finished else 0.0
-        rungs.append({"policy": policy, "samples": samples, "log_likelihood": round(ll, 4),
-                      "agreement": round(float(agree[r, 0] / agree[r, 1]), 4) if agree[r, 1] else None,
-                      "expected_clears": round(float(clears[r, finished].sum() / n), 3), "plays": n})
-    best_i = max(range(len(rungs)), key=lambda i: (rungs[i]["log_likelihood"], rungs[i]["agreement"] or 0.0, -i))
-    top = rungs[best_i]["log_likelihood"]
-    plausible = [i for i in range(len(rungs)) if top - rungs[i]["log_likelihood"] <= LR_BOUND]
+    j = judge(games, measure(games, plays, seed, workers, progress))
+    rungs, best_i, plausible = j["rungs"], j["best_index"], j["plausible_index"]
     players = sorted({g.start.players for g in games})
-    doc = {"games": len(games), "finished": len(finished), "cleared": int(won.sum()),
+    doc = {"games": len(games), "finished": j["finished"], "cleared": j["cleared"],
            "seats": sorted({s for g in games for s in g.seats}), "plays": plays, "seed": seed,
            "missions": sorted({g.mission.id for g in games}), "players": players,
            "rungs": rungs, "best": {"policy": rungs[best_i]["policy"], "samples": rungs[best_i]["samples"]},
            "plausible": [{"policy": rungs[i]["policy"], "samples": rungs[i]["samples"]} for i in plausible],
            "told_apart": len(plausible) == 1,
            "notes": [g.note for g in games if g.note]}
-    if len(finished) < len(games):
-        doc["notes"].append(f"{len(games) - len(finished)} game(s) not finished: their decisions count in the "
+    if j["finished"] < len(games):
+        doc["notes"].append(f"{len(games) - j['finished']} game(s) not finished: their decisions count in the "
                             "agreement, not in the likelihood")
     doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers) for m in missions]
     return doc
