@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -274,3 +275,34 @@ def test_on_every_address_the_table_reaches_this_machine_and_nothing_else():
     loop = Guard(None)
     loop.allow("127.0.0.1", 8765)
     assert not any(f"{a}:8765" in loop.hosts for a in local_addresses())
+
+
+def test_rating_the_folders_table_needs_finished_games(folder):
+    client = client_for(folder)
+    res = client.post("/api/jobs", json={"kind": "rate"})
+    assert res.status_code == 422 and "no finished game" in res.json()["error"]["message"]
+    res = client.post("/api/jobs", json={"kind": "rate", "logs": ["nosuch"]})
+    assert res.status_code == 422
+
+
+@pytest.mark.slow
+def test_the_folders_table_rated_as_kakapo_rate_rates_it(folder):
+    client = client_for(folder)
+    ids = []
+    for game in (0, 1):
+        gid, tokens, _ = start(client, mission="b05", human=[0], policy="planner", seed=1, game=game)
+        play_through(client, gid, [0], tokens, random.Random(game))
+        ids.append(gid)
+    with client:
+        job = client.post("/api/jobs", json={"kind": "rate"}).json()["id"]
+        for _ in range(600):
+            state = client.get(f"/api/jobs/{job}").json()
+            if state["state"] in ("done", "failed", "cancelled"):
+                break
+            time.sleep(0.5)
+    assert state["state"] == "done", state
+    doc = state["result"]
+    paths = [str(folder / "games" / f"{i}.jsonl") for i in sorted(ids)]
+    cli = json.loads(CliRunner().invoke(main, ["rate", *paths, "--json", "--workers", "1"]).stdout)
+    assert doc["rungs"] == cli["rungs"] and doc["best"] == cli["best"] and doc["seats"] == [0]
+    assert {p["mission"] for p in doc["predictions"]} >= {"b01", "b20", "p01", "p20"}

@@ -146,6 +146,17 @@ def review_log_text(text: str, name: str = "the log", time_limit: float = 10.0, 
     return rv.to_json()
 
 
+def rate_table(paths: list[str], workers: int, progress=None) -> dict:
+    """The studio's "rate this table": `kakapo rate` of the folder's finished games (the people's
+    seats), with the clear rate to expect at every bundled mission."""
+    from solver.analysis.rate import rate  # heavy: Numba
+    from solver.io.paths import MISSIONS
+
+    tell = progress or (lambda _f: None)
+    bundled = [p.stem for p in sorted(MISSIONS.glob("buddy/*.toml")) + sorted(MISSIONS.glob("party/*.toml"))]
+    return rate(paths, None, missions=bundled, workers=workers, progress=lambda d, t: tell(0.97 * d / max(t, 1)))
+
+
 def place_in_campaign(doc: dict, m: Mission, catalog: Catalog, players: int) -> None:
     """Where the ladder's figure falls among the bundled missions of that mode and table (by the
     campaign's own measured figures), as `kakapo ladder` says it."""

@@ -49,7 +49,7 @@ def _job_main(request: dict, pieces: str | None, workers: int, out) -> None:
     with contextlib.suppress(OSError):
         os.setsid()  # a group of its own: a cancel ends its game workers too
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
-    from solver.analysis.workbench import run_job, warm_up  # heavy: Numba, OR-Tools (in the worker only)
+    from solver.analysis.workbench import rate_table, run_job, warm_up  # heavy: Numba, OR-Tools (in the worker only)
 
     last = [-1.0]
 
@@ -62,6 +62,9 @@ def _job_main(request: dict, pieces: str | None, workers: int, out) -> None:
         if request["kind"] == "warmup":
             warm_up(load_catalog(pieces))
             out.put(("done", {}))
+            return
+        if request["kind"] == "rate":
+            out.put(("done", rate_table(request["paths"], workers, progress=tell)))
             return
         doc = run_job(request["kind"], request["text"], load_catalog(pieces), request.get("name"),
                       request.get("players"), request["games"], request["seed"], request.get("policy"), workers,

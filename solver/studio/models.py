@@ -31,10 +31,14 @@ class SaveRequest(Strict):
     overwrite: bool = False
 
 
-class JobRequest(MissionText):
-    """A long job; for ``review``, ``text`` is the game's log (JSON Lines)."""
+class JobRequest(Strict):
+    """A long job; for ``review``, ``text`` is the game's log (JSON Lines); for ``rate``, ``logs``
+    names games of the folder (finished ones; default every finished game)."""
 
-    kind: Literal["ladder", "simulate", "ceiling", "review"]
+    kind: Literal["ladder", "simulate", "ceiling", "review", "rate"]
+    text: str = Field(default="", max_length=MAX_TEXT)
+    name: str | None = Field(default=None, max_length=200)
+    logs: list[str] | None = Field(default=None, max_length=1000)
     players: int | None = Field(default=None, ge=2, le=4)
     games: int = Field(default=200, ge=1, le=100_000)
     seed: int = Field(default=1, ge=0, le=2**63 - 1)

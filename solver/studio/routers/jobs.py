@@ -23,6 +23,15 @@ router = APIRouter(prefix="/api/jobs", tags=["jobs"])
 @router.post("")
 def start(body: JobRequest, request: Request):
     ctx = request.app.state.ctx
+    if body.kind == "rate":  # the table's games in the folder, finished
+        finished = {g.id: g for g in ctx.table.all() if g.result() is not None}
+        wanted = body.logs if body.logs is not None else sorted(finished)
+        missing = [i for i in wanted if i not in finished]
+        if missing or not wanted:
+            raise StudioError(422, f"no finished game {missing[0][:40]!r} in the folder" if missing else
+                              "no finished game in the folder to rate", "play games to their end first")
+        paths = [str(finished[i].log_path()) for i in wanted]
+        return {"id": ctx.jobs.submit({**body.model_dump(), "paths": paths, "games": 0, "seed": 1}).id}
     if body.kind == "review":  # the text is a log: a broken one is said now, not in the job
         try:
             log_inputs(parse_log(body.text, body.name or "the log"))

@@ -419,6 +419,52 @@ async function reviewFile() {
   startReview(await f.text());
 }
 
+// ------------------------------------------------------------------ rating the table
+async function rateTable() {
+  $("t-state").textContent = "rating…";
+  $("t-expected").replaceChildren();
+  const res = await api("POST", "/api/jobs", { kind: "rate" });
+  if (!res.ok) { $("t-state").textContent = `cannot rate: ${res.doc ? res.doc.error.message : res.status}`; return; }
+  const id = res.doc.id;
+  $("t-cancel").disabled = false;
+  $("t-cancel").onclick = () => api("DELETE", `/api/jobs/${id}`);
+  const ev = new EventSource(`/api/jobs/${id}/events`);
+  ev.onmessage = async (m) => {
+    const j = JSON.parse(m.data);
+    $("t-progress").value = j.progress;
+    $("t-state").textContent = `rate: ${j.state}` + (j.state === "running" ? ` (${Math.round(100 * j.progress)} %)` : "")
+      + (j.error ? `: ${j.error}` : "");
+    $("t-state").dataset.state = j.state;
+    if (["done", "failed", "cancelled"].includes(j.state)) {
+      ev.close(); $("t-cancel").disabled = true;
+      if (j.state === "done") await showRating(j.result);
+    }
+  };
+}
+
+const rungName = (r) => (r.samples ? `${r.policy}-${r.samples}` : r.policy);
+
+async function showRating(d) {
+  const plausible = d.plausible.map(rungName).join(", ");
+  $("t-state").textContent = `${d.games} game(s), seat(s) ${d.seats.join(", ")}: the table plays like `
+    + `${rungName(d.best)}` + (d.told_apart ? " (every other rung ruled out)" : `; these games cannot tell apart: ${plausible}`);
+  const list = await api("GET", "/api/missions");
+  const shortfall = new Map();
+  if (list.ok) for (const m of list.doc) if (m.shortfall) shortfall.set(m.id, m.shortfall);
+  const head = document.createElement("tr");
+  for (const h of ["mission", "players", "campaign shortfall", "expected for your table"]) head.appendChild(el("th", h));
+  const rows = d.predictions.map((p) => {
+    const tr = document.createElement("tr");
+    tr.dataset.mission = p.mission;
+    const sf = shortfall.get(p.mission);
+    tr.append(el("td", p.mission), el("td", String(p.players)),
+      el("td", sf && sf[String(p.players)] !== undefined ? sf[String(p.players)].toFixed(3) : "-"),
+      el("td", `${Math.round(100 * p.clear_rate)} % (${Math.round(100 * p.ci95[0])}–${Math.round(100 * p.ci95[1])} %)`));
+    return tr;
+  });
+  $("t-expected").replaceChildren(head, ...rows);
+}
+
 // ------------------------------------------------------------------ wiring
 function initTable() {
   for (const b of document.querySelectorAll("#tabs button")) {
@@ -426,6 +472,7 @@ function initTable() {
   }
   $("g-players").addEventListener("change", seatBoxes);
   $("g-start").addEventListener("click", startGame);
+  $("t-rate").addEventListener("click", rateTable);
   $("r-start").addEventListener("click", reviewFile);
   $("r-cancel").addEventListener("click", () => { if (table.reviewJob) api("DELETE", `/api/jobs/${table.reviewJob}`); });
   seatBoxes();
