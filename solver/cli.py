@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime
 import functools
+import gc
 import itertools
 import json
 import os
@@ -207,6 +208,10 @@ def band_line(parts: list[tuple[str, float]]) -> str:
 @click.version_option(package_name="kakapo")
 def main():
     """kakapo: mission solver and difficulty analyzer for The KAKAPO Buddy & Party."""
+    # Numba's first compile allocates millions of short-lived objects: with Python's default
+    # thresholds the cycle collector runs every 700 allocations, 7 % of a first `simulate`
+    # (benchmarks/RESULTS.md). A command is a short process: collect less often.
+    gc.set_threshold(100_000, 50, 100)
 
 
 # ---------------------------------------------------------------- solve
