@@ -405,23 +405,6 @@ def search_many(seeds, seat_seeds, spec, samples, T, results, rounds_played, sca
 
 
 @kernel(entry=True)
-def search_play_on(S0, samples, T, seeds, results):
-    """search.play_on with the search player, once per seed: S0 played to the end, the seats'
-    streams drawn from the seed. Result codes into ``results``."""
-    S = new_state(S0.spec)
-    sm = new_search_memory(S0.spec, samples, T)
-    rng = np.zeros(1, np.uint64)
-    for i in range(seeds.shape[0]):
-        copy_state(S0, S)
-        rng[0] = seeds[i]
-        for k in range(S.spec[SPEC_PLAYERS]):
-            S.rs[k] = rnext(rng, 0)
-        reset_memory(sm.base)
-        search_play_out(S, sm, T)
-        results[i] = S.info[I_RESULT]
-
-
-@kernel(entry=True)
 def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results):
     """A table of two groups of seats from S0, once per seed (`kakapo rate`: the rated seats
     and the others): seat k plays ``group_policy[seat_group[k]]`` (a PolicyId; the search player
@@ -458,6 +441,14 @@ def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results
                 raise ValueError("a policy chose an action that is not legal")
             apply_action(S, code, T)
         results[i] = S.info[I_RESULT]
+
+
+@kernel(entry=True)
+def search_play_on(S0, samples, T, seeds, results):
+    """search.play_on with the search player, once per seed: S0 played to the end, the seats'
+    streams drawn from the seed. Result codes into ``results``. (A table of one group.)"""
+    group = np.zeros(S0.spec[SPEC_PLAYERS], np.int64)
+    table_play_on(S0, group, np.full(2, SEARCH, np.int64), np.full(2, samples, np.int64), T, seeds, results)
 
 
 class SearchPlayer:
