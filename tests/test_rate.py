@@ -53,6 +53,8 @@ def test_rate_document_and_picture(tmp_path):
     assert png.stat().st_size > 5000
     text = run("rate", *logs, "--plays", 3, "--workers", 1)
     assert text.exit_code == 0 and "<- best" in text.output
+    two = json.loads(run("rate", *logs, "--plays", 3, "--workers", 2, "--json").output)
+    assert two["rungs"] == doc["rungs"]  # the same numbers whatever the workers
 
 
 def test_the_rated_seats_default_to_the_people(tmp_path, catalog):

@@ -104,10 +104,22 @@ def read_games(paths: list[str], seats: tuple[int, ...] | None) -> list[RatedGam
     return games
 
 
+def _tables(game: RatedGame):
+    """The mission's tables, built once per process and mission (a rating asks for them per rung)."""
+    key = (game.mission.id, game.mission.source, game.catalog.key)
+    if key not in _TABLES:
+        _TABLES[key] = build_tables(game.mission, game.catalog, planner_library(game.mission, game.catalog))
+    return _TABLES[key]
+
+
+_TABLES: dict = {}
+_PLAYERS: dict = {}
+
+
 def _replays(game: RatedGame, index: int, policy: str, samples: int | None, plays: int, seed: int) -> int:
     """Clears of the logged deal in ``rung_plays`` replays (the first of the ``plays`` streams of
     this game), the rated seats played by (policy, samples)."""
-    T = build_tables(game.mission, game.catalog, planner_library(game.mission, game.catalog))
+    T = _tables(game)
     group = np.array([0 if s in game.seats else 1 for s in range(game.start.players)], np.int64)
     pols = np.array([int(PolicyId.parse(policy)), int(PolicyId.parse(game.other))], np.int64)
     ks = np.array([samples or 0, game.other_samples if game.other == PolicyId.SEARCH.label else 0], np.int64)
@@ -119,7 +131,10 @@ def _replays(game: RatedGame, index: int, policy: str, samples: int | None, play
 
 def _agreement(game: RatedGame, index: int, policy: str, samples: int | None, seed: int) -> tuple[int, int]:
     """(decisions the rung makes too, decisions) over the rated seats' logged decisions."""
-    player = make_policy(policy, samples or 0) if policy == PolicyId.SEARCH.label else make_policy(policy)
+    key = (policy, samples)
+    if key not in _PLAYERS:  # one player per rung and process: the search player keeps its tables
+        _PLAYERS[key] = make_policy(policy, samples or 0) if policy == PolicyId.SEARCH.label else make_policy(policy)
+    player = _PLAYERS[key]
     streams = game_seeds(seed + AGREE_STREAM, index * 1000, max(1, len(game.decisions)))
     same = 0
     for (obs, action), s in zip(game.decisions, streams, strict=False):
