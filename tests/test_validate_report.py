@@ -143,13 +143,13 @@ def test_report_band_and_ceiling_columns(tmp_path):
     assert row["ceiling_ci95_low"] <= row["ceiling_rate"] <= row["ceiling_ci95_high"] and row["ceiling_games"] == 12
     assert (tmp_path / "band.png").stat().st_size > 1000
     assert "| ceiling |" in (tmp_path / "report.md").read_text()
-    assert row["ladder_games"] == 8 and all(0 <= row[f"search{k}_rate"] <= 1 for k in (2, 4, 8, 16))
+    assert row["ladder_games"] == 8 and all(0 <= row[f"search{k}_rate"] <= 1 for k in (2, 4, 8, 16, 32, 64))
     # the search player's wins on the first 8 deals are clearable deals among the ceiling's first 12
     assert round(row["search16_rate"] * 8) <= round(row["ceiling_rate"] * 12) + row["ceiling_undecided"]
     assert (tmp_path / "ladder.png").stat().st_size > 1000 and "search 16" in (tmp_path / "report.md").read_text()
     rates = [row[f"{p}_rate"] for p in ("greedy", "heuristic", "planner")] + [row[f"search{k}_rate"]
-                                                                              for k in (2, 4, 8, 16)]
-    assert row["shortfall"] == pytest.approx(sum(max(0, 1 - r / row["ceiling_rate"]) for r in rates) / 7)
+                                                                              for k in (2, 4, 8, 16, 32, 64)]
+    assert row["shortfall"] == pytest.approx(sum(max(0, 1 - r / row["ceiling_rate"]) for r in rates) / 9)
     # the report says why: the mission's counters, and how each policy's games were lost
     assert (row["rounds"], row["skills"], str(row["clear"])) == (8, 5, "1")
     for pol in ("greedy", "heuristic", "planner"):
@@ -190,7 +190,8 @@ def test_validate_prints_the_band():
     assert set(d["band"]) == {"greedy", "heuristic", "planner", "ceiling"}
     assert d["band"]["ceiling"]["games"] == 3 and d["band"]["heuristic"]["clear_rate"] == d["clear_rate"]
     ladder = d["ladder"]
-    assert ladder["games"] == 6 and [r["samples"] for r in ladder["rungs"]] == [2, 4, 8, 16]
+    assert ladder["games"] == 6 and [r["samples"] for r in ladder["rungs"]] == [2, 4, 8, 16, 32, 64]
+    assert all(r["games"] == 6 for r in ladder["rungs"])  # under 200 deals the top rungs play them all
     search = json.loads(invoke("simulate", ROOT / "tests/missions/buddy/b04.toml", "--games", 6, "--policy", "search",
                                "--samples", 4, "--workers", 1, "--json").output)
     assert ladder["rungs"][1]["cleared"] == search["cleared"]

@@ -16,7 +16,7 @@ from solver.io.catalog import Catalog
 from solver.io.gamelog import parse_log
 from solver.io.missionfile import board_line, load_mission
 from solver.io.missionwrite import board_rows, mission_json
-from solver.io.paths import bundled_mission
+from solver.io.paths import MISSIONS, bundled_mission
 from solver.io.records import log_inputs
 
 NAME = "mission.toml"
@@ -150,7 +150,6 @@ def rate_table(paths: list[str], workers: int, progress=None) -> dict:
     """The studio's "rate this table": `kakapo rate` of the folder's finished games (the people's
     seats), with the clear rate to expect at every bundled mission."""
     from solver.analysis.rate import rate  # heavy: Numba
-    from solver.io.paths import MISSIONS
 
     tell = progress or (lambda _f: None)
     bundled = [p.stem for p in sorted(MISSIONS.glob("buddy/*.toml")) + sorted(MISSIONS.glob("party/*.toml"))]
