@@ -10,8 +10,8 @@ A game is a function of its record: the mission's and catalog's texts, players, 
 the policy of the other seats and the people's seats, and the people's answers. The bots decide
 with their own streams, deterministically, and a seat's advice ranks the choices with a copy of
 its stream (``game/advice.py``), so the game is rebuilt exactly from its record after a restart.
-The record (``ID.json``, written after every answer) and the game's log (``ID.jsonl``, format 2,
-written after every round) live in the games folder; nothing else is kept.
+The record (``ID.json``: the answers as action codes) and the game's log (``ID.jsonl``, format 2)
+are written after every answer, in the games folder; nothing else is kept.
 """
 
 from __future__ import annotations
@@ -26,10 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.analysis.human import Question, question, seat_name
-from solver.core.cards import Card
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
-from solver.game.actions import Action, ActionKind, Phase
+from solver.game.actions import Action, Phase
 from solver.game.advice import ranked_actions
 from solver.game.engine import log_events, round_event, round_lines
 from solver.game.roster import make_policy
@@ -47,32 +46,6 @@ RECORD_FORMAT = 1
 
 class AnswerError(ValueError):
     """An answer the question does not accept (said why; the question stays)."""
-
-
-def _action_json(a: Action, obs: Observation) -> dict:
-    if a.kind == ActionKind.REVEAL:
-        return {"card": str(a.card)}
-    if a.kind == ActionKind.SELECT:
-        return {"option": a.index}
-    cells = dict(zip(obs.legal, obs.placements(), strict=True))[a]
-    return {"piece": str(a.card), "cells": cells.cell_names()}
-
-
-def _action_of(doc: dict, obs: Observation) -> Action | None:
-    """The legal action a recorded answer names (None when it names none)."""
-    if "card" in doc:
-        a = Action.reveal(Card.parse(doc["card"]))
-        return a if a in obs.legal else None
-    if "option" in doc:
-        a = Action.select(int(doc["option"]))
-        return a if a in obs.legal else None
-    if obs.phase != Phase.PLACE:
-        return None
-    wanted = sorted(doc.get("cells", []))
-    for a, p in zip(obs.legal, obs.placements(), strict=True):
-        if sorted(p.cell_names()) == wanted:
-            return a
-    return None
 
 
 @dataclass
@@ -160,33 +133,27 @@ class TableGame:
     # ------------------------------------------------------------ playing
     def advance(self) -> None:
         """Play on until a person must decide (a question waits) or the game is over: the bots
-        act, a person's forced moves are played for them."""
+        act, a person's forced moves are played for them, and a game read again from its record
+        takes the person's recorded answers."""
         st = self.state
         while not st.is_over():
             seat = st.current_player()
             obs = st.observation(seat)
-            rounds = len(st.history)
-            if seat in self.humans:
-                if len(obs.legal) == 1:
-                    st.apply(obs.legal[0])
-                else:
-                    if self.pending is None:
-                        self.pending = question(obs, ranked_actions(self.advisors[seat], obs, st.seat_rngs[seat]))
-                        self.pending_seat = seat
-                    if not self._replaying:
-                        return
-                    doc = self._replaying.pop(0)
-                    action = _action_of(doc.get("action", {}), obs)
-                    if action is None or doc.get("seat") != seat:
-                        raise InputError(f"game {self.id}", f"its record's answer {doc} is not legal where it stands "
-                                         f"(round {st.round}, seat {seat})", "the record was edited: delete it", None)
-                    self.pending, self.pending_seat = None, -1
-                    st.apply(action)
-            else:
-                action = self.bot.act(obs, st.seat_rngs[seat])
+            if seat not in self.humans:
+                st.apply(self.bot.act(obs, st.seat_rngs[seat]))
+            elif len(obs.legal) == 1:
+                st.apply(obs.legal[0])
+            elif self._replaying:
+                doc = self._replaying.pop(0)
+                action = Action.from_code(int(doc.get("action", -1)))
+                if action not in obs.legal or doc.get("seat") != seat:
+                    raise InputError(f"game {self.id}", f"its record's answer {doc} is not legal where it stands "
+                                     f"(round {st.round}, seat {seat})", "the record was edited: delete it", None)
                 st.apply(action)
-            if len(st.history) > rounds and not self._replaying:
-                write_log(self.log_path(), self.log())
+            else:  # the advice ranks with a copy of the seat's stream: asking moves nothing
+                self.pending = question(obs, ranked_actions(self.advisors[seat], obs, st.seat_rngs[seat]))
+                self.pending_seat = seat
+                return
 
     def answer(self, seat: int, choice: int | None = None, cells: list[str] | None = None) -> None:
         """A person's answer: a choice's number (from 1) or a placement's cells. AnswerError when
@@ -207,7 +174,7 @@ class TableGame:
                     action = q.by_cells(cells or [])
                 except ValueError as e:
                     raise AnswerError(str(e)) from None
-            self.record["answers"].append({"seat": seat, "action": _action_json(action, q.obs)})
+            self.record["answers"].append({"seat": seat, "action": action.code})
             self.pending, self.pending_seat = None, -1
             self.state.apply(action)
             self.advance()
