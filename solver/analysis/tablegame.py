@@ -30,7 +30,7 @@ from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
 from solver.game.actions import Action, Phase
 from solver.game.advice import ranked_actions
-from solver.game.engine import log_events, round_event, round_lines
+from solver.game.engine import log_events
 from solver.game.roster import make_policy
 from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
@@ -209,15 +209,10 @@ def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | 
     in_charge = None
     if obs.phase in (Phase.SELECT, Phase.PLACE) or (obs.trick and len(obs.trick) == obs.spec.players):
         in_charge = decision_card(obs.trick, obs.trump)[0]
-    lines = []
-    for r in obs.history:
-        lines.append(round_lines(round_event(r), lambda s: seat_name(s, me)))
     moves = []
     for r in obs.history:
         moves += _round_moves(r.round, r.plays, r.in_charge, r.skill, r.pieces, r.placements, me)
     skill = obs.options[obs.option].skill if obs.option >= 0 else None  # this round's, once chosen
-    if not obs.trick and not obs.placed:
-        skill = None
     moves += _round_moves(obs.round, obs.trick, in_charge, skill, (), obs.placed, me)
     return {
         "game": game["id"], "seat": me, "players": obs.spec.players, "human": game["human"],
@@ -232,7 +227,7 @@ def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | 
         "in_charge": in_charge, "to_act": None if to_act < 0 else to_act,
         "skills_left": obs.skills_left, "scanned": obs.board.scanned(),
         "pieces": [p.to_json() for p in obs.board.pieces.values()],
-        "moves": moves, "rounds_lines": lines,
+        "moves": moves,
         "question": None if q is None else question_json(q),
         "result": result,
     }
