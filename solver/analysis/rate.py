@@ -31,6 +31,7 @@ from solver.game.planner import planner_library
 from solver.game.resume import replay, start_of_log
 from solver.game.rng import SplitMix64
 from solver.game.roster import make_policy
+from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
 from solver.game.state import GameState, Observation
 from solver.game.tables import build_tables
@@ -40,6 +41,7 @@ from solver.io.gamelog import GameLog, read_log
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission, mission_path
 from solver.io.records import log_inputs
+from solver.runtime.workers import process_pool, stop_pool
 
 RATE_PLAYS = 20
 LR_BOUND = 1.92  # half of chi-square(1)'s 95 % point (3.84): a rung this close to the best stays plausible
@@ -66,7 +68,7 @@ class RatedGame:
     cleared: bool | None  # None: the game was not finished
     seats: tuple[int, ...]
     other: str
-    other_samples: int
+    other_samples: int  # the other seats' search player's samples (when they play it)
     decisions: list[tuple[Observation, object]] = field(default_factory=list)  # (observation, logged action)
     note: str | None = None
 
@@ -100,7 +102,7 @@ def read_games(paths: list[str], seats: tuple[int, ...] | None) -> list[RatedGam
             walk.apply(action)
         cleared = None if log.end is None else log.end["result"] == Result.CLEARED.label
         games.append(RatedGame(str(path), log, inputs.mission, inputs.catalog, start, cleared, rated, other,
-                               int(log.meta.get("samples") or 0), decisions, note))
+                               int(log.meta.get("samples") or DEFAULT_SAMPLES), decisions, note))
     return games
 
 
@@ -133,7 +135,7 @@ def _agreement(game: RatedGame, index: int, policy: str, samples: int | None, se
     """(decisions the rung makes too, decisions) over the rated seats' logged decisions."""
     key = (policy, samples)
     if key not in _PLAYERS:  # one player per rung and process: the search player keeps its tables
-        _PLAYERS[key] = make_policy(policy, samples or 0) if policy == PolicyId.SEARCH.label else make_policy(policy)
+        _PLAYERS[key] = make_policy(policy, samples or 0)
     player = _PLAYERS[key]
     streams = game_seeds(seed + AGREE_STREAM, index * 1000, max(1, len(game.decisions)))
     same = 0
@@ -225,8 +227,6 @@ def _run(tasks, workers: int):
         for t in tasks:
             yield _task(t)
         return
-    from solver.runtime.workers import process_pool, stop_pool  # heavy: only with workers
-
     pool = process_pool(workers)
     try:
         # the heaviest tasks first (the search rungs), so that the last ones are short
