@@ -218,7 +218,9 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
     if j["finished"] < len(games):
         doc["notes"].append(f"{len(games) - j['finished']} game(s) not finished: their decisions count in the "
                             "agreement, not in the likelihood")
-    doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers) for m in missions]
+    catalog = load_catalog()
+    campaign = campaign_difficulty(catalog.key, catalog.key) if missions else {}
+    doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers, catalog, campaign) for m in missions]
     return doc
 
 
@@ -240,17 +242,17 @@ def _run(tasks, workers: int):
     pool.shutdown()
 
 
-def predict(mission, best: int, plausible: list[int], players: list[int], seed: int, workers: int) -> dict:
+def predict(mission, best: int, plausible: list[int], players: list[int], seed: int, workers: int,
+            catalog, campaign: dict) -> dict:
     """The clear rate to expect at a mission from the best rung: the campaign's measured rate
-    where the mission is bundled (else the rung played there), the interval spanning every
-    plausible rung's 95 % interval."""
-    catalog = load_catalog()
+    (``campaign``: io.difficulty.campaign_difficulty) where the mission is bundled, else the rung
+    played there; the interval spans every plausible rung's 95 % interval."""
     m = load_mission(mission_path(mission), catalog)
     counts = m.player_counts()
     n = players[0] if len(players) == 1 and players[0] in counts else m.default_players()
     bundled = bundled_mission(m.id)
     own = bundled is not None and mission_path(mission).resolve() == bundled.resolve()
-    table = campaign_difficulty(catalog.key, catalog.key).get((m.id, n)) if own else None
+    table = campaign.get((m.id, n)) if own else None
     rates: dict[int, tuple[float, int]] = {}
     for i in sorted(set(plausible) | {best}):
         policy, samples = RUNGS[i]
