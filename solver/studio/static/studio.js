@@ -369,22 +369,29 @@ async function startJob() {
   const res = await api("POST", "/api/jobs", body);
   if (!res.ok) { $("j-state").textContent = `not started: ${res.doc ? res.doc.error.message : res.status}`; return; }
   studio.job = res.doc.id;
-  $("j-cancel").disabled = false;
   $("curve").replaceChildren();
   if (studio.events) studio.events.close();
-  const ev = new EventSource(`/api/jobs/${studio.job}/events`);
-  studio.events = ev;
-  ev.onmessage = (m) => {
+  studio.events = followJob(studio.job, "j", (kind, result) => showResult(kind, result));
+}
+
+// A job's progress into the panel whose elements are PREFIX-progress, PREFIX-state and
+// PREFIX-cancel, until it ends; onDone(kind, result) when it is done. Returns the event source.
+function followJob(id, prefix, onDone) {
+  $(`${prefix}-cancel`).disabled = false;
+  const ev = new EventSource(`/api/jobs/${id}/events`);
+  ev.onmessage = async (m) => {
     const j = JSON.parse(m.data);
-    $("j-progress").value = j.progress;
-    $("j-state").textContent = `${j.kind}: ${j.state}` + (j.state === "running" ? ` (${Math.round(100 * j.progress)} %)` : "")
+    $(`${prefix}-progress`).value = j.progress;
+    const line = $(`${prefix}-state`);
+    line.textContent = `${j.kind}: ${j.state}` + (j.state === "running" ? ` (${Math.round(100 * j.progress)} %)` : "")
       + (j.error ? `: ${j.error}` : "");
-    $("j-state").dataset.state = j.state;
+    line.dataset.state = j.state;
     if (["done", "failed", "cancelled"].includes(j.state)) {
-      ev.close(); $("j-cancel").disabled = true;
-      if (j.state === "done") showResult(j.kind, j.result);
+      ev.close(); $(`${prefix}-cancel`).disabled = true;
+      if (j.state === "done") await onDone(j.kind, j.result);
     }
   };
+  return ev;
 }
 
 async function cancelJob() {

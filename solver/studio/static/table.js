@@ -307,21 +307,8 @@ async function startReview(text) {
   const res = await api("POST", "/api/jobs", { kind: "review", text, name: "the log" });
   if (!res.ok) { $("r-state").textContent = `cannot review: ${res.doc ? res.doc.error.message : res.status}`; return; }
   table.reviewJob = res.doc.id;
-  $("r-cancel").disabled = false;
   if (table.reviewEvents) table.reviewEvents.close();
-  const ev = new EventSource(`/api/jobs/${table.reviewJob}/events`);
-  table.reviewEvents = ev;
-  ev.onmessage = async (m) => {
-    const j = JSON.parse(m.data);
-    $("r-progress").value = j.progress;
-    $("r-state").textContent = `review: ${j.state}` + (j.state === "running" ? ` (${Math.round(100 * j.progress)} %)` : "")
-      + (j.error ? `: ${j.error}` : "");
-    $("r-state").dataset.state = j.state;
-    if (["done", "failed", "cancelled"].includes(j.state)) {
-      ev.close(); $("r-cancel").disabled = true;
-      if (j.state === "done") await showReview(j.result, text);
-    }
-  };
+  table.reviewEvents = followJob(table.reviewJob, "r", (_kind, result) => showReview(result, text));
 }
 
 function parseLog(text) {
@@ -426,20 +413,8 @@ async function rateTable() {
   const res = await api("POST", "/api/jobs", { kind: "rate" });
   if (!res.ok) { $("t-state").textContent = `cannot rate: ${res.doc ? res.doc.error.message : res.status}`; return; }
   const id = res.doc.id;
-  $("t-cancel").disabled = false;
   $("t-cancel").onclick = () => api("DELETE", `/api/jobs/${id}`);
-  const ev = new EventSource(`/api/jobs/${id}/events`);
-  ev.onmessage = async (m) => {
-    const j = JSON.parse(m.data);
-    $("t-progress").value = j.progress;
-    $("t-state").textContent = `rate: ${j.state}` + (j.state === "running" ? ` (${Math.round(100 * j.progress)} %)` : "")
-      + (j.error ? `: ${j.error}` : "");
-    $("t-state").dataset.state = j.state;
-    if (["done", "failed", "cancelled"].includes(j.state)) {
-      ev.close(); $("t-cancel").disabled = true;
-      if (j.state === "done") await showRating(j.result);
-    }
-  };
+  followJob(id, "t", (_kind, result) => showRating(result));
 }
 
 const rungName = (r) => (r.samples ? `${r.policy}-${r.samples}` : r.policy);
