@@ -171,7 +171,7 @@ class HumanSeat:
     def _place(self, obs: Observation, ranked: list[Action]) -> Action:
         q = question(obs, ranked)
         if not self.console.plain:
-            self.console.say(small_boards(obs.board, list(q.placements), self.console.colour))
+            self.console.say(small_boards(obs.board, list(q.placements[:BOARDS_SHOWN]), self.console.colour))
         return self._ask(q)
 
     def _ask(self, q: Question) -> Action:
