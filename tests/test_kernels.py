@@ -4,7 +4,9 @@ in TWINS; every pair has a test here, marked with ``twin``). A difference in a w
 """
 
 import importlib
+import inspect
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -596,10 +598,36 @@ def kernels() -> set[str]:
     out = set()
     for mod in (fb, fc, fh, fp, fplay, fpol, frng, fs, fsearch, bits):
         for name, obj in vars(mod).items():
-            # a kernel defined in the module, or compiled there from a core rule (selectable_pieces)
-            if hasattr(obj, "py_func") and (obj.py_func.__module__ == mod.__name__ or name == "selectable_pieces"):
+            # a kernel defined in the module, or compiled there from a core rule (selectable_pieces);
+            # not Python's doors to kernels (python_doors below)
+            if (hasattr(obj, "py_func") and (obj.py_func.__module__ == mod.__name__ or name == "selectable_pieces")
+                    and not name.endswith("_py")):
                 out.add(f"{mod.__name__.split('.')[-1]}.{name}")
     return out
+
+
+def python_doors() -> dict[str, str]:
+    """Kernels named X_py: an entry kernel that only calls X, for Python callers, so that X itself
+    stays link-only IR (runtime/linkonly.py). name -> the kernel it calls."""
+    out = {}
+    for mod in (fb, fc, fh, fp, fplay, fpol, frng, fs, fsearch, bits):
+        for name, obj in vars(mod).items():
+            if hasattr(obj, "py_func") and name.endswith("_py") and obj.py_func.__module__ == mod.__name__:
+                out[f"{mod.__name__.split('.')[-1]}.{name}"] = name[: -len("_py")]
+    return out
+
+
+def test_each_python_door_calls_only_its_kernel():
+    doors = python_doors()
+    assert {"state.new_state_py", "policies.reset_memory_py", "search.search_decide_py"} <= set(doors)
+    for door, base in doors.items():
+        module, name = door.split(".")
+        src = inspect.getsource(getattr(sys.modules["solver.game.fast." + module], name).py_func)
+        lines = [line.strip() for line in src.splitlines()]
+        body = [line for line in lines[lines.index(next(x for x in lines if x.startswith("def "))) + 1:]
+                if line and not line.startswith('"""')]
+        assert len(body) == 1 and f"{base}(" in body[0], (door, body)
+        assert f"{module}.{base}" in fast.TWINS, door
 
 
 def resolve(ref: str):

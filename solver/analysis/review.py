@@ -34,8 +34,8 @@ from solver.core.board import all_positions
 from solver.core.codes import Result
 from solver.core.rules import Board, Mission, Placement
 from solver.game.actions import Action, ActionKind
-from solver.game.fast.policies import reset_memory
-from solver.game.fast.search import new_search_memory, search_decide, search_play_on
+from solver.game.fast.policies import reset_memory_py
+from solver.game.fast.search import new_search_memory_py, search_decide_py, search_play_on
 from solver.game.fast.state import fast_observation, fast_state, spec_array
 from solver.game.planner import planner_library
 from solver.game.resume import replay, start_of_log
@@ -210,7 +210,7 @@ class Continuations:
         # the search player's choices at a moment are a function of the moment alone (as an engine's
         # at a fixed depth): --seed moves only the continuations that measure them
         self.decide_seeds = [int(x) for x in game_seeds(DECIDE_SEED, 1, CHOICES)]
-        self.memory = new_search_memory(spec_array(state.spec), samples, self.T)
+        self.memory = new_search_memory_py(spec_array(state.spec), samples, self.T)
         self._won: dict[tuple, np.ndarray] = {}  # by the moves from the deal: each continuation played once
 
     def rate(self, state: GameState, more: bool = False) -> float:
@@ -241,8 +241,8 @@ class Continuations:
         obs = fast_observation(state.observation(state.current_player()))
         out: list[Action] = []
         for s in self.decide_seeds:
-            reset_memory(self.memory.base)
-            a = Action.from_code(int(search_decide(obs, self.memory, self.T, np.array([s], np.uint64))))
+            reset_memory_py(self.memory.base)
+            a = Action.from_code(int(search_decide_py(obs, self.memory, self.T, np.array([s], np.uint64))))
             if a not in out:
                 out.append(a)
         return out

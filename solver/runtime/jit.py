@@ -34,6 +34,7 @@ KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/actions.py", "game/rng.p
                   "puzzle/coversearch.py", "openhand/fastwitness.py")
 ENGINE_KERNEL = "play_many"  # its cache file tells whether the simulator was compiled before
 WRAP_ALL = os.environ.get("KAKAPO_KERNEL_WRAPPERS") == "1"  # every kernel callable from Python (the tests)
+LINK_ONLY = os.environ.get("KAKAPO_LINK_ONLY", "1") == "1"  # 0: finish every kernel as Numba does (to compare)
 
 
 def kernel_sources() -> list[Path]:
@@ -71,7 +72,7 @@ def _compile_notice() -> None:
     if os.environ.get("KAKAPO_COMPILE_NOTICE_SHOWN"):
         return
     if sys.stderr.isatty() or os.environ.get("KAKAPO_NOTICES") == "1":
-        print("compiling the simulator, once, about 15 seconds (later runs load it from the cache)",
+        print("compiling the simulator, once, about 10 seconds (later runs load it from the cache)",
               file=sys.stderr, flush=True)
     os.environ["KAKAPO_COMPILE_NOTICE_SHOWN"] = "1"  # worker processes started from here stay quiet
 
@@ -97,6 +98,9 @@ def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> C
     if not (entry or WRAP_ALL):
         options["no_cpython_wrapper"] = True
         options["no_cfunc_wrapper"] = True
+        if LINK_ONLY:  # kept as IR for the entry kernels that call it, which cache it (runtime/linkonly.py)
+            from solver.runtime.linkonly import LinkOnlyCompiler
+            options.update(cache=False, pipeline_class=LinkOnlyCompiler)
     return njit(**options)
 
 

@@ -75,7 +75,7 @@ Memory = namedtuple("Memory", [
 Memory.__doc__ = "What a policy keeps between decisions, all of it derived from public information."
 
 
-@kernel(entry=True)
+@kernel()
 def new_memory(T):
     max_pos = 0
     for c in range(40):
@@ -94,7 +94,7 @@ def new_memory(T):
                   np.zeros(3, np.int64), np.zeros((5, 3), np.int64), np.zeros(MAX_TRICK, np.int64))
 
 
-@kernel(entry=True)
+@kernel()
 def reset_memory(mem):
     """Forget the game: the memory of a policy that has seen no move yet. What holds for the dealt
     board in every game stays (usefulness values, footprint scores), and the board version moves
@@ -114,6 +114,12 @@ def reset_memory(mem):
     mem.grp_skip[:] = 0
     mem.spoiled[:] = 0
     mem.pknown[:] = 0
+
+
+@kernel(entry=True)
+def reset_memory_py(mem):
+    """``reset_memory`` for Python callers (kernels call ``reset_memory``, kept as IR: runtime/linkonly.py)."""
+    reset_memory(mem)
 
 
 @kernel(hot=True)

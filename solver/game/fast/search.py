@@ -21,7 +21,7 @@ from solver.game.fast.board import count_scanned, is_legal
 from solver.game.fast.cards import OPT_A, decision_card, legal_cards
 from solver.game.fast.heuristic import score_mask
 from solver.game.fast.play import deal_game, play_out
-from solver.game.fast.policies import M_VERSION, decide, new_memory, reset_memory
+from solver.game.fast.policies import M_VERSION, decide, new_memory, reset_memory, reset_memory_py
 from solver.game.fast.rng import below, mix, rnext
 from solver.game.fast.state import (
     CLEARED,
@@ -74,7 +74,7 @@ SearchMemory = namedtuple("SearchMemory", [
 SearchMemory.__doc__ = "What the search player keeps: its planner memories, the look-ahead game and scratch."
 
 
-@kernel(entry=True)
+@kernel()
 def new_search_memory(spec, samples, T):
     players = spec[SPEC_PLAYERS]
     base = new_memory(T)
@@ -87,6 +87,12 @@ def new_search_memory(spec, samples, T):
                         np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
                         np.zeros((k, 40), np.int64), np.zeros(k, np.uint64), np.zeros(k, np.int64),
                         np.zeros(k, np.int64), np.zeros(1, np.int64))
+
+
+@kernel(entry=True)
+def new_search_memory_py(spec, samples, T):
+    """``new_search_memory`` for Python callers (kernels call the other, kept as IR: runtime/linkonly.py)."""
+    return new_search_memory(spec, samples, T)
 
 
 @kernel()
@@ -328,7 +334,7 @@ def points(S, T):
     return SEARCH_BIRD * count_scanned(S.occ, S.cm, T) + (SEARCH_WIN if S.info[I_RESULT] == CLEARED else 0)
 
 
-@kernel(entry=True)
+@kernel()
 def search_decide(obs, sm, T, rng):
     """SearchPolicy.act: the seat's action after K samples of look-ahead games (module docstring).
 
@@ -375,6 +381,12 @@ def search_decide(obs, sm, T, rng):
     return sm.cand[best]
 
 
+@kernel(entry=True)
+def search_decide_py(obs, sm, T, rng):
+    """``search_decide`` for Python callers (kernels call the other, kept as IR: runtime/linkonly.py)."""
+    return search_decide(obs, sm, T, rng)
+
+
 @kernel()
 def search_play_out(S, sm, T):
     """engine.play_out with the search player in every seat. Returns the result code."""
@@ -404,7 +416,7 @@ def search_many(seeds, seat_seeds, spec, samples, T, results, rounds_played, sca
         traces[i] = S.trace[0]
 
 
-@kernel(entry=True)
+@kernel()
 def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results):
     """A table of two groups of seats from S0, once per seed (`kakapo rate`: the rated seats
     and the others): seat k plays ``group_policy[seat_group[k]]`` (a PolicyId; the search player
@@ -444,6 +456,12 @@ def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results
 
 
 @kernel(entry=True)
+def table_play_on_py(S0, seat_group, group_policy, group_samples, T, seeds, results):
+    """``table_play_on`` for Python callers (kernels call the other, kept as IR: runtime/linkonly.py)."""
+    table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results)
+
+
+@kernel(entry=True)
 def search_play_on(S0, samples, T, seeds, results):
     """search.play_on with the search player, once per seed: S0 played to the end, the seats'
     streams drawn from the seed. Result codes into ``results``. (A table of one group.)"""
@@ -470,12 +488,12 @@ class SearchPlayer:
         if key != self._key:
             library = planner_library(obs.mission, obs.catalog)
             self._tables = build_tables(obs.mission, obs.catalog, library)
-            self._memory = new_search_memory(spec_array(obs.spec), self.samples, self._tables)
+            self._memory = new_search_memory_py(spec_array(obs.spec), self.samples, self._tables)
             self._key, self._moves = key, ()
         if obs.moves[: len(self._moves)] != self._moves:
-            reset_memory(self._memory.base)  # a new game (or another moment of one)
+            reset_memory_py(self._memory.base)  # a new game (or another moment of one)
         self._moves = obs.moves
         rs = np.array([rng.state], np.uint64)
-        code = search_decide(fast_observation(obs), self._memory, self._tables, rs)
+        code = search_decide_py(fast_observation(obs), self._memory, self._tables, rs)
         rng.state = int(rs[0])
         return Action.from_code(int(code))

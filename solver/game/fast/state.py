@@ -92,7 +92,7 @@ def spec_array(spec: GameSpec) -> np.ndarray:
     return a
 
 
-@kernel(entry=True)
+@kernel()
 def new_state(spec):
     """Arrays for one game of this spec (``spec_array``); ``deal_game`` deals into them."""
     players = spec[SPEC_PLAYERS]
@@ -103,6 +103,12 @@ def new_state(spec):
                      np.zeros((5, 3), np.int64), np.zeros(40, np.int64), np.zeros(players + 1, np.uint64),
                      np.zeros(1, np.uint64), np.zeros(MAX_MOVES, np.int64), np.zeros(40, np.int64),
                      np.zeros(1, np.uint64))
+
+
+@kernel(entry=True)
+def new_state_py(spec):
+    """``new_state`` for Python callers (kernels call ``new_state``, kept as IR: runtime/linkonly.py)."""
+    return new_state(spec)
 
 
 @kernel()
@@ -369,7 +375,7 @@ def _public_into(S: FastState, view: GameState | Observation, leader: int, start
 def fast_state(state: GameState) -> FastState:
     """The FastState of a reference state, at any moment of the game (the deal's own random
     stream, which nothing uses after the deal, is 0)."""
-    S = new_state(spec_array(state.spec))
+    S = new_state_py(spec_array(state.spec))
     _public_into(S, state, state.leader, state.start_player, state.in_charge, state.decision)
     if state.outcome is not None:
         S.info[I_RESULT] = int(state.outcome)
@@ -389,7 +395,7 @@ def fast_observation(obs: Observation) -> FastObs:
     """The FastObs of a reference observation: what ``observe`` gives that seat in the
     FastState of the same moment (built from the observation alone, so a policy that calls a
     kernel with it still sees only its seat's view)."""
-    S = new_state(spec_array(obs.spec))
+    S = new_state_py(spec_array(obs.spec))
     in_charge, decision = reference_decision(obs.trick, obs.trump) if obs.phase in (SELECT, PLACE) else (-1, None)
     start = obs.history[0].start_player if obs.history else obs.start_player
     _public_into(S, obs, obs.start_player, start, in_charge, decision)
