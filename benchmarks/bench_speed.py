@@ -105,7 +105,7 @@ def main() -> None:
         cells = " | ".join(f"{r[p]:,.0f} | {r['random'] / r[p]:.1f}x" for p in policies)
         print(f"| {mid}/{players} | {r['random']:,.0f} | {cells} |", flush=True)
     print()
-    for p in policies:
+    for p in policies if done else ():
         speeds = [r[p] for r in done]
         ratios = [r["random"] / r[p] for r in done]
         slow = min(done, key=lambda r: r[p])
