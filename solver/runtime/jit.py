@@ -82,6 +82,8 @@ _cache_dir_if_needed()
 from numba import errors, njit, types  # noqa: E402  (after the cache folder is chosen)
 from numba.extending import intrinsic  # noqa: E402  (runtime/bits.py takes numba from here)
 
+from solver.runtime.linkonly import LinkOnlyCompiler  # noqa: E402  (imports numba)
+
 
 def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> Callable[[F], F]:
     """The package's ``njit``: compiled once and cached. ``hot``: without reference counting, for
@@ -99,7 +101,6 @@ def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> C
         options["no_cpython_wrapper"] = True
         options["no_cfunc_wrapper"] = True
         if LINK_ONLY:  # kept as IR for the entry kernels that call it, which cache it (runtime/linkonly.py)
-            from solver.runtime.linkonly import LinkOnlyCompiler
             options.update(cache=False, pipeline_class=LinkOnlyCompiler)
     return njit(**options)
 
