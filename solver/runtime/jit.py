@@ -10,8 +10,12 @@ Modules with kernels take their decorator (``kernel``) from here, never from num
 
 Only the kernels that Python calls (``entry=True``) get the wrappers that make a kernel callable
 from Python: for the others, called only from kernels, the wrappers were a quarter of the first
-compile. The tests call every kernel against its Python twin, so with KAKAPO_KERNEL_WRAPPERS=1
-(tests/conftest.py sets it) every kernel gets them, in a cache folder of its own.
+compile. Those others are also kept as IR, linked into the entry kernels that call them, which
+optimize, emit and cache everything once (runtime/linkonly.py: a third off the first compile);
+a kernel that both Python and kernels call has a door for Python, ``X_py``, that only calls it.
+The tests call every kernel against its Python twin, so with KAKAPO_KERNEL_WRAPPERS=1
+(tests/conftest.py sets it) every kernel gets wrappers and is finished as Numba does, in a cache
+folder of its own; tests/test_entry_kernels.py runs the commands built the users' way.
 """
 
 from __future__ import annotations
