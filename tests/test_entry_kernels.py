@@ -39,20 +39,13 @@ def both(*args, tmp_path):
 
 
 def test_every_engine_path_runs_with_the_users_kernels(tmp_path):
-    b01 = ROOT / "tests/missions/buddy/b01.toml"
     for policy in ("heuristic", "planner", "greedy", "random"):
-        assert "games/s" in kakapo("simulate", b01, "--games", 50, "--policy", policy, "--workers", 1,
-                                   tmp_path=tmp_path)
         assert both("simulate", "b19", "--games", 300, "--policy", policy, "--workers", 1,
                     tmp_path=tmp_path)["games"] == 300
-    assert "search (1 samples)" in kakapo("simulate", b01, "--games", 4, "--policy", "search", "--samples", 1,
-                                          "--workers", 1, tmp_path=tmp_path)
     both("simulate", "b19", "--games", 6, "--policy", "search", "--samples", 2, "--workers", 1, tmp_path=tmp_path)
-    assert "CLEARED" in kakapo("play", b01, "--policy", "search", "--samples", 1, tmp_path=tmp_path)
     # the Python engine's search player (new_search_memory_py, search_decide_py, new_state_py)
     for users, name in ((True, "users.jsonl"), (False, "tests.jsonl")):
-        kakapo("play", "b19", "--policy", "search", "--samples", 2, "--log", name,
-               tmp_path=tmp_path, users=users)
+        kakapo("play", "b19", "--policy", "search", "--samples", 2, "--log", name, tmp_path=tmp_path, users=users)
     assert (tmp_path / "users.jsonl").read_text() == (tmp_path / "tests.jsonl").read_text()
     # review (reset_memory_py, search_play_on) and rate (table_play_on_py) of that game
     both("review", "users.jsonl", "--samples", 1, "--playouts", 2, "--time-limit", 1, tmp_path=tmp_path)
