@@ -26,9 +26,13 @@ print(json.dumps([int(x) for x in out.traces[:20]] + [int((out.results == 0).sum
 """
 
 
-def run_with_cache(cache: Path, stderr: list | None = None) -> list:
+def run_with_cache(cache: Path, stderr: list | None = None, users: bool = False) -> list:
+    """The script's numbers with this cache root; ``users``: the kernels built the users' way
+    (link-only callees, runtime/linkonly.py), not the tests' way."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), KAKAPO_NOTICES="1")
     env.pop("KAKAPO_COMPILE_NOTICE_SHOWN", None)
+    if users:
+        env.pop("KAKAPO_KERNEL_WRAPPERS", None)
     code = SCRIPT.format(root=str(ROOT), mission=str(ROOT / "tests/missions/buddy/b02.toml"))
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -81,6 +85,21 @@ def test_damaged_cache_is_harmless(tmp_path):
     said: list = []
     assert run_with_cache(root) == first  # damaged cache: recompiles, same games
     assert run_with_cache(root, said) == first  # and the rewritten cache loads, quietly
+    assert "compiling" not in said[0]
+
+
+def test_damaged_cache_is_harmless_in_the_users_build(tmp_path):
+    """The users' build caches only the kernels Python calls, each holding its callees: the engine's
+    top kernel turned to garbage is compiled again, with the same games."""
+    first = run_with_cache(tmp_path, users=True)
+    damaged = [p for p in tmp_path.rglob("*") if p.suffix in (".nbi", ".nbc") and ".play_many-" in p.name]
+    assert damaged, "the engine wrote no cache"
+    assert not any(".usefulness-" in p.name for p in tmp_path.rglob("*")), "a link-only kernel was cached"
+    for p in damaged:
+        p.write_bytes(b"garbage")
+    assert run_with_cache(tmp_path, users=True) == first
+    said: list = []
+    assert run_with_cache(tmp_path, said, users=True) == first
     assert "compiling" not in said[0]
 
 

@@ -69,6 +69,22 @@ class LinkOnlyLibrary(JITCodeLibrary):
         raise TypeError("a link-only kernel has no machine code to cache")
 
 
+# what LinkOnlyLibrary uses of Numba's library (Numba 0.59 to 0.68); another Numba without them
+# gets Numba's own library: slower to compile, the same kernels
+NEEDS = ("_linking_libraries", "_reload_init", "_final_module", "_raise_if_finalized", "_get_module_for_linking",
+         "_finalized", "_codegen")
+
+
+def new_library(codegen: Any, name: str) -> Any:
+    """A ``LinkOnlyLibrary`` if this Numba's libraries have what it uses, else Numba's own."""
+    library = LinkOnlyLibrary(codegen, name)
+    if all(hasattr(library, attr) for attr in NEEDS):
+        return library
+    library = codegen.create_library(name)
+    library.enable_object_caching()
+    return library
+
+
 @register_pass(mutates_CFG=True, analysis_only=False)
 class LinkOnlyLowering(NativeLowering):
     """Numba's lowering into a ``LinkOnlyLibrary``."""
@@ -77,7 +93,7 @@ class LinkOnlyLowering(NativeLowering):
 
     def run_pass(self, state: Any) -> bool:
         if state.library is None:
-            state.library = LinkOnlyLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
+            state.library = new_library(state.targetctx.codegen(), state.func_id.func_qualname)
         return super().run_pass(state)
 
 
