@@ -8,7 +8,7 @@ under it. Measured on `kakapo simulate` with an empty cache: 3.0 s of module opt
 2.2 s of machine code out of 14 s, most of it for kernels whose machine code is never run
 (numba PR 9566 describes the same quadratic cost and proposes this cure for Numba itself).
 
-``LINK_ONLY`` is a Numba pipeline for those kernels: typing, lowering and the per-function
+``LinkOnlyCompiler`` is a Numba pipeline for those kernels: typing, lowering and the per-function
 optimizations as usual, then a library that only links its callees' IR (``LinkOnlyLibrary``). The
 kernel Python calls (``entry``) is compiled as usual and so optimizes and emits everything once,
 and its cache file holds all of it. Such libraries cannot be cached themselves (Numba caches
@@ -109,5 +109,3 @@ class LinkOnlyCompiler(Compiler):
         pm.finalize()
         return [pm]
 
-
-LINK_ONLY = LinkOnlyCompiler
