@@ -53,6 +53,17 @@ def test_ctrl_c_stops_a_solve_promptly_and_is_not_unknown():
     assert time.perf_counter() - t0 < 5
 
 
+def test_ctrl_c_still_stops_a_solve_after_a_solution_count():
+    """Counting solutions once left CP-SAT's own SIGINT handler behind it (restored to the default
+    action at the C level), so the next Ctrl-C killed the process instead of raising."""
+    catalog = load_catalog()
+    b01 = load_mission(ROOT / "tests/missions/buddy/b01.toml", catalog)
+    assert cpsat.count_solutions(b01, catalog, cpsat.solve(b01, catalog).pieces_used).complete
+    m = load_mission(ROOT / "missions/party/p20.toml", catalog)
+    with ctrl_c_until_stopped(0.1), pytest.raises(KeyboardInterrupt):
+        cpsat.solve(m, catalog, time_limit=60, params={})
+
+
 @pytest.mark.slow
 def test_report_interrupted_mid_solve_then_rerun_equals_a_straight_run(tmp_path, monkeypatch):
     catalog = load_catalog()

@@ -170,8 +170,9 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
     return PlacementModel(cand, x, used, scanned)
 
 
-def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
-    """``solver.solve(model)``, but Ctrl-C stays ours: an interrupted search raises
+def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel,
+                callback: cp_model.CpSolverSolutionCallback | None = None) -> cp_model.CpSolverStatus:
+    """``solver.solve(model, callback)``, but Ctrl-C stays ours: an interrupted search raises
     KeyboardInterrupt instead of coming back as an ordinary "unknown" answer.
 
     CP-SAT's own SIGINT handler would stop the search and swallow the signal. Instead, Python's
@@ -180,7 +181,7 @@ def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.
     KeyboardInterrupt is raised as soon as Solve returns."""
     solver.parameters.catch_sigint_signal = False
     if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model)  # signals are the main thread's business
+        return solver.solve(model, callback)  # signals are the main thread's business
     ours, theirs = socket.socketpair()
     ours.setblocking(True)
     theirs.setblocking(False)
@@ -189,7 +190,7 @@ def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.
     except ValueError:
         ours.close()
         theirs.close()
-        return solver.solve(model)
+        return solver.solve(model, callback)
 
     def watch():
         while True:
@@ -205,7 +206,7 @@ def solve_model(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     try:
-        return solver.solve(model)
+        return solver.solve(model, callback)
     finally:
         signal.set_wakeup_fd(previous)
         with contextlib.suppress(OSError):
@@ -343,6 +344,6 @@ def count_solutions(mission: Mission, catalog, pieces: int, cap: int = 1000, pla
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = max(0.05, time_limit - (time.perf_counter() - t0))
-    code = solver.solve(model, Collect())
+    code = solve_model(solver, model, Collect())  # CP-SAT's own Ctrl-C handler would outlive the count
     complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and len(seen) <= cap
     return SolutionCount(pieces, min(len(seen), cap), complete, what)
