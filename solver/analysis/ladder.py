@@ -26,11 +26,16 @@ DIFFICULTY = "shortfall"
 TOP_RUNG_DEALS = 200  # search-32 and search-64 play at most this many deals (the first ones)
 
 
+def is_top_rung(samples: int | None) -> bool:
+    """Search with more than 16 samples: the rungs that play fewer deals (and `rate` replays less)."""
+    return samples is not None and samples > 16
+
+
 def rung_games(samples: int | None, games: int) -> int:
     """The deals a rung plays: every deal, but the top rungs at most the first TOP_RUNG_DEALS
     (measured: they bring the ladder within 10 points of the ceiling on every campaign row, at 2
     and 4 times search-16's cost a deal; benchmarks/RESULTS.md)."""
-    return min(games, TOP_RUNG_DEALS) if samples is not None and samples > 16 else games
+    return min(games, TOP_RUNG_DEALS) if is_top_rung(samples) else games
 
 
 def rung_label(policy: str, samples: int | None) -> str:

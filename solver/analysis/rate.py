@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.analysis.ladder import RUNGS, rung_games, rung_label
+from solver.analysis.ladder import RUNGS, is_top_rung, rung_games, rung_label
 from solver.analysis.simulate import play_games
 from solver.core.codes import DEFAULT_POLICY, PolicyId, Result
 from solver.core.errors import InputError
@@ -45,15 +45,17 @@ from solver.runtime.workers import process_pool, stop_pool
 
 RATE_PLAYS = 20
 LR_BOUND = 1.92  # half of chi-square(1)'s 95 % point (3.84): a rung this close to the best stays plausible
+AGREE_STREAM = 7  # the agreement's streams: another family than the replays'
+PREDICT_GAMES = 200  # a mission outside the campaign: the rung's games there
+_TABLES: dict = {}  # per process: the tables of each mission rated (_tables)
+_PLAYERS: dict = {}  # per process: one player per rung (_agreement)
+
+
 def rung_plays(samples: int | None, plays: int) -> int:
     """The replays a rung makes of each deal: ``plays``, but half as many for the two top rungs
     (search with 32 and 64 samples cost 2 and 4 times search-16 a game; as the ladder plays them
     on fewer deals), the first half of the same streams."""
-    return max(1, (plays + 1) // 2) if samples is not None and samples > 16 else plays
-
-
-AGREE_STREAM = 7  # the agreement's streams: another family than the replays'
-PREDICT_GAMES = 200  # a mission outside the campaign: the rung's games there
+    return max(1, (plays + 1) // 2) if is_top_rung(samples) else plays
 
 
 @dataclass
@@ -112,10 +114,6 @@ def _tables(game: RatedGame):
     if key not in _TABLES:
         _TABLES[key] = build_tables(game.mission, game.catalog, planner_library(game.mission, game.catalog))
     return _TABLES[key]
-
-
-_TABLES: dict = {}
-_PLAYERS: dict = {}
 
 
 def _replays(game: RatedGame, index: int, policy: str, samples: int | None, plays: int, seed: int) -> int:
