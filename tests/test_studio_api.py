@@ -120,7 +120,7 @@ def test_save_never_overwrites_unasked_and_stays_in_the_folder(studio):
         res = studio.post("/api/missions", json={"file": bad, "text": ONE_BIRD})
         assert res.status_code in (400, 422), bad
         error_of(res)
-    assert sorted(p.name for p in studio.folder.iterdir()) == ["new.toml"]
+    assert sorted(p.name for p in studio.folder.iterdir()) == [".kakapo", "new.toml"]  # and the studio's state
     # the saved file is one `kakapo validate` accepts
     assert CliRunner().invoke(main, ["validate", str(studio.folder / "new.toml"), "--games", "20"]).exit_code == 0
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import sqlite3
 import time
 
 import pytest
@@ -20,6 +21,7 @@ from solver.analysis.tablegame import seat_view
 from solver.cli import main
 from solver.game.advice import ranked_actions
 from solver.game.rng import SplitMix64
+from solver.game.roster import make_policy
 from solver.studio.app import create_app
 from tests.referee import referee
 
@@ -32,10 +34,17 @@ def folder(tmp_path):
 
 
 def client_for(folder):
-    app = create_app(folder, None, 1, warm=False)
+    """A studio on ``folder`` whose bots think in a thread of this process (the quick studio)."""
+    app = create_app(folder, None, 1, warm=False, think_inline=True)
     client = TestClient(app)
     client.ctx = app.state.ctx
     return client
+
+
+def game_of(client, gid):
+    """The game's true state, once its bots have stopped thinking."""
+    assert client.ctx.table.settle(gid, 120)
+    return client.ctx.table.live(gid).game
 
 
 def public_cards_named(doc) -> set[str]:
@@ -63,8 +72,12 @@ def sees_only_its_own(game, seat, doc, rng) -> None:
     obs = st.observation(seat)
     q = None
     if doc["question"] is not None:
-        q = question(obs, ranked_actions(game.advisors[seat], obs, SplitMix64(st.seat_rngs[seat].state)))
-    redealt = seat_view(obs, q, st.current_player(), game.result(), game.summary())
+        advisor = make_policy(game.setup.policy, game.setup.samples or 16)
+        q = question(obs, ranked_actions(advisor, obs, SplitMix64(st.seat_rngs[seat].state)))
+    redealt = seat_view(obs, q, st.current_player(), game.result(), game.public_summary())
+    redealt.update({"players": game.players_json(), "thinking": False, "play_forced": game.forced_for(seat)})
+    if q is not None:
+        redealt["question"]["id"] = game.question_id()
     assert json.loads(json.dumps(redealt)) == doc
     revealed = {str(c) for _, c in st.trick} | {str(c) for r in st.history for _, c in r.plays}
     assert public_cards_named(doc) <= {str(c) for c in game.state.hands[seat]} | revealed
@@ -73,12 +86,12 @@ def sees_only_its_own(game, seat, doc, rng) -> None:
 def play_through(client, game_id, seats, tokens, rng, by_cells_every=3):
     """Answer every question of the human seats until the game ends; every document a seat gets
     holds no card it has not seen. Returns the number of answers."""
-    game = client.ctx.table.get(game_id)
     answers = 0
     for _ in range(400):
         progressed = False
         for seat in seats:
             url = f"/api/games/{game_id}/seats/{seat}?token={tokens[seat]}"
+            game = game_of(client, game_id)
             res = client.get(url)
             assert res.status_code == 200, res.text
             doc = res.json()
@@ -97,10 +110,13 @@ def play_through(client, game_id, seats, tokens, rng, by_cells_every=3):
                 body = {"choice": rng.randint(1, len(q["choices"])) if rng.random() < 0.3 else 1}
             res = client.post(url, json=body)
             assert res.status_code == 200, res.text
-            sees_only_its_own(game, seat, res.json(), rng)
+            after = res.json()
+            if not after["thinking"]:  # the answer's document, if the game stood still after it
+                sees_only_its_own(game, seat, after, rng)
             answers += 1
             progressed = True
         if not progressed:
+            game = game_of(client, game_id)
             assert game.result() is not None or game.pending is not None
     raise AssertionError("the game did not end")
 
@@ -124,7 +140,7 @@ def test_a_buddy_game_played_through_the_api_against_the_planner(folder, catalog
     assert res.status_code == 200
     events = [json.loads(line) for line in res.text.splitlines()]
     assert events[0]["format"] == 2 and events[0]["human"] == [0] and events[0]["policy"] == "planner"
-    game = client.ctx.table.get(gid)
+    game = game_of(client, gid)
     assert referee(events, game.mission, game.catalog) == events[-1]["result"]
     listed = {g["id"]: g for g in client.get("/api/games").json()}
     assert listed[gid]["result"] == events[-1]["result"] and listed[gid]["human"] == [0]
@@ -150,14 +166,15 @@ def test_a_party_game_with_two_people_each_on_their_own_seat(folder):
     assert client.get(f"/api/games/{gid}/seats/2?token={tokens[0]}").status_code == 403
     assert client.get(f"/api/games/{gid}/seats/1?token={tokens[0]}").status_code == 403  # a bot's seat
     events = [json.loads(line) for line in client.get(f"/api/games/{gid}/log").text.splitlines()]
-    game = client.ctx.table.get(gid)
+    game = game_of(client, gid)
     assert events[0]["human"] == [0, 2] and referee(events, game.mission, game.catalog) == events[-1]["result"]
 
 
 def test_a_game_of_bots_only_is_the_game_kakapo_play_plays(folder, tmp_path):
     client = client_for(folder)
     gid, _, doc = start(client, mission="b07", human=[], policy="heuristic", seed=4, game=3)
-    assert doc["seats"] == []
+    assert doc["seats"] == [] and doc["known_deal"] is True
+    game_of(client, gid)
     studio_log = client.get(f"/api/games/{gid}/log").text
     cli_log = tmp_path / "cli.jsonl"
     out = CliRunner().invoke(main, ["play", "b07", "--policy", "heuristic", "--seed", "4", "--game", "3",
@@ -173,6 +190,7 @@ def test_tokens_wrong_answers_and_bad_requests(folder):
     assert client.get(base).status_code == 403
     assert client.get(f"{base}?token=nope").status_code == 403
     assert client.post(f"{base}?token=nope", json={"choice": 1}).status_code == 403
+    game_of(client, gid)
     doc = client.get(f"{base}?token={tokens[0]}").json()
     q = doc["question"]
     for body in ({"choice": 0}, {"choice": len(q["choices"]) + 1}, {"choice": 1, "cells": ["a1"]}, {"cells": ["a1"]},
@@ -195,36 +213,46 @@ def test_the_same_links_continue_after_the_studio_starts_again(folder):
     gid, tokens, _ = start(client, mission="p05", players=4, human=[1], policy="planner", seed=2, game=0)
     url = f"/api/games/{gid}/seats/1?token={tokens[1]}"
     for _ in range(5):
+        game_of(client, gid)
         q = client.get(url).json()["question"]
         if q is None:
             break
         assert client.post(url, json={"choice": len(q["choices"])}).status_code == 200
+    game = game_of(client, gid)
     before = client.get(url).json()
-    game = client.ctx.table.get(gid)
     trace = game.state.trace
     again = client_for(folder)  # a new studio on the same folder
     assert gid in {g["id"] for g in again.get("/api/games").json()}
+    game_of(again, gid)
     assert again.get(url).json() == before
-    assert again.ctx.table.get(gid).state.trace == trace
+    assert again.ctx.table.live(gid).game.state.trace == trace
     play_through(again, gid, [1], tokens, random.Random(3))
     assert again.get(f"/api/games/{gid}/log").status_code == 200
 
 
-def test_a_game_record_edited_by_hand_is_listed_as_unreadable_never_a_crash(folder):
+def test_a_damaged_game_is_listed_with_its_reason_and_its_log_kept_never_a_crash(folder):
     client = client_for(folder)
     gid, tokens, _ = start(client, mission="b05", human=[0], policy="planner", seed=1, game=0)
     url = f"/api/games/{gid}/seats/0?token={tokens[0]}"
-    q = client.get(url).json()["question"]
-    client.post(url, json={"choice": 1})
-    record = folder / "games" / f"{gid}.json"
-    doc = json.loads(record.read_text())
-    doc["answers"][0]["action"] = {"card": "red-9"}
-    record.write_text(json.dumps(doc))
-    (folder / "games" / "junk.json").write_text("{not json")
+    game_of(client, gid)
+    assert client.post(url, json={"choice": 1}).status_code == 200
+    game_of(client, gid)
+    other, other_tokens, _ = start(client, mission="b05", human=[0], policy="planner")
+    game_of(client, other)
+    db = sqlite3.connect(client.ctx.store.path)
+    db.execute("UPDATE moves SET action = 99999 WHERE game_id = ? AND n = 1", (gid,))  # a move no rule allows
+    db.execute("UPDATE games SET humans = ? WHERE id = ?", ("[" * 100_000, other))  # deeply nested
+    db.commit()
+    db.close()
     again = client_for(folder)
-    assert again.get("/api/games").status_code == 200
-    assert again.get(url).status_code == 404
-    assert q is not None
+    res = again.get("/api/games")
+    assert res.status_code == 200, res.text
+    listed = {g["id"]: g for g in res.json()}
+    assert "move 1" in listed[gid]["broken"] and "damaged" in listed[other]["broken"]
+    assert again.get(url).status_code == 409 and "cannot go on" in again.get(url).json()["error"]["message"]
+    log = again.get(f"/api/games/{gid}/log")
+    assert log.status_code == 200 and log.text.startswith('{"event": "setup"')  # the log as it stood
+    assert again.get(f"/api/games/{other}/seats/0?token={other_tokens[0]}").status_code == 409
 
 
 @pytest.mark.slow
@@ -243,24 +271,22 @@ def test_the_review_of_a_log_is_kakapo_reviews(folder, tmp_path):
     assert bad.status_code == 422 and "line 1" in bad.json()["error"]["message"]
 
 
-def test_a_seats_moves_only_grow_so_the_page_can_show_them_one_at_a_time(tmp_path, catalog):
-    from solver.analysis.tablegame import TableGame
-    from solver.io.missionfile import load_mission
-    from solver.io.paths import bundled_mission
-
+def test_a_seats_moves_only_grow_so_the_page_can_show_them_one_at_a_time(folder):
+    client = client_for(folder)
     for mid, players, human in (("p03", 3, [0, 2]), ("b12", 2, [1])):
-        g = TableGame.start(tmp_path / mid, load_mission(bundled_mission(mid), catalog), catalog, players, human,
-                            "heuristic", 2, 1)
+        gid, tokens, _ = start(client, mission=mid, players=players, human=human, policy="heuristic", seed=2, game=1)
         seen = {h: [] for h in human}
         while True:
+            g = game_of(client, gid)
             for h in human:
-                moves = g.view(h)["moves"]
+                moves = client.get(f"/api/games/{gid}/seats/{h}?token={tokens[h]}").json()["moves"]
                 assert moves[:len(seen[h])] == seen[h]
                 seen[h] = moves
             if g.result() is not None:
                 break
-            g.answer(g.pending_seat, choice=1)
-        assert any("used the skill" in m["text"] for h in human for m in seen[h]) or True
+            seat = g.pending_seat
+            assert client.post(f"/api/games/{gid}/seats/{seat}?token={tokens[seat]}", json={"choice": 1}).status_code \
+                == 200
         assert len(seen[human[0]]) >= g.state.rounds_played() * players
 
 

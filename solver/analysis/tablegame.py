@@ -1,29 +1,25 @@
-"""A game at a table of people and bots, one question at a time: the studio's seats (SPEC,
-`/api/games`). The terminal seat (`play --human`) asks the same questions (``human.question``).
+"""A game at a table of people and bots, one question at a time: the studio's seats
+(`/api/games`). The terminal seat (`play --human`) asks the same questions (``human.question``).
 
 The true state lives in ``TableGame.state`` and nowhere else. What a seat is sent is built by
 ``seat_view`` from that seat's ``Observation`` (its own hand, the public cards, the board, the
 counters), the question it must answer now and the public facts of whose turn it is and how the
 game ended: never from the state itself, so no other hand or set-aside card can reach a seat.
 
-A game is a function of its record: the mission's and catalog's texts, players, seed, game,
-the policy of the other seats and the people's seats, and the people's answers. The bots decide
-with their own streams, deterministically, and a seat's advice ranks the choices with a copy of
-its stream (``game/advice.py``), so the game is rebuilt exactly from its record after a restart.
-The record (``ID.json``: the answers as action codes) and the game's log (``ID.jsonl``, format 2)
-are written after every answer, in the games folder; nothing else is kept.
+A game is its setup (``TableSetup``: what is played, by whom, on which deal) and its moves, every
+action of every seat in order (``Move``), with the bots' random streams where they stand: the
+state is rebuilt by dealing again and applying the moves, each checked against the rules. No
+I/O here: the studio keeps setups and moves in its database and decides who thinks where.
+
+The thinking itself (a bot's decision, the advice that orders a person's choices) is
+``think``: a function of the setup, the moves and the streams only, so that it can run in a
+worker process (``ThinkRequest`` in, codes out) and give the same answer anywhere.
 """
 
 from __future__ import annotations
 
-import hmac
-import json
-import os
-import secrets
-import threading
-import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from solver.analysis.human import Question, question, seat_name
 from solver.core.codes import PolicyId
@@ -31,179 +27,350 @@ from solver.core.errors import InputError, KakapoError
 from solver.game.actions import Action, Phase
 from solver.game.advice import ranked_actions
 from solver.game.engine import log_events
+from solver.game.rng import SplitMix64
 from solver.game.roster import make_policy
 from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
 from solver.game.state import GameState, Observation, deal, decision_card
 from solver.io.catalog import load_catalog
-from solver.io.gamelog import write_log
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import board_rows
-from solver.io.records import catalog_text, mission_text
 
-RECORD_FORMAT = 1
+PERSON, BOT, FORCED = "person", "bot", "forced"  # who made a move: a person, a bot, or the rules (one legal move)
+MAX_NAME = 40
 
 
 class AnswerError(ValueError):
     """An answer the question does not accept (said why; the question stays)."""
 
 
+class StaleAnswer(AnswerError):
+    """An answer to a question that is no longer the one asked (answered already, or never asked)."""
+
+
+class BrokenGame(KakapoError):
+    """A game that cannot be rebuilt from its moves (damaged, or refused by this version's rules)."""
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What a game is played on and by whom, fixed when it starts. ``known_deal``: the host chose
+    the seed (anyone who knows it knows the hands); otherwise it came from the system's randomness."""
+
+    id: str
+    mission_id: str
+    name: str
+    mission_text: str
+    pieces_text: str
+    players: int
+    humans: tuple[int, ...]
+    policy: str
+    samples: int | None
+    seed: int
+    game: int
+    known_deal: bool
+    names: tuple[tuple[int, str], ...] = ()
+    created: str = ""
+
+    def name_of(self, seat: int) -> str:
+        return dict(self.names).get(seat) or f"player {seat}"
+
+    def bot_label(self) -> str:
+        if self.policy == PolicyId.SEARCH.label:
+            return f"search-{self.samples or DEFAULT_SAMPLES}"
+        return self.policy
+
+    def game_seed(self) -> int:
+        return int(game_seeds(self.seed, self.game, 1)[0])
+
+
+@dataclass(frozen=True)
+class Move:
+    seat: int
+    action: int  # Action.code
+    by: str  # PERSON, BOT or FORCED
+
+
 @dataclass
 class TableGame:
-    """One game of the studio: its record, its true state, and the question waiting, if any."""
+    """One game: its setup, its true state rebuilt from its moves, and the question waiting."""
 
-    record: dict
-    folder: Path
+    setup: TableSetup
+    moves: list[Move] = field(default_factory=list)
+    streams: list[int] | None = None  # every seat's random stream where it stands (None: as dealt)
+    play_forced: dict[int, bool] = field(default_factory=dict)  # a person's forced moves played for them
     state: GameState = field(init=False)
     pending: Question | None = field(default=None, init=False)
     pending_seat: int = field(default=-1, init=False)
-    lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        r = self.record
-        self.catalog = load_catalog(f"game {r['id']} (its piece catalog)", r["pieces_text"])
-        self.mission = load_mission(f"game {r['id']} (its mission)", self.catalog, text=r["mission_text"],
-                                    mission_id=r["mission"])
-        self.humans = tuple(sorted(r["human"]))
-        samples = r.get("samples") or DEFAULT_SAMPLES
-        self.bot = make_policy(r["policy"], samples)
-        self.advisors = {s: make_policy(r["policy"], samples) for s in self.humans}
-        self.state = deal(self.mission, self.catalog, r["players"], int(game_seeds(r["seed"], r["game"], 1)[0]))
-        self._replaying = list(r["answers"])
-        self.advance()
-
-    # ------------------------------------------------------------ starting, saving, loading
-    @classmethod
-    def start(cls, folder: Path, mission, catalog, players: int, human: list[int], policy: str, seed: int,
-              game: int, samples: int | None = None) -> TableGame:
-        game_id = f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
-        record = {"format": RECORD_FORMAT, "id": game_id, "mission": mission.id, "name": mission.name,
-                  "mission_text": mission_text(mission), "pieces_text": catalog_text(catalog), "players": players,
-                  "human": sorted(set(human)), "policy": policy, "seed": seed, "game": game,
-                  "samples": samples if policy == PolicyId.SEARCH.label else None,
-                  "tokens": {str(s): secrets.token_urlsafe(18) for s in sorted(set(human))},
-                  "answers": [], "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
-        folder.mkdir(parents=True, exist_ok=True)
-        g = cls(record, folder)
-        g.save()
-        return g
-
-    @classmethod
-    def load(cls, path: Path) -> TableGame:
-        """The game a record file holds, rebuilt by playing its answers again (InputError when the
-        file is not a game record, or an answer is not legal where it stands)."""
+        s = self.setup
         try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-                raise ValueError("not a game record of this version")
-            return cls(record, path.parent)
-        except InputError:
-            raise
-        except (KakapoError, OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-            raise InputError(str(path), f"this game cannot be read again: {e}",
-                             "leave it, or delete it (its log, ID.jsonl, keeps the rounds played)", None) from None
+            self.catalog = load_catalog(f"game {s.id} (its piece catalog)", s.pieces_text)
+            self.mission = load_mission(f"game {s.id} (its mission)", self.catalog, text=s.mission_text,
+                                        mission_id=s.mission_id)
+            self.state = deal(self.mission, self.catalog, s.players, s.game_seed())
+        except InputError as e:
+            raise BrokenGame(f"its mission or catalog no longer reads: {e.problem}") from None
+        moves, self.moves = list(self.moves), []
+        for k, m in enumerate(moves, start=1):
+            if self.state.is_over():
+                raise BrokenGame(f"move {k} comes after the end of the game")
+            seat = self.state.current_player()
+            if m.seat != seat or Action.from_code(m.action) not in self.state.legal_actions():
+                raise BrokenGame(f"move {k} ({m.by} at seat {m.seat}) is not legal where it stands "
+                                 f"(round {self.state.round}, seat {seat} to act)")
+            self.state.apply(Action.from_code(m.action))
+            self.moves.append(m)
+        if self.streams is not None:
+            if len(self.streams) != s.players:
+                raise BrokenGame("its random streams do not match its table")
+            for rng, value in zip(self.state.seat_rngs, self.streams, strict=True):
+                rng.state = int(value)
 
+    # ------------------------------------------------------------ what happens next
     @property
     def id(self) -> str:
-        return self.record["id"]
+        return self.setup.id
 
-    def record_path(self) -> Path:
-        return self.folder / f"{self.id}.json"
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return self.setup.humans
 
-    def log_path(self) -> Path:
-        return self.folder / f"{self.id}.jsonl"
+    def forced_for(self, seat: int) -> bool:
+        """Whether a person's forced moves are played for them: their own choice, else only when
+        they are the one person at the table (no other person could read anything in it)."""
+        return self.play_forced.get(seat, len(self.humans) == 1)
 
-    def save(self) -> None:
-        tmp = self.record_path().with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(self.record), encoding="utf-8")
-        os.replace(tmp, self.record_path())  # never half a record
-        write_log(self.log_path(), self.log())
+    def need(self) -> tuple[str, int] | None:
+        """What the game waits for: ("bot", seat) a bot's decision, ("forced", seat) a person's only
+        legal move to play for them, ("advice", seat) the ordering of a person's choices, ("person",
+        seat) the person's answer; None once the game is over."""
+        st = self.state
+        if st.is_over():
+            return None
+        seat = st.current_player()
+        if seat not in self.humans:
+            return (BOT, seat)
+        if len(st.legal_actions()) == 1 and self.forced_for(seat):
+            return (FORCED, seat)
+        return (PERSON, seat) if self.pending is not None else ("advice", seat)
+
+    def apply(self, seat: int, action: Action, by: str, stream: int | None = None) -> None:
+        """Apply a move of ``seat`` (checked: its turn, a legal action); ``stream``: the seat's random
+        stream after a bot's decision."""
+        st = self.state
+        if st.is_over() or st.current_player() != seat or action not in st.legal_actions():
+            raise AnswerError(f"{action} is not a legal move of seat {seat} now")
+        st.apply(action)
+        if stream is not None:
+            st.seat_rngs[seat].state = int(stream)
+        self.moves.append(Move(seat, action.code, by))
+        self.pending, self.pending_seat = None, -1
+
+    def ask(self, seat: int, ranked_codes: list[int]) -> Question:
+        """The person's question, its choices in the advised order."""
+        obs = self.state.observation(seat)
+        ranked = [Action.from_code(c) for c in ranked_codes]
+        if sorted(a.code for a in ranked) != sorted(a.code for a in obs.legal):
+            raise AnswerError("the advice does not list this seat's legal moves")
+        self.pending, self.pending_seat = question(obs, ranked), seat
+        return self.pending
+
+    def question_id(self) -> int:
+        """The id of the question asked now: the number of the move it decides (new for each)."""
+        return len(self.moves) + 1
+
+    def answer(self, seat: int, choice: int | None = None, cells: list[str] | None = None,
+               question_id: int | None = None) -> Action:
+        """A person's answer as an action (not applied): a choice's number (from 1) or a placement's
+        cells. StaleAnswer when ``question_id`` is not the question asked now; AnswerError when the
+        seat has no question or the answer is not one."""
+        q = self.pending
+        if question_id is not None and (q is None or self.pending_seat != seat or question_id != self.question_id()):
+            raise StaleAnswer(f"question {question_id} is not the one asked now"
+                              + (f" (question {self.question_id()} is)" if q is not None and self.pending_seat == seat
+                                 else ""))
+        if q is None or self.pending_seat != seat:
+            raise AnswerError("it is not this seat's turn to decide" if self.result() is None else "the game is over")
+        if (choice is None) == (cells is None):
+            raise AnswerError("answer with a choice's number or with cells, not both")
+        if choice is not None:
+            if not 1 <= choice <= len(q.choices):
+                raise AnswerError(f"there is no choice {choice}: answer a number from 1 to {len(q.choices)}")
+            return q.actions[choice - 1]
+        try:
+            return q.by_cells(cells or [])
+        except ValueError as e:
+            raise AnswerError(str(e)) from None
+
+    # ------------------------------------------------------------ what it says
+    def streams_now(self) -> list[int]:
+        return [rng.state for rng in self.state.seat_rngs]
 
     def log(self) -> list[dict]:
-        r = self.record
-        meta = {"seed": r["seed"], "game": r["game"], "policy": r["policy"]}
-        if r["policy"] == PolicyId.SEARCH.label:
-            meta["samples"] = r.get("samples") or DEFAULT_SAMPLES
+        s = self.setup
+        meta: dict = {"seed": s.seed, "game": s.game, "policy": s.policy}
+        if s.policy == PolicyId.SEARCH.label:
+            meta["samples"] = s.samples or DEFAULT_SAMPLES
         return log_events(self.state, {**meta, "human": list(self.humans)})
-
-    def token_ok(self, seat: int, token: str | None) -> bool:
-        expected = self.record["tokens"].get(str(seat))
-        return bool(expected and token) and hmac.compare_digest(expected.encode(), str(token).encode())
-
-    # ------------------------------------------------------------ playing
-    def advance(self) -> None:
-        """Play on until a person must decide (a question waits) or the game is over: the bots
-        act, a person's forced moves are played for them, and a game read again from its record
-        takes the person's recorded answers."""
-        st = self.state
-        while not st.is_over():
-            seat = st.current_player()
-            obs = st.observation(seat)
-            if seat not in self.humans:
-                st.apply(self.bot.act(obs, st.seat_rngs[seat]))
-            elif len(obs.legal) == 1:
-                st.apply(obs.legal[0])
-            elif self._replaying:
-                doc = self._replaying.pop(0)
-                action = Action.from_code(int(doc.get("action", -1)))
-                if action not in obs.legal or doc.get("seat") != seat:
-                    raise InputError(f"game {self.id}", f"its record's answer {doc} is not legal where it stands "
-                                     f"(round {st.round}, seat {seat})", "the record was edited: delete it", None)
-                st.apply(action)
-            else:  # the advice ranks with a copy of the seat's stream: asking moves nothing
-                self.pending = question(obs, ranked_actions(self.advisors[seat], obs, st.seat_rngs[seat]))
-                self.pending_seat = seat
-                return
-
-    def answer(self, seat: int, choice: int | None = None, cells: list[str] | None = None) -> None:
-        """A person's answer: a choice's number (from 1) or a placement's cells. AnswerError when
-        the seat has no question or the answer is not one."""
-        with self.lock:
-            q = self.pending
-            if q is None or self.pending_seat != seat:
-                raise AnswerError("it is not this seat's turn to decide" if self.result() is None
-                                  else "the game is over")
-            if (choice is None) == (cells is None):
-                raise AnswerError("answer with a choice's number or with cells, not both")
-            if choice is not None:
-                if not 1 <= choice <= len(q.choices):
-                    raise AnswerError(f"there is no choice {choice}: answer a number from 1 to {len(q.choices)}")
-                action = q.actions[choice - 1]
-            else:
-                try:
-                    action = q.by_cells(cells or [])
-                except ValueError as e:
-                    raise AnswerError(str(e)) from None
-            self.record["answers"].append({"seat": seat, "action": action.code})
-            self.pending, self.pending_seat = None, -1
-            self.state.apply(action)
-            self.advance()
-            self.save()
 
     def result(self) -> dict | None:
         if not self.state.is_over():
             return None
         return self.log()[-1]
 
-    def summary(self) -> dict:
-        return {"id": self.id, "mission": self.record["mission"], "name": self.record["name"],
-                "players": self.record["players"], "human": list(self.humans), "policy": self.record["policy"],
-                "seed": self.record["seed"], "game": self.record["game"], "created": self.record.get("created"),
-                "round": self.state.round, "result": (self.result() or {}).get("result"),
-                "waiting_for": self.pending_seat if self.pending is not None else None}
+    def players_json(self) -> list[dict]:
+        s = self.setup
+        return [{"seat": k, "name": s.name_of(k), "bot": k not in s.humans,
+                 "policy": None if k in s.humans else s.bot_label()} for k in range(s.players)]
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int, thinking: bool = False) -> dict:
         """What seat ``seat`` is sent: ``seat_view`` of its own observation."""
-        with self.lock:
-            st = self.state
-            q = self.pending if self.pending_seat == seat else None
-            return seat_view(st.observation(seat), q, st.current_player(), self.result(), self.summary())
+        st = self.state
+        q = self.pending if self.pending_seat == seat else None
+        doc = seat_view(st.observation(seat), q, st.current_player(), self.result(), self.public_summary())
+        doc["players"] = self.players_json()
+        doc["thinking"] = thinking
+        doc["play_forced"] = self.forced_for(seat)
+        if q is not None:
+            doc["question"]["id"] = self.question_id()
+        return doc
+
+    def public_summary(self) -> dict:
+        """What anyone at the table may know of the game: no seed and nothing else of the deal
+        before the end (the seed and game number, which rebuild the deal, once it is over)."""
+        s = self.setup
+        over = self.state.is_over()
+        doc = {"id": s.id, "mission": s.mission_id, "name": s.name, "players": s.players, "human": list(s.humans),
+               "names": {str(k): v for k, v in s.names}, "policy": s.policy, "samples": s.samples,
+               "created": s.created, "known_deal": s.known_deal, "round": self.state.round,
+               "result": (self.result() or {}).get("result"),
+               "waiting_for": None if over or self.state.current_player() not in s.humans
+               else self.state.current_player()}
+        if over:
+            doc.update({"seed": s.seed, "game": s.game})
+        return doc
+
+
+# ---------------------------------------------------------------- the thinking, anywhere
+@dataclass(frozen=True)
+class ThinkRequest:
+    """A bot's decision (``kind`` "decide") or a person's advice ("advice") at one moment of a
+    game: everything the answer depends on, so that a worker process can give it."""
+
+    kind: str
+    seat: int
+    setup: TableSetup
+    moves: tuple[int, ...]  # action codes, in order
+    streams: tuple[int, ...]
+
+
+class _Thinker:
+    """A worker's games, kept between requests (a game's state moves on by the new moves only) and
+    its players (their tables and memories are built once per game)."""
+
+    def __init__(self, keep: int = 16):
+        self.games: OrderedDict[str, tuple[TableGame, object, object]] = OrderedDict()
+        self.keep = keep
+
+    def game(self, r: ThinkRequest) -> TableGame:
+        held = self.games.get(r.setup.id)
+        if held is not None:
+            g = held[0]
+            done = [m.action for m in g.moves]
+            if g.setup == r.setup and tuple(done) == r.moves[:len(done)]:
+                for code in r.moves[len(done):]:
+                    seat = g.state.current_player()
+                    g.apply(seat, Action.from_code(code), BOT)
+                self.games.move_to_end(r.setup.id)
+                return g
+        moves = []
+        probe = TableGame(r.setup)
+        for code in r.moves:  # the seats of the moves, as the rules give them
+            seat = probe.state.current_player()
+            probe.apply(seat, Action.from_code(code), BOT)
+            moves.append(Move(seat, code, BOT))
+        samples = r.setup.samples or DEFAULT_SAMPLES
+        self.games[r.setup.id] = (probe, make_policy(r.setup.policy, samples), make_policy(r.setup.policy, samples))
+        while len(self.games) > self.keep:
+            self.games.popitem(last=False)
+        return probe
+
+    def think(self, r: ThinkRequest) -> tuple[list[int], int]:
+        g = self.game(r)
+        for rng, value in zip(g.state.seat_rngs, r.streams, strict=True):
+            rng.state = int(value)
+        _, bot, advisor = self.games[r.setup.id]
+        st = g.state
+        if st.is_over() or st.current_player() != r.seat:
+            raise BrokenGame(f"seat {r.seat} is not to act in game {r.setup.id}")
+        obs = st.observation(r.seat)
+        if r.kind == "decide":
+            rng = SplitMix64(st.seat_rngs[r.seat].state)
+            action = bot.act(obs, rng)  # type: ignore[attr-defined]
+            return [action.code], rng.state
+        ranked = ranked_actions(advisor, obs, st.seat_rngs[r.seat])
+        return [a.code for a in ranked], st.seat_rngs[r.seat].state
+
+
+_THINKER = _Thinker()
+
+
+def think(request: ThinkRequest) -> tuple[list[int], int]:
+    """A bot's decision ([code], its stream after it) or a person's advice (the legal codes best
+    first, the stream untouched): the same answer in any process."""
+    return _THINKER.think(request)
+
+
+def replay_record(record: dict) -> tuple[TableSetup, list[Move], list[int], dict[str, str]]:
+    """A game record of the studio's earlier versions (``games/ID.json``, format 1: the people's
+    answers only) as a setup, every move, the streams and the seat tokens, by playing the bots
+    again as that version did. BrokenGame when it cannot be."""
+    try:
+        humans = tuple(sorted(int(s) for s in record["human"]))
+        setup = TableSetup(str(record["id"]), str(record["mission"]), str(record.get("name") or record["mission"]),
+                           str(record["mission_text"]), str(record["pieces_text"]), int(record["players"]), humans,
+                           str(record["policy"]), record.get("samples"), int(record["seed"]), int(record["game"]),
+                           True, (), str(record.get("created") or ""))
+        tokens = {str(k): str(v) for k, v in dict(record["tokens"]).items()}
+        answers = list(record["answers"])
+        g = TableGame(setup)
+    except BrokenGame:
+        raise
+    except (KakapoError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
+        raise BrokenGame(f"not a game record this version reads ({type(e).__name__})") from None
+    bot = make_policy(setup.policy, setup.samples or DEFAULT_SAMPLES)
+    while True:
+        st = g.state
+        if st.is_over():
+            break
+        seat = st.current_player()
+        obs = st.observation(seat)
+        if seat not in humans:
+            rng = st.seat_rngs[seat]
+            g.apply(seat, bot.act(obs, rng), BOT, rng.state)  # type: ignore[attr-defined]
+        elif len(obs.legal) == 1:
+            g.apply(seat, obs.legal[0], FORCED)
+        elif answers:
+            doc = answers.pop(0)
+            try:
+                action = Action.from_code(int(doc.get("action", -1)))
+            except (ValueError, TypeError, AttributeError):
+                raise BrokenGame(f"its answer {str(doc)[:60]} is not an action") from None
+            if action not in obs.legal or doc.get("seat") != seat:
+                raise BrokenGame(f"its answer {str(doc)[:60]} is not legal where it stands (round {st.round}, "
+                                 f"seat {seat})")
+            g.apply(seat, action, PERSON)
+        else:
+            break
+    return setup, g.moves, g.streams_now(), tokens
 
 
 # ---------------------------------------------------------------- what a seat is sent
 def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | None, game: dict) -> dict:
-    """A seat's document (SPEC: seat, round, hand, question, result, and what the page draws),
-    built from the seat's observation only."""
+    """A seat's document (seat, round, hand, question, result, and what the page draws), built
+    from the seat's observation only."""
     me = obs.seat
     m = obs.mission
     in_charge = None
@@ -259,46 +426,3 @@ def question_json(q: Question) -> dict:
         doc["placements"] = [p.cell_names() for p in q.placements]
         doc["legal_places"] = len(obs.legal)
     return doc
-
-
-# ---------------------------------------------------------------- the games folder
-class Table:
-    """The games of one folder (``DIR/games``), kept in memory once read; thread-safe."""
-
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self._games: dict[str, TableGame] = {}
-        self._broken: dict[str, str] = {}
-        self._lock = threading.Lock()
-        self._scanned = False
-
-    def _scan(self) -> None:
-        if self._scanned:
-            return
-        self._scanned = True
-        if not self.folder.is_dir():
-            return
-        for path in sorted(self.folder.glob("*.json")):
-            gid = path.stem
-            try:
-                self._games[gid] = TableGame.load(path)
-            except InputError as e:
-                self._broken[gid] = e.problem
-
-    def start(self, mission, catalog, players: int, human: list[int], policy: str, seed: int, game: int,
-              samples: int | None = None) -> TableGame:
-        with self._lock:
-            self._scan()
-            g = TableGame.start(self.folder, mission, catalog, players, human, policy, seed, game, samples)
-            self._games[g.id] = g
-            return g
-
-    def get(self, game_id: str) -> TableGame | None:
-        with self._lock:
-            self._scan()
-            return self._games.get(game_id)
-
-    def all(self) -> list[TableGame]:
-        with self._lock:
-            self._scan()
-            return sorted(self._games.values(), key=lambda g: g.id)

@@ -146,14 +146,23 @@ def review_log_text(text: str, name: str = "the log", time_limit: float = 10.0, 
     return rv.to_json()
 
 
-def rate_table(paths: list[str], workers: int, progress=None) -> dict:
-    """The studio's "rate this table": `kakapo rate` of the folder's finished games (the people's
-    seats), with the clear rate to expect at every bundled mission."""
+def rate_table(logs: dict[str, str], workers: int, progress=None) -> dict:
+    """The studio's "rate this table": `kakapo rate` of the folder's finished games (their logs'
+    texts by game id; the people's seats), with the clear rate to expect at every bundled mission."""
+    import tempfile
+
     from solver.analysis.rate import rate  # heavy: Numba
 
     tell = progress or (lambda _f: None)
     bundled = [p.stem for p in sorted(MISSIONS.glob("buddy/*.toml")) + sorted(MISSIONS.glob("party/*.toml"))]
-    return rate(paths, None, missions=bundled, workers=workers, progress=lambda d, t: tell(0.97 * d / max(t, 1)))
+    with tempfile.TemporaryDirectory(prefix="kakapo-rate-") as tmp:
+        paths = []
+        for game_id, text in logs.items():
+            path = Path(tmp) / f"{Path(game_id).name}.jsonl"
+            path.write_text(text, encoding="utf-8")
+            paths.append(str(path))
+        return rate(paths, None, missions=bundled, workers=workers,
+                    progress=lambda d, t: tell(0.97 * d / max(t, 1)))
 
 
 def place_in_campaign(doc: dict, m: Mission, catalog: Catalog, players: int) -> None:

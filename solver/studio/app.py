@@ -1,5 +1,6 @@
-"""The studio's application: its context (folder, catalog, job and solve workers), the routers,
-the page, and one JSON error document for every refusal (never a traceback)."""
+"""The studio's application: its context (folder, catalog, database, table, job, solve and
+thinking workers), the routers, the page, and one JSON error document for every refusal (never a
+traceback)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException
 
-from solver.analysis.tablegame import Table
+from solver import __version__
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
+from solver.studio.errors import StudioError
 from solver.studio.jobs import JobManager
 from solver.studio.routers import checks, games, jobs, missions
-from solver.studio.routers.missions import StudioError
 from solver.studio.security import Guard
+from solver.studio.store import Store
+from solver.studio.table import Table
+from solver.studio.thinking import Thinkers
 
 STATIC = resources.files("solver.studio") / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
@@ -29,15 +33,22 @@ TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
 
 
 class StudioContext:
-    """What every handler may use: the folder, the catalog, the job queue and the solve worker."""
+    """What every handler may use: the folder, the catalog, the database, the table, the job queue
+    and the solve worker. ``think_inline``: the table's bots think in a thread of this process
+    (the tests' quick studio) rather than in worker processes."""
 
-    def __init__(self, directory: str | Path, pieces: str | None, workers: int, warm: bool = True):
+    def __init__(self, directory: str | Path, pieces: str | None, workers: int, warm: bool = True,
+                 think_inline: bool = False):
         self.directory = Path(directory).resolve()
         self.pieces = pieces
         self.catalog = load_catalog(pieces)
         self.workers = workers
-        self.jobs = JobManager(pieces, workers, warm=warm)
-        self.table = Table(self.directory / "games")  # the games played here, rebuilt from their records
+        self.store = Store(self.directory, __version__)
+        self.store.stop_unfinished_jobs()
+        self.jobs = JobManager(pieces, workers, warm=warm, store=self.store)
+        self.thinkers = Thinkers(min(2, max(1, workers)), inline=think_inline)
+        self.table = Table(self.directory, self.store, self.thinkers)  # the games played here
+        self.table.open()
         self.share_base: str | None = None  # the seats' links when it listens beyond this machine
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()
@@ -52,19 +63,23 @@ class StudioContext:
         return load_mission(path, self.catalog)
 
     def close(self) -> None:
+        self.table.close()
         self.jobs.shutdown()
+        self.thinkers.close()
         with self._pool_lock:
             if self._pool is not None:
                 for p in list(getattr(self._pool, "_processes", {}).values()):
                     p.terminate()
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
+        self.store.close()
 
 
 def create_app(directory: str | Path = ".", pieces: str | None = None, workers: int = 1,
-               warm: bool = True) -> Guard:
-    """The ASGI application (the security guard around FastAPI); ``.app.state.ctx`` its context."""
-    ctx = StudioContext(directory, pieces, workers, warm)
+               warm: bool = True, host_token: str | None = None, think_inline: bool = False) -> Guard:
+    """The ASGI application (the security guard around FastAPI); ``.app.state.ctx`` its context.
+    ``host_token``: the token every request needs but a seat's own (off loopback)."""
+    ctx = StudioContext(directory, pieces, workers, warm, think_inline)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):
@@ -100,8 +115,12 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
                             status_code=500)
 
     @api.get("/api/status")
-    def status() -> dict:
-        return {"kernels": ctx.jobs.kernels, "dir": str(ctx.directory), "catalog": ctx.catalog.source}
+    def status(request: Request) -> dict:
+        doc: dict = {"kernels": ctx.jobs.kernels}
+        if games.host_ok(request):  # where things are, for the host only
+            doc.update({"dir": str(ctx.directory), "catalog": ctx.catalog.source, "state": str(ctx.store.path),
+                        "notes": list(ctx.table.notes)})
+        return doc
 
     @api.get("/", response_class=HTMLResponse)
     def page() -> Response:
@@ -115,7 +134,7 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
     def static(name: str) -> Response:
         return _static(name)
 
-    guard = Guard(api)
+    guard = Guard(api, host_token=host_token)
     guard.state = api.state  # so that tests and the server reach the context through the guard
     return guard
 
@@ -130,4 +149,5 @@ def _static(name: str) -> Response:
     return Response(item.read_bytes(), media_type=TYPES[suffix],
                     headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
                              "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-                                                        "style-src 'self'; script-src 'self'; object-src 'none'"})
+                                                        "style-src 'self'; script-src 'self'; object-src 'none'; "
+                                                        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"})

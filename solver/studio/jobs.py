@@ -1,9 +1,12 @@
-"""Long work (ladder, simulate, ceiling) in worker processes, one job at a time, in order.
+"""Long work (ladder, simulate, ceiling, review, rate) in worker processes, one job at a time, in order.
 
 Each job runs in a process of its own (and the processes it starts for its games, in its own
 process group), so the server keeps answering while it runs, a cancel ends it at once
 (SIGTERM to the group), and nothing outlives the studio. The job tells its progress and its
-result through a queue; the server keeps each job's state for the page (``Job.snapshot``).
+result through a queue; the server keeps each job's state for the page (``Job.snapshot``) and its
+history in the database (``store``). Job ids are random (one cannot guess another's), and each job
+has a token of its own, which lets whoever started it (a seat's page, say) follow it. At most
+``MAX_WAITING`` jobs wait: one more is refused (``QueueFull``).
 Before the first job, a warm-up job loads (or compiles) the simulator's kernels, so that the
 page's first ladder does not wait for them; the page says while it runs (``JobManager.kernels``).
 """
@@ -11,10 +14,10 @@ page's first ladder does not wait for them; the page says while it runs (``JobMa
 from __future__ import annotations
 
 import contextlib
-import itertools
 import multiprocessing as mp
 import os
 import queue
+import secrets
 import signal
 import threading
 import time
@@ -23,8 +26,14 @@ from dataclasses import dataclass, field
 
 from solver.core.errors import KakapoError
 from solver.io.catalog import load_catalog
+from solver.studio.store import token_hash
 
 FINAL = ("done", "failed", "cancelled")
+MAX_WAITING = 16
+
+
+class QueueFull(Exception):
+    """Too many jobs wait already."""
 
 
 @dataclass
@@ -38,6 +47,7 @@ class Job:
     error: str | None = None
     version: int = 0
     cancel_asked: bool = field(default=False, repr=False)
+    token: str = field(default="", repr=False)
 
     def snapshot(self) -> dict:
         return {"id": self.id, "kind": self.kind, "state": self.state, "progress": round(self.progress, 4),
@@ -64,7 +74,8 @@ def _job_main(request: dict, pieces: str | None, workers: int, out) -> None:
             out.put(("done", {}))
             return
         if request["kind"] == "rate":
-            out.put(("done", rate_table(request["paths"], workers, progress=tell)))
+            out.put(("done", rate_table(dict(zip(request["names"], request["texts"], strict=True)), workers,
+                                           progress=tell)))
             return
         doc = run_job(request["kind"], request["text"], load_catalog(pieces), request.get("name"),
                       request.get("players"), request["games"], request["seed"], request.get("policy"), workers,
@@ -79,12 +90,12 @@ def _job_main(request: dict, pieces: str | None, workers: int, out) -> None:
 class JobManager:
     """Runs queued jobs one after another in worker processes (see the module docstring)."""
 
-    def __init__(self, pieces: str | None, workers: int, warm: bool = True):
+    def __init__(self, pieces: str | None, workers: int, warm: bool = True, store=None):
         self.pieces, self.workers = pieces, workers
+        self.store = store  # the jobs' history (None: kept in memory only)
         self.jobs: dict[str, Job] = {}
         self._pending: deque[Job] = deque()
         self._lock = threading.Condition()
-        self._ids = itertools.count(1)
         self._stop = False
         self._process: mp.process.BaseProcess | None = None
         self._ctx = mp.get_context("spawn")
@@ -95,9 +106,15 @@ class JobManager:
         self._thread.start()
 
     # ---------------------------------------------------------------- the API's side
-    def submit(self, request: dict) -> Job:
+    def submit(self, request: dict, about: str = "") -> Job:
+        """A new job, queued; QueueFull when MAX_WAITING wait already. ``about``: what it is about,
+        in a few words, for the history."""
         with self._lock:
-            job = Job(f"j{next(self._ids)}", request["kind"], request)
+            if sum(1 for j in self._pending if j.id != "warmup") >= MAX_WAITING:
+                raise QueueFull(f"{MAX_WAITING} jobs are waiting already")
+            job = Job(secrets.token_urlsafe(9), request["kind"], request, token=secrets.token_urlsafe(18))
+            if self.store is not None:
+                self.store.add_job(job.id, job.kind, token_hash(job.token), about[:200])
             self.jobs[job.id] = job
             self._pending.append(job)
             self._lock.notify_all()
@@ -138,6 +155,9 @@ class JobManager:
         if state == "done":
             job.progress = 1.0
         job.version += 1
+        if self.store is not None and job.id != "warmup":
+            with contextlib.suppress(Exception):  # the history is a record, not the job itself
+                self.store.end_job(job.id, state, result, error)
 
     def _run(self) -> None:
         while True:
@@ -149,6 +169,9 @@ class JobManager:
                 job = self._pending.popleft()
                 job.state = "running"
                 job.version += 1
+                if self.store is not None and job.id != "warmup":
+                    with contextlib.suppress(Exception):
+                        self.store.set_job_state(job.id, "running")
                 out = self._ctx.Queue()
                 self._process = self._ctx.Process(target=_job_main, args=(job.request, self.pieces, self.workers, out),
                                                   name=f"kakapo-job-{job.id}", daemon=False)  # its games use workers

@@ -49,7 +49,10 @@ PolicyName = Literal["random", "greedy", "heuristic", "planner", "search"]
 
 
 class GameRequest(Strict):
-    """A game at the studio's table: the mission by id (bundled or in the folder) or as text."""
+    """A game at the studio's table: the mission by id (bundled or in the folder) or as text.
+    Without ``seed`` the deal comes from the system's randomness and stays secret until the end;
+    with it, the deal is game ``game`` of `kakapo simulate --seed SEED` (known to whoever knows the
+    seed). ``names``: the people's names by seat."""
 
     mission: str | None = Field(default=None, max_length=200)
     text: str | None = Field(default=None, max_length=MAX_TEXT)
@@ -58,13 +61,23 @@ class GameRequest(Strict):
     human: list[int] = Field(default_factory=lambda: [0], max_length=4)
     policy: PolicyName = "heuristic"  # as `kakapo play`
     samples: int | None = Field(default=None, ge=1, le=64)
-    seed: int = Field(default=1, ge=0, le=2**63 - 1)
-    game: int = Field(default=0, ge=0, le=2**31 - 1)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    game: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    names: dict[str, str] = Field(default_factory=dict, max_length=4)
 
 
 class SeatAnswer(Strict):
+    """An answer; ``question`` (the question's id) makes it count only for that question."""
+
     choice: int | None = None
     cells: list[str] | None = Field(default=None, max_length=16)
+    question: int | None = Field(default=None, ge=1)
+
+
+class SeatSettings(Strict):
+    """A person's own choices at their seat: ``play_forced``, their forced moves played for them."""
+
+    play_forced: bool
 
 
 class ReviewRequest(Strict):

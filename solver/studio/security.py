@@ -1,25 +1,48 @@
-"""The studio's security rules (SPEC, `kakapo studio`), as Jupyter keeps a local server safe:
+"""The studio's security rules, as Jupyter keeps a server safe:
 
 - a request whose ``Host`` is not the served host and port is refused (403), so that a page on
   another site cannot reach the studio through DNS rebinding;
 - a request that changes anything (POST, PUT, PATCH, DELETE) with an ``Origin`` other than the
   studio's own is refused (403), so that another site's page cannot make a visitor's browser
   write files or start jobs;
-- a body over 1 MB is refused (413), read no further than that.
+- a body over 1 MB is refused (413), read no further than that;
+- every answer forbids framing (``frame-ancestors 'none'``, ``X-Frame-Options: DENY``), sniffing
+  and referrers (a seat's link holds its token);
+- off loopback, a host token (``host_token``): the start line's link ``/?token=T`` sets a cookie,
+  scripts send ``Authorization: token T``; any other request is refused (403) unless it is a
+  seat's own (the seat's pages and API, which check the seat's token themselves) or a job
+  followed with its own token, or the static files a page needs. Handlers learn whether the
+  request carries the host's authority from ``scope["state"]["host"]``.
 
 One ASGI middleware, ahead of routing, answering with the API's JSON error document.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
+import re
 import socket
 import time
+from http.cookies import SimpleCookie
+from urllib.parse import parse_qs
 
 MAX_BODY = 1_000_000
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 WILDCARDS = ("0.0.0.0", "::", "[::]")
+COOKIE = "kakapo-studio-token"
+HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"),
+           (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
+API_CSP = b"default-src 'none'; frame-ancestors 'none'"
+# what needs no host token: the page and its files, and what checks a token of its own
+OPEN_PATHS = re.compile(r"^/(|favicon\.ico|static/[^/]+|api/status)$")
+SEAT_PATHS = re.compile(r"^/api/games/[^/]+/(seats/\d+(/settings)?|log|review)$")
+JOB_PATHS = re.compile(r"^/api/jobs/[^/]+(/events)?$")
+
+
+def is_loopback(host: str) -> bool:
+    return host in LOOPBACK_NAMES or host.startswith("127.")
 
 
 def local_addresses() -> list[str]:
@@ -34,7 +57,7 @@ def local_addresses() -> list[str]:
         pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None):
-            addr = info[4][0]
+            addr = str(info[4][0])
             found.append(f"[{addr}]" if ":" in addr else addr)
     except OSError:
         pass
@@ -47,16 +70,17 @@ def error_body(message: str, fix: str = "") -> bytes:
 
 class Guard:
     """The rules above; ``hosts`` are the ``host:port`` values this server answers to (set once the
-    port is bound, ``allow``)."""
+    port is bound, ``allow``); ``host_token`` is set when it listens beyond loopback."""
 
-    def __init__(self, app, max_body: int = MAX_BODY):
+    def __init__(self, app, max_body: int = MAX_BODY, host_token: str | None = None):
         self.app = app
         self.max_body = max_body
         self.hosts: set[str] = set()
+        self.host_token = host_token
 
     def allow(self, host: str, port: int) -> None:
         names = {host}
-        if host in LOOPBACK_NAMES or host.startswith("127.") or host in WILDCARDS:
+        if is_loopback(host) or host in WILDCARDS:
             names |= {"127.0.0.1", "localhost", "[::1]"}
         if host in WILDCARDS:  # every address of this machine: the table's phones use one of them
             names |= set(local_addresses())
@@ -64,19 +88,49 @@ class Guard:
             names.add(f"[{host}]")
         self.hosts = {f"{n}:{port}" for n in names}
 
+    def carries_host_token(self, headers: dict[str, str], query: dict[str, list[str]]) -> bool:
+        if self.host_token is None:
+            return True
+        given = []
+        auth = headers.get("authorization", "")
+        if auth.lower().startswith("token "):
+            given.append(auth[6:].strip())
+        cookie = SimpleCookie()
+        try:
+            cookie.load(headers.get("cookie", ""))
+        except Exception:  # a malformed cookie header is no token
+            cookie = SimpleCookie()
+        if COOKIE in cookie:
+            given.append(cookie[COOKIE].value)
+        return any(hmac.compare_digest(g.encode("utf-8", "replace"), self.host_token.encode()) for g in given)
+
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        send = _with_headers(send)
         host = headers.get("host", "")
         if self.hosts and host.lower() not in self.hosts:
-            return await _refuse(send, 403, f"this studio does not answer to the host {host!r}",
+            return await _refuse(send, 403, f"this studio does not answer to the host {host[:80]!r}",
                                  "open the address `kakapo studio` printed")
         if scope["method"] in CHANGING:
             origin = headers.get("origin")
             if origin is not None and origin.lower() not in {f"http://{h}" for h in (self.hosts or {host.lower()})}:
-                return await _refuse(send, 403, f"requests from {origin!r} may not change anything here",
+                return await _refuse(send, 403, f"requests from {origin[:80]!r} may not change anything here",
                                      "use the studio's own page")
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        path = scope["path"]
+        if self.host_token is not None and path == "/" and scope["method"] == "GET" and any(
+                hmac.compare_digest(t.encode("utf-8", "replace"), self.host_token.encode())
+                for t in query.get("token", [])):
+            return await _enter(send, self.host_token)  # the host's link: a cookie, and the token out of sight
+        host_ok = self.carries_host_token(headers, query)
+        if not host_ok and not (OPEN_PATHS.match(path) or SEAT_PATHS.match(path)
+                                or (JOB_PATHS.match(path) and scope["method"] == "GET")):
+            return await _refuse(send, 403, "this studio listens beyond this machine: this needs the host's link "
+                                 "(or Authorization: token T)", "open the link `kakapo studio` printed, with its "
+                                 "?token=; a seat's link opens that seat only")
+        scope.setdefault("state", {})["host"] = host_ok
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             return await _refuse(send, 413, f"the request body is over {self.max_body // 1_000_000} MB",
@@ -123,6 +177,31 @@ class Guard:
             await send(message)
 
         await self.app(scope, replay, timed)
+
+
+def _with_headers(send):
+    """``send`` adding the headers every answer carries (a page's own CSP is kept; others get one
+    that forbids everything, framing included)."""
+
+    async def wrapped(message):
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", []))
+            names = {k.lower() for k, _ in headers}
+            headers += [h for h in HEADERS if h[0] not in names]
+            if b"content-security-policy" not in names:
+                headers.append((b"content-security-policy", API_CSP))
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return wrapped
+
+
+async def _enter(send, token: str) -> None:
+    cookie = f"{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict".encode()
+    await send({"type": "http.response.start", "status": 303,
+                "headers": [(b"location", b"/"), (b"set-cookie", cookie), (b"content-length", b"0"),
+                            (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def _refuse(send, status: int, message: str, fix: str) -> None:

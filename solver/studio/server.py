@@ -1,20 +1,24 @@
-"""Serving the studio: bind the port (a port in use is an input error naming it), print the one
-line SPEC asks for, serve with uvicorn until Ctrl-C or SIGTERM, and end every worker with it."""
+"""Serving the studio: take the folder (one studio a folder), bind the port (a port in use is an
+input error naming it), print the start line, serve with uvicorn until Ctrl-C or SIGTERM, and end
+every worker with it. Off loopback the start line carries the host token."""
 
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import sys
 import threading
 import webbrowser
+from pathlib import Path
 
 import uvicorn
 
 from solver.core.errors import InputError
 from solver.studio.app import create_app
-from solver.studio.security import LOOPBACK_NAMES, WILDCARDS, local_addresses
+from solver.studio.security import WILDCARDS, is_loopback, local_addresses
+from solver.studio.store import Busy, FolderLock
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -40,25 +44,46 @@ def serve(host: str, port: int, directory: str, pieces: str | None, workers: int
     port = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
-    app = create_app(directory, pieces, workers)
+    lock = FolderLock(Path(directory))
+    try:
+        lock.acquire(url)
+    except Busy as e:
+        sock.close()
+        raise InputError(directory, f"another kakapo studio serves this folder already: {e}",
+                         "use that one, or stop it first (one studio a folder keeps its games whole)") from None
+    except OSError as e:
+        sock.close()
+        raise InputError(directory, f"cannot keep the studio's state in this folder: {e.strerror or e}",
+                         "give a folder you may write in") from None
+    token = None if is_loopback(host) else secrets.token_urlsafe(24)
+    try:
+        app = create_app(directory, pieces, workers, host_token=token)
+    except BaseException:
+        lock.release()
+        sock.close()
+        raise
     app.allow(shown, port)
-    if host not in LOOPBACK_NAMES and not host.startswith("127."):
+    if token is not None:
         lan = local_addresses() if host in WILDCARDS else [shown]
         if lan:  # the seats' links must work from the table's phones, not only from this machine
             app.state.ctx.share_base = f"http://{lan[0]}:{port}"
         if warn is not None:
-            where = f" (for example at http://{lan[0]}:{port}/)" if lan else ""
-            warn(f"warning: the studio listens on {host}: anyone who can reach this machine on that network"
-                 f"{where} can open the page, edit and save missions in {directory} and start games; a "
-                 "seat's link is still needed to see or play that seat")
+            where = f"http://{lan[0]}:{port}/?token={token}" if lan else f"{url}?token={token}"
+            warn(f"warning: the studio listens on {host}: anyone who can reach this machine on that network can "
+                 "reach it. Only the host's link (the one above, with its token; here "
+                 f"{where}) opens the editor, lists and starts games, saves missions in {directory} and runs jobs: "
+                 "keep it to yourself. A seat's link lets whoever holds it see and play that seat only (its hand, "
+                 "never another). Anyone else is refused (403).")
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
                             access_log=False)
     server = uvicorn.Server(config)
-    say(f"kakapo studio: {url}")
+    say(f"kakapo studio: {url}" + (f"?token={token}" if token else ""))
     sys.stdout.flush()
     if open_browser and (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or sys.platform == "darwin"
                          or os.name == "nt"):
-        threading.Timer(0.5, lambda: webbrowser.open(url)).start()
+        opened = f"http://127.0.0.1:{port}/?token={token}" if token and host in WILDCARDS else \
+            url + (f"?token={token}" if token else "")
+        threading.Timer(0.5, lambda: webbrowser.open(opened)).start()
     previous = signal.signal(signal.SIGTERM, _stopped)  # uvicorn raises the signal again once it has stopped
     try:
         server.run(sockets=[sock])
@@ -67,6 +92,7 @@ def serve(host: str, port: int, directory: str, pieces: str | None, workers: int
     finally:
         app.state.ctx.close()
         sock.close()
+        lock.release()
         signal.signal(signal.SIGTERM, previous)
 
 

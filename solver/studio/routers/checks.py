@@ -9,8 +9,8 @@ from fastapi import APIRouter, Request
 from solver.analysis.workbench import check_text, solve_text
 from solver.core.errors import InputError
 from solver.io.catalog import load_catalog
+from solver.studio.errors import StudioError
 from solver.studio.models import MissionText, SolveRequest
-from solver.studio.routers.missions import StudioError
 
 router = APIRouter(prefix="/api", tags=["checks"])
 

@@ -1,41 +1,60 @@
 """`/api/games`: a game at the studio's table, each person on their own seat link (a secret
-token), and `/api/review` of any game's log. The game itself is analysis/tablegame.py's."""
+token), and `/api/review` of any game's log. The game itself is analysis/tablegame.py's, the
+table of the folder studio/table.py's: handlers check, call and answer."""
 
 from __future__ import annotations
 
 import asyncio
+import unicodedata
 
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
 
-from solver.analysis.tablegame import AnswerError, TableGame
+from solver.analysis.tablegame import MAX_NAME, AnswerError, BrokenGame, StaleAnswer
 from solver.analysis.workbench import parse_text, review_log_text
 from solver.core.errors import InputError
 from solver.core.spec import GameSpec
-from solver.studio.models import GameRequest, ReviewRequest, SeatAnswer
-from solver.studio.routers.missions import StudioError, open_mission, refused
+from solver.studio.errors import StudioError, refused
+from solver.studio.jobs import QueueFull
+from solver.studio.models import GameRequest, ReviewRequest, SeatAnswer, SeatSettings
+from solver.studio.routers.missions import open_mission
+from solver.studio.table import LiveGame, SeatRefused
 
 router = APIRouter(prefix="/api", tags=["games"])
 
 
-def _game(request: Request, game_id: str) -> TableGame:
-    g = request.app.state.ctx.table.get(game_id)
-    if g is None:
+def host_ok(request: Request) -> bool:
+    """Whether the request carries the host's authority (always on loopback)."""
+    return bool(request.scope.get("state", {}).get("host", True))
+
+
+def _seat(request: Request, game_id: str, seat: int, token: str | None) -> LiveGame:
+    try:
+        live = request.app.state.ctx.table.seat_game(game_id, seat, token)
+    except SeatRefused as e:
+        raise StudioError(403, str(e), "open the seat's link as the studio gave it") from None
+    if live is None:
         raise StudioError(404, f"no game {game_id[:40]!r}", "see GET /api/games")
-    return g
+    return live
 
 
-def _seat(request: Request, game_id: str, seat: int, token: str | None) -> TableGame:
-    g = _game(request, game_id)
-    if not g.token_ok(seat, token):
-        raise StudioError(403, f"seat {seat} of game {game_id} needs its own link's token",
-                          "open the seat's link as the studio gave it")
-    return g
-
-
-def seat_url(request: Request, g: TableGame, seat: int) -> str:
+def seat_url(request: Request, game_id: str, seat: int, token: str) -> str:
     base = request.app.state.ctx.share_base or str(request.base_url).rstrip("/")
-    return f"{base}/?game={g.id}&seat={seat}&token={g.record['tokens'][str(seat)]}"
+    return f"{base}/?game={game_id}&seat={seat}&token={token}"
+
+
+def _names(given: dict[str, str], humans: list[int]) -> dict[int, str]:
+    out = {}
+    for key, value in given.items():
+        if not key.isdigit() or int(key) not in humans:
+            raise StudioError(422, f"names: {key[:10]!r} is not a person's seat", "name the seats people play, "
+                              'by number: {"0": "Ann"}')
+        name = " ".join(value.split())
+        if not name or len(name) > MAX_NAME or any(unicodedata.category(ch).startswith("C") for ch in name):
+            raise StudioError(422, f"names: seat {key}'s name must be 1 to {MAX_NAME} printable characters",
+                              "give a short name")
+        out[int(key)] = name
+    return out
 
 
 @router.post("/games")
@@ -43,6 +62,9 @@ def start_game(body: GameRequest, request: Request) -> dict:
     ctx = request.app.state.ctx
     if (body.mission is None) == (body.text is None):
         raise StudioError(422, "give the mission by its id or as text, one of them", 'send "mission": "b05" or "text"')
+    if body.seed is None and body.game is not None:
+        raise StudioError(422, "a game number names a deal only with its seed", 'send "seed" too, or neither '
+                          "(a secret deal)")
     text, name = body.text, body.name
     if text is None:
         found = open_mission(body.mission or "", request)
@@ -57,40 +79,88 @@ def start_game(body: GameRequest, request: Request) -> dict:
     if bad or len(set(body.human)) != len(body.human):
         raise StudioError(422, f"human seats {body.human} at a table of {players}: seats are 0 to {players - 1}, "
                           "each once", "name each person's seat once")
-    g = ctx.table.start(m, ctx.catalog, players, body.human, body.policy, body.seed, body.game, body.samples)
-    return {"id": g.id, "seats": [{"seat": s, "token": g.record["tokens"][str(s)], "url": seat_url(request, g, s)}
-                                  for s in g.humans]}
+    names = _names(body.names, body.human)
+    g, tokens = ctx.table.start(m, ctx.catalog, players, body.human, body.policy, body.samples, body.seed, body.game,
+                                names)
+    return {"id": g.id, "known_deal": g.setup.known_deal,
+            "seats": [{"seat": s, "token": t, "url": seat_url(request, g.id, s, t)} for s, t in sorted(tokens.items())]}
 
 
 @router.get("/games")
 def list_games(request: Request) -> list[dict]:
-    return [g.summary() for g in request.app.state.ctx.table.all()]
+    return request.app.state.ctx.table.listing()
 
 
 @router.get("/games/{game_id}/seats/{seat}")
 def seat_view(game_id: str, seat: int, request: Request, token: str | None = None) -> dict:
-    return _seat(request, game_id, seat, token).view(seat)
+    live = _seat(request, game_id, seat, token)
+    try:
+        return request.app.state.ctx.table.view(live, seat)
+    except BrokenGame as e:
+        raise StudioError(409, f"game {game_id} cannot go on: {e}", "its log can still be downloaded") from None
 
 
 @router.post("/games/{game_id}/seats/{seat}")
 def answer(game_id: str, seat: int, body: SeatAnswer, request: Request, token: str | None = None) -> dict:
-    g = _seat(request, game_id, seat, token)
+    live = _seat(request, game_id, seat, token)
     try:
-        g.answer(seat, body.choice, body.cells)
+        return request.app.state.ctx.table.answer(live, seat, body.choice, body.cells, body.question)
+    except StaleAnswer as e:
+        raise StudioError(409, f"{e}: this answer was not taken", "reload the seat and answer the question it "
+                          "shows") from None
     except AnswerError as e:
         raise StudioError(422, str(e), "answer a choice's number from the question, or a legal placement's cells") \
             from None
-    return g.view(seat)
+    except BrokenGame as e:
+        raise StudioError(409, f"game {game_id} cannot go on: {e}", "its log can still be downloaded") from None
+
+
+@router.post("/games/{game_id}/seats/{seat}/settings")
+def settings(game_id: str, seat: int, body: SeatSettings, request: Request, token: str | None = None) -> dict:
+    live = _seat(request, game_id, seat, token)
+    try:
+        return request.app.state.ctx.table.set_play_forced(live, seat, body.play_forced)
+    except BrokenGame as e:
+        raise StudioError(409, f"game {game_id} cannot go on: {e}", "") from None
+
+
+def _may_read(request: Request, game_id: str, token: str | None) -> None:
+    """The host, or a seat of that game (its token): 403 for anyone else."""
+    if not host_ok(request) and not request.app.state.ctx.table.any_seat(game_id, token):
+        raise StudioError(403, "this needs the host's link or a seat's link of that game", "")
 
 
 @router.get("/games/{game_id}/log")
-def game_log(game_id: str, request: Request):
-    g = _game(request, game_id)
-    if g.result() is None:
-        raise StudioError(409, f"game {game_id} is still in play: its log holds every hand",
-                          "ask again when the game has ended")
-    return PlainTextResponse(g.log_path().read_text(encoding="utf-8"), media_type="application/x-ndjson",
-                             headers={"Content-Disposition": f'attachment; filename="{g.id}.jsonl"'})
+def game_log(game_id: str, request: Request, token: str | None = None):
+    _may_read(request, game_id, token)
+    text, why = request.app.state.ctx.table.log_of(game_id)
+    if text is None:
+        if why == "no such game":
+            raise StudioError(404, f"no game {game_id[:40]!r}", "see GET /api/games")
+        if why == "in play":
+            raise StudioError(409, f"game {game_id} is still in play: its log holds every hand",
+                              "ask again when the game has ended")
+        raise StudioError(409, f"game {game_id}: {why}", "")
+    return PlainTextResponse(text, media_type="application/x-ndjson",
+                             headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'})
+
+
+@router.post("/games/{game_id}/review")
+def review_game(game_id: str, request: Request, token: str | None = None) -> dict:
+    """The review of a finished game, as a job that whoever asked may follow with its token (a
+    seat's page, off loopback, has no other way to a job)."""
+    _may_read(request, game_id, token)
+    text, why = request.app.state.ctx.table.log_of(game_id)
+    if text is None:
+        raise StudioError(404 if why == "no such game" else 409, f"game {game_id[:40]}: {why}",
+                          "review a game once it has ended")
+    try:
+        job = request.app.state.ctx.jobs.submit({"kind": "review", "text": text, "name": f"{game_id}.jsonl",
+                                                 "games": 0, "seed": 1},
+                                                about=f"review of game {game_id}")
+    except QueueFull as e:
+        raise StudioError(429, str(e), "wait for a job to end, or cancel one") from None
+    return {"id": job.id, "token": job.token}
 
 
 @router.post("/review")

@@ -1,5 +1,5 @@
-"""`/api/jobs`: ladder, simulate, ceiling and a log's review in worker processes, with progress,
-events and cancel."""
+"""`/api/jobs`: ladder, simulate, ceiling, a log's review and the table's rating in worker
+processes, with progress, events and cancel; the jobs' history."""
 
 from __future__ import annotations
 
@@ -13,31 +13,42 @@ from solver.analysis.workbench import parse_text
 from solver.core.errors import InputError
 from solver.io.gamelog import parse_log
 from solver.io.records import log_inputs
-from solver.studio.jobs import FINAL
+from solver.studio.errors import StudioError, refused
+from solver.studio.jobs import FINAL, Job, QueueFull
 from solver.studio.models import JobRequest
-from solver.studio.routers.missions import StudioError, refused
+from solver.studio.routers.games import host_ok
+from solver.studio.store import token_hash, token_matches
 
 router = APIRouter(prefix="/api/jobs", tags=["jobs"])
+
+
+def _submit(request: Request, job: dict, about: str) -> dict:
+    try:
+        made = request.app.state.ctx.jobs.submit(job, about)
+    except QueueFull as e:
+        raise StudioError(429, str(e), "wait for a job to end, or cancel one") from None
+    return {"id": made.id, "token": made.token}
 
 
 @router.post("")
 def start(body: JobRequest, request: Request):
     ctx = request.app.state.ctx
     if body.kind == "rate":  # the table's games in the folder, finished
-        finished = {g.id: g for g in ctx.table.all() if g.result() is not None}
+        finished = {g["id"] for g in ctx.table.listing() if g.get("result") is not None and not g.get("broken")}
         wanted = body.logs if body.logs is not None else sorted(finished)
         missing = [i for i in wanted if i not in finished]
         if missing or not wanted:
             raise StudioError(422, f"no finished game {missing[0][:40]!r} in the folder" if missing else
                               "no finished game in the folder to rate", "play games to their end first")
-        paths = [str(finished[i].log_path()) for i in wanted]
-        return {"id": ctx.jobs.submit({**body.model_dump(), "paths": paths, "games": 0, "seed": 1}).id}
+        logs = [ctx.table.log_of(i)[0] for i in wanted]
+        return _submit(request, {**body.model_dump(), "texts": logs, "names": wanted, "games": 0, "seed": 1},
+                       f"rate of {len(wanted)} game(s)")
     if body.kind == "review":  # the text is a log: a broken one is said now, not in the job
         try:
             log_inputs(parse_log(body.text, body.name or "the log"))
         except InputError as e:
             raise refused(e) from None
-        return {"id": ctx.jobs.submit(body.model_dump()).id}
+        return _submit(request, body.model_dump(), "review of a log")
     try:
         m = parse_text(body.text, ctx.catalog, body.name)  # a broken mission is said now, not in the job
     except InputError as e:
@@ -45,20 +56,28 @@ def start(body: JobRequest, request: Request):
     if body.players is not None and body.players not in m.player_counts():
         raise StudioError(422, f"a {m.mode} mission is played by {' or '.join(map(str, m.player_counts()))} players",
                           "choose another number of players")
-    job = ctx.jobs.submit(body.model_dump())
-    return {"id": job.id}
+    return _submit(request, body.model_dump(), f"{body.kind} of {m.name[:80]}")
 
 
-def _job(request: Request, job_id: str):
+@router.get("")
+def history(request: Request) -> list[dict]:
+    """Every job of this folder, oldest first (without their results: GET /api/jobs/ID has them)."""
+    return [{k: v for k, v in j.items() if k not in ("token_hash", "result")}
+            for j in request.app.state.ctx.store.jobs()]
+
+
+def _job(request: Request, job_id: str, token: str | None = None) -> Job:
     job = request.app.state.ctx.jobs.get(job_id)
     if job is None or job_id == "warmup":
         raise StudioError(404, f"no job {job_id[:40]!r}", "start one with POST /api/jobs")
+    if not host_ok(request) and not token_matches(token, token_hash(job.token)):
+        raise StudioError(403, "this job is followed with the host's link or its own token", "")
     return job
 
 
 @router.get("/{job_id}")
-def status(job_id: str, request: Request) -> dict:
-    return _job(request, job_id).snapshot()
+def status(job_id: str, request: Request, token: str | None = None) -> dict:
+    return _job(request, job_id, token).snapshot()
 
 
 @router.delete("/{job_id}")
@@ -68,8 +87,8 @@ def cancel(job_id: str, request: Request) -> dict:
 
 
 @router.get("/{job_id}/events")
-async def events(job_id: str, request: Request):
-    job = _job(request, job_id)
+async def events(job_id: str, request: Request, token: str | None = None):
+    job = _job(request, job_id, token)
 
     async def stream():
         seen = -1

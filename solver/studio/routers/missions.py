@@ -10,24 +10,12 @@ from fastapi import APIRouter, Request
 from solver.core.errors import InputError
 from solver.io.difficulty import campaign_listing
 from solver.io.paths import bundled_mission
+from solver.io.safefiles import TargetExists, UnsafeTarget, write_file
+from solver.studio.errors import StudioError
 from solver.studio.models import SaveRequest
 
 router = APIRouter(prefix="/api/missions", tags=["missions"])
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$")
-
-
-class StudioError(Exception):
-    """An answer other than 200, with the API's JSON error document (app.py renders it)."""
-
-    def __init__(self, status: int, message: str, fix: str = ""):
-        super().__init__(message)
-        self.status, self.message, self.fix = status, message, fix
-
-
-def refused(e: InputError) -> StudioError:
-    """A broken mission or log as a 422, its line named as `validate` and `review` name it."""
-    where = f"line {e.line}: " if e.line else ""
-    return StudioError(422, f"{where}{e.problem}", e.fix)
 
 
 def safe_file(directory: Path, name: str) -> Path:
@@ -35,17 +23,20 @@ def safe_file(directory: Path, name: str) -> Path:
     if "/" in name or "\\" in name or ".." in name or not name.endswith(".toml") or not NAME.match(name):
         raise StudioError(400, f"{name[:60]!r} is not a mission file name",
                           "give a plain name ending in .toml, such as my_mission.toml (no folders)")
-    path = (directory / name).resolve()
-    if path.parent != directory.resolve():
-        raise StudioError(400, f"{name[:60]!r} is outside the studio's folder", "give a plain file name")
-    return path
+    return directory / name  # a link in its place is refused when written (safefiles), never followed
+
+
+def inside(directory: Path, path: Path) -> bool:
+    """Whether ``path`` (links followed) is a file of ``directory`` itself: a link to elsewhere is not."""
+    return path.resolve().parent == directory.resolve()
 
 
 def dir_missions(request: Request) -> list[dict]:
     ctx = request.app.state.ctx
     out = []
     for path in sorted(ctx.directory.glob("*.toml")):
-        if path.name == "pieces.toml" or not path.is_file() or path.stat().st_size > 1_000_000:
+        if path.name == "pieces.toml" or not inside(ctx.directory, path) or not path.is_file() \
+                or path.stat().st_size > 1_000_000:
             continue
         row = {"id": path.stem, "source": "dir", "file": path.name, "name": None, "mode": None, "valid": False}
         try:
@@ -70,7 +61,7 @@ def open_mission(mission_id: str, request: Request) -> dict:
     if not NAME.match(mission_id) or ".." in mission_id:
         raise StudioError(404, f"no mission {mission_id[:60]!r}", "pick one from GET /api/missions")
     own = (ctx.directory / f"{mission_id}.toml").resolve()
-    if own.parent == ctx.directory.resolve() and own.is_file():
+    if inside(ctx.directory, own) and own.is_file():
         return {"id": mission_id, "source": "dir", "file": own.name, "text": _read(own)}
     found = bundled_mission(mission_id)
     if found is None:
@@ -89,16 +80,18 @@ def _read(path: Path) -> str:
 
 @router.post("")
 def save_mission(body: SaveRequest, request: Request):
+    """Writes DIR/file: whole or not at all, never through a link, never over a file unasked."""
     ctx = request.app.state.ctx
     path = safe_file(ctx.directory, body.file)
-    if path.exists() and not body.overwrite:
-        raise StudioError(409, f"{body.file} exists already", 'send "overwrite": true to replace it')
-    tmp = path.with_name(f".{path.name}.studio.tmp")
     try:
-        tmp.write_text(body.text, encoding="utf-8")
-        tmp.replace(path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise StudioError(409, f"cannot write {body.file}: {e.strerror or e}", "check the folder's permissions") \
-            from None
+        write_file(ctx.directory, path.name, body.text.encode("utf-8", "surrogatepass"), overwrite=body.overwrite,
+                   scratch=ctx.store.folder / "tmp")
+    except TargetExists:
+        raise StudioError(409, f"{body.file} exists already", 'send "overwrite": true to replace it') from None
+    except UnsafeTarget as e:
+        raise StudioError(409, f"{body.file} was not written: {e.strerror}", "remove what is in the way, or "
+                          "choose another name") from None
+    except (OSError, UnicodeEncodeError) as e:
+        raise StudioError(409, f"cannot write {body.file}: {getattr(e, 'strerror', None) or e}",
+                          "check the folder's permissions") from None
     return {"file": path.name, "saved": True}

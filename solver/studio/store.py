@@ -1,0 +1,311 @@
+"""The studio's state: one SQLite database (WAL mode) in a private folder of ``--dir``,
+``DIR/.kakapo/studio.sqlite3`` (the folder 0700, the files 0600: they hold every hand and the seat
+tokens' hashes).
+
+It holds the table's games (their setup: the mission's and catalog's texts, the table, the deal's
+seed), their seats (each seat token only as a SHA-256 hash, compared in constant time), every
+move of every game in order, the jobs' history, and which old ``games/*.json`` records were
+imported. A move is one transaction (the move and the game's row together), so a kill loses at
+most the move being written and never leaves half of one; a copied file is never read as a game.
+
+One studio at a time serves a folder: ``FolderLock`` (an exclusive lock on ``DIR/.kakapo/lock``,
+which names the studio holding it) refuses a second one, naming the first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver.analysis.tablegame import Move, TableSetup
+from solver.io.safefiles import private_folder
+
+SCHEMA_VERSION = 1
+STATE_FOLDER = ".kakapo"
+DATABASE = "studio.sqlite3"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY, created TEXT NOT NULL, mission TEXT NOT NULL, name TEXT NOT NULL,
+    mission_text TEXT NOT NULL, pieces_text TEXT NOT NULL, players INTEGER NOT NULL, humans TEXT NOT NULL,
+    names TEXT NOT NULL, policy TEXT NOT NULL, samples INTEGER, seed INTEGER NOT NULL, game INTEGER NOT NULL,
+    known_deal INTEGER NOT NULL, streams TEXT, round INTEGER NOT NULL DEFAULT 1, result TEXT, ended TEXT,
+    log TEXT, version TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL, token_hash TEXT NOT NULL,
+    play_forced INTEGER, PRIMARY KEY (game_id, seat));
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games(id), n INTEGER NOT NULL, seat INTEGER NOT NULL, action INTEGER NOT NULL,
+    by TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (game_id, n));
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, state TEXT NOT NULL, progress REAL NOT NULL DEFAULT 0,
+    created TEXT NOT NULL, ended TEXT, error TEXT, result TEXT, token_hash TEXT NOT NULL, about TEXT);
+CREATE TABLE IF NOT EXISTS imports (file TEXT PRIMARY KEY, game_id TEXT, at TEXT NOT NULL, outcome TEXT NOT NULL);
+"""
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def token_hash(token: str) -> str:
+    """A seat or job token as stored: its SHA-256 (tokens are 144 random bits, so no salt is needed)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_matches(token: str | None, stored: str | None) -> bool:
+    if not token or not stored:
+        return False
+    return hmac.compare_digest(token_hash(token), stored)
+
+
+def state_folder(directory: Path) -> Path:
+    return private_folder(directory / STATE_FOLDER)
+
+
+def _json_or(text, default):
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return default
+
+
+class Busy(Exception):
+    """Another studio serves this folder (its address, as it wrote it)."""
+
+
+class FolderLock:
+    """One studio per folder: an exclusive lock held while the studio serves."""
+
+    def __init__(self, directory: Path):
+        self.path = state_folder(directory) / "lock"
+        self._fd: int | None = None
+
+    def acquire(self, url: str) -> None:
+        import fcntl
+
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            held = os.read(fd, 4096).decode("utf-8", "replace").strip()
+            os.close(fd)
+            raise Busy(held or "another kakapo studio") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{url} (pid {os.getpid()})".encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)
+            os.close(self._fd)
+            self._fd = None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as stored: its setup (None when the row no longer reads), its moves, and why it
+    cannot be played on, if it cannot."""
+
+    id: str
+    setup: TableSetup | None
+    moves: list[Move]
+    streams: list[int] | None
+    play_forced: dict[int, bool]
+    result: str | None
+    log: str | None
+    problem: str | None
+    summary: dict
+
+
+class Store:
+    """The database; one connection shared by the server's threads, one transaction at a time."""
+
+    def __init__(self, directory: Path, version: str):
+        self.folder = state_folder(directory)
+        self.path = self.folder / DATABASE
+        self.version = version
+        for suffix in ("", "-wal", "-shm"):  # created private before SQLite opens them
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(f"{self.path}{suffix}", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(f"{self.path}{suffix}", 0o600)
+        self._db = sqlite3.connect(self.path, timeout=10, check_same_thread=False, isolation_level=None)
+        self._lock = threading.RLock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            with self.transaction() as db:
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self._db.close()
+
+    # ------------------------------------------------------------ games
+    def add_game(self, setup: TableSetup, token_hashes: dict[int, str], log: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO games (id, created, mission, name, mission_text, pieces_text, players, humans, "
+                       "names, policy, samples, seed, game, known_deal, log, version) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                       (setup.id, setup.created, setup.mission_id, setup.name, setup.mission_text, setup.pieces_text,
+                        setup.players, json.dumps(list(setup.humans)), json.dumps(dict(setup.names)), setup.policy,
+                        setup.samples, setup.seed, setup.game, int(setup.known_deal), log, self.version))
+            for seat, h in token_hashes.items():
+                db.execute("INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)", (setup.id, seat, h))
+
+    def add_moves(self, game_id: str, first: int, moves: list[Move], streams: list[int], round_: int,
+                  result: str | None, log: str) -> None:
+        """Moves ``first``.. of a game and its row after them, in one transaction (a move already
+        stored under that number is a conflict: nothing is written)."""
+        with self.transaction() as db:
+            for k, m in enumerate(moves):
+                db.execute("INSERT INTO moves VALUES (?,?,?,?,?,?)",
+                           (game_id, first + k, m.seat, m.action, m.by, now()))
+            db.execute("UPDATE games SET streams = ?, round = ?, result = ?, ended = ?, log = ? WHERE id = ?",
+                       (json.dumps([str(s) for s in streams]), round_, result, now() if result else None, log,
+                        game_id))
+
+    def set_play_forced(self, game_id: str, seat: int, value: bool) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE seats SET play_forced = ? WHERE game_id = ? AND seat = ?", (int(value), game_id, seat))
+
+    def seat_hash(self, game_id: str, seat: int) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT token_hash FROM seats WHERE game_id = ? AND seat = ?",
+                                   (game_id, seat)).fetchone()
+        return row[0] if row else None
+
+    def seat_hashes(self, game_id: str) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT token_hash FROM seats WHERE game_id = ?", (game_id,))]
+
+    def summaries(self) -> list[dict]:
+        """Every game's public columns (the seed too: the caller drops it before a game's end),
+        oldest first; a value that no longer reads comes back as null."""
+        with self._lock:
+            cursor = self._db.execute("SELECT id, mission, name, players, humans, names, policy, samples, created, "
+                                      "known_deal, round, result, seed, game FROM games ORDER BY created, id")
+            cols = [d[0] for d in cursor.description]
+            rows = cursor.fetchall()
+        out = []
+        for row in rows:
+            r = dict(zip(cols, row, strict=True))
+            r["human"] = _json_or(r.pop("humans"), [])
+            r["names"] = _json_or(r["names"], {})
+            r["known_deal"] = bool(r["known_deal"])
+            out.append(r)
+        return out
+
+    def has_game(self, game_id: str) -> bool:
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+
+    def game(self, game_id: str) -> GameRow | None:
+        """A game's row read whole; a damaged one comes back with its problem, never an exception."""
+        with self._lock:
+            cursor = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,))
+            row = cursor.fetchone()
+            if row is None:
+                return None
+            cols = [d[0] for d in cursor.description]
+            moves = self._db.execute("SELECT n, seat, action, by FROM moves WHERE game_id = ? ORDER BY n",
+                                     (game_id,)).fetchall()
+            seats = self._db.execute("SELECT seat, play_forced FROM seats WHERE game_id = ?", (game_id,)).fetchall()
+        r = dict(zip(cols, row, strict=True))
+        summary = {"id": r["id"], "mission": r["mission"], "name": r["name"], "players": r["players"],
+                   "created": r["created"], "policy": r["policy"], "result": r["result"], "round": r["round"]}
+        try:
+            humans = tuple(int(s) for s in json.loads(r["humans"]))
+            names = tuple(sorted((int(k), str(v)) for k, v in json.loads(r["names"]).items()))
+            setup = TableSetup(r["id"], r["mission"], r["name"], r["mission_text"], r["pieces_text"], int(r["players"]),
+                               humans, r["policy"], r["samples"], int(r["seed"]), int(r["game"]), bool(r["known_deal"]),
+                               names, r["created"])
+            summary.update({"human": list(humans), "names": {str(k): v for k, v in names}})
+            if [n for n, *_ in moves] != list(range(1, len(moves) + 1)):
+                raise ValueError("its moves are not numbered 1, 2, 3, ...")
+            streams = None if r["streams"] is None else [int(s) for s in json.loads(r["streams"])]
+            forced = {int(s): bool(v) for s, v in seats if v is not None}
+            return GameRow(r["id"], setup, [Move(int(s), int(a), str(b)) for _, s, a, b in moves], streams, forced,
+                           r["result"], r["log"], None, summary)
+        except (ValueError, TypeError, AttributeError, RecursionError) as e:
+            summary.setdefault("human", [])
+            return GameRow(r["id"], None, [], None, {}, r["result"], r["log"],
+                           f"its row in the database is damaged ({str(e)[:120]})", summary)
+
+    # ------------------------------------------------------------ jobs
+    def add_job(self, job_id: str, kind: str, token_hash_: str, about: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO jobs (id, kind, state, created, token_hash, about) VALUES (?,?,?,?,?,?)",
+                       (job_id, kind, "queued", now(), token_hash_, about))
+
+    def end_job(self, job_id: str, state: str, result: dict | None, error: str | None) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE jobs SET state = ?, progress = ?, ended = ?, result = ?, error = ? WHERE id = ?",
+                       (state, 1.0 if state == "done" else 0.0, now(),
+                        None if result is None else json.dumps(result), error, job_id))
+
+    def set_job_state(self, job_id: str, state: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE jobs SET state = ? WHERE id = ?", (state, job_id))
+
+    def jobs(self) -> list[dict]:
+        with self._lock:
+            rows = self._db.execute("SELECT id, kind, state, progress, created, ended, error, about, token_hash, "
+                                    "result FROM jobs ORDER BY created, id").fetchall()
+        out = []
+        for i, kind, state, progress, created, ended, error, about, th, result in rows:
+            try:
+                doc = None if result is None else json.loads(result)
+            except (ValueError, RecursionError):
+                doc, error = None, error or "its stored result is damaged"
+            out.append({"id": i, "kind": kind, "state": state, "progress": progress, "created": created,
+                        "ended": ended, "error": error, "about": about, "token_hash": th, "result": doc})
+        return out
+
+    def stop_unfinished_jobs(self) -> None:
+        """Jobs a studio left queued or running when it stopped: failed, and said why."""
+        with self.transaction() as db:
+            db.execute("UPDATE jobs SET state = 'failed', error = 'the studio stopped before it ended', ended = ? "
+                       "WHERE state IN ('queued', 'running')", (now(),))
+
+    # ------------------------------------------------------------ imported records
+    def imported(self, file: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT outcome FROM imports WHERE file = ?", (file,)).fetchone()
+        return row[0] if row else None
+
+    def note_import(self, file: str, game_id: str | None, outcome: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO imports VALUES (?,?,?,?)", (file, game_id, now(), outcome))
+
+    def import_problems(self) -> list[dict]:
+        with self._lock:
+            rows = self._db.execute("SELECT file, game_id, outcome FROM imports WHERE outcome != 'imported'")
+            return [{"file": f, "id": g, "problem": o} for f, g, o in rows]

@@ -1,0 +1,360 @@
+"""The studio's table: the games of ``--dir`` played by people on their seat links and by bots
+in the background. It joins the game (``analysis/tablegame.py``), the database (``store``) and the
+thinking workers (``thinking``); the routers only call it.
+
+- A game with no seed given is dealt from the operating system's randomness; nothing answered
+  before its end names the seed (the deal is known only to the database).
+- Every move is one transaction, stored before anyone is told of it. The bots and the advice that
+  orders a person's choices think in worker processes: an answer returns at once, and the game
+  goes on behind it (a seat's document says ``"thinking"`` meanwhile).
+- A game whose row or moves no longer read is listed with the reason, never dropped, never a 500.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import json
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from solver.analysis.tablegame import (
+    BOT,
+    FORCED,
+    PERSON,
+    AnswerError,
+    BrokenGame,
+    TableGame,
+    TableSetup,
+    ThinkRequest,
+    replay_record,
+    think,
+)
+from solver.core.codes import PolicyId
+from solver.core.errors import KakapoError
+from solver.game.actions import Action
+from solver.io.records import catalog_text, mission_text
+from solver.io.safefiles import UnsafeTarget, read_plain_file, write_file
+from solver.studio.store import Store, token_hash, token_matches
+from solver.studio.thinking import Thinkers
+
+RECORD_FORMAT = 1  # the games/ID.json records of the studio's earlier versions, imported once
+MAX_RECORD = 8_000_000
+
+
+class SeatRefused(Exception):
+    """A seat's token is wrong or missing."""
+
+
+@dataclass
+class LiveGame:
+    """A game in memory: its state (None when it cannot be rebuilt: ``problem`` says why), and
+    whether a worker is thinking for it."""
+
+    id: str
+    game: TableGame | None
+    problem: str | None = None
+    thinking: bool = False
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    changed: threading.Condition = field(init=False, repr=False)
+    log_written: bool = False
+
+    def __post_init__(self) -> None:
+        self.changed = threading.Condition(self.lock)
+
+
+def log_text(events: list[dict]) -> str:
+    return "".join(json.dumps(e) + "\n" for e in events)
+
+
+class Table:
+    def __init__(self, directory: Path, store: Store, thinkers: Thinkers):
+        self.directory = directory
+        self.games_folder = directory / "games"
+        self.store = store
+        self.thinkers = thinkers
+        self._live: dict[str, LiveGame] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+        self.notes: list[str] = []  # what went wrong beside the games (said in /api/status)
+
+    # ------------------------------------------------------------ starting and loading
+    def open(self) -> None:
+        """Load every unfinished game (its bots think on where they stopped) and import the old
+        records, in the background."""
+        for row in self.store.summaries():
+            if row["result"] is None:
+                self.live(row["id"])
+        threading.Thread(target=self.import_records, name="kakapo-import", daemon=True).start()
+
+    def start(self, mission, catalog, players: int, humans: list[int], policy: str, samples: int | None,
+              seed: int | None, game: int | None, names: dict[int, str]) -> tuple[TableGame, dict[int, str]]:
+        """A new game; its seat tokens (given once, stored hashed)."""
+        known = seed is not None
+        setup = TableSetup(f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}", mission.id, mission.name,
+                           mission_text(mission), catalog_text(catalog), players, tuple(sorted(set(humans))),
+                           policy, samples if policy == PolicyId.SEARCH.label else None,
+                           seed if seed is not None else secrets.randbits(63),
+                           (game or 0) if known else 0, known, tuple(sorted(names.items())),
+                           time.strftime("%Y-%m-%dT%H:%M:%S"))
+        g = TableGame(setup)
+        tokens = {s: secrets.token_urlsafe(18) for s in setup.humans}
+        self.store.add_game(setup, {s: token_hash(t) for s, t in tokens.items()}, log_text(g.log()))
+        live = LiveGame(setup.id, g)
+        with self._lock:
+            self._live[setup.id] = live
+        with live.lock:
+            self._pump(live)
+        return g, tokens
+
+    def live(self, game_id: str) -> LiveGame | None:
+        with self._lock:
+            found = self._live.get(game_id)
+        if found is not None:
+            return found
+        row = self.store.game(game_id)
+        if row is None:
+            return None
+        live = LiveGame(game_id, None, row.problem)
+        if row.setup is not None:
+            try:
+                live.game = TableGame(row.setup, row.moves, row.streams, row.play_forced)
+                live.log_written = row.result is not None
+            except BrokenGame as e:
+                live.problem = str(e)
+            except (KakapoError, ValueError, TypeError, RecursionError) as e:
+                live.problem = f"it cannot be rebuilt ({type(e).__name__}: {str(e)[:120]})"
+        with self._lock:
+            live = self._live.setdefault(game_id, live)
+        if live.game is not None:
+            with live.lock:
+                self._pump(live)
+        return live
+
+    # ------------------------------------------------------------ the game moves on
+    def _pump(self, live: LiveGame) -> None:
+        """Play on (lock held) until a person must answer, a worker is thinking, or the game is over."""
+        g = live.game
+        assert g is not None
+        while not self._closed:
+            need = g.need()
+            if need is None:
+                self._ended(live)
+                break
+            kind, seat = need
+            if kind == FORCED:
+                self._commit(live, seat, g.state.legal_actions()[0], FORCED)
+                continue
+            if kind == PERSON or live.thinking:
+                break
+            live.thinking = True
+            request = ThinkRequest("decide" if kind == BOT else "advice", seat, g.setup,
+                                   tuple(m.action for m in g.moves), tuple(g.streams_now()))
+            at = len(g.moves)
+            try:
+                future = self.thinkers.submit(think, request)
+            except RuntimeError:  # stopping
+                live.thinking = False
+                break
+            future.add_done_callback(lambda f, k=kind, s=seat, n=at: self._thought(live, k, s, n, f))
+            break
+        live.changed.notify_all()
+
+    def _thought(self, live: LiveGame, kind: str, seat: int, at: int, future: concurrent.futures.Future) -> None:
+        with live.lock:
+            live.thinking = False
+            g = live.game
+            if g is None or self._closed:
+                return
+            try:
+                codes, stream = future.result()
+            except Exception as e:  # a worker's failure: the game says so, the server goes on
+                live.problem = f"its bots could not decide ({type(e).__name__}: {str(e)[:160]})"
+                live.changed.notify_all()
+                return
+            if len(g.moves) == at and g.need() == (kind, seat):  # still the moment it was asked about
+                try:
+                    if kind == BOT:
+                        self._commit(live, seat, Action.from_code(codes[0]), BOT, stream)
+                    else:
+                        g.ask(seat, codes)
+                except AnswerError as e:
+                    live.problem = f"its bots gave a move the rules refuse ({e})"
+                    live.changed.notify_all()
+                    return
+            self._pump(live)
+
+    def _commit(self, live: LiveGame, seat: int, action: Action, by: str, stream: int | None = None) -> None:
+        """Apply a move and store it, one transaction; if it cannot be stored, the game goes back to
+        what the database holds (and the error goes to the caller)."""
+        g = live.game
+        assert g is not None
+        g.apply(seat, action, by, stream)
+        try:
+            self.store.add_moves(g.id, len(g.moves), [g.moves[-1]], g.streams_now(), g.state.round,
+                                 g.state.result(), log_text(g.log()))
+        except Exception:
+            with self._lock:
+                self._live.pop(g.id, None)
+            raise
+
+    def _ended(self, live: LiveGame) -> None:
+        """The finished game's log, written once into ``--dir/games/`` (readable by its owner only)."""
+        g = live.game
+        if live.log_written or g is None:
+            return
+        live.log_written = True
+        try:
+            self.games_folder.mkdir(exist_ok=True)
+            write_file(self.games_folder, f"{g.id}.jsonl", log_text(g.log()).encode(), overwrite=True, mode=0o600,
+                       scratch=self.store.folder / "tmp")
+        except OSError as e:  # the database keeps the log (GET /api/games/ID/log): said, not fatal
+            self.notes.append(f"games/{g.id}.jsonl was not written: {e.strerror or e}")
+
+    # ------------------------------------------------------------ what the routers ask
+    def seat_game(self, game_id: str, seat: int, token: str | None) -> LiveGame | None:
+        """The game if ``token`` is that seat's (None: no such game); SeatRefused otherwise."""
+        live = self.live(game_id)
+        if live is None:
+            return None
+        if not token_matches(token, self.store.seat_hash(game_id, seat)):
+            raise SeatRefused(f"seat {seat} of game {game_id} needs its own link's token")
+        return live
+
+    def any_seat(self, game_id: str, token: str | None) -> bool:
+        return any(token_matches(token, h) for h in self.store.seat_hashes(game_id))
+
+    def view(self, live: LiveGame, seat: int) -> dict:
+        with live.lock:
+            if live.game is None:
+                raise BrokenGame(live.problem or "it cannot be rebuilt")
+            doc = live.game.view(seat, live.thinking)
+            if live.problem:
+                doc["problem"] = live.problem
+            return doc
+
+    def answer(self, live: LiveGame, seat: int, choice: int | None, cells: list[str] | None,
+               question_id: int | None) -> dict:
+        with live.lock:
+            g = live.game
+            if g is None:
+                raise BrokenGame(live.problem or "it cannot be rebuilt")
+            action = g.answer(seat, choice, cells, question_id)
+            self._commit(live, seat, action, PERSON)
+            self._pump(live)
+            return self.view(live, seat)
+
+    def set_play_forced(self, live: LiveGame, seat: int, value: bool) -> dict:
+        with live.lock:
+            g = live.game
+            if g is None:
+                raise BrokenGame(live.problem or "it cannot be rebuilt")
+            self.store.set_play_forced(g.id, seat, value)
+            g.play_forced[seat] = value
+            if g.need() in ((FORCED, seat),):
+                g.pending, g.pending_seat = None, -1
+            self._pump(live)
+            return self.view(live, seat)
+
+    def settle(self, game_id: str, timeout: float = 60.0) -> bool:
+        """Wait until no worker thinks for the game (a person must answer, or it is over)."""
+        live = self.live(game_id)
+        if live is None:
+            return False
+        end = time.monotonic() + timeout
+        with live.lock:
+            while live.thinking and live.problem is None:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                live.changed.wait(left)
+        return True
+
+    def log_of(self, game_id: str) -> tuple[str | None, str | None]:
+        """(the game's log, None) once it has ended or cannot go on; (None, why not) before."""
+        live = self.live(game_id)
+        if live is None:
+            return None, "no such game"
+        row = self.store.game(game_id)
+        if live.game is not None and live.problem is None:
+            if not live.game.state.is_over():
+                return None, "in play"
+            return log_text(live.game.log()), None
+        if row is not None and row.log:
+            return row.log, None
+        return None, "its log was not kept"
+
+    def listing(self) -> list[dict]:
+        """Every game, newest last: finished ones from their rows (with their seed: the deal is no
+        secret any more), the others as they stand now; broken ones with the reason."""
+        out = []
+        for row in self.store.summaries():
+            with self._lock:
+                live = self._live.get(row["id"])
+            if live is None and row["result"] is None:
+                live = self.live(row["id"])
+            if live is None:
+                doc = {**row, "waiting_for": None, "thinking": False, "broken": None}
+            else:
+                with live.lock:
+                    doc = live.game.public_summary() if live.game is not None else dict(row)
+                    doc.update({"thinking": live.thinking, "broken": live.problem})
+                    doc.setdefault("waiting_for", None)
+            if doc.get("result") is None:
+                doc.pop("seed", None)
+                doc.pop("game", None)
+            out.append(doc)
+        for p in self.store.import_problems():
+            out.append({"id": p["id"] or Path(p["file"]).stem, "file": p["file"], "broken": p["problem"],
+                        "result": None, "human": [], "players": None, "mission": None})
+        return out
+
+    # ------------------------------------------------------------ the old records, once
+    def import_records(self) -> None:
+        if not self.games_folder.is_dir():
+            return
+        for path in sorted(self.games_folder.glob("*.json")):
+            if self._closed:
+                return
+            name = path.name
+            if self.store.imported(name) is not None:
+                continue
+            outcome, game_id = self._import(path)
+            self.store.note_import(name, game_id, outcome)
+
+    def _import(self, path: Path) -> tuple[str, str | None]:
+        try:
+            record = json.loads(read_plain_file(self.games_folder, path.name, MAX_RECORD).decode("utf-8"))
+        except UnsafeTarget as e:
+            return f"not imported: {e.strerror}", None
+        except (OSError, ValueError, RecursionError) as e:
+            return f"not imported: not a game record ({type(e).__name__})", None
+        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT or not isinstance(
+                record.get("id"), str):
+            return "not imported: not a game record of this version", None
+        gid = record["id"]
+        if self.store.has_game(gid):
+            return f"not imported: a copy of game {gid}, which the database holds already", gid
+        try:
+            setup, moves, streams, tokens = self.thinkers.submit(replay_record, record).result()
+        except BrokenGame as e:
+            return f"not imported: {e}", gid
+        except Exception as e:
+            return f"not imported: {type(e).__name__}", gid
+        g = TableGame(setup, moves, streams)
+        self.store.add_game(setup, {int(s): token_hash(t) for s, t in tokens.items()}, log_text(g.log()))
+        if moves:
+            self.store.add_moves(gid, 1, moves, streams, g.state.round, g.state.result(), log_text(g.log()))
+        for old in (path, path.with_suffix(".jsonl")):  # they hold tokens and hands: the owner's only
+            with contextlib.suppress(OSError):
+                if not old.is_symlink():
+                    old.chmod(0o600)
+        self.live(gid)
+        return "imported", gid
+
+    def close(self) -> None:
+        self._closed = True
+
