@@ -30,6 +30,18 @@ def api(url: str, path: str, body: dict | None = None):
     return json.loads(text) if kind.startswith("application/json") else text
 
 
+def settled(url: str, seat_path: str, timeout: float = 120) -> dict:
+    """The seat's document once no bot thinks (the bots play in the background)."""
+    import time
+
+    t0 = time.time()
+    while True:
+        doc = api(url, seat_path)
+        if not doc["thinking"] or time.time() - t0 > timeout:
+            return doc
+        time.sleep(0.05)
+
+
 def seat_page(browser, link, width=1280, height=900):
     page = browser.new_page(viewport={"width": width, "height": height})
     page.errors = []
@@ -107,7 +119,7 @@ def test_two_people_in_two_browser_contexts_and_a_reload_mid_game(browser, serve
         if over:
             break
         for seat, page in pages.items():
-            state = api(url, f"/api/games/{doc['id']}/seats/{seat}?token={link_token(links[seat])}")
+            state = settled(url, f"/api/games/{doc['id']}/seats/{seat}?token={link_token(links[seat])}")
             hand = [b.strip() for b in page.eval_on_selector_all("#s-hand button", "bs => bs.map(b => b.textContent)")]
             if state["result"] is not None:
                 over = True
@@ -163,8 +175,9 @@ def test_a_studio_killed_mid_game_continues_the_game_when_started_again(tmp_path
     try:
         doc = api(url, "/api/games", {"mission": "b05", "human": [0], "policy": "planner", "seed": 2, "game": 0})
         seat = f"/api/games/{doc['id']}/seats/0?token={doc['seats'][0]['token']}"
-        first = api(url, seat)
-        after = api(url, seat, {"choice": len(first["question"]["choices"])})
+        first = settled(url, seat)
+        api(url, seat, {"choice": len(first["question"]["choices"]), "question": first["question"]["id"]})
+        after = settled(url, seat)
         assert after["question"] is not None
     finally:
         proc.send_signal(signal.SIGKILL)
@@ -173,10 +186,11 @@ def test_a_studio_killed_mid_game_continues_the_game_when_started_again(tmp_path
     try:
         listed = {g["id"]: g for g in api(url2, "/api/games")}
         assert listed[doc["id"]]["result"] is None  # unfinished, and listed
-        again = api(url2, seat)
+        again = settled(url2, seat)
         assert again == after  # the same link, the same moment
         while again["result"] is None:
-            again = api(url2, seat, {"choice": 1})
+            api(url2, seat, {"choice": 1, "question": again["question"]["id"]})
+            again = settled(url2, seat)
         assert api(url2, f"/api/games/{doc['id']}/log").startswith('{"event": "setup"')
     finally:
         stop(proc)

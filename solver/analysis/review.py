@@ -43,6 +43,7 @@ from solver.game.seeds import game_seeds
 from solver.game.state import GameState
 from solver.game.tables import build_tables
 from solver.io.gamelog import GameLog
+from solver.io.missionwrite import board_rows
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver, from_moment
 from solver.view.svgboard import board_svg
 
@@ -137,9 +138,16 @@ class RoundReview:
     record: object = field(default=None, repr=False)  # the round as played (RoundRecord), when finished
 
     def to_json(self) -> dict:
-        return {"round": self.round, "open_hand": self.open_hand, "open_hand_how": self.how,
-                "search_rate": round(self.search_rate, 4),
-                "costliest": None if self.costliest is None else self.costliest.costliest_json()}
+        doc = {"round": self.round, "open_hand": self.open_hand, "open_hand_how": self.how,
+               "search_rate": round(self.search_rate, 4),
+               "costliest": None if self.costliest is None else self.costliest.costliest_json()}
+        # the board as the round found it and what the round did to it, so that a reader draws it
+        # without the log
+        doc["pieces"] = [] if self.board is None else [p.to_json() for p in self.board.pieces.values()]
+        r = self.record
+        doc["plays"] = [] if r is None else [{"player": p, "card": str(c)} for p, c in r.plays]  # type: ignore
+        doc["placements"] = [] if r is None else [p.to_json() for p in r.placements]  # type: ignore
+        return doc
 
 
 @dataclass
@@ -192,7 +200,7 @@ class Review:
                 "rounds": [r.to_json() for r in self.rounds], "lost_at": self.lost_at, "lost_in": self.lost_in,
                 "decisions": [d.to_json() for d in self.decisions], "seats": [s.to_json() for s in self.seats],
                 "lost_by": None if self.lost_by is None else self.lost_by.to_json(), "summary": self.story,
-                "human": list(self.human),
+                "human": list(self.human), "board": board_rows(self.mission),
                 "samples": self.samples, "player": "planner" if self.samples == 0 else "search",
                 "playouts": self.playouts, "seed": self.seed, "thresholds": THRESHOLDS,
                 "seconds": round(self.seconds, 2)}

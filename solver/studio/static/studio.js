@@ -375,10 +375,11 @@ async function startJob() {
 }
 
 // A job's progress into the panel whose elements are PREFIX-progress, PREFIX-state and
-// PREFIX-cancel, until it ends; onDone(kind, result) when it is done. Returns the event source.
-function followJob(id, prefix, onDone) {
-  $(`${prefix}-cancel`).disabled = false;
-  const ev = new EventSource(`/api/jobs/${id}/events`);
+// PREFIX-cancel, until it ends; onDone(kind, result) when it is done; ``token``: the job's own
+// (a seat's page has no other way to it). Returns the event source.
+function followJob(id, prefix, onDone, token) {
+  $(`${prefix}-cancel`).disabled = !!token;
+  const ev = new EventSource(`/api/jobs/${encodeURIComponent(id)}/events` + (token ? `?token=${encodeURIComponent(token)}` : ""));
   ev.onmessage = async (m) => {
     const j = JSON.parse(m.data);
     $(`${prefix}-progress`).value = j.progress;
@@ -466,7 +467,14 @@ function setTool(tool) {
   if (tool !== "piece") { studio.picked = []; drawBoard(); }
 }
 
+// a seat's own link (?game=ID&seat=N&token=T): the page is that seat's, and nothing of the editor runs
+function isSeatPage() {
+  const q = new URLSearchParams(window.location.search);
+  return !!(q.get("game") && q.get("seat") !== null && q.get("token"));
+}
+
 function init() {
+  if (isSeatPage()) return;
   const letters = $("letter");
   for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") letters.appendChild(new Option(ch, ch));
   fillPieces();

@@ -36,16 +36,42 @@ function showView(name) {
 function seatBoxes() {
   const n = parseInt($("g-players").value, 10);
   const keep = new Set([...document.querySelectorAll("#g-seats input:checked")].map((i) => i.value));
+  const names = {};
+  for (const i of document.querySelectorAll("#g-names input")) names[i.dataset.seat] = i.value;
   const boxes = [];
   for (let s = 0; s < n; s++) {
     const lab = el("label", null);
     const box = document.createElement("input");
     box.type = "checkbox"; box.value = String(s);
     box.checked = keep.size ? keep.has(String(s)) : s === 0;
+    box.addEventListener("change", nameBoxes);
     lab.append(box, ` seat ${s} is a person`);
     boxes.push(lab);
   }
   $("g-seats").replaceChildren(...boxes);
+  nameBoxes(names);
+}
+
+function nameBoxes(previous) {
+  const names = previous && !(previous instanceof Event) ? previous : {};
+  if (!previous || previous instanceof Event) for (const i of document.querySelectorAll("#g-names input")) names[i.dataset.seat] = i.value;
+  const people = [...document.querySelectorAll("#g-seats input:checked")].map((i) => i.value);
+  $("g-names").replaceChildren(...people.map((s) => {
+    const lab = el("label", `Name of seat ${s} `);
+    const input = document.createElement("input");
+    input.maxLength = 40; input.size = 10; input.dataset.seat = s; input.value = names[s] || "";
+    input.placeholder = `player ${s}`;
+    lab.appendChild(input);
+    return lab;
+  }));
+}
+
+function knownDeal() {
+  const known = $("g-known").checked;
+  $("g-deal").hidden = !known;
+  $("g-dealmsg").textContent = known
+    ? "A known deal: anyone who knows this seed and game number knows every hand (kakapo play --seed S --game I deals them)."
+    : "The deal is drawn at random and kept secret until the game ends.";
 }
 
 async function fillGameMissions() {
@@ -61,10 +87,22 @@ function remembered() {
   try { return JSON.parse(localStorage.getItem("kakapo-games") || "{}"); } catch (e) { return {}; }
 }
 
+function forget(id) {
+  const links = remembered();
+  if (id === undefined) for (const k of Object.keys(links)) delete links[k]; else delete links[id];
+  try { localStorage.setItem("kakapo-games", JSON.stringify(links)); } catch (e) { /* private mode */ }
+  listGames();
+}
+
 async function startGame() {
   const human = [...document.querySelectorAll("#g-seats input:checked")].map((i) => parseInt(i.value, 10));
-  const body = { players: parseInt($("g-players").value, 10), human, policy: $("g-policy").value,
-                 seed: parseInt($("g-seed").value, 10) || 0, game: parseInt($("g-game").value, 10) || 0 };
+  const body = { players: parseInt($("g-players").value, 10), human, policy: $("g-policy").value, names: {} };
+  for (const i of document.querySelectorAll("#g-names input")) if (i.value.trim()) body.names[i.dataset.seat] = i.value.trim();
+  if ($("g-known").checked) {
+    body.seed = parseInt($("g-seed").value, 10);
+    body.game = parseInt($("g-game").value, 10) || 0;
+    if (!(body.seed >= 0)) { $("g-msg").textContent = "give the seed of the known deal (or untick it for a secret deal)"; return; }
+  }
   if ($("g-mission").value) body.mission = $("g-mission").value;
   else { body.text = $("toml").value; body.name = $("filename").value; }
   const res = await api("POST", "/api/games", body);
@@ -72,9 +110,9 @@ async function startGame() {
   const links = remembered();
   links[res.doc.id] = res.doc.seats;
   try { localStorage.setItem("kakapo-games", JSON.stringify(links)); } catch (e) { /* private mode */ }
-  $("g-msg").textContent = res.doc.seats.length
+  $("g-msg").textContent = (res.doc.seats.length
     ? `game ${res.doc.id} started: each person opens their seat's link`
-    : `game ${res.doc.id} played by the bots: it is over`;
+    : `game ${res.doc.id} is played by the bots`) + (res.doc.known_deal ? " (a known deal)" : " (a secret deal)");
   showLinks($("g-links"), res.doc.id, res.doc.seats);
   listGames();
 }
@@ -95,14 +133,23 @@ async function listGames() {
   if (!res.ok) return;
   const links = remembered();
   $("g-list").replaceChildren(...res.doc.slice().reverse().map((g) => {
-    const state = g.result ? g.result.replace("_", " ") : `in play, round ${g.round}`;
-    const li = el("li", `${g.id}: ${g.mission} (${g.name}), ${g.players} players, people at ${g.human.join(", ") || "-"}; ${state} `);
+    const state = g.broken ? `cannot go on: ${g.broken}` : g.result ? g.result.replace("_", " ")
+      : `in play, round ${g.round}` + (g.thinking ? " (a bot is thinking)" : "");
+    const who = (g.human || []).map((s) => (g.names && g.names[s]) || `seat ${s}`).join(", ") || "-";
+    const li = el("li", `${g.id}: ${g.mission || "?"} (${g.name || "?"}), ${g.players || "?"} players, people: ${who}; ${state} `);
+    if (g.broken) li.className = "error";
     for (const s of links[g.id] || []) {
       const a = el("a", `seat ${s.seat}`);
       a.href = s.url; a.target = "_blank"; a.rel = "noopener";
       li.append(" ", a);
     }
-    if (g.result) {
+    if (links[g.id]) {
+      const b = el("button", "forget the links");
+      b.type = "button";
+      b.addEventListener("click", () => forget(g.id));
+      li.append(" ", b);
+    }
+    if (g.result || (g.broken && g.players)) {
       const a = el("a", "log");
       a.href = `/api/games/${encodeURIComponent(g.id)}/log`;
       li.append(" ", a);
@@ -112,9 +159,9 @@ async function listGames() {
 }
 
 // ------------------------------------------------------------------ a seat's page
-function seatUrl() {
+function seatUrl(more) {
   const s = table.seat;
-  return `/api/games/${encodeURIComponent(s.game)}/seats/${s.seat}?token=${encodeURIComponent(s.token)}`;
+  return `/api/games/${encodeURIComponent(s.game)}/seats/${s.seat}${more || ""}?token=${encodeURIComponent(s.token)}`;
 }
 
 async function refreshSeat() {
@@ -137,7 +184,7 @@ function takeDoc(doc) {
   }
   table.pending = doc.moves.slice(table.shown);
   if (!table.pacing) pace();
-  if (!doc.result && !doc.question) table.timer = setTimeout(refreshSeat, POLL_MS);
+  if (!doc.result && !doc.question) table.timer = setTimeout(refreshSeat, doc.thinking ? POLL_MS / 2 : POLL_MS);
 }
 
 function pace() {
@@ -163,12 +210,15 @@ function addMove(m) {
 
 function drawSeat(catchingUp) {
   const d = table.doc;
-  const you = (s) => (s === d.seat ? "you" : `player ${s}`);
+  const you = (s) => (s === d.seat ? "you" : seatLabel(d, s));
   const head = $("s-head");
-  const who = (d.result ? "the game is over" : d.to_act === d.seat ? "your turn" : `waiting for ${you(d.to_act)}`)
+  const thinking = d.thinking && d.to_act !== null && d.to_act !== d.seat ? " (thinking…)" : "";
+  const who = (d.result ? "the game is over" : d.to_act === d.seat
+    ? (d.question ? "your turn" : "your turn: your choices are being prepared…") : `waiting for ${you(d.to_act)}${thinking}`)
     + (d.in_charge !== null && !d.result ? ` · ${you(d.in_charge)} in charge` : "");
   head.replaceChildren(
-    el("h2", `${d.mission.name} (${d.mission.id}): you are player ${d.seat} of ${d.players}`),
+    el("h2", `${d.mission.name} (${d.mission.id}): you are ${seatLabel(d, d.seat)}, seat ${d.seat} of ${d.players.length}`),
+    el("p", "at the table: " + d.players.map((p) => `${p.seat}: ${seatLabel(d, p.seat)}`).join(" · "), "state"),
     el("p", `round ${d.round} of ${d.rounds} · trump ${d.trump} · skill counters left ${d.skills_left} · scanned `
       + `${d.scanned.length} of ${d.mission.needed} (${d.scanned.join(", ") || "-"}) · ${who}`, "state"));
   head.dataset.turn = d.to_act === d.seat ? "yours" : "others";
@@ -177,6 +227,7 @@ function drawSeat(catchingUp) {
     ...d.trick.map((t) => cardEl(t.card, you(t.player))));
   if (d.lead) trick.append(el("span", ` led ${d.lead}`, "what"));
   drawSeatBoard();
+  $("s-forced").checked = !!d.play_forced;
   const q = catchingUp ? null : d.question;
   $("s-prompt").textContent = q ? q.prompt : d.result ? "" : catchingUp ? "…" : `waiting for ${you(d.to_act)}`;
   drawHand(q);
@@ -197,6 +248,13 @@ function drawSeat(catchingUp) {
     b.addEventListener("click", reviewThisGame);
     res.append(a, " ", b);
   }
+}
+
+// a seat by its name, with "bot, POLICY" for a bot: the players list of the seat's document
+function seatLabel(d, s) {
+  const p = d.players.find((x) => x.seat === s);
+  if (!p) return `player ${s}`;
+  return p.bot ? `${p.name} (bot, ${p.policy})` : p.name;
 }
 
 function cardEl(card, who) {
@@ -266,7 +324,10 @@ async function answer(body) {
   table.busy = true;
   $("s-error").textContent = "";
   try {
+    const q = table.doc && table.doc.question;
+    if (q && q.id !== undefined) body.question = q.id;  // this answer counts for this question only
     const res = await api("POST", seatUrl(), body);
+    if (res.status === 409) { refreshSeat(); return; }  // answered already (a double tap): show where it stands
     if (!res.ok) { $("s-error").textContent = res.doc ? res.doc.error.message : `the studio answered ${res.status}`; return; }
     table.picked = []; table.preview = null;
     takeDoc(res.doc);
@@ -288,48 +349,50 @@ function wireSeat() {
   });
   $("s-unpick").addEventListener("click", () => { table.picked = []; drawSeatBoard(); });
   $("s-advice").addEventListener("change", () => drawSeat(false));
+  $("s-forced").addEventListener("change", async () => {
+    const res = await api("POST", seatUrl("/settings"), { play_forced: $("s-forced").checked });
+    if (res.ok) takeDoc(res.doc);
+  });
+  document.addEventListener("keydown", (e) => {  // Enter takes the first (best) choice, one legal move included
+    if (e.key !== "Enter" || !table.doc || !table.doc.question || table.pending.length) return;
+    const t = e.target;
+    if (t && (t.tagName === "BUTTON" || t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    e.preventDefault();
+    answer({ choice: 1 });
+  });
 }
 
 async function reviewThisGame() {
-  const res = await fetch(`/api/games/${encodeURIComponent(table.doc.game)}/log`);
-  if (!res.ok) return;
-  const text = await res.text();
   document.body.classList.remove("seatonly");
   showView("review");
-  startReview(text);
+  $("r-state").textContent = "reviewing…";
+  const res = await api("POST", `/api/games/${encodeURIComponent(table.doc.game)}/review?token=${encodeURIComponent(table.seat.token)}`);
+  if (!res.ok) { $("r-state").textContent = `cannot review: ${res.doc ? res.doc.error.message : res.status}`; return; }
+  followReview(res.doc.id, res.doc.token);
 }
 
 // ------------------------------------------------------------------ the review on the board
-async function startReview(text) {
-  $("r-state").textContent = "reviewing…";
+function clearReview() {
   $("r-summary").textContent = ""; $("r-chart").replaceChildren(); $("r-rounds").replaceChildren();
   $("r-board").replaceChildren(); $("r-round").textContent = "";
+}
+
+async function startReview(text) {
+  $("r-state").textContent = "reviewing…";
   const res = await api("POST", "/api/jobs", { kind: "review", text, name: "the log" });
   if (!res.ok) { $("r-state").textContent = `cannot review: ${res.doc ? res.doc.error.message : res.status}`; return; }
-  table.reviewJob = res.doc.id;
+  followReview(res.doc.id, res.doc.token);
+}
+
+function followReview(id, token) {
+  clearReview();
+  table.reviewJob = id;
   if (table.reviewEvents) table.reviewEvents.close();
-  table.reviewEvents = followJob(table.reviewJob, "r", (_kind, result) => showReview(result, text));
+  table.reviewEvents = followJob(id, "r", (_kind, result) => showReview(result), token);
 }
 
-function parseLog(text) {
-  return text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
-}
-
-async function missionRows(setup) {
-  if (setup.mission_text) {
-    const res = await api("POST", "/api/validate", { text: setup.mission_text, name: `${setup.mission}.toml` });
-    if (res.ok && res.doc.mission) return res.doc.mission;
-  }
-  const res = await api("GET", `/api/missions/${encodeURIComponent(setup.mission)}`);
-  if (!res.ok) return null;
-  const v = await api("POST", "/api/validate", { text: res.doc.text, name: res.doc.file });
-  return v.ok ? v.doc.mission : null;
-}
-
-async function showReview(doc, text) {
-  const events = parseLog(text);
-  const mission = await missionRows(events[0]);
-  table.review = { doc, events, mission };
+function showReview(doc) {
+  table.review = { doc };
   const lost = doc.lost_in ? ` The deal was lost in round ${doc.lost_in}.` : doc.lost_at ? ` From round ${doc.lost_at} no one could clear it.` : "";
   $("r-summary").textContent = doc.summary + lost;
   drawReviewChart(doc);
@@ -346,23 +409,20 @@ async function showReview(doc, text) {
 }
 
 function showReviewRound(n) {
-  const { doc, events, mission } = table.review;
+  const { doc } = table.review;
   for (const b of document.querySelectorAll("#r-rounds button")) b.classList.toggle("active", b.dataset.round === String(n));
-  const rounds = events.filter((e) => e.event === "round");
-  const pieces = (mission ? mission.placed : []).map((p) => ({ piece: p.piece, cells: p.cells }));
-  for (const e of rounds) if (e.round < n) for (const p of e.placements) pieces.push({ piece: p.piece, cells: p.cells });
-  const played = rounds.find((e) => e.round === n);
-  if (played) for (const p of played.placements) pieces.push({ piece: p.piece, cells: p.cells, light: true });
   const r = doc.rounds.find((x) => x.round === n);
+  const pieces = (r.pieces || []).map((p) => ({ piece: p.piece, cells: p.cells }));
+  for (const p of r.placements || []) pieces.push({ piece: p.piece, cells: p.cells, light: true });
   const alt = new Set(r && r.costliest && r.costliest.alternative_cells ? r.costliest.alternative_cells : []);
   const cls = (name) => (alt.has(name) ? " alternative" : "");
-  if (mission) $("r-board").replaceChildren(boardSvg(mission.board, pieces, cls));
+  $("r-board").replaceChildren(boardSvg(doc.board, pieces, cls));
   const words = { clearable: "still clearable with open hands", not_clearable: "lost: no play of these cards clears it",
                   undecided: "undecided with open hands" };
   const parts = [`Round ${n}: ${words[r.open_hand] || r.open_hand}; the search player clears it from here in `
     + `${Math.round(100 * r.search_rate)} % of its games.`];
-  if (played) parts.push(`Played: ${played.plays.map((p) => `player ${p.player} ${p.card}`).join(", ")}; `
-    + `${played.placements.map((p) => `${p.piece} at ${p.cells.join(" ")}`).join("; ") || "nothing placed"}.`);
+  if (r.plays && r.plays.length) parts.push(`Played: ${r.plays.map((p) => `player ${p.player} ${p.card}`).join(", ")}; `
+    + `${r.placements.map((p) => `${p.piece} at ${p.cells.join(" ")}`).join("; ") || "nothing placed"}.`);
   if (r.costliest) {
     const c = r.costliest;
     parts.push(`Costliest decision (player ${c.player}, ${c.class}): played ${c.played} (${Math.round(100 * c.rate_played)} %); `
@@ -447,20 +507,24 @@ function initTable() {
   }
   $("g-players").addEventListener("change", seatBoxes);
   $("g-start").addEventListener("click", startGame);
+  $("g-known").addEventListener("change", knownDeal);
+  $("g-forget-all").addEventListener("click", () => forget());
   $("t-rate").addEventListener("click", rateTable);
   $("r-start").addEventListener("click", reviewFile);
   $("r-cancel").addEventListener("click", () => { if (table.reviewJob) api("DELETE", `/api/jobs/${table.reviewJob}`); });
-  seatBoxes();
-  fillGameMissions();
   wireSeat();
-  const q = new URLSearchParams(window.location.search);
-  if (q.get("game") && q.get("seat") !== null && q.get("token")) {
+  if (isSeatPage()) {
+    const q = new URLSearchParams(window.location.search);
     table.seat = { game: q.get("game"), seat: parseInt(q.get("seat"), 10), token: q.get("token") };
     document.body.classList.add("seatonly");
     document.title = `kakapo: seat ${table.seat.seat}`;
     showView("seat");
     refreshSeat();
+    return;
   }
+  seatBoxes();
+  knownDeal();
+  fillGameMissions();
 }
 
 document.addEventListener("DOMContentLoaded", initTable);
