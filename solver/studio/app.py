@@ -62,7 +62,14 @@ class StudioContext:
     def mission_of_file(self, path: Path):
         return load_mission(path, self.catalog)
 
-    def close(self) -> None:
+    def start_work(self) -> None:
+        """The workers again, after ``stop_work`` (a server's lifespan may start more than once)."""
+        self.jobs.restart()
+        self.thinkers.reopen()
+        self.table.resume()
+
+    def stop_work(self) -> None:
+        """End the jobs, the thinking and the solve worker (the database stays open)."""
         self.table.close()
         self.jobs.shutdown()
         self.thinkers.close()
@@ -72,6 +79,9 @@ class StudioContext:
                     p.terminate()
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
+
+    def close(self) -> None:
+        self.stop_work()
         self.store.close()
 
 
@@ -83,8 +93,9 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):
+        ctx.start_work()
         yield
-        ctx.close()  # the jobs and the solve worker end with the server
+        ctx.stop_work()  # the jobs, the thinking and the solve worker end with the server
 
     api = FastAPI(title="kakapo studio", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json",
                   lifespan=lifespan)

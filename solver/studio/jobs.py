@@ -138,6 +138,15 @@ class JobManager:
             self._lock.notify_all()
             return job
 
+    def restart(self) -> None:
+        """Serve the queue again after ``shutdown`` (nothing to do while it serves)."""
+        with self._lock:
+            if self._thread.is_alive():
+                return
+            self._stop = False
+            self._thread = threading.Thread(target=self._run, name="kakapo-jobs", daemon=True)
+            self._thread.start()
+
     def shutdown(self) -> None:
         with self._lock:
             self._stop = True

@@ -169,7 +169,11 @@ class Store:
             self._db.close()
 
     # ------------------------------------------------------------ games
-    def add_game(self, setup: TableSetup, token_hashes: dict[int, str], log: str) -> None:
+    def add_game(self, setup: TableSetup, token_hashes: dict[int, str], log: str, moves: list[Move] = (),
+                 streams: list[int] | None = None, round_: int = 1, result: str | None = None,
+                 imported_from: str | None = None) -> None:
+        """A new game (with the moves it has already when it comes from an old record, and the
+        note that the record was imported), in one transaction."""
         with self.transaction() as db:
             db.execute("INSERT INTO games (id, created, mission, name, mission_text, pieces_text, players, humans, "
                        "names, policy, samples, seed, game, known_deal, log, version) "
@@ -179,18 +183,26 @@ class Store:
                         setup.samples, setup.seed, setup.game, int(setup.known_deal), log, self.version))
             for seat, h in token_hashes.items():
                 db.execute("INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)", (setup.id, seat, h))
+            if moves:
+                self._moves(db, setup.id, 1, list(moves), streams or [], round_, result, log)
+            if imported_from is not None:
+                db.execute("INSERT OR REPLACE INTO imports VALUES (?,?,?,?)", (imported_from, setup.id, now(),
+                                                                               "imported"))
 
     def add_moves(self, game_id: str, first: int, moves: list[Move], streams: list[int], round_: int,
                   result: str | None, log: str) -> None:
         """Moves ``first``.. of a game and its row after them, in one transaction (a move already
         stored under that number is a conflict: nothing is written)."""
         with self.transaction() as db:
-            for k, m in enumerate(moves):
-                db.execute("INSERT INTO moves VALUES (?,?,?,?,?,?)",
-                           (game_id, first + k, m.seat, m.action, m.by, now()))
-            db.execute("UPDATE games SET streams = ?, round = ?, result = ?, ended = ?, log = ? WHERE id = ?",
-                       (json.dumps([str(s) for s in streams]), round_, result, now() if result else None, log,
-                        game_id))
+            self._moves(db, game_id, first, moves, streams, round_, result, log)
+
+    @staticmethod
+    def _moves(db, game_id: str, first: int, moves: list[Move], streams: list[int], round_: int,
+               result: str | None, log: str) -> None:
+        for k, m in enumerate(moves):
+            db.execute("INSERT INTO moves VALUES (?,?,?,?,?,?)", (game_id, first + k, m.seat, m.action, m.by, now()))
+        db.execute("UPDATE games SET streams = ?, round = ?, result = ?, ended = ?, log = ? WHERE id = ?",
+                   (json.dumps([str(s) for s in streams]), round_, result, now() if result else None, log, game_id))
 
     def set_play_forced(self, game_id: str, seat: int, value: bool) -> None:
         with self.transaction() as db:

@@ -171,6 +171,8 @@ class Table:
                 return
             try:
                 codes, stream = future.result()
+            except concurrent.futures.CancelledError:  # the studio is stopping: resume() asks again
+                return
             except Exception as e:  # a worker's failure: the game says so, the server goes on
                 live.problem = f"its bots could not decide ({type(e).__name__}: {str(e)[:160]})"
                 live.changed.notify_all()
@@ -316,14 +318,16 @@ class Table:
     def import_records(self) -> None:
         if not self.games_folder.is_dir():
             return
-        for path in sorted(self.games_folder.glob("*.json")):
+        # shortest names first: a record's own name (ID.json) before its copies (ID copy.json)
+        for path in sorted(self.games_folder.glob("*.json"), key=lambda p: (len(p.name), p.name)):
             if self._closed:
                 return
             name = path.name
             if self.store.imported(name) is not None:
                 continue
             outcome, game_id = self._import(path)
-            self.store.note_import(name, game_id, outcome)
+            if outcome != "imported":  # an imported one is noted with the game, in one transaction
+                self.store.note_import(name, game_id, outcome)
 
     def _import(self, path: Path) -> tuple[str, str | None]:
         try:
@@ -336,6 +340,10 @@ class Table:
                 record.get("id"), str):
             return "not imported: not a game record of this version", None
         gid = record["id"]
+        for old in (path, path.with_suffix(".jsonl")):  # they hold tokens and hands: the owner's only
+            with contextlib.suppress(OSError):
+                if not old.is_symlink():
+                    old.chmod(0o600)
         if self.store.has_game(gid):
             return f"not imported: a copy of game {gid}, which the database holds already", gid
         try:
@@ -345,16 +353,24 @@ class Table:
         except Exception as e:
             return f"not imported: {type(e).__name__}", gid
         g = TableGame(setup, moves, streams)
-        self.store.add_game(setup, {int(s): token_hash(t) for s, t in tokens.items()}, log_text(g.log()))
-        if moves:
-            self.store.add_moves(gid, 1, moves, streams, g.state.round, g.state.result(), log_text(g.log()))
-        for old in (path, path.with_suffix(".jsonl")):  # they hold tokens and hands: the owner's only
-            with contextlib.suppress(OSError):
-                if not old.is_symlink():
-                    old.chmod(0o600)
+        self.store.add_game(setup, {int(s): token_hash(t) for s, t in tokens.items()}, log_text(g.log()), moves,
+                            streams, g.state.round, g.state.result(), imported_from=path.name)
         self.live(gid)
         return "imported", gid
 
     def close(self) -> None:
         self._closed = True
+
+    def resume(self) -> None:
+        """Think on for every game in memory after ``close`` (what was being thought was dropped)."""
+        if not self._closed:
+            return
+        self._closed = False
+        with self._lock:
+            games = list(self._live.values())
+        for live in games:
+            with live.lock:
+                live.thinking = False
+                if live.game is not None and live.problem is None:
+                    self._pump(live)
 

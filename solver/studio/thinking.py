@@ -77,6 +77,10 @@ class Thinkers:
         with contextlib.suppress(Exception):
             pool.shutdown(wait=False, cancel_futures=True)
 
+    def reopen(self) -> None:
+        with self._lock:
+            self._closed = False
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
