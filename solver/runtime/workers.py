@@ -15,6 +15,8 @@ import multiprocessing as mp
 import os
 import signal
 import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1
@@ -27,6 +29,29 @@ def _die_with_parent(parent: int) -> None:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
+
+
+def watch_parent(parent: int) -> None:
+    """For processes that a server's threads start (the kernel's parent-death signal follows the
+    thread that started a process, not the process): a thread of the worker's own ends it once its
+    parent is gone, even a SIGKILLed one. SIGINT is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=watch, name="kakapo-parent-watch", daemon=True).start()
+
+
+def spawned_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of fresh (spawned) workers for a process with threads, such as the studio's server:
+    forking a threaded process is unsafe. Its workers end when the server does, however it ends."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"), initializer=watch_parent,
+                               initargs=(os.getpid(),))
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:

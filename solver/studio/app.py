@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import multiprocessing as mp
 import threading
 from importlib import resources
 from pathlib import Path
@@ -19,6 +18,7 @@ from starlette.exceptions import HTTPException
 from solver import __version__
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
+from solver.runtime.workers import spawned_pool
 from solver.studio.errors import StudioError
 from solver.studio.jobs import JobManager
 from solver.studio.routers import checks, games, jobs, missions
@@ -56,7 +56,7 @@ class StudioContext:
     def solver_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._pool_lock:
             if self._pool is None:
-                self._pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"))
+                self._pool = spawned_pool(1)
             return self._pool
 
     def mission_of_file(self, path: Path):

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from solver.core.errors import KakapoError
 from solver.io.catalog import load_catalog
+from solver.runtime.workers import watch_parent
 from solver.studio.store import token_hash
 
 FINAL = ("done", "failed", "cancelled")
@@ -54,11 +55,11 @@ class Job:
                 "result": self.result, "error": self.error}
 
 
-def _job_main(request: dict, pieces: str | None, workers: int, out) -> None:
+def _job_main(request: dict, pieces: str | None, workers: int, out, parent: int) -> None:
     """In the worker process: run one job, telling progress and the result through ``out``."""
     with contextlib.suppress(OSError):
         os.setsid()  # a group of its own: a cancel ends its game workers too
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    watch_parent(parent)  # and it ends with the server, however the server ends (Ctrl-C is the server's)
     from solver.analysis.workbench import rate_table, run_job, warm_up  # heavy: Numba, OR-Tools (in the worker only)
 
     last = [-1.0]
@@ -182,7 +183,8 @@ class JobManager:
                     with contextlib.suppress(Exception):
                         self.store.set_job_state(job.id, "running")
                 out = self._ctx.Queue()
-                self._process = self._ctx.Process(target=_job_main, args=(job.request, self.pieces, self.workers, out),
+                self._process = self._ctx.Process(target=_job_main,
+                                                  args=(job.request, self.pieces, self.workers, out, os.getpid()),
                                                   name=f"kakapo-job-{job.id}", daemon=False)  # its games use workers
                 self._process.start()
             self._follow(job, self._process, out)

@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import multiprocessing as mp
-import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-
-def _worker_start() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+from solver.runtime.workers import spawned_pool
 
 
 class Thinkers:
@@ -39,8 +35,7 @@ class Thinkers:
                 if self.inline:
                     self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="kakapo-think")
                 else:
-                    self._pool = concurrent.futures.ProcessPoolExecutor(
-                        self.processes, mp_context=mp.get_context("spawn"), initializer=_worker_start)
+                    self._pool = spawned_pool(self.processes)
             return self._pool
 
     def submit(self, fn: Callable[..., Any], *args: Any, retry: bool = True) -> concurrent.futures.Future:
