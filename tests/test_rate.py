@@ -58,17 +58,19 @@ def test_rate_document_and_picture(tmp_path):
 
 
 def test_the_rated_seats_default_to_the_people(tmp_path, catalog):
-    from solver.analysis.tablegame import TableGame
+    from solver.analysis.tablegame import TableGame, TableSetup, play_here
+    from solver.io.records import catalog_text
 
     m = load_mission(bundled_mission("b05"), catalog)
-    g = TableGame.start(tmp_path / "games", m, catalog, 2, [1], "heuristic", 3, 0)
-    while g.result() is None:
-        g.answer(g.pending_seat, choice=1)
-    res = run("rate", g.log_path(), "--plays", 2, "--workers", 1, "--json")
+    setup = TableSetup("g1", m.id, m.name, m.source, catalog_text(catalog), 2, (1,), "heuristic", None, 3, 0, True)
+    g = play_here(TableGame(setup), lambda q: 1)
+    log = tmp_path / "g1.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in g.log()))
+    res = run("rate", log, "--plays", 2, "--workers", 1, "--json")
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)
     assert doc["seats"] == [1]
-    res = run("rate", g.log_path(), "--plays", 2, "--workers", 1, "--json", "--seat", "0")
+    res = run("rate", log, "--plays", 2, "--workers", 1, "--json", "--seat", "0")
     assert json.loads(res.output)["seats"] == [0]
 
 

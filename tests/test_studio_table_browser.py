@@ -194,3 +194,71 @@ def test_a_studio_killed_mid_game_continues_the_game_when_started_again(tmp_path
         assert api(url2, f"/api/games/{doc['id']}/log").startswith('{"event": "setup"')
     finally:
         stop(proc)
+
+
+def test_the_host_page_deals_in_secret_names_people_keeps_its_links_and_forgets_them(browser, served):
+    url, _ = served
+    host_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    host = host_context.new_page()
+    host.errors = []
+    host.on("pageerror", lambda e: host.errors.append(str(e)))
+    host.goto(url)
+    host.click("#tabs [data-tab=table]")
+    assert not host.is_visible("#g-seed") and host.input_value("#g-seed") == ""  # nothing pre-filled
+    assert "secret" in host.text_content("#g-dealmsg")
+    host.check("#g-known")
+    assert host.is_visible("#g-seed") and "anyone who knows this seed" in host.text_content("#g-dealmsg")
+    host.uncheck("#g-known")
+    host.select_option("#g-mission", "p03")
+    host.select_option("#g-players", "3")
+    host.check("#g-seats input[value='1']")
+    host.fill("#g-names input[data-seat='0']", "Ann")
+    host.fill("#g-names input[data-seat='1']", "Bob")
+    host.select_option("#g-policy", "planner")
+    host.click("#g-start")
+    host.wait_for_selector("#g-links a[data-seat='1']")
+    assert "secret deal" in host.text_content("#g-msg")
+    stored = host.evaluate("JSON.parse(localStorage.getItem('kakapo-games'))")
+    (game_id, seats), = stored.items()
+    assert [s["seat"] for s in seats] == [0, 1]
+    link = host.get_attribute("#g-links a[data-seat='0']", "href")
+    # a seat's page, in its own browser, keeps nothing, names the people and labels the bot
+    seat_context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = seat_context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    sent = []
+    page.on("request", lambda r: sent.append(r.post_data) if r.method == "POST" and "/seats/" in r.url else None)
+    page.goto(link)
+    page.wait_for_selector("#s-head h2")
+    head = page.text_content("#s-head")
+    assert "Ann" in head and "Bob" in head and "(bot, planner)" in head
+    assert page.evaluate("Object.keys(localStorage).length") == 0
+    for _ in range(60):  # answer until seat 0's question is answered once by Enter, once by a tap
+        page.wait_for_selector("[data-choice]:not([disabled]), #s-log, #s-prompt", timeout=60_000)
+        state = api(url, f"/api/games/{game_id}/seats/0?token={link_token(link)}")
+        if state["result"] is not None or len(sent) >= 2:
+            break
+        if state["question"] is None or state["thinking"]:
+            page.wait_for_timeout(200)
+            continue
+        page.wait_for_selector("[data-choice]:not([disabled])", timeout=60_000)
+        if not sent:
+            page.locator("body").focus()
+            page.keyboard.press("Enter")
+        else:
+            page.click("[data-choice='1']:not([disabled])")
+        page.wait_for_timeout(300)
+        while api(url, f"/api/games/{game_id}/seats/0?token={link_token(link)}")["thinking"]:
+            page.wait_for_timeout(100)
+        page.wait_for_timeout(300)
+    answers = [json.loads(d) for d in sent if d]
+    assert len(answers) >= 2 and all(isinstance(a.get("question"), int) for a in answers)  # always tied
+    # the host forgets the links: gone from its storage and its list
+    host.click("#tabs [data-tab=table]")
+    host.wait_for_selector("#g-list li button")
+    host.click("#g-list li button")
+    host.wait_for_timeout(300)
+    assert host.evaluate("localStorage.getItem('kakapo-games')") == "{}"
+    assert host.locator("#g-list a[href*='token=']").count() == 0
+    assert not host.errors and not page.errors

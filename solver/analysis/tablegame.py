@@ -323,6 +323,29 @@ def think(request: ThinkRequest) -> tuple[list[int], int]:
     return _THINKER.think(request)
 
 
+def play_here(g: TableGame, choose) -> TableGame:
+    """Play ``g`` to its end in this process: the bots and the advice think here (as a worker
+    would), each person answers ``choose(question)`` (a choice's number). For scripts and tests; the
+    studio thinks in worker processes instead."""
+    while (need := g.need()) is not None:
+        kind, seat = need
+        if kind == FORCED:
+            g.apply(seat, g.state.legal_actions()[0], FORCED)
+            continue
+        if kind == PERSON:
+            assert g.pending is not None
+            g.apply(seat, g.answer(seat, choose(g.pending)), PERSON)
+            continue
+        request = ThinkRequest("decide" if kind == BOT else "advice", seat, g.setup,
+                               tuple(m.action for m in g.moves), tuple(g.streams_now()))
+        codes, stream = think(request)
+        if kind == BOT:
+            g.apply(seat, Action.from_code(codes[0]), BOT, stream)
+        else:
+            g.ask(seat, codes)
+    return g
+
+
 def replay_record(record: dict) -> tuple[TableSetup, list[Move], list[int], dict[str, str]]:
     """A game record of the studio's earlier versions (``games/ID.json``, format 1: the people's
     answers only) as a setup, every move, the streams and the seat tokens, by playing the bots

@@ -5,6 +5,7 @@ calls, so both front ends give the same answers; no web code here.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from solver.core.board import cell_name
@@ -149,8 +150,6 @@ def review_log_text(text: str, name: str = "the log", time_limit: float = 10.0, 
 def rate_table(logs: dict[str, str], workers: int, progress=None) -> dict:
     """The studio's "rate this table": `kakapo rate` of the folder's finished games (their logs'
     texts by game id; the people's seats), with the clear rate to expect at every bundled mission."""
-    import tempfile
-
     from solver.analysis.rate import rate  # heavy: Numba
 
     tell = progress or (lambda _f: None)

@@ -15,6 +15,7 @@ which names the studio holding it) refuses a second one, naming the first.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import hmac
 import json
@@ -92,8 +93,6 @@ class FolderLock:
         self._fd: int | None = None
 
     def acquire(self, url: str) -> None:
-        import fcntl
-
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
