@@ -37,7 +37,8 @@ def test_round_trip_and_reuse(store, mission, catalog, monkeypatch):
     assert planner.planner_library(mission, catalog) == built  # a second run reads the file
 
 
-@pytest.mark.parametrize("damage", ["truncated", "not json", "other key", "illegal", "does not clear"])
+@pytest.mark.parametrize("damage", ["other key", *[pytest.param(d, marks=pytest.mark.slow)  # one in the quick tier
+                                                   for d in ("truncated", "not json", "illegal", "does not clear")]])
 def test_a_file_that_cannot_be_trusted_is_built_again(store, mission, catalog, damage, monkeypatch):
     built = planner.planner_library(mission, catalog)
     path = librarystore.library_path(mission, catalog)

@@ -122,7 +122,8 @@ def test_save_never_overwrites_unasked_and_stays_in_the_folder(studio):
         error_of(res)
     assert sorted(p.name for p in studio.folder.iterdir()) == [".kakapo", "new.toml"]  # and the studio's state
     # the saved file is one `kakapo validate` accepts
-    assert CliRunner().invoke(main, ["validate", str(studio.folder / "new.toml"), "--games", "20"]).exit_code == 0
+    assert CliRunner().invoke(main, ["validate", str(studio.folder / "new.toml"), "--games", "20",
+                                     "--ladder-games", "0"]).exit_code == 0
 
 
 def test_malformed_requests_are_4xx_with_a_json_error(studio):
