@@ -1,4 +1,4 @@
-"""`python cli.py ...` in a checkout runs the `kakapo` command (solver/cli.py)."""
+"""`python cli.py ...` in a checkout runs the `kakapo` command (solver/cli/)."""
 
 from solver.cli import main
 

@@ -15,7 +15,6 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from solver.analysis import human
 from solver.cli import main
 from solver.core.cards import Card
 from solver.game.engine import play_game
@@ -23,6 +22,7 @@ from solver.game.resume import replay
 from solver.game.roster import make_policy
 from solver.game.seeds import game_seeds
 from solver.io.gamelog import read_log
+from solver.play import terminal as human
 from tests.conftest import ROOT
 from tests.referee import referee
 from tests.test_resume import lines, mission_of

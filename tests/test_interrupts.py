@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.analysis.report import compute_rows, write_outputs
+from solver.analysis.report import compute_rows
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
 from solver.puzzle import cpsat
+from solver.view.report_files import write_outputs
 from tests.conftest import ROOT
 
 

@@ -58,8 +58,8 @@ def test_rate_document_and_picture(tmp_path):
 
 
 def test_the_rated_seats_default_to_the_people(tmp_path, catalog):
-    from solver.analysis.tablegame import TableGame, TableSetup, play_here
     from solver.io.records import catalog_text
+    from solver.play.table import TableGame, TableSetup, play_here
 
     m = load_mission(bundled_mission("b05"), catalog)
     setup = TableSetup("g1", m.id, m.name, m.source, catalog_text(catalog), 2, (1,), "heuristic", None, 3, 0, True)

@@ -155,7 +155,7 @@ def test_a_person_who_plays_the_worst_answers_is_judged(tmp_path, monkeypatch):
     documented thresholds; the summary names a decision at or before the round the deal was lost."""
     import io
 
-    from solver.analysis import human
+    from solver.play import terminal as human
 
     out = io.StringIO()
     monkeypatch.setattr(human, "console_for", lambda: human.Console(Worst(out), out, plain=True))

@@ -16,12 +16,12 @@ from click.testing import CliRunner
 pytest.importorskip("fastapi")
 from starlette.testclient import TestClient
 
-from solver.analysis.human import question
-from solver.analysis.tablegame import seat_view
 from solver.cli import main
 from solver.game.advice import ranked_actions
 from solver.game.rng import SplitMix64
 from solver.game.roster import make_policy
+from solver.play.question import question
+from solver.play.table import seat_view
 from solver.studio.app import create_app
 from tests.referee import referee
 

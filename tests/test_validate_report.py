@@ -6,9 +6,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from solver.analysis.report import compute_rows, write_outputs
+from solver.analysis.report import compute_rows
 from solver.cli import main
 from solver.io.catalog import load_catalog
+from solver.view.report_files import write_outputs
 from tests.conftest import ROOT, board_text, mission_text
 
 
@@ -167,7 +168,7 @@ def test_report_band_and_ceiling_columns(tmp_path):
 def test_the_summary_names_wide_bands_in_words():
     import pandas as pd
 
-    from solver.analysis.report_html import why_sentences
+    from solver.view.report_html import why_sentences
 
     df = pd.DataFrame([
         {"mission": "b20", "players": 2, "policy": "heuristic", "clear_rate": 0.15, "ceiling_rate": 1.0,
@@ -283,7 +284,7 @@ def test_validate_checks_every_file_before_any_work(tmp_path, monkeypatch):
     order = []
     real = v.validate_file
     monkeypatch.setattr(v, "validate_file", lambda *a, **k: order.append("work") or real(*a, **k))
-    import solver.cli as cli
+    import solver.cli.measure as cli
 
     monkeypatch.setattr(cli, "print_invalid", lambda d: order.append("broken") or None)
     res = invoke("validate", ROOT / "tests/missions/buddy/b01.toml", broken, "--games", 0)

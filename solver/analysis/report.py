@@ -17,12 +17,8 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
 from solver.analysis.cluster import WORKER_TIMEOUT, run_on_cluster
 from solver.analysis.ladder import LADDER_SAMPLES, rung_games, shortfall_of_rates
-from solver.analysis.report_html import html_page, markdown_page
-from solver.analysis.report_plots import plots
 from solver.analysis.tasks import Task, run_task
 from solver.core.codes import BAND_POLICIES, PolicyId
 from solver.core.errors import InputError
@@ -265,17 +261,3 @@ def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pl
                        ceiling_games, ladder_games, samples)
     progress = run_plan(plan, out_dir, workers, scheduler, tick)
     return rows_of(plan, progress)
-
-
-def write_outputs(rows: list[dict], out_dir: Path, missions=None, meta=None) -> list[Path]:
-    """report.csv, report.md, report.html and the plots; ``missions`` (id -> Mission) adds board
-    pictures and stories, ``meta`` what the introduction says about the run."""
-    extra = [c for c in BAND_COLUMNS + LADDER_COLUMNS + CEILING_COLUMNS if rows and c in rows[0]]
-    df = pd.DataFrame(rows, columns=COLUMNS + extra).sort_values(["mode", "mission", "players"], kind="stable")
-    df = df.reset_index(drop=True)
-    files = [out_dir / "report.csv", out_dir / "report.md", out_dir / "report.html"]
-    df.to_csv(files[0], index=False)
-    images = plots(df, out_dir)
-    files[1].write_text(markdown_page(df, images, meta or {}), encoding="utf-8")
-    files[2].write_text(html_page(df, images, missions or {}, meta or {}), encoding="utf-8")
-    return files + images

@@ -26,7 +26,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from html import escape
 
 import numpy as np
 
@@ -45,7 +44,6 @@ from solver.game.tables import build_tables
 from solver.io.gamelog import GameLog
 from solver.io.missionwrite import board_rows
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver, from_moment
-from solver.view.svgboard import board_svg
 
 REVIEW_SAMPLES = 8  # the search player's look-ahead deals a decision, in the review
 REVIEW_PLAYOUTS = 24  # continuations per moment
@@ -373,11 +371,11 @@ def _lost_by(rv: Review) -> LostBy | None:
         return None
     d = max(candidates, key=lambda x: (x.cost, -x.round))
     return LostBy(d, f"after {who(d.seat, rv.human, True)} {d.played} in round {d.round} a careful table clears "
-                     f"{_pct(d.rate_played)} ({_pct(d.rate_before)} before); {d.best} would have kept "
-                     f"{_pct(d.rate_best)}")
+                     f"{pct(d.rate_played)} ({pct(d.rate_before)} before); {d.best} would have kept "
+                     f"{pct(d.rate_best)}")
 
 
-def _pct(x: float) -> str:
+def pct(x: float) -> str:
     return f"{100 * x:.0f} %"
 
 
@@ -402,22 +400,22 @@ def _story(rv: Review) -> str:
         if worst is None or worst.cost < LOST_BY_MIN:
             return "cleared, and no decision put the clear at risk."
         return (f"cleared; the riskiest decision was {who(worst.seat, rv.human, True)} {worst.played} in round "
-                f"{worst.round} (a careful table clears {_pct(worst.rate_played)} after it, "
-                f"{_pct(worst.rate_best)} after {worst.best}).")
+                f"{worst.round} (a careful table clears {pct(worst.rate_played)} after it, "
+                f"{pct(worst.rate_best)} after {worst.best}).")
     if rv.result == "in_play":
         last = rv.rounds[-1]
-        return (f"the game goes on: from round {last.round} a careful table clears {_pct(last.search_rate)}; "
+        return (f"the game goes on: from round {last.round} a careful table clears {pct(last.search_rate)}; "
                 + _open_story(rv) + ".")
     if rv.lost_by is not None:
         return f"{rv.lost_by.why[0].upper()}{rv.lost_by.why[1:]}; {_open_story(rv)}."
     start = rv.rounds[0].search_rate if rv.rounds else 0.0
     if rv.lost_at == 1:
         return ("No decision made a difference: not even a team that sees every hand could have cleared this deal "
-                f"(a careful table clears {_pct(start)} of its continuations from the deal).")
+                f"(a careful table clears {pct(start)} of its continuations from the deal).")
     if start < LOST_BY_MIN:
-        return (f"No decision made a difference: from the deal a careful table clears only {_pct(start)}; only a "
+        return (f"No decision made a difference: from the deal a careful table clears only {pct(start)}; only a "
                 f"table that saw every hand could have cleared it ({_open_story(rv)}).")
-    return (f"No single decision cost {_pct(LOST_BY_MIN)} or more (a careful table cleared {_pct(start)} from the "
+    return (f"No single decision cost {pct(LOST_BY_MIN)} or more (a careful table cleared {pct(start)} from the "
             f"deal): the loss came from small losses and the cards; {_open_story(rv)}.")
 
 
@@ -545,11 +543,11 @@ def round_story(rv: Review, r: RoundReview) -> list[str]:
             out.append("  nothing to place (the piece is on the board already)")
     else:
         out.append(f"round {r.round} (to come)")
-    out.append(f"  from its start a careful table clears {_pct(r.search_rate)}; {OPEN_WORDS[r.open_hand]}")
+    out.append(f"  from its start a careful table clears {pct(r.search_rate)}; {OPEN_WORDS[r.open_hand]}")
     for d in rv.decisions:
         if d.round == r.round and d.klass not in ("best", "good"):
             out.append(f"  {d.klass}: {who(d.seat, rv.human, True)} {d.kind} {d.played}: a careful table clears "
-                       f"{_pct(d.rate_played)} after it, {_pct(d.rate_best)} after {d.best}")
+                       f"{pct(d.rate_played)} after it, {pct(d.rate_best)} after {d.best}")
     return out
 
 
@@ -564,66 +562,3 @@ def review_lines(rv: Review) -> list[str]:
         out += round_story(rv, r)
     out.append(rv.story)
     return out
-
-
-def _ghost(d: Decision, catalog) -> list[Placement]:
-    """The better placement of a placement decision, to draw on the board."""
-    a = d.best_action
-    if a is None or a.kind != ActionKind.PLACE or a.card is None:
-        return []
-    return [Placement(a.card, all_positions(catalog[a.card])[a.index])]
-
-
-def review_html(rv: Review) -> str:
-    """A page: the story and the seats at the top, then per round the cards played by whom, the
-    pieces with their owner, the board, and the costliest decision with the better move drawn."""
-    m = rv.mission
-    catalog = rv.catalog
-    seats = "".join(f"<li>{escape(seat_line(rv, s))}</li>" for s in rv.seats)
-    sections = []
-    previous: set = {x.card for x in m.placed}
-    for r in rv.rounds:
-        lines = round_story(rv, r)
-        items = "".join(f"<li>{escape(line.strip())}</li>" for line in lines[1:])
-        tiles = []
-        after = None
-        if r.record is not None:
-            nxt = next((x.board for x in rv.rounds if x.round == r.round + 1), None)
-            after = nxt if nxt is not None else rv.final
-        board = after if after is not None else r.board
-        assert board is not None
-        new = [p for k, p in board.pieces.items() if k not in previous]
-        previous = set(board.pieces)
-        caption = f"after round {r.round}" if after is not None else f"round {r.round}: the board"
-        tiles.append(f"<figure>{board_svg(board, cell=16, new=new, title=caption)}"
-                     f"<figcaption>{escape(caption)}</figcaption></figure>")
-        c = r.costliest
-        if c is not None and c.board is not None:
-            ghost = _ghost(c, catalog) if catalog is not None else []
-            label = (f"the costliest decision: {who(c.seat, rv.human, True)} {c.played} ({_pct(c.rate_played)}); "
-                     f"better: {c.best} ({_pct(c.rate_best)})" + (", dashed" if ghost else ""))
-            tiles.append(f"<figure>{board_svg(c.board, cell=16, ghost=ghost, title=label)}"
-                         f"<figcaption>{escape(label)}</figcaption></figure>")
-        sections.append(f'<section class="{r.open_hand}"><h2>{escape(lines[0])}</h2><ul>{items}</ul>'
-                        f'<div class="tiles">{"".join(tiles)}</div></section>')
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Review: {escape(m.name)} ({escape(m.id)})</title>
-<style>
-body {{ font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1100px; }}
-section {{ border-top: 1px solid #ddd; padding: .4em 0; }}
-section h2 {{ font-size: 15px; margin: .3em 0; }}
-section.not_clearable h2 {{ color: #b00020; }}
-.story {{ font-size: 16px; font-weight: bold; }}
-.legend {{ color: #555; font-size: 13px; }}
-.tiles {{ display: flex; flex-wrap: wrap; gap: 18px; }}
-figure {{ margin: 0; max-width: 220px; }} figcaption {{ font-size: 12px; }}
-ul {{ margin: .2em 0; }}
-</style></head><body>
-<h1>{escape(m.name)} ({escape(m.id)}): {rv.players} players, {escape(RESULT_WORDS.get(rv.result, rv.result))}</h1>
-<p class="story">{escape(rv.story)}</p>
-<ul class="seats">{seats}</ul>
-<p class="legend">{escape(yardstick_legend(rv))}</p>
-{"".join(sections)}
-<p><small>Log: {escape(rv.log.path)}; seed {rv.seed}; {rv.seconds:.1f} s.</small></p>
-</body></html>
-"""

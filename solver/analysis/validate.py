@@ -7,14 +7,13 @@ from pathlib import Path
 
 from solver.analysis.ladder import LADDER_SAMPLES, rung_games, rung_label, shortfall_of_rates
 from solver.analysis.simulate import play_games
-from solver.analysis.workbench import warning_items
 from solver.core.codes import BAND_POLICIES, PolicyId
 from solver.core.errors import InputError
 from solver.core.stats import wilson
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.catalog import load_catalog
 from solver.io.difficulty import campaign_difficulty
-from solver.io.missionfile import check_file, load_mission
+from solver.io.missionfile import check_file, load_mission, warning_items
 from solver.io.paths import MISSIONS
 from solver.openhand.ceiling import ceiling
 from solver.puzzle.cpsat import count_solutions, solve, solve_for_players
@@ -25,8 +24,8 @@ VALIDATE_COUNT_CAP = 100  # answers counted past the fewest pieces' proof: enoug
 
 
 def mission_warnings(m, min_pieces: int | None) -> list[str]:
-    """Things a designer should know that do not make the file invalid (the studio's check gives
-    the same, with their cells: workbench.warning_items)."""
+    """Things a designer should know that do not make the file invalid (``warning_items`` in words;
+    the studio's check gives the items themselves, with their cells)."""
     out = [f"line {w['line']}: {w['message']}" if w["line"] else w["message"] for w in warning_items(m)]
     # more pieces than the rounds can select is already "unsolvable" (the solver keeps to piece_budget)
     if min_pieces is not None and min_pieces > m.rounds:

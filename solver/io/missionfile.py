@@ -8,7 +8,7 @@ from pathlib import Path
 from solver.core.board import SIZE, cell, cell_name, col_of, is_connected, neighbours, parse_cell, row_of
 from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, InputErrors, ParseError
-from solver.core.rules import Bird, Board, Mission, Placement, mask_of
+from solver.core.rules import Bird, Board, Mission, Placement, blocked_reason, mask_of
 from solver.core.spec import MAX_SKILLS, MODE_RULES, max_rounds
 from solver.core.text import clean
 from solver.io.tomlfile import TomlSource
@@ -310,3 +310,23 @@ def _one_placed(src: TomlSource, board: Board, catalog, entry, where: str, line:
             fix = "check the cells"
         raise src.error(f"{where} ({card}): {problem}", fix, line, tuple(p.cell_names()))
     return p
+
+
+def warning_items(m: Mission) -> list[dict]:
+    """The warnings `validate` gives before it solves or plays, with their line and cells."""
+    out = []
+    board = Board.start(m)
+    for b in m.birds:
+        cells = [cell_name(c) for c in sorted(b.cells)]
+        why = blocked_reason(m, b)
+        if why:
+            out.append({"line": board_line(m, min(b.cells)), "message": f"bird {b.letter} can never be scanned "
+                        f"({why}): a decoy", "fix": "move the bird, or leave it as a decoy on purpose",
+                        "cells": cells})
+        elif not board.can_still_be_scanned(b):
+            out.append({"line": board_line(m, min(b.cells)), "message": f"bird {b.letter} can never be scanned: a "
+                        "pre-placed piece covers a coloured side with another colour", "fix": "", "cells": cells})
+    if len(board.scanned()) >= m.clear:
+        out.append({"line": None, "message": "the mission is already cleared by the pre-placed pieces", "fix": "",
+                    "cells": []})
+    return out

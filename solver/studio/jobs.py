@@ -60,7 +60,7 @@ def _job_main(request: dict, pieces: str | None, workers: int, out, parent: int)
     with contextlib.suppress(OSError):
         os.setsid()  # a group of its own: a cancel ends its game workers too
     watch_parent(parent)  # and it ends with the server, however the server ends (Ctrl-C is the server's)
-    from solver.analysis.workbench import rate_table, run_job, warm_up  # heavy: Numba, OR-Tools (in the worker only)
+    from solver.app.jobs import run_job, warm_up  # heavy: Numba, OR-Tools (in the worker only)
 
     last = [-1.0]
 
@@ -74,14 +74,7 @@ def _job_main(request: dict, pieces: str | None, workers: int, out, parent: int)
             warm_up(load_catalog(pieces))
             out.put(("done", {}))
             return
-        if request["kind"] == "rate":
-            out.put(("done", rate_table(dict(zip(request["names"], request["texts"], strict=True)), workers,
-                                           progress=tell)))
-            return
-        doc = run_job(request["kind"], request["text"], load_catalog(pieces), request.get("name"),
-                      request.get("players"), request["games"], request["seed"], request.get("policy"), workers,
-                      progress=tell)
-        out.put(("done", doc))
+        out.put(("done", run_job(request, load_catalog(pieces), workers, progress=tell)))
     except KakapoError as e:
         out.put(("failed", getattr(e, "problem", str(e))))
     except Exception as e:  # a bug of ours: said in the job, never a dead server

@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from solver.app.registry import JOB_KINDS, ONE_STEP, POLICIES, TABLE_DEFAULT
+
 MAX_TEXT = 1_000_000  # a mission is a few hundred bytes; SPEC refuses files over 1 MB
 
 
@@ -35,17 +37,17 @@ class JobRequest(Strict):
     """A long job; for ``review``, ``text`` is the game's log (JSON Lines); for ``rate``, ``logs``
     names games of the folder (finished ones; default every finished game)."""
 
-    kind: Literal["ladder", "simulate", "ceiling", "review", "rate"]
+    kind: Literal[JOB_KINDS]  # type: ignore[valid-type]
     text: str = Field(default="", max_length=MAX_TEXT)
     name: str | None = Field(default=None, max_length=200)
     logs: list[str] | None = Field(default=None, max_length=1000)
     players: int | None = Field(default=None, ge=2, le=4)
     games: int = Field(default=200, ge=1, le=100_000)
     seed: int = Field(default=1, ge=0, le=2**63 - 1)
-    policy: Literal["random", "greedy", "heuristic", "planner"] | None = None
+    policy: Literal[ONE_STEP] | None = None  # type: ignore[valid-type]
 
 
-PolicyName = Literal["random", "greedy", "heuristic", "planner", "search"]
+PolicyName = Literal[POLICIES]  # type: ignore[valid-type]
 
 
 class GameRequest(Strict):
@@ -59,7 +61,7 @@ class GameRequest(Strict):
     name: str | None = Field(default=None, max_length=200)
     players: int | None = Field(default=None, ge=2, le=4)
     human: list[int] = Field(default_factory=lambda: [0], max_length=4)
-    policy: PolicyName = "heuristic"  # as `kakapo play`
+    policy: PolicyName = TABLE_DEFAULT  # type: ignore[valid-type]  # the other seats: as `play --human`
     samples: int | None = Field(default=None, ge=1, le=64)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     game: int | None = Field(default=None, ge=0, le=2**31 - 1)

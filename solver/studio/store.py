@@ -27,8 +27,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.analysis.tablegame import Move, TableSetup
 from solver.io.safefiles import private_folder
+from solver.play.table import Move, TableSetup
 
 SCHEMA_VERSION = 1
 STATE_FOLDER = ".kakapo"

@@ -1,5 +1,5 @@
 """The studio's table: the games of ``--dir`` played by people on their seat links and by bots
-in the background. It joins the game (``analysis/tablegame.py``), the database (``store``) and the
+in the background. It joins the game (``play/table.py``), the database (``store``) and the
 thinking workers (``thinking``); the routers only call it.
 
 - A game with no seed given is dealt from the operating system's randomness; nothing answered
@@ -21,7 +21,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solver.analysis.tablegame import (
+from solver.core.codes import PolicyId
+from solver.core.errors import KakapoError
+from solver.game.actions import Action
+from solver.io.records import catalog_text, mission_text
+from solver.io.safefiles import UnsafeTarget, read_plain_file, write_file
+from solver.play.table import (
     BOT,
     FORCED,
     PERSON,
@@ -33,11 +38,6 @@ from solver.analysis.tablegame import (
     replay_record,
     think,
 )
-from solver.core.codes import PolicyId
-from solver.core.errors import KakapoError
-from solver.game.actions import Action
-from solver.io.records import catalog_text, mission_text
-from solver.io.safefiles import UnsafeTarget, read_plain_file, write_file
 from solver.studio.store import Store, token_hash, token_matches
 from solver.studio.thinking import Thinkers
 

@@ -6,7 +6,7 @@ import asyncio
 
 from fastapi import APIRouter, Request
 
-from solver.analysis.workbench import check_text, solve_text
+from solver.app.solving import check_text, solve_text
 from solver.core.errors import InputError
 from solver.io.catalog import load_catalog
 from solver.studio.errors import StudioError

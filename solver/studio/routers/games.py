@@ -1,5 +1,5 @@
 """`/api/games`: a game at the studio's table, each person on their own seat link (a secret
-token), and `/api/review` of any game's log. The game itself is analysis/tablegame.py's, the
+token), and `/api/review` of any game's log. The game itself is play/table.py's, the
 table of the folder studio/table.py's: handlers check, call and answer."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import unicodedata
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
 
-from solver.analysis.tablegame import MAX_NAME, AnswerError, BrokenGame, StaleAnswer
-from solver.analysis.workbench import parse_text, review_log_text
+from solver.app.games import review_text
+from solver.app.inputs import mission_of_text, person_seats, table_size
 from solver.core.errors import InputError
-from solver.core.spec import GameSpec
+from solver.play.table import MAX_NAME, AnswerError, BrokenGame, StaleAnswer
 from solver.studio.errors import StudioError, refused
 from solver.studio.jobs import QueueFull
 from solver.studio.models import GameRequest, ReviewRequest, SeatAnswer, SeatSettings
@@ -70,15 +70,11 @@ def start_game(body: GameRequest, request: Request) -> dict:
         found = open_mission(body.mission or "", request)
         text, name = found["text"], found["file"]
     try:
-        m = parse_text(text, ctx.catalog, name)
-        players = GameSpec.of(m, body.players if body.players is not None else m.default_players(),
-                              name or "mission").players
+        m = mission_of_text(text, ctx.catalog, name)
+        players = table_size(m, body.players, name or "mission")
+        person_seats(body.human, players, "human")
     except InputError as e:
         raise refused(e) from None
-    bad = [s for s in body.human if not 0 <= s < players]
-    if bad or len(set(body.human)) != len(body.human):
-        raise StudioError(422, f"human seats {body.human} at a table of {players}: seats are 0 to {players - 1}, "
-                          "each once", "name each person's seat once")
     names = _names(body.names, body.human)
     g, tokens = ctx.table.start(m, ctx.catalog, players, body.human, body.policy, body.samples, body.seed, body.game,
                                 names)
@@ -167,7 +163,7 @@ def review_game(game_id: str, request: Request, token: str | None = None) -> dic
 async def review(body: ReviewRequest, request: Request) -> dict:
     ctx = request.app.state.ctx
     try:
-        future = ctx.solver_pool().submit(review_log_text, body.log, "the log")
+        future = ctx.solver_pool().submit(review_text, body.log, "the log")
         return await asyncio.wrap_future(future)
     except InputError as e:
         raise refused(e) from None

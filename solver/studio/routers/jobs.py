@@ -9,7 +9,7 @@ import json
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
-from solver.analysis.workbench import parse_text
+from solver.app.inputs import mission_of_text
 from solver.core.errors import InputError
 from solver.io.gamelog import parse_log
 from solver.io.records import log_inputs
@@ -50,7 +50,7 @@ def start(body: JobRequest, request: Request):
             raise refused(e) from None
         return _submit(request, body.model_dump(), "review of a log")
     try:
-        m = parse_text(body.text, ctx.catalog, body.name)  # a broken mission is said now, not in the job
+        m = mission_of_text(body.text, ctx.catalog, body.name)  # a broken mission is said now, not in the job
     except InputError as e:
         raise refused(e) from None
     if body.players is not None and body.players not in m.player_counts():

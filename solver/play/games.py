@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.analysis import human
 from solver.core.codes import OPEN_HAND, PolicyId
 from solver.core.errors import InputError
 from solver.core.rules import Mission
@@ -30,6 +29,7 @@ from solver.io.gamelog import GameLog, write_log
 from solver.openhand.ceiling import WITNESS_POLICIES
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver, from_moment
 from solver.openhand.plan import PlanPolicy
+from solver.play import terminal
 
 
 @dataclass
@@ -139,7 +139,7 @@ def play_human(state: GameState, humans: list[int], policy: str, samples: int, c
     """Play ``state`` on with a person in the ``humans`` seats and ``policy`` in the others; the log
     is written after every round, so that a game ended early (``GameAbandoned``) keeps its rounds."""
     bot = make_policy(policy, samples)
-    seats: list[Policy] = [human.HumanSeat(console, make_policy(policy, samples)) if k in humans else bot
+    seats: list[Policy] = [terminal.HumanSeat(console, make_policy(policy, samples)) if k in humans else bot
                            for k in range(state.players)]
     first = state.round
     meta_ = {**meta_, "human": sorted(set(humans) | set(meta_.get("human", ())))}
@@ -154,6 +154,6 @@ def play_human(state: GameState, humans: list[int], policy: str, samples: int, c
     try:
         play_out(state, seats, finished)
     except KeyboardInterrupt:
-        raise human.GameAbandoned("Ctrl-C") from None
+        raise terminal.GameAbandoned("Ctrl-C") from None
     return PlayedGame(state, log_events(state, meta_), None, first)
 

@@ -1,5 +1,5 @@
 """A game at a table of people and bots, one question at a time: the studio's seats
-(`/api/games`). The terminal seat (`play --human`) asks the same questions (``human.question``).
+(`/api/games`). The terminal seat (`play --human`) asks the same questions (``play/question.py``).
 
 The true state lives in ``TableGame.state`` and nowhere else. What a seat is sent is built by
 ``seat_view`` from that seat's ``Observation`` (its own hand, the public cards, the board, the
@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from solver.analysis.human import Question, question, seat_name
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
 from solver.game.actions import Action, Phase
@@ -35,6 +34,7 @@ from solver.game.state import GameState, Observation, deal, decision_card
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import board_rows
+from solver.play.question import Question, question, seat_name
 
 PERSON, BOT, FORCED = "person", "bot", "forced"  # who made a move: a person, a bot, or the rules (one legal move)
 MAX_NAME = 40

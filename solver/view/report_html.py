@@ -9,8 +9,8 @@ import html
 import re
 from pathlib import Path
 
-from solver.analysis.report_plots import board_thumbnail
 from solver.core.text import clean
+from solver.view.report_plots import board_thumbnail
 
 RATE_COLUMNS = [("clear_rate", "clear rate"), ("greedy_rate", "greedy"), ("heuristic_rate", "heuristic"),
                 ("planner_rate", "planner"), *((f"search{k}_rate", f"search {k}") for k in (2, 4, 8, 16, 32, 64)),

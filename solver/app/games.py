@@ -1,0 +1,142 @@
+"""One game at a time, and what is learnt from games: `kakapo play` (bots, the open-hand team,
+people in the terminal), `kakapo review` and `kakapo rate`, and the same for the studio (a log
+given as text, the folder's finished games)."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver.app.inputs import LoggedGame, logged_text, samples_for, table_size
+from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
+from solver.core.codes import OPEN_HAND, PolicyId
+from solver.core.errors import InputError
+from solver.core.rules import Mission
+from solver.game.state import GameState
+from solver.io.catalog import Catalog
+from solver.io.gamelog import GameLog
+from solver.io.paths import MISSIONS
+
+
+@dataclass(frozen=True)
+class Run:
+    """Who plays a game and on which deal: ``seed`` and ``game`` name game I of `simulate --seed S`."""
+
+    seed: int
+    game: int
+    policy: str
+    samples: int
+
+    def label(self) -> str:
+        return self.policy if self.policy != PolicyId.SEARCH.label else f"search ({self.samples} samples)"
+
+
+def run_of(log: GameLog | None, seed: int | None, game: int | None, policy: str | None, samples: int | None,
+           default: str = BATCH_DEFAULT, known: tuple[str, ...] = PLAY_POLICIES) -> Run:
+    """--seed, --game, --policy and --samples as given, else as the log records them (a continued
+    game repeats the original), else their defaults."""
+    logged = None if log is None else log.meta.get("policy")
+    if log is not None:
+        seed = log.meta.get("seed", 1) if seed is None else seed
+        game = log.meta.get("game", 0) if game is None else game
+    policy = policy or (logged if logged in known else default)
+    if log is not None and samples is None and policy == PolicyId.SEARCH.label and policy == logged:
+        samples = log.meta.get("samples")  # the original's, so that it repeats
+    return Run(1 if seed is None else seed, game or 0, policy, samples_for(policy, samples))
+
+
+def play(m: Mission, catalog: Catalog, players: int, run: Run, time_limit: float):
+    """Game ``run.game`` of `simulate --seed`, played by ``run.policy`` (or the open-hand team)."""
+    from solver.play import games  # heavy: the open-hand solver's OR-Tools
+
+    return games.play(m, catalog, players, run.seed, run.game, run.policy, time_limit, run.samples)
+
+
+def play_from(lg: LoggedGame, round_: int | None, run: Run, time_limit: float, players: int | None):
+    """The logged game from the start of round ``round_`` (default: after its last round), played on."""
+    from solver.play import games  # heavy: the open-hand solver's OR-Tools
+
+    return games.play_from(lg.log, lg.mission, lg.catalog, round_, run.seed, run.game, run.policy, time_limit,
+                           players, run.samples)
+
+
+@dataclass
+class TerminalGame:
+    """A game a person takes seats of, in the terminal, where it starts: the deal, or a logged moment."""
+
+    mission: Mission
+    catalog: Catalog
+    players: int
+    run: Run
+    state: GameState
+    earlier: list[int]  # the seats people played in the rounds before (a continued game)
+
+
+def terminal_game(m: Mission | None, catalog: Catalog | None, players: int | None, source: str, lg: LoggedGame | None,
+                  round_: int | None, seed: int | None, game: int | None, policy: str | None,
+                  samples: int | None) -> TerminalGame:
+    """`play --human`: the game a person plays, the other seats by the table's policy (default the
+    planner; never the open-hand team, which sees every hand)."""
+    from solver.play import games  # heavy: the open-hand solver's OR-Tools
+
+    if policy == OPEN_HAND:
+        raise InputError("--policy", "the open-hand team plans every seat with every hand in view; it cannot share "
+                         "a table with a person", f"give another --policy (default {TABLE_DEFAULT})")
+    if lg is not None:
+        run = run_of(lg.log, seed, game, policy, samples, TABLE_DEFAULT, POLICIES)
+        state, _ = games.resume(lg.log, lg.mission, lg.catalog, round_, run.seed, run.game, run.policy, players,
+                                run.samples)
+        return TerminalGame(lg.mission, lg.catalog, lg.log.players, run, state, list(lg.log.human))
+    assert m is not None and catalog is not None
+    n = table_size(m, players, source)
+    run = run_of(None, seed, game, policy, samples, TABLE_DEFAULT, POLICIES)
+    return TerminalGame(m, catalog, n, run, games.dealt(m, catalog, n, run.seed, run.game), [])
+
+
+# ---------------------------------------------------------------- review and rate
+def review(lg: LoggedGame, time_limit: float, samples: int | None = None, playouts: int | None = None, seed: int = 1,
+           progress=None):
+    """`kakapo review` of a logged game (``analysis.review.Review``)."""
+    from solver.analysis.review import REVIEW_PLAYOUTS, REVIEW_SAMPLES, review_game  # heavy: Numba, OR-Tools
+
+    return review_game(lg.log, lg.mission, lg.catalog, time_limit, REVIEW_SAMPLES if samples is None else samples,
+                       REVIEW_PLAYOUTS if playouts is None else playouts, seed, progress)
+
+
+def review_text(text: str, name: str = "the log", time_limit: float = 10.0, progress=None) -> dict:
+    """The studio's review: `kakapo review --json` of a log's text (format 2 logs carry their
+    mission; an older one is read with the bundled mission it names); ``progress(fraction)``."""
+    lg = logged_text(text, name)
+    tell = progress or (lambda _f: None)
+    steps = [0]
+
+    def said(_text: str) -> None:  # one line per round, then one per open-hand verdict
+        steps[0] += 1
+        tell(min(0.99, steps[0] / (2 * len(lg.log.rounds_logged) + 2)))
+
+    return review(lg, time_limit, progress=said).to_json()
+
+
+def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions, seed: int, workers: int,
+         progress=None) -> dict:
+    """`kakapo rate`'s document."""
+    from solver.analysis.rate import rate as run_rate  # heavy: Numba
+
+    return run_rate(paths, seats, plays, missions, seed, workers, progress)
+
+
+def rate_texts(logs: dict[str, str], workers: int, progress=None) -> dict:
+    """The studio's "rate this table": `kakapo rate` of the folder's finished games (their logs'
+    texts by game id; the people's seats), with the clear rate to expect at every bundled mission."""
+    from solver.analysis.rate import RATE_PLAYS  # heavy: Numba
+
+    tell = progress or (lambda _f: None)
+    bundled = [p.stem for p in sorted(MISSIONS.glob("buddy/*.toml")) + sorted(MISSIONS.glob("party/*.toml"))]
+    with tempfile.TemporaryDirectory(prefix="kakapo-rate-") as tmp:
+        paths = []
+        for game_id, text in logs.items():
+            path = Path(tmp) / f"{Path(game_id).name}.jsonl"
+            path.write_text(text, encoding="utf-8")
+            paths.append(str(path))
+        return rate(paths, None, RATE_PLAYS, bundled, 1, workers, lambda d, t: tell(0.97 * d / max(t, 1)))

@@ -1,0 +1,173 @@
+"""Many games and many missions: `simulate`, `ceiling`, `ladder` (placed in the campaign),
+`validate`, `generate` and `report`, as the documents both front ends print or serve.
+
+The heavy engines (Numba, OR-Tools, pandas) are imported by each function when it runs, so that
+the command line starts at once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver.app.inputs import mission_of_text, samples_for, table_size
+from solver.app.registry import BATCH_DEFAULT
+from solver.core.errors import InputError
+from solver.core.rules import Mission
+from solver.io.catalog import Catalog
+from solver.io.missionfile import check_file
+
+
+def simulate(m: Mission, catalog: Catalog, players: int, games: int, seed: int, policy: str, engine: str,
+             workers: int, samples: int, progress=None) -> tuple[dict, object]:
+    """`kakapo simulate`'s document, and the games' outcomes (one result and round count a game)."""
+    from solver.analysis.simulate import play_games, summarise  # heavy: Numba
+
+    out = play_games(m, catalog, players, games, seed, policy, engine, workers, progress=progress, samples=samples)
+    return summarise(m, players, policy, games, seed, out, engine, workers, samples), out
+
+
+def ceiling(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,
+            time_limit: float | None = None, progress=None) -> tuple[dict, list[str]]:
+    """`kakapo ceiling`'s document, and each deal's answer (clearable, not_clearable, undecided)."""
+    from solver.openhand.ceiling import ceiling as run_ceiling  # heavy: OR-Tools and Numba
+
+    doc = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=progress)
+    answers = doc.pop("answers")
+    return doc, answers
+
+
+def ladder(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,
+           time_limit: float | None = None, progress=None) -> dict:
+    """`kakapo ladder`'s document, with where the mission falls among the bundled campaign."""
+    from solver.analysis.ladder import ladder as run_ladder  # heavy: Numba and OR-Tools
+
+    doc = run_ladder(m, catalog, players, games, seed, workers, progress=progress, time_limit=time_limit)
+    place_in_campaign(doc, m, catalog, players)
+    return doc
+
+
+def place_in_campaign(doc: dict, m: Mission, catalog: Catalog, players: int) -> None:
+    """Where the ladder's figure falls among the bundled missions of that mode and table (by the
+    campaign's own measured figures)."""
+    from solver.analysis.validate import bundled_shortfalls, place_by_difficulty, placement_phrase  # heavy: OR-Tools
+
+    others = [(mid, v) for mid, v in bundled_shortfalls(catalog).get((m.mode, players), []) if mid != m.id]
+    if others:
+        doc["difficulty"]["campaign"] = place_by_difficulty(doc["difficulty"]["value"], others)
+        doc["difficulty"]["campaign_text"] = placement_phrase(doc["difficulty"]["campaign"])
+
+
+def mission_job(kind: str, text: str, catalog: Catalog, name: str | None, players: int | None, games: int,
+                seed: int, policy: str | None, workers: int, progress=None) -> dict:
+    """The studio's mission jobs (ladder, simulate, ceiling): the document of the command of that
+    name with --json; ``progress(fraction)``."""
+    m = mission_of_text(text, catalog, name)
+    players = table_size(m, players, name or "mission.toml")
+    tell = progress or (lambda _f: None)
+    if kind == "simulate":
+        policy = policy or BATCH_DEFAULT
+        doc, _ = simulate(m, catalog, players, games, seed, policy, "numba", workers, samples_for(policy, None),
+                          progress=lambda d, t: tell(d / max(t, 1)))
+        return doc
+    if kind == "ceiling":
+        doc, _ = ceiling(m, catalog, players, games, seed, workers, progress=lambda d, t: tell(d / max(t, 1)))
+        return {"mission": m.id, "players": players, "games": games, "seed": seed, **doc}
+    if kind == "ladder":
+        from solver.analysis.ladder import RUNGS  # heavy: Numba and OR-Tools
+
+        steps = len(RUNGS) + 1
+        labels: list[str] = []
+
+        def step(label: str, done: int, total: int) -> None:
+            if label not in labels:
+                labels.append(label)
+            tell((len(labels) - 1 + done / max(total, 1)) / steps)
+
+        return ladder(m, catalog, players, games, seed, workers, progress=step)
+    raise ValueError(f"unknown job kind {kind!r}")
+
+
+# ---------------------------------------------------------------- validate
+@dataclass
+class Validated:
+    """`kakapo validate`: a document per file (in order), those that do not load said first."""
+
+    docs: list[dict]
+    invalid: dict[int, dict]
+
+    def exit_code(self) -> int:
+        if any(not d["valid"] for d in self.docs):
+            return 2
+        if any(d["status"] == "unsolvable" for d in self.docs):
+            return 1
+        if any(d["status"] != "solvable" for d in self.docs):
+            return 3
+        return 0
+
+
+def invalid_files(paths: list[Path], catalog: Catalog) -> dict[int, dict]:
+    """The files that do not load, by their place in ``paths``: said before any work."""
+    return {i: d for i, p in enumerate(paths) if (d := check_file(p, catalog)) is not None}
+
+
+def validate(paths: list[Path], invalid: dict[int, dict], catalog: Catalog, time_limit: float, games: int, seed: int,
+             policy: str, workers: int, ceiling_games: int, ladder_games: int, progress=None) -> Validated:
+    """Every valid file solved, and with ``games`` its difficulty per table placed among the bundled
+    missions (the band, the ceiling, the ladder's search rungs)."""
+    docs: list = [invalid.get(i) for i in range(len(paths))]
+    if len(invalid) < len(paths):
+        from solver.analysis.validate import bundled_rates, bundled_shortfalls, validate_file  # heavy: OR-Tools, Numba
+
+        baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
+        shortfalls = bundled_shortfalls(catalog) if games > 0 else None
+        docs = [d or validate_file(paths[i], catalog, time_limit, games, seed, policy, workers, baseline,
+                                   ceiling_games, ladder_games if games > 0 else 0, progress, shortfalls)
+                for i, d in enumerate(docs)]
+    return Validated(docs, invalid)
+
+
+# ---------------------------------------------------------------- generate
+def band_of(text: str) -> tuple[float, float]:
+    """`--band LOW-HIGH`: a range of clear rates."""
+    try:
+        low, high = (float(x) for x in text.split("-"))
+    except ValueError:
+        raise InputError("--band", f"cannot read {text!r}", "give two rates like 0.30-0.50") from None
+    if not 0 <= low < high <= 1:
+        raise InputError("--band", f"{text!r} is not a range of clear rates",
+                         "give 0 <= LOW < HIGH <= 1, e.g. 0.30-0.50")
+    return low, high
+
+
+def generate_players(mode: str, players: int | None) -> int:
+    """The table a generated mission is measured at: the one asked for if the mode allows it."""
+    players = players if players is not None else (2 if mode == "buddy" else 4)
+    if (mode == "buddy") != (players == 2) or players not in (2, 3, 4):
+        raise InputError("--players", f"{mode} missions are not played by {players} players",
+                         "use 2 for buddy, 3 or 4 for party")
+    return players
+
+
+def generate(mode: str, low: float, high: float, players: int, policy: str, count: int, seed: int, out_dir: Path,
+             catalog: Catalog, workers: int, progress=None) -> list[dict]:
+    """`kakapo generate --json`'s list: the missions written, each with its measured clear rate."""
+    from solver.analysis import generate as generator  # heavy: OR-Tools and Numba
+
+    found = generator.generate(mode, low, high, players, policy, count, seed, out_dir, catalog, workers,
+                               progress=progress)
+    return [{"file": str(f.path), "clear_rate": f.clear_rate, "ci95": list(f.ci95), "min_pieces": f.min_pieces}
+            for f in found]
+
+
+def report_players(text: str | None) -> set[int] | None:
+    """`report --players 2,3`: the table sizes to include (None: those of each mission's mode)."""
+    if not text:
+        return None
+    try:
+        wanted = {int(x) for x in text.split(",") if x.strip()}
+    except ValueError:
+        raise InputError("--players", f"cannot read {text!r}", "give counts like 2,3,4") from None
+    if not wanted or not wanted <= {2, 3, 4}:
+        raise InputError("--players", f"{text!r}: player counts are 2 (buddy), 3 or 4 (party)",
+                         "give counts like 2,3,4")
+    return wanted

@@ -1,0 +1,103 @@
+"""Solving a mission and checking one: `kakapo solve` (with `--count` and `--from LOG`), and what
+the studio asks of the mission it holds as text (`/api/validate`, `/api/solve`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.app.inputs import mission_of_text, table_size
+from solver.core.cards import Card
+from solver.core.errors import InputError
+from solver.core.rules import Mission
+from solver.game.resume import board_mission, replay
+from solver.io.catalog import Catalog
+from solver.io.gamelog import GameLog
+from solver.io.missionfile import warning_items
+from solver.io.missionwrite import board_rows, mission_json
+
+
+@dataclass
+class Solved:
+    """A solve's answer (``puzzle.answer.Answer``), its count when asked, and the moment it was
+    about when it came from a log (``state``: the game at the start of that round)."""
+
+    mission: Mission
+    players: int
+    answer: object
+    tally: object | None = None
+    state: object | None = None
+    log_path: str | None = None
+
+    def to_json(self) -> dict:
+        doc = self.answer.to_json()  # type: ignore[attr-defined]
+        if self.tally is not None:
+            t = self.tally
+            doc.update({"solution_count": t.count, "count_complete": t.complete, "count_of": t.what})
+        if self.state is not None:
+            m = self.mission
+            doc.update({"from": self.log_path, "round": self.state.round, "rounds_left": m.rounds,  # type: ignore
+                        "skills_left": m.skills})
+        return doc
+
+
+def solve(m: Mission, catalog: Catalog, players: int, exclude: list[Card], max_pieces: int | None,
+          time_limit: float, count: bool = False, cap: int = 1000, placements: bool = False) -> Solved:
+    """The fewest new pieces that clear ``m`` (proven minimal when it can be), and with ``count``
+    how many distinct answers of that size there are (sets of pieces, or ``placements``)."""
+    from solver.puzzle.answer import answer  # heavy: OR-Tools
+
+    a = answer(m, catalog, players, exclude, max_pieces, time_limit)
+    out = Solved(m, players, a)
+    if count or placements:
+        from solver.puzzle.cpsat import SolutionCount, count_solutions  # heavy: OR-Tools
+
+        r = a.result
+        what = "placements" if placements else "sets"
+        if r.status == "solvable" and r.optimal:
+            out.tally = count_solutions(m, catalog, r.pieces_used, cap, placements, exclude, players, time_limit)
+        else:  # proven unsolvable: none at all; no proven fewest size: nothing counted, not complete
+            out.tally = SolutionCount(r.pieces_used or 0, 0, r.status == "unsolvable", what)
+    return out
+
+
+def board_of_log(log: GameLog, m: Mission, catalog: Catalog, round_: int | None, players: int | None):
+    """The board at the start of round ``round_`` of a logged game, as a mission whose rounds and
+    skills are those left (and the game's state there)."""
+    if players is not None and players != log.players:
+        raise InputError("--players", f"the game in {log.path} has {log.players} players, not {players}",
+                         "leave --players out with --from")
+    state = replay(log, m, catalog, round_)
+    return board_mission(state), state
+
+
+def solve_text(text: str, catalog: Catalog, name: str | None = None, players: int | None = None,
+               count: bool = False, time_limit: float = 60.0, cap: int = 1000,
+               exclude: list[Card] | None = None) -> dict:
+    """`POST /api/solve`: the `kakapo solve --json` document (and `--count`'s keys with ``count``),
+    with the table's size in it."""
+    m = mission_of_text(text, catalog, name)
+    n = table_size(m, players, name or "mission.toml")
+    doc = solve(m, catalog, n, list(exclude or []), None, time_limit, count, cap).to_json()
+    doc["players"] = n
+    return doc
+
+
+# ---------------------------------------------------------------- the checks a mission text gets
+def editable(m: Mission) -> dict:
+    """The mission as the page's state document: the fields it edits and the board drawn row by row."""
+    return {"name": m.name, "story": m.story, "mode": m.mode, "clear": "all" if m.clear_all else m.clear,
+            "rounds": m.rounds, "skills": m.skills, "board": board_rows(m),
+            "placed": [p.to_json() for p in m.placed], "players": list(m.player_counts()), "show": mission_json(m)}
+
+
+def check_text(text: str, catalog: Catalog, name: str | None = None) -> dict:
+    """`POST /api/validate`: the checks `validate` makes before it solves or plays."""
+    try:
+        m = mission_of_text(text, catalog, name)
+    except InputError as e:
+        return {"valid": False, "errors": [_item(x) for x in e.all()], "warnings": [], "mission": None}
+    return {"valid": True, "errors": [], "warnings": warning_items(m), "mission": editable(m)}
+
+
+def _item(e: InputError) -> dict:
+    return {"line": e.line, "message": e.problem, "fix": e.fix, "cells": list(e.cells)}

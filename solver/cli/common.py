@@ -1,0 +1,188 @@
+"""What every command shares: turning errors into exit 2 with a message (never a traceback), the
+outputs checked before any work, the JSON and CSV writers, the options, the progress bars and the
+exit codes."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import itertools
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from solver.core.codes import PolicyId
+from solver.core.errors import InputError, KakapoError
+from solver.game.search import DEFAULT_SAMPLES
+
+EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+POLICY_HELP = "; ".join(f"{p.label}: {p.summary}" for p in PolicyId)
+
+
+def user_errors(fn):
+    """Turn our errors into a clear message on stderr and exit code 2, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except BrokenPipeError:
+            quiet_stdout()  # the reader went away (`kakapo play ... | head -1`): stop quietly
+            sys.exit(EXIT_OK)
+        except KeyboardInterrupt:  # never an answer: no "unknown", nothing saved
+            click.echo("interrupted: no unfinished result was printed or saved", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except KakapoError as e:
+            report_error(e, kwargs.get("as_json", False))
+        except OSError as e:  # an output that cannot be written after all (full disk, a race)
+            path = e.filename or "output"
+            report_error(InputError(path, f"cannot write: {e.strerror or e}",
+                                    "choose a path in an existing folder you can write to"),
+                         kwargs.get("as_json", False))
+
+    return wrapper
+
+
+def report_error(e: Exception, as_json: bool) -> None:
+    """Exit 2 with the message on stderr; with --json also one {"error": ...} document on stdout."""
+    if as_json:
+        every = [x.to_json() for x in e.all()] if isinstance(e, InputError) else \
+            [{"file": None, "line": None, "message": str(e), "fix": ""}]
+        doc = {"error": every[0], **({"errors": every} if len(every) > 1 else {})}
+        click.echo(json.dumps(doc, indent=2))
+    click.echo(f"error: {e}", err=True)
+    sys.exit(EXIT_INPUT)
+
+
+def quiet_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that Python's final flush does not complain
+    except (OSError, ValueError):
+        pass
+
+
+def check_output_path(path: str | None, inputs: list, suffix: str | None, option: str) -> None:
+    if path is None:
+        return
+    if suffix and Path(path).suffix.lower() != suffix:
+        raise InputError(path, f"{option} expects a {suffix} file name", f"give a name ending in {suffix}")
+    for i in inputs:
+        if i and Path(i).resolve() == Path(path).resolve():
+            raise InputError(path, f"{option} would overwrite an input file", "choose another output name")
+    check_writable(path, option)
+
+
+def check_writable(path: str, option: str, folder: bool = False) -> None:
+    """Refuse, before any work, an output that cannot be written: a missing or read-only
+    folder, a folder where a file is wanted, or the reverse."""
+    p = Path(path)
+    if folder:
+        if p.exists() and not p.is_dir():
+            raise InputError(path, f"{option} names a file, not a folder", "give a folder (it is created if missing)")
+        probe = p if p.exists() else next((q for q in p.parents if q.exists()), Path("."))
+        if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+            raise InputError(path, f"{option}: cannot create or write this folder ({probe} is not writable)",
+                             "choose a folder you can write to")
+        return
+    if p.is_dir():
+        raise InputError(path, f"{option} names a folder, not a file", "give a file name")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(path, f"{option}: the folder {parent} does not exist",
+                         "create the folder or choose another path")
+    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise InputError(path, f"{option}: cannot write here (permission denied)", "choose a path you can write to")
+
+
+def emit_json(doc) -> None:
+    click.echo(json.dumps(doc, indent=2))
+
+
+def write_csv(path: str, header: list[str], rows) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+pieces_option = click.option("--pieces", "pieces", type=click.Path(dir_okay=False), default=None,
+                             help="Piece catalog TOML (default: the bundled missions/pieces.toml).")
+from_option = click.option("--from", "from_log", type=click.Path(dir_okay=False), default=None, metavar="LOG",
+                           help="A game log (`play --log`): start from the moment of --round in it.")
+samples_option = click.option("--samples", type=click.IntRange(min=0, max=4096), default=None, metavar="K",
+                               help=f"The search player's look-ahead deals per decision (default {DEFAULT_SAMPLES}; "
+                                    "0 plays the planner itself).")
+
+
+round_option = click.option("--round", "from_round", type=click.IntRange(min=1), default=None,
+                            help="With --from: the round to start at (default: after the log's last round).")
+
+
+def count_line(tally, cap: int) -> str:
+    """`solve --count` in words."""
+    what = "sets of pieces" if tally.what == "sets" else "arrangements"
+    if tally.complete:
+        if tally.count == 1:
+            return f"count: one answer with {tally.pieces} new piece(s): one intended answer (all counted)"
+        return f"count: {tally.count} distinct {what} of {tally.pieces} new piece(s) (all counted)"
+    why = "the cap; --cap N counts further" if tally.count >= cap else "the time limit"
+    return f"count: at least {tally.count} distinct {what} of {tally.pieces} new piece(s) ({why})"
+
+
+def band_line(parts: list[tuple[str, float]]) -> str:
+    """The band's rates joined by the true relation of the unrounded rates ("<=" or ">")."""
+    out = parts[0][0]
+    for (_, before), (text, rate) in itertools.pairwise(parts):
+        out += f" {'<=' if before <= rate else '>'} {text}"
+    return out
+
+
+class ProgressBar:
+    """A progress bar with rate and time left on a terminal (stderr); nothing when it is not one."""
+
+    def __init__(self, label: str, enabled: bool = True):
+        self.label = label
+        self.bar = None
+        self.shown = 0
+        self.enabled = enabled and sys.stderr.isatty()  # nothing extra when piped or with --json
+
+    def update(self, done: int, total: int, item: str | None = None) -> None:
+        if not self.enabled or total <= 0:
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_eta=True,
+                                         show_pos=True, item_show_func=lambda x: x)
+            self.bar.__enter__()
+        self.bar.update(max(0, done - self.shown), item)
+        self.shown = max(done, self.shown)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+class RungBars:
+    """One progress bar per rung of the ladder, each labelled with its rung."""
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
+        self.label: str | None = None
+        self.bar: ProgressBar | None = None
+
+    def update(self, label: str, done: int, total: int) -> None:
+        if label != self.label:
+            self.close()
+            self.label, self.bar = label, ProgressBar(f"{label:<10}", self.enabled)
+        assert self.bar is not None
+        self.bar.update(done, total)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

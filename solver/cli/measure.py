@@ -1,0 +1,446 @@
+"""The commands that measure: `kakapo simulate`, `ceiling`, `ladder`, `validate`, `generate` and
+`report`."""
+
+from __future__ import annotations
+
+import datetime
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import click
+
+from solver.app.inputs import load_inputs, samples_for, table_size
+from solver.app.measuring import band_of, generate_players, invalid_files, report_players
+from solver.app.measuring import ceiling as run_ceiling
+from solver.app.measuring import generate as run_generate
+from solver.app.measuring import ladder as run_ladder
+from solver.app.measuring import simulate as run_simulate
+from solver.app.measuring import validate as run_validate
+from solver.app.registry import BATCH_DEFAULT, POLICIES
+from solver.cli.common import (
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    POLICY_HELP,
+    ProgressBar,
+    RungBars,
+    band_line,
+    check_output_path,
+    check_writable,
+    emit_json,
+    pieces_option,
+    samples_option,
+    user_errors,
+    write_csv,
+)
+from solver.cli.group import main
+from solver.core.codes import BAND_POLICIES, RESULT_NAMES
+from solver.core.errors import InputError, KakapoError
+from solver.io.catalog import DEFAULT_CATALOG, load_catalog
+from solver.io.paths import MISSIONS, mission_path
+from solver.runtime.workers import default_workers
+
+
+# ---------------------------------------------------------------- simulate
+@main.command()
+@click.argument("mission", type=click.Path())
+@click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
+@click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--policy", type=click.Choice(POLICIES), default=BATCH_DEFAULT, show_default=True,
+              help=f"The simulated players ({POLICY_HELP}).")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--engine", type=click.Choice(["numba", "python"]), default="numba", show_default=True)
+@samples_option
+@pieces_option
+@click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
+              help="Write one CSV row per game: game,result,rounds.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def simulate(mission, players, games, seed, policy, workers, engine, samples, pieces, results_path, as_json):
+    """Play many games of MISSION with simulated players and estimate the clear rate.
+
+    \b
+    Example: kakapo simulate p05 --players 3 --games 20000 --policy planner
+    """
+    samples = samples_for(policy, samples)
+    check_output_path(results_path, [mission, pieces], ".csv", "--results")
+    catalog, m = load_inputs(mission, pieces)
+    players = table_size(m, players, mission)
+    workers = workers or default_workers()
+    bar = ProgressBar("games", enabled=not as_json)
+    try:
+        doc, out = run_simulate(m, catalog, players, games, seed, policy, engine, workers, samples, bar.update)
+    finally:
+        bar.close()
+    if as_json:
+        emit_json(doc)
+    else:
+        lo, hi = doc["ci95"]
+        named = f"{policy} ({samples} samples)" if doc["samples"] is not None else policy
+        click.echo(f"{m.name} ({m.id}), {players} players, policy {named}, {games} games, seed {seed}")
+        click.echo(f"cleared {doc['cleared']} ({doc['clear_rate']:.1%}; 95% interval {lo:.1%} .. {hi:.1%})")
+        f = doc["failures"]
+        click.echo(f"failed: rounds ran out {f['rounds_exhausted']}, piece could not be placed {f['unplaceable']}")
+        if doc["mean_rounds_when_cleared"] is not None:
+            click.echo(f"mean rounds when cleared: {doc['mean_rounds_when_cleared']:.2f}")
+        click.echo(f"{doc['games_per_second']:.0f} games/s ({engine} engine, {workers} worker(s))")
+    if results_path:  # after the answer is printed: a failed write never loses it
+        write_csv(results_path, ["game", "result", "rounds"],
+                  ([i, RESULT_NAMES[r], int(n)] for i, (r, n) in enumerate(zip(out.results, out.rounds, strict=True))))
+
+
+# ---------------------------------------------------------------- ceiling
+@main.command()
+@click.argument("mission", type=click.Path())
+@click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@pieces_option
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Budget per deal for the exact solver, in seconds of CP-SAT's deterministic time (a count of "
+                   "work: the same answer on any machine, however busy).")
+@click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
+              help="Write one CSV row per deal: game,result.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_path, as_json):
+    """The open-hand ceiling: how many deals a team that sees every hand could clear.
+
+    Decides each of the first N deals of `simulate` with the same seed exactly (clearable,
+    not clearable, or undecided within the time limit). An upper bound on any real table.
+
+    \b
+    Example: kakapo ceiling b12 --games 200
+    """
+    check_output_path(results_path, [mission, pieces], ".csv", "--results")
+    catalog, m = load_inputs(mission, pieces)
+    players = table_size(m, players, mission)
+    workers = workers or default_workers()
+    bar = ProgressBar("deals", enabled=not as_json)
+    try:
+        doc, answers = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=bar.update)
+    finally:
+        bar.close()
+    if as_json:
+        emit_json(doc)
+    else:
+        lo, hi = doc["ci95"]
+        click.echo(f"{m.name} ({m.id}), {players} players, {games} deals, seed {seed}: open-hand ceiling "
+                   "(a team that sees every hand; an upper bound, not a player)")
+        click.echo(f"clearable {doc['clearable']} ({doc['clear_rate']:.1%}; 95% interval {lo:.1%} .. {hi:.1%}), "
+                   f"not clearable {doc['not_clearable']}, undecided {doc['undecided']}")
+        click.echo(f"{doc['cleared_by_policies']} deals were cleared by the simulated players already; "
+                   f"{doc['seconds']:.1f} s")
+    if results_path:  # after the answer is printed: a failed write never loses it
+        write_csv(results_path, ["game", "result"], enumerate(answers))
+
+
+# ---------------------------------------------------------------- ladder
+@main.command()
+@click.argument("mission", type=click.Path())
+@click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
+@click.option("--games", type=click.IntRange(min=1), default=500, show_default=True, help="Deals per rung.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@pieces_option
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Budget per deal for the open-hand ceiling's exact solver, in seconds of CP-SAT's "
+                   "deterministic time (the same answer on any machine).")
+@click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None, help="Draw the curve into this PNG.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path, as_json):
+    """The clear rate on the same deals for tables of growing strength.
+
+    Rungs: greedy, heuristic, planner, and the search player with 2, 4, 8, 16, 32 and 64 samples
+    (32 and 64 on the first 200 deals at most); above them the open-hand ceiling (a team that sees
+    every hand: an upper bound, not a player). The shortfall sums the curve up: the share of the
+    clearable deals a rung misses, on average (0 = every rung clears every clearable deal). The
+    search rungs take most of the time.
+
+    \b
+    Example: kakapo ladder p15 --players 4 --games 200 --png p15-ladder.png
+    """
+    check_output_path(png_path, [mission, pieces], ".png", "--png")
+    catalog, m = load_inputs(mission, pieces)
+    players = table_size(m, players, mission)
+    workers = workers or default_workers()
+    bars = RungBars(enabled=not as_json)
+    try:  # with where it falls in the campaign, by its own measured figures
+        doc = run_ladder(m, catalog, players, games, seed, workers, time_limit, progress=bars.update)
+    finally:
+        bars.close()
+    from solver.analysis.validate import placement_phrase  # heavy: OR-Tools
+    if as_json:
+        emit_json(doc)
+    else:
+        click.echo(f"{m.name} ({m.id}), {players} players, {games} deals per rung, seed {seed}")
+        for r in doc["rungs"]:
+            name = r["policy"] if r["samples"] is None else f"{r['policy']} {r['samples']} samples"
+            lo, hi = r["ci95"]
+            fewer = f", the first {r['games']} deals" if r["games"] != games else ""
+            click.echo(f"  {name:<20} {r['clear_rate']:>7.1%}  (95% interval {lo:.1%} .. {hi:.1%}{fewer})")
+        c = doc["ceiling"]
+        undecided = f", {c['undecided']} undecided" if c["undecided"] else ""
+        click.echo(f"  {'open-hand ceiling':<20} {c['clear_rate']:>7.1%}  (cheats: sees every hand{undecided})")
+        d = doc["difficulty"]
+        click.echo(f"{d['name']}: {d['value']:.2f} (the share of clearable deals a rung misses, on average)")
+        if "campaign" in d:
+            click.echo(f"in the campaign: {placement_phrase(d['campaign'])}")
+    if png_path:  # after the answer is printed: a failed write never loses it
+        from solver.view.report_plots import ladder_plot  # heavy: matplotlib
+
+        ladder_plot(doc, f"{m.name} ({m.id}), {players} players", Path(png_path))
+
+
+# ---------------------------------------------------------------- generate
+@main.command()
+@click.option("--mode", type=click.Choice(["buddy", "party"]), required=True)
+@click.option("--band", "band", required=True, metavar="LOW-HIGH",
+              help="Target clear rate of the policy, e.g. 0.30-0.50.")
+@click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
+@click.option("--policy", type=click.Choice(POLICIES), default=BATCH_DEFAULT, show_default=True)
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True, help="Missions to write.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="generated", show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes for the games.")
+@pieces_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces, as_json):
+    """Write new valid, solvable missions whose clear rate lies in a band.
+
+    Random candidates are solved, measured and steered (harder when too easy, easier when
+    too hard) until the policy's clear rate lies in the band. Never overwrites a file.
+    Exit 0 when COUNT missions were written, 3 when fewer were found.
+
+    \b
+    Example: kakapo generate --mode party --band 0.30-0.40 --count 3 --out my_missions
+    """
+    from solver.analysis.generate import MAX_CANDIDATES as most  # heavy: OR-Tools and Numba
+
+    low, high = band_of(band)
+    players = generate_players(mode, players)
+    catalog = load_catalog(pieces)
+    check_writable(out_dir, "--out", folder=True)
+    bar = ProgressBar(f"candidates (of at most {most})", enabled=not as_json)
+    try:
+        docs = run_generate(mode, low, high, players, policy, count, seed, Path(out_dir), catalog, workers,
+                            progress=lambda tried, kept: bar.update(tried, most, f"{kept} of {count} kept"))
+    finally:
+        bar.close()
+    found = docs
+    if as_json:
+        emit_json(docs)
+    else:
+        for d in docs:
+            click.echo(f"{d['file']}: {policy} clears {d['clear_rate']:.1%} with {players} players; "
+                       f"fewest pieces {d['min_pieces']}")
+        click.echo(f"{len(found)} of {count} mission(s) written to {out_dir}")
+    sys.exit(EXIT_OK if len(found) >= count else EXIT_UNKNOWN)
+
+
+# ---------------------------------------------------------------- validate
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@pieces_option
+@click.option("--games", type=click.IntRange(min=0), default=2000, show_default=True,
+              help="Games per player count for the difficulty estimate (0: skip it).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--policy", type=click.Choice(POLICIES), default=BATCH_DEFAULT, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds for the solver, per file.")
+@click.option("--ceiling-games", type=click.IntRange(min=0), default=50, show_default=True,
+              help="Deals for the open-hand ceiling of the band (0: skip it).")
+@click.option("--ladder-games", type=click.IntRange(min=0), default=40, show_default=True,
+              help="Deals for the ladder's search rungs, 2 to 64 samples (32 and 64 on at most 200 of them; 0: skip "
+                   "them; they take the longest).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_games, ladder_games, as_json):
+    """Check fan missions: errors, warnings, solvability, fewest pieces, difficulty.
+
+    Exit 0 when every file is valid and solvable, 1 when one is valid but
+    unsolvable, 2 when one is invalid, 3 when solvability stays undecided.
+
+    \b
+    Example: kakapo validate my_mission.toml --ceiling-games 100
+    """
+    try:
+        catalog = load_catalog(pieces)
+    except KakapoError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_INPUT)
+    paths = [mission_path(f) for f in files]
+    invalid = invalid_files(paths, catalog)  # said before any work
+    if not as_json:
+        for i in sorted(invalid):
+            print_invalid(invalid[i])
+    bars = RungBars(enabled=not as_json)
+    try:
+        checked = run_validate(paths, invalid, catalog, time_limit, games, seed, policy, workers or default_workers(),
+                               ceiling_games, ladder_games, bars.update)
+    finally:
+        bars.close()
+    docs, code = checked.docs, checked.exit_code()
+    from solver.analysis.validate import placement_phrase  # heavy: OR-Tools, Numba
+
+    if as_json:
+        emit_json({"files": docs, "ok": code == EXIT_OK})
+        sys.exit(code)
+    for d in docs:
+        if not d["valid"]:
+            continue  # said before the work began
+        click.echo(f"== {d['file']}")
+        for w in d["warnings"]:
+            click.echo(f"warning: {w}")
+        if d["status"] == "solvable":
+            proof = "proven minimal" if d["optimal"] else "not proven minimal"  # the words of `solve`
+            click.echo(f"valid, solvable with {d['min_pieces']} new piece(s), {proof}")
+            if "solution_count" in d:
+                n, done = d["solution_count"], d["count_complete"]
+                click.echo("  one intended answer: a single set of pieces does it" if (n, done) == (1, True) else
+                           f"  {'' if done else 'at least '}{n} distinct sets of {d['min_pieces']} pieces do it")
+        elif d["status"] == "unsolvable":
+            click.echo("valid but UNSOLVABLE: no set of pieces scans enough birds")
+            for r in d.get("reasons", []):
+                click.echo(f"  why: {r['message']}")
+        else:
+            click.echo(f"valid; solvability unknown within {time_limit:g} s")
+        for e in d["difficulty"]:
+            lo, hi = e["ci95"]
+            line = f"  {e['players']} players: clears {e['clear_rate']:.1%} ({lo:.1%} .. {hi:.1%}, {e['games']} games)"
+            if "of" in e:
+                line += f"; {placement_phrase(e)}"
+            click.echo(line)
+            band = e["band"]
+            parts = [(f"{name} {band[name]['clear_rate']:.1%}", band[name]["clear_rate"]) for name in BAND_POLICIES]
+            if "ceiling" in band:
+                c = band["ceiling"]
+                undecided = f", {c['undecided']} undecided" if c["undecided"] else ""
+                parts.append((f"open-hand ceiling {c['clear_rate']:.1%} of {c['games']} deals{undecided}",
+                              c["clear_rate"]))
+            click.echo(f"    band: {band_line(parts)}")
+            if "ladder" in e:
+                steps = [f"{r['samples']} samples {r['clear_rate']:.0%}"
+                         + (f" (of {r['games']})" if r["games"] != e["ladder"]["games"] else "")
+                         for r in e["ladder"]["rungs"]]
+                click.echo(f"    ladder, search player on {e['ladder']['games']} deals: {', '.join(steps)}")
+            if "shortfall" in e:
+                click.echo(f"    difficulty: shortfall {e['shortfall']:.2f} (the share of clearable deals a rung of "
+                           "the ladder misses, on average; 0 = every rung clears them all)")
+                if "shortfall_place" in e:
+                    click.echo(f"    by its shortfall: {placement_phrase(e['shortfall_place'])}")
+    sys.exit(code)
+
+
+def print_invalid(d: dict) -> None:
+    """`validate`'s block for a file that does not load: every error with its line and fix."""
+    click.echo(f"== {d['file']}")
+    for e in d["errors"]:
+        where = e["file"] if e["line"] is None else f"{e['file']}, line {e['line']}"
+        click.echo(f"error: {where}: {e['message']}" + (f"\n  fix: {e['fix']}" if e["fix"] else ""), err=True)
+    click.echo("invalid")
+
+
+# ---------------------------------------------------------------- report
+@main.command()
+@click.argument("targets", nargs=-1, type=click.Path())
+@click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--players", "players_list", default=None, metavar="LIST",
+              help="Player counts to include, e.g. 2,3 (default: those of each mission's mode).")
+@click.option("--policy", type=click.Choice(POLICIES), default=BATCH_DEFAULT, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True,
+              help="The report's folder. One that holds a report of other missions or settings is refused.")
+@click.option("--force", is_flag=True, help="Replace the report files of another report in --out.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds for the solver, per mission.")
+@click.option("--baseline", is_flag=True, help="Add the band: greedy (the naive floor), heuristic and planner rates.")
+@click.option("--ceiling-games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Add the open-hand ceiling over this many deals (0: none).")
+@click.option("--ladder-games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Add the ladder's search rungs (2 to 64 samples; 32 and 64 on at most 200 deals) over this many "
+                   "deals (0: none); with --baseline the page draws each mission's curve.")
+@samples_option
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra).")
+@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              metavar="SECONDS", help="With --scheduler: give up (exit 2, finished rows kept) when no worker has "
+                                      "been connected this long.")
+@pieces_option
+@user_errors
+def report(targets, games, seed, players_list, policy, workers, out_dir, force, time_limit, baseline, ceiling_games,
+           ladder_games, samples, scheduler, worker_timeout, pieces):
+    """Batch difficulty report of missions (files or folders; default: the bundled ones).
+
+    Writes report.csv, report.md, report.html and PNG plots into --out. Interrupted
+    work is kept; the same command again finishes it. A folder holding a report of
+    other missions or settings is refused (exit 2) unless --force.
+
+    \b
+    Example: kakapo report --baseline --ceiling-games 200 --out campaign-report
+    Example: kakapo report p15 p20 --baseline --ladder-games 200 --ceiling-games 200 --out ladder
+    """
+    from solver.analysis.cluster import NoWorkers  # heavy: with the task runners
+    from solver.analysis.report import (  # heavy: pandas, the engines
+        PROGRESS,
+        claim_folder,
+        find_missions,
+        plan_report,
+        report_identity,
+        rows_of,
+        run_plan,
+    )
+    from solver.view.report_files import write_outputs  # heavy: pandas, matplotlib
+
+    samples = samples_for(policy, samples)
+    catalog = load_catalog(pieces)
+    wanted = report_players(players_list)
+    paths = find_missions([str(mission_path(t)) for t in targets], MISSIONS)
+    check_writable(out_dir, "--out", folder=True)
+    out = Path(out_dir)
+    plan = plan_report(paths, catalog, Path(pieces or DEFAULT_CATALOG).read_bytes(), games, seed, wanted, policy,
+                       time_limit, baseline, ceiling_games, ladder_games, samples)
+    if not plan.rows:
+        raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
+    claim_folder(out, report_identity(plan), force)
+    bar = ProgressBar("report")
+    state = {"done": 0, "total": 0}
+
+    def tick(done, total, label):
+        if label is None and done:
+            click.echo(f"resuming: {done} of {total} results already in {out / PROGRESS}", err=True)
+        state.update(done=done, total=total)
+        bar.update(done, total, label)
+
+    def status(text):
+        if text:
+            click.echo(text, err=True)
+        else:
+            click.echo("a worker is connected again", err=True)
+
+    try:
+        progress = run_plan(plan, out, workers or default_workers(), scheduler, tick, worker_timeout, status)
+    except NoWorkers as e:
+        bar.close()
+        click.echo(f"error: {e}; {state['done']} of {state['total']} results are kept in {out / PROGRESS}", err=True)
+        click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again, or run it "
+                   "without --scheduler to finish the report here", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(f"interrupted: {state['done']} of {state['total']} results kept in {out / PROGRESS}; "
+                   "run the same command again to finish the report", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    bar.close()
+    meta = {"policy": policy, "seed": seed, "date": datetime.date.today().isoformat(), "version": version("kakapo"),
+            "command": "kakapo " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("kakapo") else ""}
+    for f in write_outputs(rows_of(plan, progress), out, {m.id: m for _, m in plan.missions}, meta):
+        click.echo(str(f))

@@ -1,0 +1,226 @@
+"""The puzzle's commands: `kakapo solve`, `show`, `pieces` and `list`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from solver.app.inputs import excluded_pieces, load_inputs, logged_game, table_size
+from solver.app.solving import board_of_log
+from solver.app.solving import solve as solve_mission
+from solver.cli.common import (
+    EXIT_NO,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    check_output_path,
+    count_line,
+    emit_json,
+    from_option,
+    pieces_option,
+    round_option,
+    user_errors,
+)
+from solver.cli.group import main
+from solver.core.board import parse_cell
+from solver.core.cards import ALL_CARDS, Colour
+from solver.core.rules import Board, blocked_reason
+from solver.io.catalog import load_catalog
+from solver.io.difficulty import campaign_listing
+from solver.io.missionwrite import mission_json
+from solver.view.render import LEGEND, draw, shape_strip, use_colour
+
+
+# ---------------------------------------------------------------- solve
+@main.command()
+@click.argument("mission", required=False, type=click.Path())
+@pieces_option
+@click.option("--exclude", multiple=True, metavar="PIECE[,PIECE...]", help="Pieces that may not be used.")
+@click.option("--max-pieces", type=click.IntRange(min=0), default=None, help="Use at most N new pieces.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds for the search.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the solution.")
+@click.option("--players", type=int, default=None,
+              help="2 for buddy; 3 or 4 for party (default 2 / 4); with 3 players purple-1 is out of the game.")
+@click.option("--count", "count", is_flag=True,
+              help="Also count the distinct sets of pieces of the fewest size that clear the mission.")
+@click.option("--cap", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="With --count: stop counting past this many.")
+@click.option("--placements", "count_placements", is_flag=True,
+              help="With --count: count distinct arrangements (pieces and cells) instead of sets of pieces.")
+@from_option
+@round_option
+@user_errors
+def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, players, count, cap, count_placements,
+          from_log, from_round):
+    """Find the fewest new pieces that clear MISSION, and prove it minimal.
+
+    With --from LOG --round R: the board at the start of round R of a logged game, with the
+    pieces placed so far, the rounds and the skill counters left. MISSION may then be left
+    out when the game was played on a bundled mission.
+
+    Exit codes: 0 solvable; 1 proven unsolvable (the reasons are printed); 2 bad input or
+    usage (a broken file, an unknown piece, a wrong player count, an output that cannot be
+    written); 3 unknown within the time limit; 130 interrupted (Ctrl-C).
+
+    \b
+    Example: kakapo solve b07 --png b07.png
+    """
+    if mission is None and from_log is None:
+        raise click.UsageError("give MISSION (a mission file or a bundled mission's id), or --from LOG")
+    check_output_path(png, [mission, pieces, from_log], ".png", "--png")
+    excluded = excluded_pieces(exclude)
+    moment = ""
+    if from_log:
+        lg = logged_game(from_log, mission, pieces)
+        if lg.note:
+            click.echo(lg.note, err=True)
+        catalog = lg.catalog
+        m, state = board_of_log(lg.log, lg.mission, catalog, from_round, players)
+        players = lg.log.players
+        moment = f"; the board of round {state.round} of {from_log}" if not state.is_over() else \
+            f"; the board after the game of {from_log}"
+    else:
+        if from_round is not None:
+            raise click.UsageError("--round goes with --from LOG")
+        catalog, m = load_inputs(mission, pieces)
+        players, state = table_size(m, players, mission), None
+    solved = solve_mission(m, catalog, players, excluded, max_pieces, time_limit, count, cap, count_placements)
+    solved.state, solved.log_path = state, from_log
+    a, result, tally = solved.answer, solved.answer.result, solved.tally
+    if as_json:
+        emit_json(solved.to_json())
+    else:
+        click.echo(f"{m.name} ({m.id}), {m.mode}: scan {'all' if m.clear_all else m.clear} of {len(m.birds)} "
+                   f"bird(s){moment}")
+        if from_log:
+            click.echo(f"  {len(m.placed)} piece(s) on the board, {m.rounds} round(s) and {m.skills} skill "
+                       "counter(s) left")
+        if result.status == "solvable":
+            proof = "proven minimal" if result.optimal else f"not proven minimal (lower bound {result.lower_bound})"
+            click.echo(f"solvable with {result.pieces_used} new piece(s), {proof}; "
+                       f"scans {', '.join(result.scanned) or '-'}")
+            for p in result.placements:
+                click.echo(f"  {p}")
+        elif result.status == "unsolvable":
+            click.echo(f"unsolvable: no set of available pieces scans enough birds with at most {a.limit} new "
+                       f"piece(s) (a game selects at most {a.budget}: {m.rounds} rounds, "
+                       f"{m.skills} skill counter(s) for double scans)")
+            for r in a.reasons:
+                click.echo(f"  why: {r['message']}")
+        else:
+            click.echo(f"unknown: no answer within {time_limit:g} s (try a longer --time-limit)")
+        click.echo(draw(a.board, use_colour(), new=result.placements))
+        click.echo(LEGEND)
+        if tally is not None:
+            click.echo(count_line(tally, cap) if result.status == "solvable" and result.optimal else
+                       "count: 0 (no answer)" if tally.complete else
+                       "count: none (no fewest answer was proven within the time limit)")
+        click.echo(f"solver time: {result.seconds:.2f} s (wall clock)")
+    if png:  # after the answer is printed: a failed picture never loses it
+        from solver.view.plot import save_png  # heavy: matplotlib
+
+        what = f"solvable with {result.pieces_used} new piece(s), scanning {', '.join(result.scanned) or '-'}" \
+            if result.status == "solvable" else result.status
+        save_png(a.board, png, f"{m.name} ({m.id}): {what}", new=result.placements,
+                 culprits=[parse_cell(c) for r in a.reasons for c in r["cells"]],
+                 culprit_birds=[b for r in a.reasons for b in r["birds"]])
+    sys.exit({"solvable": EXIT_OK, "unsolvable": EXIT_NO}.get(result.status, EXIT_UNKNOWN))
+
+
+# ---------------------------------------------------------------- show
+@main.command()
+@click.argument("mission", type=click.Path())
+@pieces_option
+@click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the mission.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def show(mission, pieces, png, as_json):
+    """Draw MISSION in the terminal (and with --png save a picture).
+
+    \b
+    Example: kakapo show p02 --png p02.png
+    """
+    check_output_path(png, [mission, pieces], ".png", "--png")
+    _, m = load_inputs(mission, pieces)
+    board = Board.start(m)
+    if png:
+        from solver.view.plot import save_png  # heavy: matplotlib
+
+        save_png(board, png, f"{m.name} ({m.id})")
+    if as_json:
+        emit_json(mission_json(m))
+        return
+    click.echo(f"{m.name} ({m.id}), {m.mode}: scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) "
+               f"in {m.rounds} rounds, {m.skills} skill counters")
+    click.echo(draw(board, use_colour()))
+    click.echo(LEGEND)
+    for b in m.birds:
+        why = blocked_reason(m, b)
+        if why:
+            click.echo(f"bird {b.letter} can never be scanned: {why}")
+
+
+@main.command()
+@pieces_option
+@click.option("--json", "as_json", is_flag=True, help="Print the catalog as JSON: one entry per piece.")
+@click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the catalog.")
+@user_errors
+def pieces(pieces, as_json, png):
+    """Draw every scanner piece of the catalog, by colour and value.
+
+    \b
+    Example: kakapo pieces
+    Example: kakapo pieces --pieces my_copy.toml --png pieces.png
+    """
+    catalog = load_catalog(pieces)
+    check_output_path(png, [pieces], ".png", "--png")
+    if as_json:
+        emit_json([{"piece": str(c), "cells": len(catalog[c].cells), "shape": catalog[c].format()} for c in ALL_CARDS])
+    else:
+        click.echo(f"piece catalog: {catalog.source}")
+        colour = use_colour()
+        for col in Colour:
+            cards = [c for c in ALL_CARDS if c.colour == col]
+            click.echo("")
+            click.echo(shape_strip([(str(c), catalog[c]) for c in cards], colour,
+                                   colours=[col] * len(cards)))
+    if png:
+        from solver.view.plot import save_pieces_png  # heavy: matplotlib
+
+        save_pieces_png(catalog, png, f"piece catalog: {Path(catalog.source).name}")
+        if not as_json:
+            click.echo(f"picture: {png}")
+
+
+@main.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def list_missions(as_json):
+    """The bundled missions in campaign order: id, name, mode, player counts, fewest new pieces
+    and difficulty (the shortfall per player count: the share of the clearable deals that tables
+    from naive to strong miss, 0 = every table clears them; docs/policies.md).
+
+    Any command takes a bundled mission by its id, from any directory (kakapo solve b01).
+
+    \b
+    Example: kakapo list --json
+    """
+    rows = campaign_listing(load_catalog())
+    if as_json:
+        emit_json({"missions": rows})
+        return
+
+    def per_table(values: dict) -> str:
+        shown = ["-" if v is None else (f"{v:.2f}" if isinstance(v, float) else str(v)) for v in values.values()]
+        return " / ".join(shown)
+
+    width = max(len(r["name"]) for r in rows)
+    click.echo(f"{'id':<4} {'name':<{width}}  {'mode':<5}  {'players':<7}  {'fewest pieces':<13}  "
+               "shortfall (party: with 3 / 4 players)")
+    for r in rows:
+        players = ",".join(str(p) for p in r["players"])
+        click.echo(f"{r['id']:<4} {r['name']:<{width}}  {r['mode']:<5}  {players:<7}  "
+                   f"{per_table(r['min_pieces']):<13}  {per_table(r['shortfall'])}")

@@ -1,0 +1,26 @@
+"""The report's files: `report.csv`, `report.md`, `report.html` and the plots, from the rows
+``analysis/report.py`` computes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from solver.analysis.report import BAND_COLUMNS, CEILING_COLUMNS, COLUMNS, LADDER_COLUMNS
+from solver.view.report_html import html_page, markdown_page
+from solver.view.report_plots import plots
+
+
+def write_outputs(rows: list[dict], out_dir: Path, missions=None, meta=None) -> list[Path]:
+    """report.csv, report.md, report.html and the plots; ``missions`` (id -> Mission) adds board
+    pictures and stories, ``meta`` what the introduction says about the run."""
+    extra = [c for c in BAND_COLUMNS + LADDER_COLUMNS + CEILING_COLUMNS if rows and c in rows[0]]
+    df = pd.DataFrame(rows, columns=COLUMNS + extra).sort_values(["mode", "mission", "players"], kind="stable")
+    df = df.reset_index(drop=True)
+    files = [out_dir / "report.csv", out_dir / "report.md", out_dir / "report.html"]
+    df.to_csv(files[0], index=False)
+    images = plots(df, out_dir)
+    files[1].write_text(markdown_page(df, images, meta or {}), encoding="utf-8")
+    files[2].write_text(html_page(df, images, missions or {}, meta or {}), encoding="utf-8")
+    return files + images
