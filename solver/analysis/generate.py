@@ -229,7 +229,7 @@ def fewest_pieces(m: Mission, catalog, players: int):
     # a budget of CP-SAT's deterministic work, not seconds: the same candidates pass however busy the
     # machine is (a wall-clock limit made the generator's choices depend on the load)
     r = solve(m, catalog, players=players, time_limit=60, work_limit=SOLVE_WORK)
-    return r if r.status == "solvable" and r.optimal and r.pieces_used > 0 else None
+    return r if r.status == "solvable" and r.optimal and (r.pieces_used or 0) > 0 else None
 
 
 def measure(m: Mission, catalog, players: int, games: int, seed: int, policy: str, workers: int, best=None):

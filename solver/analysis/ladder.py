@@ -58,9 +58,9 @@ def ladder(mission, catalog, players: int, games: int, seed: int, workers: int =
         cleared = int(won.sum())
         rungs.append({"policy": policy, "samples": samples, "games": n, "cleared": cleared,
                       "clear_rate": cleared / n, "ci95": list(wilson(cleared, n))})
-    tick = (lambda d, t: progress("ceiling", d, t)) if progress else None
+    at_ceiling = (lambda d, t: progress("ceiling", d, t)) if progress else None
     limit = {} if time_limit is None else {"time_limit": time_limit}
-    top = ceiling(mission, catalog, players, games, seed, workers, progress=tick, witnesses=cleared_any,
+    top = ceiling(mission, catalog, players, games, seed, workers, progress=at_ceiling, witnesses=cleared_any,
                   **limit)  # every rung's win is a witness
     ceiling_doc = {"clearable": top["clearable"], "not_clearable": top["not_clearable"],
                    "undecided": top["undecided"], "clear_rate": top["clear_rate"], "ci95": top["ci95"]}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +25,9 @@ from solver.analysis.ladder import RUNGS, is_top_rung, rung_games, rung_label
 from solver.analysis.simulate import play_games
 from solver.core.codes import DEFAULT_POLICY, PolicyId, Result
 from solver.core.errors import InputError
+from solver.core.rules import Mission
 from solver.core.stats import wilson
+from solver.game.actions import Action
 from solver.game.fast.search import table_play_on_py
 from solver.game.fast.state import fast_state
 from solver.game.planner import planner_library
@@ -35,7 +38,7 @@ from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
 from solver.game.state import GameState, Observation
 from solver.game.tables import build_tables
-from solver.io.catalog import load_catalog
+from solver.io.catalog import Catalog, load_catalog
 from solver.io.difficulty import campaign_difficulty
 from solver.io.gamelog import GameLog, read_log
 from solver.io.missionfile import load_mission
@@ -64,14 +67,14 @@ class RatedGame:
 
     path: str
     log: GameLog
-    mission: object
-    catalog: object
+    mission: Mission
+    catalog: Catalog
     start: GameState
     cleared: bool | None  # None: the game was not finished
     seats: tuple[int, ...]
     other: str
     other_samples: int  # the other seats' search player's samples (when they play it)
-    decisions: list[tuple[Observation, object]] = field(default_factory=list)  # (observation, logged action)
+    decisions: list[tuple[Observation, Action]] = field(default_factory=list)  # (observation, logged action)
     note: str | None = None
 
 
@@ -169,7 +172,8 @@ def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, pro
     """Every rung on every game (the work of `rate`; a subset of games is summed from it)."""
     _JOB["games"] = games
     tasks = [(r, g, plays, seed) for r in range(len(RUNGS)) for g in range(len(games))]
-    out = Measured(*(np.zeros((len(RUNGS), len(games)), np.int64) for _ in range(3)), plays)
+    clears, same, decisions = (np.zeros((len(RUNGS), len(games)), np.int64) for _ in range(3))
+    out = Measured(clears, same, decisions, plays)
     for done, (r, g, c, same, total) in enumerate(_run(tasks, workers), start=1):
         out.clears[r, g], out.same[r, g], out.decisions[r, g] = c, same, total
         if progress:
@@ -183,7 +187,7 @@ def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) 
     subset = list(range(len(games))) if subset is None else subset
     finished = [g for g in subset if games[g].cleared is not None]
     won = np.array([games[g].cleared for g in finished], bool)
-    rungs = []
+    rungs: list[dict[str, Any]] = []
     for r, (policy, samples) in enumerate(RUNGS):
         n = rung_plays(samples, m.plays)
         p = (m.clears[r, finished] + 0.5) / (n + 1)

@@ -16,6 +16,7 @@ import json
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from solver.analysis.cluster import WORKER_TIMEOUT, run_on_cluster
 from solver.analysis.ladder import LADDER_SAMPLES, rung_games, shortfall_of_rates
@@ -115,7 +116,7 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
     plan = Plan(missions, {}, [])
     for path, m in missions:
         text = Path(path).read_bytes()
-        base = dict(mission_name=Path(path).name, mission_text=text, catalog_text=catalog_bytes)
+        base: dict[str, Any] = {"mission_name": Path(path).name, "mission_text": text, "catalog_text": catalog_bytes}
         for players in m.player_counts():
             if players_filter and players not in players_filter:
                 continue

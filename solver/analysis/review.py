@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,7 @@ from solver.game.fast.state import fast_observation, fast_state, spec_array
 from solver.game.planner import planner_library
 from solver.game.resume import replay, start_of_log
 from solver.game.seeds import game_seeds
-from solver.game.state import GameState
+from solver.game.state import GameState, RoundRecord
 from solver.game.tables import build_tables
 from solver.io.gamelog import GameLog
 from solver.io.missionwrite import board_rows
@@ -93,7 +94,7 @@ class Decision:
     rate_best: float
     best_action: Action | None = field(default=None, repr=False)
     board: Board | None = field(default=None, repr=False)  # before the decision
-    catalog: object = field(default=None, repr=False, compare=False)
+    catalog: Any = field(default=None, repr=False, compare=False)
 
     @property
     def cost(self) -> float:
@@ -133,7 +134,7 @@ class RoundReview:
     search_rate: float = 0.0
     costliest: Decision | None = None
     board: Board | None = field(default=None, repr=False)  # at the start of the round
-    record: object = field(default=None, repr=False)  # the round as played (RoundRecord), when finished
+    record: RoundRecord | None = field(default=None, repr=False)  # the round as played, when finished
 
     def to_json(self) -> dict:
         doc = {"round": self.round, "open_hand": self.open_hand, "open_hand_how": self.how,
@@ -143,8 +144,8 @@ class RoundReview:
         # without the log
         doc["pieces"] = [] if self.board is None else [p.to_json() for p in self.board.pieces.values()]
         r = self.record
-        doc["plays"] = [] if r is None else [{"player": p, "card": str(c)} for p, c in r.plays]  # type: ignore
-        doc["placements"] = [] if r is None else [p.to_json() for p in r.placements]  # type: ignore
+        doc["plays"] = [] if r is None else [{"player": p, "card": str(c)} for p, c in r.plays]
+        doc["placements"] = [] if r is None else [p.to_json() for p in r.placements]
         return doc
 
 
@@ -191,7 +192,7 @@ class Review:
     lost_by: LostBy | None = None
     story: str = ""  # the review in one or two plain sentences
     human: tuple[int, ...] = ()
-    catalog: object = field(default=None, repr=False)
+    catalog: Any = field(default=None, repr=False)
 
     def to_json(self) -> dict:
         return {"mission": self.mission.id, "players": self.players, "result": self.result,
@@ -371,7 +372,8 @@ def _lost_by(rv: Review) -> LostBy | None:
         return None
     d = max(candidates, key=lambda x: (x.cost, -x.round))
     return LostBy(d, f"after {who(d.seat, rv.human, True)} {d.played} in round {d.round} a careful table clears "
-                     f"{pct(d.rate_played)} ({pct(d.rate_before)} before); {d.best} would have kept "
+                     f"{pct(d.rate_played)}" + ("" if d.rate_before is None else f" ({pct(d.rate_before)} before)")
+                     + f"; {d.best} would have kept "
                      f"{pct(d.rate_best)}")
 
 
@@ -430,7 +432,7 @@ def describe(state: GameState, action: Action) -> str:
     if action.kind == ActionKind.SELECT:
         o = state.options[action.index]
         pieces = ", then ".join(map(str, o.pieces)) or "nothing (the piece is on the board)"
-        return f"{o.skill.json.replace('_', ' ')}: {pieces}" if o.skill else pieces
+        return f"{(o.skill.json or '').replace('_', ' ')}: {pieces}" if o.skill else pieces
     assert action.card is not None
     placed = Placement(action.card, all_positions(state.catalog[action.card])[action.index])
     return f"{action.card} at {' '.join(placed.cell_names())}"

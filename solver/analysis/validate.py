@@ -4,6 +4,7 @@ placed among the bundled missions of the same mode."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from solver.analysis.ladder import LADDER_SAMPLES, rung_games, rung_label, shortfall_of_rates
 from solver.analysis.simulate import play_games
@@ -112,13 +113,13 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
     invalid = check_file(path, catalog)
     if invalid is not None:
         return invalid
-    doc = {"file": str(path), "mission": Path(path).stem, "valid": True, "errors": [], "warnings": [],
+    doc: dict[str, Any] = {"file": str(path), "mission": Path(path).stem, "valid": True, "errors": [], "warnings": [],
            "status": None, "min_pieces": None, "optimal": None, "difficulty": []}
     warnings: list[str] = []
     m = load_mission(path, catalog, warnings)
     r = solve(m, catalog, time_limit=time_limit)
     doc["status"], doc["min_pieces"], doc["optimal"] = r.status, r.pieces_used, r.optimal
-    if r.status == "solvable" and r.optimal:  # designers ask whether their puzzle has one answer
+    if r.status == "solvable" and r.optimal and r.pieces_used is not None:  # is there one answer, or many?
         tally = count_solutions(m, catalog, r.pieces_used, VALIDATE_COUNT_CAP, time_limit=time_limit)
         doc["solution_count"], doc["count_complete"] = tally.count, tally.complete
     doc["warnings"] = warnings + mission_warnings(m, r.pieces_used)
@@ -128,13 +129,13 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
         return doc
     for players in m.player_counts():
         fewest = solve_for_players(m, catalog, players, r, time_limit)
-        band = {}
+        band: dict[str, Any] = {}
         for pol in dict.fromkeys((policy, *BAND_POLICIES)):
             res = play_games(m, catalog, players, games, seed, pol, "numba", workers)
             cleared = int((res.results == 0).sum())
             band[pol] = {"games": games, "cleared": cleared, "clear_rate": cleared / games,
                          "ci95": list(wilson(cleared, games))}
-        entry = {"players": players, **band[policy], "policy": policy, "min_pieces": fewest.pieces_used,
+        entry: dict[str, Any] = {"players": players, **band[policy], "policy": policy, "min_pieces": fewest.pieces_used,
                  "band": {pol: band[pol] for pol in BAND_POLICIES}}
         if ladder_games:
             entry["ladder"] = {"games": ladder_games, "rungs": []}

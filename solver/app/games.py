@@ -5,9 +5,12 @@ given as text, the folder's finished games)."""
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from solver.app.documents import Counted, Doc, Fraction, Said
 from solver.app.inputs import LoggedGame, logged_text, samples_for, table_size
 from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
 from solver.core.codes import OPEN_HAND, PolicyId
@@ -17,6 +20,10 @@ from solver.game.state import GameState
 from solver.io.catalog import Catalog
 from solver.io.gamelog import GameLog
 from solver.io.paths import MISSIONS
+
+if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
+    from solver.analysis.review import Review
+    from solver.play.games import PlayedGame
 
 
 @dataclass(frozen=True)
@@ -46,14 +53,14 @@ def run_of(log: GameLog | None, seed: int | None, game: int | None, policy: str 
     return Run(1 if seed is None else seed, game or 0, policy, samples_for(policy, samples))
 
 
-def play(m: Mission, catalog: Catalog, players: int, run: Run, time_limit: float):
+def play(m: Mission, catalog: Catalog, players: int, run: Run, time_limit: float) -> PlayedGame:
     """Game ``run.game`` of `simulate --seed`, played by ``run.policy`` (or the open-hand team)."""
     from solver.play import games  # heavy: the open-hand solver's OR-Tools
 
     return games.play(m, catalog, players, run.seed, run.game, run.policy, time_limit, run.samples)
 
 
-def play_from(lg: LoggedGame, round_: int | None, run: Run, time_limit: float, players: int | None):
+def play_from(lg: LoggedGame, round_: int | None, run: Run, time_limit: float, players: int | None) -> PlayedGame:
     """The logged game from the start of round ``round_`` (default: after its last round), played on."""
     from solver.play import games  # heavy: the open-hand solver's OR-Tools
 
@@ -96,7 +103,7 @@ def terminal_game(m: Mission | None, catalog: Catalog | None, players: int | Non
 
 # ---------------------------------------------------------------- review and rate
 def review(lg: LoggedGame, time_limit: float, samples: int | None = None, playouts: int | None = None, seed: int = 1,
-           progress=None):
+           progress: Said | None = None) -> Review:
     """`kakapo review` of a logged game (``analysis.review.Review``)."""
     from solver.analysis.review import REVIEW_PLAYOUTS, REVIEW_SAMPLES, review_game  # heavy: Numba, OR-Tools
 
@@ -104,7 +111,7 @@ def review(lg: LoggedGame, time_limit: float, samples: int | None = None, playou
                        REVIEW_PLAYOUTS if playouts is None else playouts, seed, progress)
 
 
-def review_text(text: str, name: str = "the log", time_limit: float = 10.0, progress=None) -> dict:
+def review_text(text: str, name: str = "the log", time_limit: float = 10.0, progress: Fraction | None = None) -> Doc:
     """The studio's review: `kakapo review --json` of a log's text (format 2 logs carry their
     mission; an older one is read with the bundled mission it names); ``progress(fraction)``."""
     lg = logged_text(text, name)
@@ -118,15 +125,16 @@ def review_text(text: str, name: str = "the log", time_limit: float = 10.0, prog
     return review(lg, time_limit, progress=said).to_json()
 
 
-def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions, seed: int, workers: int,
-         progress=None) -> dict:
+def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: Iterable[str], seed: int, workers: int,
+         progress: Counted | None = None) -> Doc:
     """`kakapo rate`'s document."""
     from solver.analysis.rate import rate as run_rate  # heavy: Numba
 
-    return run_rate(paths, seats, plays, missions, seed, workers, progress)
+    doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress)
+    return doc
 
 
-def rate_texts(logs: dict[str, str], workers: int, progress=None) -> dict:
+def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None) -> Doc:
     """The studio's "rate this table": `kakapo rate` of the folder's finished games (their logs'
     texts by game id; the people's seats), with the clear rate to expect at every bundled mission."""
     from solver.analysis.rate import RATE_PLAYS  # heavy: Numba

@@ -5,6 +5,7 @@ InputError naming what is wrong and how to fix it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from solver.io.records import log_inputs
 TEXT_NAME = "mission.toml"  # the name a mission given as text goes by, when it has none
 
 
-def load_inputs(mission: str, pieces: str | None, warnings: list | None = None) -> tuple[Catalog, Mission]:
+def load_inputs(mission: str, pieces: str | None, warnings: list[str] | None = None) -> tuple[Catalog, Mission]:
     """The catalog and the mission (a file, or a bundled mission's id)."""
     catalog = load_catalog(pieces)
     return catalog, load_mission(mission_path(mission), catalog, warnings)
@@ -77,7 +78,7 @@ def rated_seats(text: str) -> tuple[int, ...]:
     return tuple(seats)
 
 
-def excluded_pieces(items) -> list[Card]:
+def excluded_pieces(items: Iterable[object]) -> list[Card]:
     """`--exclude red-5,p8` (repeatable) and the studio's list: the pieces that may not be used."""
     out = []
     for item in items:

@@ -4,6 +4,7 @@ progress as a fraction; and the warm-up that loads (or compiles) the kernels the
 
 from __future__ import annotations
 
+from solver.app.documents import Doc, Fraction
 from solver.app.games import rate_texts, review_text
 from solver.app.measuring import mission_job
 from solver.app.registry import JOBS
@@ -12,7 +13,7 @@ from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
 
 
-def run_job(request: dict, catalog: Catalog, workers: int, progress=None) -> dict:
+def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | None = None) -> Doc:
     """A job's document; ``request`` as the studio's job model gives it (its ``kind`` one of
     ``registry.JOBS``)."""
     kind = request["kind"]

@@ -6,9 +6,12 @@ the command line starts at once."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from solver.app.documents import Counted, Doc, Fraction, Rungs
 from solver.app.inputs import mission_of_text, samples_for, table_size
 from solver.app.registry import BATCH_DEFAULT
 from solver.core.errors import InputError
@@ -16,9 +19,12 @@ from solver.core.rules import Mission
 from solver.io.catalog import Catalog
 from solver.io.missionfile import check_file
 
+if TYPE_CHECKING:  # heavy at run time: Numba
+    from solver.analysis.simulate import Outcomes
+
 
 def simulate(m: Mission, catalog: Catalog, players: int, games: int, seed: int, policy: str, engine: str,
-             workers: int, samples: int, progress=None) -> tuple[dict, object]:
+             workers: int, samples: int, progress: Counted | None = None) -> tuple[Doc, Outcomes]:
     """`kakapo simulate`'s document, and the games' outcomes (one result and round count a game)."""
     from solver.analysis.simulate import play_games, summarise  # heavy: Numba
 
@@ -27,7 +33,7 @@ def simulate(m: Mission, catalog: Catalog, players: int, games: int, seed: int, 
 
 
 def ceiling(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,
-            time_limit: float | None = None, progress=None) -> tuple[dict, list[str]]:
+            time_limit: float | None = None, progress: Counted | None = None) -> tuple[Doc, list[str]]:
     """`kakapo ceiling`'s document, and each deal's answer (clearable, not_clearable, undecided)."""
     from solver.openhand.ceiling import ceiling as run_ceiling  # heavy: OR-Tools and Numba
 
@@ -37,7 +43,7 @@ def ceiling(m: Mission, catalog: Catalog, players: int, games: int, seed: int, w
 
 
 def ladder(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,
-           time_limit: float | None = None, progress=None) -> dict:
+           time_limit: float | None = None, progress: Rungs | None = None) -> Doc:
     """`kakapo ladder`'s document, with where the mission falls among the bundled campaign."""
     from solver.analysis.ladder import ladder as run_ladder  # heavy: Numba and OR-Tools
 
@@ -46,7 +52,7 @@ def ladder(m: Mission, catalog: Catalog, players: int, games: int, seed: int, wo
     return doc
 
 
-def place_in_campaign(doc: dict, m: Mission, catalog: Catalog, players: int) -> None:
+def place_in_campaign(doc: Doc, m: Mission, catalog: Catalog, players: int) -> None:
     """Where the ladder's figure falls among the bundled missions of that mode and table (by the
     campaign's own measured figures)."""
     from solver.analysis.validate import bundled_shortfalls, place_by_difficulty, placement_phrase  # heavy: OR-Tools
@@ -58,7 +64,7 @@ def place_in_campaign(doc: dict, m: Mission, catalog: Catalog, players: int) -> 
 
 
 def mission_job(kind: str, text: str, catalog: Catalog, name: str | None, players: int | None, games: int,
-                seed: int, policy: str | None, workers: int, progress=None) -> dict:
+                seed: int, policy: str | None, workers: int, progress: Fraction | None = None) -> Doc:
     """The studio's mission jobs (ladder, simulate, ceiling): the document of the command of that
     name with --json; ``progress(fraction)``."""
     m = mission_of_text(text, catalog, name)
@@ -92,8 +98,8 @@ def mission_job(kind: str, text: str, catalog: Catalog, name: str | None, player
 class Validated:
     """`kakapo validate`: a document per file (in order), those that do not load said first."""
 
-    docs: list[dict]
-    invalid: dict[int, dict]
+    docs: list[Doc]
+    invalid: dict[int, Doc]
 
     def exit_code(self) -> int:
         if any(not d["valid"] for d in self.docs):
@@ -105,24 +111,26 @@ class Validated:
         return 0
 
 
-def invalid_files(paths: list[Path], catalog: Catalog) -> dict[int, dict]:
+def invalid_files(paths: list[Path], catalog: Catalog) -> dict[int, Doc]:
     """The files that do not load, by their place in ``paths``: said before any work."""
     return {i: d for i, p in enumerate(paths) if (d := check_file(p, catalog)) is not None}
 
 
-def validate(paths: list[Path], invalid: dict[int, dict], catalog: Catalog, time_limit: float, games: int, seed: int,
-             policy: str, workers: int, ceiling_games: int, ladder_games: int, progress=None) -> Validated:
+def validate(paths: list[Path], invalid: dict[int, Doc], catalog: Catalog, time_limit: float, games: int, seed: int,
+             policy: str, workers: int, ceiling_games: int, ladder_games: int,
+             progress: Rungs | None = None) -> Validated:
     """Every valid file solved, and with ``games`` its difficulty per table placed among the bundled
     missions (the band, the ceiling, the ladder's search rungs)."""
-    docs: list = [invalid.get(i) for i in range(len(paths))]
-    if len(invalid) < len(paths):
-        from solver.analysis.validate import bundled_rates, bundled_shortfalls, validate_file  # heavy: OR-Tools, Numba
+    if len(invalid) == len(paths):
+        return Validated([invalid[i] for i in range(len(paths))], invalid)
+    from solver.analysis.validate import bundled_rates, bundled_shortfalls, validate_file  # heavy: OR-Tools, Numba
 
-        baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
-        shortfalls = bundled_shortfalls(catalog) if games > 0 else None
-        docs = [d or validate_file(paths[i], catalog, time_limit, games, seed, policy, workers, baseline,
-                                   ceiling_games, ladder_games if games > 0 else 0, progress, shortfalls)
-                for i, d in enumerate(docs)]
+    baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
+    shortfalls = bundled_shortfalls(catalog) if games > 0 else None
+    docs = [invalid[i] if i in invalid else
+            validate_file(paths[i], catalog, time_limit, games, seed, policy, workers, baseline, ceiling_games,
+                          ladder_games if games > 0 else 0, progress, shortfalls)
+            for i in range(len(paths))]
     return Validated(docs, invalid)
 
 
@@ -149,7 +157,7 @@ def generate_players(mode: str, players: int | None) -> int:
 
 
 def generate(mode: str, low: float, high: float, players: int, policy: str, count: int, seed: int, out_dir: Path,
-             catalog: Catalog, workers: int, progress=None) -> list[dict]:
+             catalog: Catalog, workers: int, progress: Callable[[int, int], None] | None = None) -> list[Doc]:
     """`kakapo generate --json`'s list: the missions written, each with its measured clear rate."""
     from solver.analysis import generate as generator  # heavy: OR-Tools and Numba
 

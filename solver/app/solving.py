@@ -4,16 +4,23 @@ the studio asks of the mission it holds as text (`/api/validate`, `/api/solve`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from solver.app.documents import Doc
 from solver.app.inputs import mission_of_text, table_size
 from solver.core.cards import Card
 from solver.core.errors import InputError
 from solver.core.rules import Mission
 from solver.game.resume import board_mission, replay
+from solver.game.state import GameState
 from solver.io.catalog import Catalog
 from solver.io.gamelog import GameLog
 from solver.io.missionfile import warning_items
 from solver.io.missionwrite import board_rows, mission_json
+
+if TYPE_CHECKING:  # heavy at run time: OR-Tools
+    from solver.puzzle.answer import Answer
+    from solver.puzzle.cpsat import SolutionCount
 
 
 @dataclass
@@ -23,19 +30,19 @@ class Solved:
 
     mission: Mission
     players: int
-    answer: object
-    tally: object | None = None
-    state: object | None = None
+    answer: Answer
+    tally: SolutionCount | None = None
+    state: GameState | None = None
     log_path: str | None = None
 
-    def to_json(self) -> dict:
-        doc = self.answer.to_json()  # type: ignore[attr-defined]
+    def to_json(self) -> Doc:
+        doc = self.answer.to_json()
         if self.tally is not None:
             t = self.tally
             doc.update({"solution_count": t.count, "count_complete": t.complete, "count_of": t.what})
         if self.state is not None:
             m = self.mission
-            doc.update({"from": self.log_path, "round": self.state.round, "rounds_left": m.rounds,  # type: ignore
+            doc.update({"from": self.log_path, "round": self.state.round, "rounds_left": m.rounds,
                         "skills_left": m.skills})
         return doc
 
@@ -53,14 +60,15 @@ def solve(m: Mission, catalog: Catalog, players: int, exclude: list[Card], max_p
 
         r = a.result
         what = "placements" if placements else "sets"
-        if r.status == "solvable" and r.optimal:
+        if r.status == "solvable" and r.optimal and r.pieces_used is not None:
             out.tally = count_solutions(m, catalog, r.pieces_used, cap, placements, exclude, players, time_limit)
         else:  # proven unsolvable: none at all; no proven fewest size: nothing counted, not complete
             out.tally = SolutionCount(r.pieces_used or 0, 0, r.status == "unsolvable", what)
     return out
 
 
-def board_of_log(log: GameLog, m: Mission, catalog: Catalog, round_: int | None, players: int | None):
+def board_of_log(log: GameLog, m: Mission, catalog: Catalog, round_: int | None,
+                 players: int | None) -> tuple[Mission, GameState]:
     """The board at the start of round ``round_`` of a logged game, as a mission whose rounds and
     skills are those left (and the game's state there)."""
     if players is not None and players != log.players:
@@ -72,7 +80,7 @@ def board_of_log(log: GameLog, m: Mission, catalog: Catalog, round_: int | None,
 
 def solve_text(text: str, catalog: Catalog, name: str | None = None, players: int | None = None,
                count: bool = False, time_limit: float = 60.0, cap: int = 1000,
-               exclude: list[Card] | None = None) -> dict:
+               exclude: list[Card] | None = None) -> Doc:
     """`POST /api/solve`: the `kakapo solve --json` document (and `--count`'s keys with ``count``),
     with the table's size in it."""
     m = mission_of_text(text, catalog, name)
@@ -83,14 +91,14 @@ def solve_text(text: str, catalog: Catalog, name: str | None = None, players: in
 
 
 # ---------------------------------------------------------------- the checks a mission text gets
-def editable(m: Mission) -> dict:
+def editable(m: Mission) -> Doc:
     """The mission as the page's state document: the fields it edits and the board drawn row by row."""
     return {"name": m.name, "story": m.story, "mode": m.mode, "clear": "all" if m.clear_all else m.clear,
             "rounds": m.rounds, "skills": m.skills, "board": board_rows(m),
             "placed": [p.to_json() for p in m.placed], "players": list(m.player_counts()), "show": mission_json(m)}
 
 
-def check_text(text: str, catalog: Catalog, name: str | None = None) -> dict:
+def check_text(text: str, catalog: Catalog, name: str | None = None) -> Doc:
     """`POST /api/validate`: the checks `validate` makes before it solves or plays."""
     try:
         m = mission_of_text(text, catalog, name)
@@ -99,5 +107,5 @@ def check_text(text: str, catalog: Catalog, name: str | None = None) -> dict:
     return {"valid": True, "errors": [], "warnings": warning_items(m), "mission": editable(m)}
 
 
-def _item(e: InputError) -> dict:
+def _item(e: InputError) -> Doc:
     return {"line": e.line, "message": e.problem, "fix": e.fix, "cells": list(e.cells)}

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -147,7 +148,7 @@ class ProgressBar:
 
     def __init__(self, label: str, enabled: bool = True):
         self.label = label
-        self.bar = None
+        self.bar: Any = None  # click's progress bar, once there is something to show
         self.shown = 0
         self.enabled = enabled and sys.stderr.isatty()  # nothing extra when piped or with --json
 

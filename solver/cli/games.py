@@ -171,9 +171,9 @@ def read_logged(log_path: str, mission: str | None, pieces: str | None) -> Logge
 
 
 def print_game(m: Mission, game, players: int, policy: str, seed: int, game_index: int, from_log) -> None:
-    setup, rounds, end = game.events[0], game.events[1:], None
-    if rounds and rounds[-1]["event"] == "end":
-        rounds, end = rounds[:-1], rounds[-1]
+    setup, rounds = game.events[0], game.events[1:]
+    assert rounds and rounds[-1]["event"] == "end"  # a game played to its end
+    rounds, end = rounds[:-1], rounds[-1]
     label = f"{policy} (sees every hand: an upper bound that cheats, not a player)" if policy == OPEN_HAND else policy
     click.echo(f"{m.name} ({m.id}): {players} players, policy {label}, seed {seed}, game {game_index}; "
                f"scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) in {m.rounds} rounds")

@@ -312,13 +312,13 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
                 click.echo(f"  why: {r['message']}")
         else:
             click.echo(f"valid; solvability unknown within {time_limit:g} s")
-        for e in d["difficulty"]:
-            lo, hi = e["ci95"]
-            line = f"  {e['players']} players: clears {e['clear_rate']:.1%} ({lo:.1%} .. {hi:.1%}, {e['games']} games)"
-            if "of" in e:
-                line += f"; {placement_phrase(e)}"
+        for entry in d["difficulty"]:
+            lo, hi = entry["ci95"]
+            line = f"  {entry['players']} players: clears {entry['clear_rate']:.1%} ({lo:.1%} .. {hi:.1%}, {entry['games']} games)"
+            if "of" in entry:
+                line += f"; {placement_phrase(entry)}"
             click.echo(line)
-            band = e["band"]
+            band = entry["band"]
             parts = [(f"{name} {band[name]['clear_rate']:.1%}", band[name]["clear_rate"]) for name in BAND_POLICIES]
             if "ceiling" in band:
                 c = band["ceiling"]
@@ -326,16 +326,16 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
                 parts.append((f"open-hand ceiling {c['clear_rate']:.1%} of {c['games']} deals{undecided}",
                               c["clear_rate"]))
             click.echo(f"    band: {band_line(parts)}")
-            if "ladder" in e:
+            if "ladder" in entry:
                 steps = [f"{r['samples']} samples {r['clear_rate']:.0%}"
-                         + (f" (of {r['games']})" if r["games"] != e["ladder"]["games"] else "")
-                         for r in e["ladder"]["rungs"]]
-                click.echo(f"    ladder, search player on {e['ladder']['games']} deals: {', '.join(steps)}")
-            if "shortfall" in e:
-                click.echo(f"    difficulty: shortfall {e['shortfall']:.2f} (the share of clearable deals a rung of "
+                         + (f" (of {r['games']})" if r["games"] != entry["ladder"]["games"] else "")
+                         for r in entry["ladder"]["rungs"]]
+                click.echo(f"    ladder, search player on {entry['ladder']['games']} deals: {', '.join(steps)}")
+            if "shortfall" in entry:
+                click.echo(f"    difficulty: shortfall {entry['shortfall']:.2f} (the share of clearable deals a rung of "
                            "the ladder misses, on average; 0 = every rung clears them all)")
-                if "shortfall_place" in e:
-                    click.echo(f"    by its shortfall: {placement_phrase(e['shortfall_place'])}")
+                if "shortfall_place" in entry:
+                    click.echo(f"    by its shortfall: {placement_phrase(entry['shortfall_place'])}")
     sys.exit(code)
 
 

@@ -17,6 +17,7 @@ a solution back as rounds. Pieces that are selected but not part of the scan
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -70,8 +71,8 @@ class DealModel:
         for c in cards:
             model.add(sum(x[c, r] for r in range(R)) <= 1)
         for r in range(R):
-            for p in range(n):
-                model.add(sum(x[c, r] for c in hands[p]) == per_round * act[r])
+            for seat in range(n):
+                model.add(sum(x[c, r] for c in hands[seat]) == per_round * act[r])
             model.add(sum(lead[c, r] for c in cards) == act[r])
             model.add(sum(win[c, r] for c in cards) == act[r])
             for c in cards:
@@ -106,9 +107,9 @@ class DealModel:
 
         # Must follow: a player holding cards of the lead colour plays min(per_round, held) of them.
         for r in range(R):
-            for p in range(n):
+            for seat in range(n):
                 for k in Colour:
-                    mine = [c for c in hands[p] if c.colour == k]
+                    mine = [c for c in hands[seat] if c.colour == k]
                     if not mine:
                         continue
                     plays_k = sum(x[c, r] for c in mine)
@@ -165,7 +166,7 @@ class DealModel:
         model.add(sum(skill_used) <= spec.skills)
 
         sel: dict[tuple[Card, int], list] = {(p, r): [] for p in ALL_CARDS for r in range(R)}
-        self.sel_parts = {}
+        self.sel_parts: dict[tuple[Card, int], list[tuple[Skill, Any]]] = {}
         for r in range(R):
             replace = sum(wild[k, r] for k in Colour) + up[r] + down[r]
             for p in ALL_CARDS:
@@ -243,7 +244,7 @@ class DealModel:
             if not value(self.act[r]):
                 break
             lead = next(c for c in self.cards if value(self.lead[c, r]))
-            played = {p: [] for p in range(self.state.players)}
+            played: dict[int, list[Card]] = {p: [] for p in range(self.state.players)}
             for c in self.cards:
                 if value(self.x[c, r]):
                     played[self.holder[c]].append(c)

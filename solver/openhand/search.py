@@ -91,7 +91,7 @@ class WitnessSearch:
         order = list(self.spec.play_order(start))
         wp = self.holder[w]
         last_turn_of_wp = max(i for i, seat in enumerate(order) if seat == wp)
-        last_turn_of_lp = max(i for i, seat in enumerate(order) if seat == self.holder[low]) if mono else -1
+        last_turn_of_lp = -1 if low is None else max(i for i, seat in enumerate(order) if seat == self.holder[low])
         remaining = [[c for c in ALL_CARDS if h >> c.index & 1] for h in hands]
         leaves = [0]
 
@@ -111,7 +111,7 @@ class WitnessSearch:
             legal = legal or list(hand)
             w_played = any(c == w for _, c in trick)
             for c in sorted(legal, key=key):
-                if mono and (c.colour != w.colour or c.value < low.value):
+                if low is not None and (c.colour != w.colour or c.value < low.value):
                     continue
                 if mono and i == last_turn_of_lp and c != low and all(x != low for _, x in trick):
                     continue  # low's holder has no later turn
@@ -136,7 +136,7 @@ class WitnessSearch:
     def options(self, w: Card, used: int, skills: int, in_hands: int, wanted: int):
         """(skill, pieces, lowest card of a double scan or None) selections a round won by w can give."""
         w_free = not used >> w.index & 1
-        out = [(Skill.NONE, (w,) if w_free else (), None)]
+        out: list[tuple[Skill, tuple[Card, ...], Card | None]] = [(Skill.NONE, (w,) if w_free else (), None)]
         if skills <= 0:
             return out
         for v in range(1, w.value):  # double scan with a wanted lowest card still in a hand

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
@@ -372,7 +373,7 @@ def replay_record(record: dict) -> tuple[TableSetup, list[Move], list[int], dict
         obs = st.observation(seat)
         if seat not in humans:
             rng = st.seat_rngs[seat]
-            g.apply(seat, bot.act(obs, rng), BOT, rng.state)  # type: ignore[attr-defined]
+            g.apply(seat, bot.act(obs, rng), BOT, rng.state)
         elif len(obs.legal) == 1:
             g.apply(seat, obs.legal[0], FORCED)
         elif answers:
@@ -439,7 +440,7 @@ def _round_moves(rnd, plays, in_charge, skill, pieces, placements, me) -> list[d
 
 def question_json(q: Question) -> dict:
     obs = q.obs
-    doc = {"kind": q.kind, "prompt": q.prompt, "choices": list(q.choices), "help": q.help}
+    doc: dict[str, Any] = {"kind": q.kind, "prompt": q.prompt, "choices": list(q.choices), "help": q.help}
     if q.kind == "card":
         doc["cards"] = [str(a.card) for a in q.actions]
     elif q.kind == "select":

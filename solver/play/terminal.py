@@ -148,7 +148,7 @@ class HumanSeat:
     def _reveal(self, obs: Observation, ranked: list[Action]) -> Action:
         q = question(obs, ranked)
         if not self.console.plain:
-            cards = [a.card for a in q.actions]
+            cards = [a.card for a in q.actions if a.card is not None]
             self.console.say(shape_strip([(f"{k}) {c}", obs.catalog[c]) for k, c in enumerate(cards, start=1)],
                                          self.console.colour, colours=[c.colour for c in cards]))
         return self._ask(q)

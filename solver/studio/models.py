@@ -61,7 +61,7 @@ class GameRequest(Strict):
     name: str | None = Field(default=None, max_length=200)
     players: int | None = Field(default=None, ge=2, le=4)
     human: list[int] = Field(default_factory=lambda: [0], max_length=4)
-    policy: PolicyName = TABLE_DEFAULT  # type: ignore[valid-type]  # the other seats: as `play --human`
+    policy: PolicyName = TABLE_DEFAULT  # the other seats: as `play --human`
     samples: int | None = Field(default=None, ge=1, le=64)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     game: int | None = Field(default=None, ge=0, le=2**31 - 1)

@@ -25,6 +25,7 @@ import re
 import socket
 import time
 from http.cookies import SimpleCookie
+from typing import Any
 from urllib.parse import parse_qs
 
 MAX_BODY = 1_000_000
@@ -77,6 +78,7 @@ class Guard:
         self.max_body = max_body
         self.hosts: set[str] = set()
         self.host_token = host_token
+        self.state: Any = None  # the application's state (its context), for the server and tests
 
     def allow(self, host: str, port: int) -> None:
         names = {host}

@@ -168,7 +168,7 @@ class Store:
             self._db.close()
 
     # ------------------------------------------------------------ games
-    def add_game(self, setup: TableSetup, token_hashes: dict[int, str], log: str, moves: list[Move] = (),
+    def add_game(self, setup: TableSetup, token_hashes: dict[int, str], log: str, moves: tuple[Move, ...] = (),
                  streams: list[int] | None = None, round_: int = 1, result: str | None = None,
                  imported_from: str | None = None) -> None:
         """A new game (with the moves it has already when it comes from an old record, and the

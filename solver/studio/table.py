@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import functools
 import json
 import secrets
 import threading
@@ -159,7 +160,7 @@ class Table:
             except RuntimeError:  # stopping
                 live.thinking = False
                 break
-            future.add_done_callback(lambda f, k=kind, s=seat, n=at: self._thought(live, k, s, n, f))
+            future.add_done_callback(functools.partial(self._thought, live, kind, seat, at))
             break
         live.changed.notify_all()
 
