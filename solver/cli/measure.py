@@ -314,7 +314,8 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
             click.echo(f"valid; solvability unknown within {time_limit:g} s")
         for entry in d["difficulty"]:
             lo, hi = entry["ci95"]
-            line = f"  {entry['players']} players: clears {entry['clear_rate']:.1%} ({lo:.1%} .. {hi:.1%}, {entry['games']} games)"
+            line = (f"  {entry['players']} players: clears {entry['clear_rate']:.1%} ({lo:.1%} .. {hi:.1%}, "
+                    f"{entry['games']} games)")
             if "of" in entry:
                 line += f"; {placement_phrase(entry)}"
             click.echo(line)
@@ -332,8 +333,8 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
                          for r in entry["ladder"]["rungs"]]
                 click.echo(f"    ladder, search player on {entry['ladder']['games']} deals: {', '.join(steps)}")
             if "shortfall" in entry:
-                click.echo(f"    difficulty: shortfall {entry['shortfall']:.2f} (the share of clearable deals a rung of "
-                           "the ladder misses, on average; 0 = every rung clears them all)")
+                click.echo(f"    difficulty: shortfall {entry['shortfall']:.2f} (the share of clearable deals a rung "
+                           "of the ladder misses, on average; 0 = every rung clears them all)")
                 if "shortfall_place" in entry:
                     click.echo(f"    by its shortfall: {placement_phrase(entry['shortfall_place'])}")
     sys.exit(code)

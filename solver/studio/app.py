@@ -1,12 +1,10 @@
-"""The studio's application: its context (folder, catalog, database, table, job, solve and
-thinking workers), the routers, the page, and one JSON error document for every refusal (never a
-traceback)."""
+"""The studio's application: the routers around its context (``context``), the page, and one JSON
+error document for every refusal (never a traceback)."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
-import threading
+from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 
@@ -15,74 +13,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException
 
-from solver import __version__
-from solver.io.catalog import load_catalog
-from solver.io.missionfile import load_mission
-from solver.runtime.workers import spawned_pool
+from solver.app.documents import Doc
+from solver.studio.context import HostAuthority, StudioContext
 from solver.studio.errors import StudioError
-from solver.studio.jobs import JobManager
+from solver.studio.responses import Status
 from solver.studio.routers import checks, games, jobs, missions
 from solver.studio.security import Guard
-from solver.studio.store import Store
-from solver.studio.table import Table
-from solver.studio.thinking import Thinkers
 
 STATIC = resources.files("solver.studio") / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
-
-
-class StudioContext:
-    """What every handler may use: the folder, the catalog, the database, the table, the job queue
-    and the solve worker. ``think_inline``: the table's bots think in a thread of this process
-    (the tests' quick studio) rather than in worker processes."""
-
-    def __init__(self, directory: str | Path, pieces: str | None, workers: int, warm: bool = True,
-                 think_inline: bool = False):
-        self.directory = Path(directory).resolve()
-        self.pieces = pieces
-        self.catalog = load_catalog(pieces)
-        self.workers = workers
-        self.store = Store(self.directory, __version__)
-        self.store.stop_unfinished_jobs()
-        self.jobs = JobManager(pieces, workers, warm=warm, store=self.store)
-        self.thinkers = Thinkers(min(2, max(1, workers)), inline=think_inline)
-        self.table = Table(self.directory, self.store, self.thinkers)  # the games played here
-        self.table.open()
-        self.share_base: str | None = None  # the seats' links when it listens beyond this machine
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._pool_lock = threading.Lock()
-
-    def solver_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        with self._pool_lock:
-            if self._pool is None:
-                self._pool = spawned_pool(1)
-            return self._pool
-
-    def mission_of_file(self, path: Path):
-        return load_mission(path, self.catalog)
-
-    def start_work(self) -> None:
-        """The workers again, after ``stop_work`` (a server's lifespan may start more than once)."""
-        self.jobs.restart()
-        self.thinkers.reopen()
-        self.table.resume()
-
-    def stop_work(self) -> None:
-        """End the jobs, the thinking and the solve worker (the database stays open)."""
-        self.table.close()
-        self.jobs.shutdown()
-        self.thinkers.close()
-        with self._pool_lock:
-            if self._pool is not None:
-                for p in list(getattr(self._pool, "_processes", {}).values()):
-                    p.terminate()
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
-
-    def close(self) -> None:
-        self.stop_work()
-        self.store.close()
 
 
 def create_app(directory: str | Path = ".", pieces: str | None = None, workers: int = 1,
@@ -92,7 +32,7 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
     ctx = StudioContext(directory, pieces, workers, warm, think_inline)
 
     @contextlib.asynccontextmanager
-    async def lifespan(_app):
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         ctx.start_work()
         yield
         ctx.stop_work()  # the jobs, the thinking and the solve worker end with the server
@@ -104,31 +44,31 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
         api.include_router(r)
 
     @api.exception_handler(StudioError)
-    async def studio_error(_request: Request, e: StudioError):
+    async def studio_error(_request: Request, e: StudioError) -> JSONResponse:
         return JSONResponse({"error": {"message": e.message, "fix": e.fix}}, status_code=e.status)
 
     @api.exception_handler(RequestValidationError)
-    async def bad_request(_request: Request, e: RequestValidationError):
+    async def bad_request(_request: Request, e: RequestValidationError) -> JSONResponse:
         first = e.errors()[0] if e.errors() else {}
         where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
         message = f"{where}: {first.get('msg', 'malformed request')}" if where else first.get("msg", "malformed")
-        return JSONResponse({"error": {"message": message, "fix": "send the JSON body the API describes (SPEC)"}},
-                            status_code=422)
+        return JSONResponse({"error": {"message": message, "fix": "send the JSON body the API describes "
+                                                                  "(GET /api/openapi.json)"}}, status_code=422)
 
     @api.exception_handler(HTTPException)
-    async def http_error(_request: Request, e: HTTPException):
-        fix = "see GET /api/missions and the SPEC's API" if e.status_code == 404 else ""
+    async def http_error(_request: Request, e: HTTPException) -> JSONResponse:
+        fix = "see GET /api/openapi.json for what the studio answers" if e.status_code == 404 else ""
         return JSONResponse({"error": {"message": str(e.detail), "fix": fix}}, status_code=e.status_code)
 
     @api.exception_handler(Exception)
-    async def unexpected(_request: Request, e: Exception):
+    async def unexpected(_request: Request, e: Exception) -> JSONResponse:
         return JSONResponse({"error": {"message": f"internal error: {type(e).__name__}", "fix": "report it"}},
                             status_code=500)
 
-    @api.get("/api/status")
-    def status(request: Request) -> dict:
-        doc: dict = {"kernels": ctx.jobs.kernels}
-        if games.host_ok(request):  # where things are, for the host only
+    @api.get("/api/status", response_model=Status)
+    def status(host: HostAuthority) -> Doc:
+        doc: Doc = {"kernels": ctx.jobs.kernels}
+        if host:  # where things are, for the host only
             doc.update({"dir": str(ctx.directory), "catalog": ctx.catalog.source, "state": str(ctx.store.path),
                         "notes": list(ctx.table.notes)})
         return doc

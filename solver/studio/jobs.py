@@ -23,11 +23,15 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
+from multiprocessing.queues import Queue
+from typing import Any
 
+from solver.app.documents import Doc
 from solver.core.errors import KakapoError
 from solver.io.catalog import load_catalog
 from solver.runtime.workers import watch_parent
-from solver.studio.store import token_hash
+from solver.studio.store import Store, token_hash
 
 FINAL = ("done", "failed", "cancelled")
 MAX_WAITING = 16
@@ -41,21 +45,21 @@ class QueueFull(Exception):
 class Job:
     id: str
     kind: str
-    request: dict
+    request: Doc
     state: str = "queued"
     progress: float = 0.0
-    result: dict | None = None
+    result: Doc | None = None
     error: str | None = None
     version: int = 0
     cancel_asked: bool = field(default=False, repr=False)
     token: str = field(default="", repr=False)
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> Doc:
         return {"id": self.id, "kind": self.kind, "state": self.state, "progress": round(self.progress, 4),
                 "result": self.result, "error": self.error}
 
 
-def _job_main(request: dict, pieces: str | None, workers: int, out, parent: int) -> None:
+def _job_main(request: Doc, pieces: str | None, workers: int, out: Queue[tuple[str, Any]], parent: int) -> None:
     """In the worker process: run one job, telling progress and the result through ``out``."""
     with contextlib.suppress(OSError):
         os.setsid()  # a group of its own: a cancel ends its game workers too
@@ -84,7 +88,7 @@ def _job_main(request: dict, pieces: str | None, workers: int, out, parent: int)
 class JobManager:
     """Runs queued jobs one after another in worker processes (see the module docstring)."""
 
-    def __init__(self, pieces: str | None, workers: int, warm: bool = True, store=None):
+    def __init__(self, pieces: str | None, workers: int, warm: bool = True, store: Store | None = None):
         self.pieces, self.workers = pieces, workers
         self.store = store  # the jobs' history (None: kept in memory only)
         self.jobs: dict[str, Job] = {}
@@ -100,7 +104,7 @@ class JobManager:
         self._thread.start()
 
     # ---------------------------------------------------------------- the API's side
-    def submit(self, request: dict, about: str = "") -> Job:
+    def submit(self, request: Doc, about: str = "") -> Job:
         """A new job, queued; QueueFull when MAX_WAITING wait already. ``about``: what it is about,
         in a few words, for the history."""
         with self._lock:
@@ -153,7 +157,7 @@ class JobManager:
         self._thread.join(timeout=4)
 
     # ---------------------------------------------------------------- the worker thread
-    def _finish(self, job: Job, state: str, result: dict | None = None, error: str | None = None) -> None:
+    def _finish(self, job: Job, state: str, result: Doc | None = None, error: str | None = None) -> None:
         job.state, job.result, job.error = state, result, error
         if state == "done":
             job.progress = 1.0
@@ -186,7 +190,7 @@ class JobManager:
                 if job.id == "warmup":
                     self.kernels = "ready"
 
-    def _follow(self, job: Job, process, out) -> None:
+    def _follow(self, job: Job, process: BaseProcess, out: Queue[tuple[str, Any]]) -> None:
         ended = None
         while ended is None:
             try:
@@ -216,7 +220,7 @@ class JobManager:
             self._lock.notify_all()
 
 
-def _kill_group(process) -> None:
+def _kill_group(process: BaseProcess) -> None:
     """End the job's process and the processes it started (its process group)."""
     pid = process.pid
     if pid is None:

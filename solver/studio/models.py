@@ -22,9 +22,12 @@ class MissionText(Strict):
 
 
 class SolveRequest(MissionText):
+    """``exclude``: pieces that may not be used (as `solve --exclude`: the cards already gone)."""
+
     players: int | None = Field(default=None, ge=2, le=4)
     count: bool = False
     time_limit: float = Field(default=20.0, gt=0, le=600)
+    exclude: list[str] = Field(default_factory=list, max_length=40)
 
 
 class SaveRequest(Strict):

@@ -28,6 +28,8 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
 MAX_BODY = 1_000_000
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
@@ -73,7 +75,7 @@ class Guard:
     """The rules above; ``hosts`` are the ``host:port`` values this server answers to (set once the
     port is bound, ``allow``); ``host_token`` is set when it listens beyond loopback."""
 
-    def __init__(self, app, max_body: int = MAX_BODY, host_token: str | None = None):
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, host_token: str | None = None):
         self.app = app
         self.max_body = max_body
         self.hosts: set[str] = set()
@@ -106,7 +108,7 @@ class Guard:
             given.append(cookie[COOKIE].value)
         return any(hmac.compare_digest(g.encode("utf-8", "replace"), self.host_token.encode()) for g in given)
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
@@ -160,7 +162,7 @@ class Guard:
         whole = b"".join(body)
         replayed = False
 
-        async def replay():
+        async def replay() -> Message:
             nonlocal replayed
             if first is not None and not replayed:
                 replayed = True
@@ -172,7 +174,7 @@ class Guard:
 
         t0 = time.perf_counter()
 
-        async def timed(message):
+        async def timed(message: Message) -> None:
             if message["type"] == "http.response.start":  # the server's own time, for benchmarks/bench_studio.py
                 message = {**message, "headers": [*message.get("headers", []),
                                                   (b"x-process-time", f"{time.perf_counter() - t0:.6f}".encode())]}
@@ -181,11 +183,11 @@ class Guard:
         await self.app(scope, replay, timed)
 
 
-def _with_headers(send):
+def _with_headers(send: Send) -> Send:
     """``send`` adding the headers every answer carries (a page's own CSP is kept; others get one
     that forbids everything, framing included)."""
 
-    async def wrapped(message):
+    async def wrapped(message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = list(message.get("headers", []))
             names = {k.lower() for k, _ in headers}
@@ -198,7 +200,7 @@ def _with_headers(send):
     return wrapped
 
 
-async def _enter(send, token: str) -> None:
+async def _enter(send: Send, token: str) -> None:
     cookie = f"{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict".encode()
     await send({"type": "http.response.start", "status": 303,
                 "headers": [(b"location", b"/"), (b"set-cookie", cookie), (b"content-length", b"0"),
@@ -206,7 +208,7 @@ async def _enter(send, token: str) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-async def _refuse(send, status: int, message: str, fix: str) -> None:
+async def _refuse(send: Send, status: int, message: str, fix: str) -> None:
     body = error_body(message, fix)
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})

@@ -11,6 +11,7 @@ import socket
 import sys
 import threading
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
@@ -37,7 +38,7 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(host: str, port: int, directory: str, pieces: str | None, workers: int, open_browser: bool,
-          say=print, warn=None) -> None:
+          say: Callable[[str], None] = print, warn: Callable[[str], None] | None = None) -> None:
     if not os.path.isdir(directory):
         raise InputError(directory, "--dir is not a folder", "give an existing folder (default: the current one)")
     sock = bind(host, port)
@@ -100,5 +101,5 @@ class Stopped(Exception):
     """SIGTERM, once the server has stopped."""
 
 
-def _stopped(_signum, _frame):
+def _stopped(_signum: int, _frame: object) -> None:
     raise Stopped

@@ -23,10 +23,12 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from solver.app.documents import Doc
 from solver.io.safefiles import private_folder
 from solver.play.table import Move, TableSetup
 
@@ -74,7 +76,9 @@ def state_folder(directory: Path) -> Path:
     return private_folder(directory / STATE_FOLDER)
 
 
-def _json_or(text, default):
+def _json_or(text: str | None, default: Any) -> Any:
+    if text is None:
+        return default
     try:
         return json.loads(text)
     except (TypeError, ValueError, RecursionError):
@@ -125,7 +129,7 @@ class GameRow:
     result: str | None
     log: str | None
     problem: str | None
-    summary: dict
+    summary: Doc
 
 
 class Store:
@@ -188,7 +192,7 @@ class Store:
                 db.execute("INSERT OR REPLACE INTO imports VALUES (?,?,?,?)", (imported_from, setup.id, now(),
                                                                                "imported"))
 
-    def add_moves(self, game_id: str, first: int, moves: list[Move], streams: list[int], round_: int,
+    def add_moves(self, game_id: str, first: int, moves: Sequence[Move], streams: list[int], round_: int,
                   result: str | None, log: str) -> None:
         """Moves ``first``.. of a game and its row after them, in one transaction (a move already
         stored under that number is a conflict: nothing is written)."""
@@ -196,7 +200,7 @@ class Store:
             self._moves(db, game_id, first, moves, streams, round_, result, log)
 
     @staticmethod
-    def _moves(db, game_id: str, first: int, moves: list[Move], streams: list[int], round_: int,
+    def _moves(db: sqlite3.Connection, game_id: str, first: int, moves: Sequence[Move], streams: list[int], round_: int,
                result: str | None, log: str) -> None:
         for k, m in enumerate(moves):
             db.execute("INSERT INTO moves VALUES (?,?,?,?,?,?)", (game_id, first + k, m.seat, m.action, m.by, now()))
@@ -217,7 +221,7 @@ class Store:
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT token_hash FROM seats WHERE game_id = ?", (game_id,))]
 
-    def summaries(self) -> list[dict]:
+    def summaries(self) -> list[Doc]:
         """Every game's public columns (the seed too: the caller drops it before a game's end),
         oldest first; a value that no longer reads comes back as null."""
         with self._lock:
@@ -276,7 +280,7 @@ class Store:
             db.execute("INSERT INTO jobs (id, kind, state, created, token_hash, about) VALUES (?,?,?,?,?,?)",
                        (job_id, kind, "queued", now(), token_hash_, about))
 
-    def end_job(self, job_id: str, state: str, result: dict | None, error: str | None) -> None:
+    def end_job(self, job_id: str, state: str, result: Doc | None, error: str | None) -> None:
         with self.transaction() as db:
             db.execute("UPDATE jobs SET state = ?, progress = ?, ended = ?, result = ?, error = ? WHERE id = ?",
                        (state, 1.0 if state == "done" else 0.0, now(),
@@ -286,7 +290,7 @@ class Store:
         with self.transaction() as db:
             db.execute("UPDATE jobs SET state = ? WHERE id = ?", (state, job_id))
 
-    def jobs(self) -> list[dict]:
+    def jobs(self) -> list[Doc]:
         with self._lock:
             rows = self._db.execute("SELECT id, kind, state, progress, created, ended, error, about, token_hash, "
                                     "result FROM jobs ORDER BY created, id").fetchall()
@@ -316,7 +320,7 @@ class Store:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO imports VALUES (?,?,?,?)", (file, game_id, now(), outcome))
 
-    def import_problems(self) -> list[dict]:
+    def import_problems(self) -> list[Doc]:
         with self._lock:
             rows = self._db.execute("SELECT file, game_id, outcome FROM imports WHERE outcome != 'imported'")
             return [{"file": f, "id": g, "problem": o} for f, g, o in rows]

@@ -19,12 +19,17 @@ import json
 import secrets
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from solver.app.documents import Doc
 from solver.core.codes import PolicyId
 from solver.core.errors import KakapoError
+from solver.core.rules import Mission
 from solver.game.actions import Action
+from solver.io.catalog import Catalog
 from solver.io.records import catalog_text, mission_text
 from solver.io.safefiles import UnsafeTarget, read_plain_file, write_file
 from solver.play.table import (
@@ -67,7 +72,7 @@ class LiveGame:
         self.changed = threading.Condition(self.lock)
 
 
-def log_text(events: list[dict]) -> str:
+def log_text(events: list[Doc]) -> str:
     return "".join(json.dumps(e) + "\n" for e in events)
 
 
@@ -91,8 +96,9 @@ class Table:
                 self.live(row["id"])
         threading.Thread(target=self.import_records, name="kakapo-import", daemon=True).start()
 
-    def start(self, mission, catalog, players: int, humans: list[int], policy: str, samples: int | None,
-              seed: int | None, game: int | None, names: dict[int, str]) -> tuple[TableGame, dict[int, str]]:
+    def start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], policy: str,
+              samples: int | None, seed: int | None, game: int | None,
+              names: dict[int, str]) -> tuple[TableGame, dict[int, str]]:
         """A new game; its seat tokens (given once, stored hashed)."""
         known = seed is not None
         setup = TableSetup(f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}", mission.id, mission.name,
@@ -164,7 +170,7 @@ class Table:
             break
         live.changed.notify_all()
 
-    def _thought(self, live: LiveGame, kind: str, seat: int, at: int, future: concurrent.futures.Future) -> None:
+    def _thought(self, live: LiveGame, kind: str, seat: int, at: int, future: Future[Any]) -> None:
         with live.lock:
             live.thinking = False
             g = live.game
@@ -230,7 +236,7 @@ class Table:
     def any_seat(self, game_id: str, token: str | None) -> bool:
         return any(token_matches(token, h) for h in self.store.seat_hashes(game_id))
 
-    def view(self, live: LiveGame, seat: int) -> dict:
+    def view(self, live: LiveGame, seat: int) -> Doc:
         with live.lock:
             if live.game is None:
                 raise BrokenGame(live.problem or "it cannot be rebuilt")
@@ -240,7 +246,7 @@ class Table:
             return doc
 
     def answer(self, live: LiveGame, seat: int, choice: int | None, cells: list[str] | None,
-               question_id: int | None) -> dict:
+               question_id: int | None) -> Doc:
         with live.lock:
             g = live.game
             if g is None:
@@ -250,7 +256,7 @@ class Table:
             self._pump(live)
             return self.view(live, seat)
 
-    def set_play_forced(self, live: LiveGame, seat: int, value: bool) -> dict:
+    def set_play_forced(self, live: LiveGame, seat: int, value: bool) -> Doc:
         with live.lock:
             g = live.game
             if g is None:
@@ -290,7 +296,7 @@ class Table:
             return row.log, None
         return None, "its log was not kept"
 
-    def listing(self) -> list[dict]:
+    def listing(self) -> list[Doc]:
         """Every game, newest last: finished ones from their rows (with their seed: the deal is no
         secret any more), the others as they stand now; broken ones with the reason."""
         out = []

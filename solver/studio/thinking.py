@@ -13,6 +13,7 @@ import concurrent.futures
 import contextlib
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -38,11 +39,11 @@ class Thinkers:
                     self._pool = spawned_pool(self.processes)
             return self._pool
 
-    def submit(self, fn: Callable[..., Any], *args: Any, retry: bool = True) -> concurrent.futures.Future:
+    def submit(self, fn: Callable[..., Any], *args: Any, retry: bool = True) -> Future[Any]:
         """``fn(*args)`` in a worker; a worker lost on the way is replaced and asked once more."""
-        outer: concurrent.futures.Future = concurrent.futures.Future()
+        outer: Future[Any] = Future()
 
-        def done(f: concurrent.futures.Future) -> None:
+        def done(f: Future[Any]) -> None:
             e = f.exception()
             if isinstance(e, BrokenProcessPool) and retry and not self._closed:
                 self._drop(pool)
@@ -89,7 +90,7 @@ class Thinkers:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _copy(src: concurrent.futures.Future, dst: concurrent.futures.Future) -> None:
+def _copy(src: Future[Any], dst: Future[Any]) -> None:
     if dst.done():
         return
     if src.cancelled():

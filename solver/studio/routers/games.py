@@ -1,6 +1,6 @@
 """`/api/games`: a game at the studio's table, each person on their own seat link (a secret
-token), and `/api/review` of any game's log. The game itself is play/table.py's, the
-table of the folder studio/table.py's: handlers check, call and answer."""
+token), and `/api/review` of any game's log. The game itself is play/table.py's, the table of the
+folder studio/table.py's: handlers check, call and answer."""
 
 from __future__ import annotations
 
@@ -10,36 +10,23 @@ import unicodedata
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
 
+from solver.app.documents import Doc
 from solver.app.games import review_text
 from solver.app.inputs import mission_of_text, person_seats, table_size
 from solver.core.errors import InputError
 from solver.play.table import MAX_NAME, AnswerError, BrokenGame, StaleAnswer
+from solver.studio.context import Ctx, HostAuthority, SeatGame, StudioContext
 from solver.studio.errors import StudioError, refused
 from solver.studio.jobs import QueueFull
 from solver.studio.models import GameRequest, ReviewRequest, SeatAnswer, SeatSettings
+from solver.studio.responses import ERRORS, GameRow, GameStarted, JobStarted, ReviewDoc, SeatDoc
 from solver.studio.routers.missions import open_mission
-from solver.studio.table import LiveGame, SeatRefused
 
-router = APIRouter(prefix="/api", tags=["games"])
-
-
-def host_ok(request: Request) -> bool:
-    """Whether the request carries the host's authority (always on loopback)."""
-    return bool(request.scope.get("state", {}).get("host", True))
+router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
 
 
-def _seat(request: Request, game_id: str, seat: int, token: str | None) -> LiveGame:
-    try:
-        live = request.app.state.ctx.table.seat_game(game_id, seat, token)
-    except SeatRefused as e:
-        raise StudioError(403, str(e), "open the seat's link as the studio gave it") from None
-    if live is None:
-        raise StudioError(404, f"no game {game_id[:40]!r}", "see GET /api/games")
-    return live
-
-
-def seat_url(request: Request, game_id: str, seat: int, token: str) -> str:
-    base = request.app.state.ctx.share_base or str(request.base_url).rstrip("/")
+def seat_url(ctx: StudioContext, request: Request, game_id: str, seat: int, token: str) -> str:
+    base = ctx.share_base or str(request.base_url).rstrip("/")
     return f"{base}/?game={game_id}&seat={seat}&token={token}"
 
 
@@ -57,9 +44,12 @@ def _names(given: dict[str, str], humans: list[int]) -> dict[int, str]:
     return out
 
 
-@router.post("/games")
-def start_game(body: GameRequest, request: Request) -> dict:
-    ctx = request.app.state.ctx
+def _broken(game_id: str, e: BrokenGame) -> StudioError:
+    return StudioError(409, f"game {game_id} cannot go on: {e}", "its log can still be downloaded")
+
+
+@router.post("/games", response_model=GameStarted)
+def start_game(body: GameRequest, ctx: Ctx, request: Request) -> Doc:
     if (body.mission is None) == (body.text is None):
         raise StudioError(422, "give the mission by its id or as text, one of them", 'send "mission": "b05" or "text"')
     if body.seed is None and body.game is not None:
@@ -67,7 +57,7 @@ def start_game(body: GameRequest, request: Request) -> dict:
                           "(a secret deal)")
     text, name = body.text, body.name
     if text is None:
-        found = open_mission(body.mission or "", request)
+        found = open_mission(body.mission or "", ctx)
         text, name = found["text"], found["file"]
     try:
         m = mission_of_text(text, ctx.catalog, name)
@@ -79,28 +69,27 @@ def start_game(body: GameRequest, request: Request) -> dict:
     g, tokens = ctx.table.start(m, ctx.catalog, players, body.human, body.policy, body.samples, body.seed, body.game,
                                 names)
     return {"id": g.id, "known_deal": g.setup.known_deal,
-            "seats": [{"seat": s, "token": t, "url": seat_url(request, g.id, s, t)} for s, t in sorted(tokens.items())]}
+            "seats": [{"seat": s, "token": t, "url": seat_url(ctx, request, g.id, s, t)}
+                      for s, t in sorted(tokens.items())]}
 
 
-@router.get("/games")
-def list_games(request: Request) -> list[dict]:
-    return request.app.state.ctx.table.listing()
+@router.get("/games", response_model=list[GameRow])
+def list_games(ctx: Ctx) -> list[Doc]:
+    return ctx.table.listing()
 
 
-@router.get("/games/{game_id}/seats/{seat}")
-def seat_view(game_id: str, seat: int, request: Request, token: str | None = None) -> dict:
-    live = _seat(request, game_id, seat, token)
+@router.get("/games/{game_id}/seats/{seat}", response_model=SeatDoc)
+def seat_view(game_id: str, seat: int, live: SeatGame, ctx: Ctx) -> Doc:
     try:
-        return request.app.state.ctx.table.view(live, seat)
+        return ctx.table.view(live, seat)
     except BrokenGame as e:
-        raise StudioError(409, f"game {game_id} cannot go on: {e}", "its log can still be downloaded") from None
+        raise _broken(game_id, e) from None
 
 
-@router.post("/games/{game_id}/seats/{seat}")
-def answer(game_id: str, seat: int, body: SeatAnswer, request: Request, token: str | None = None) -> dict:
-    live = _seat(request, game_id, seat, token)
+@router.post("/games/{game_id}/seats/{seat}", response_model=SeatDoc)
+def answer(game_id: str, seat: int, body: SeatAnswer, live: SeatGame, ctx: Ctx) -> Doc:
     try:
-        return request.app.state.ctx.table.answer(live, seat, body.choice, body.cells, body.question)
+        return ctx.table.answer(live, seat, body.choice, body.cells, body.question)
     except StaleAnswer as e:
         raise StudioError(409, f"{e}: this answer was not taken", "reload the seat and answer the question it "
                           "shows") from None
@@ -108,28 +97,28 @@ def answer(game_id: str, seat: int, body: SeatAnswer, request: Request, token: s
         raise StudioError(422, str(e), "answer a choice's number from the question, or a legal placement's cells") \
             from None
     except BrokenGame as e:
-        raise StudioError(409, f"game {game_id} cannot go on: {e}", "its log can still be downloaded") from None
+        raise _broken(game_id, e) from None
 
 
-@router.post("/games/{game_id}/seats/{seat}/settings")
-def settings(game_id: str, seat: int, body: SeatSettings, request: Request, token: str | None = None) -> dict:
-    live = _seat(request, game_id, seat, token)
+@router.post("/games/{game_id}/seats/{seat}/settings", response_model=SeatDoc)
+def settings(game_id: str, seat: int, body: SeatSettings, live: SeatGame, ctx: Ctx) -> Doc:
     try:
-        return request.app.state.ctx.table.set_play_forced(live, seat, body.play_forced)
+        return ctx.table.set_play_forced(live, seat, body.play_forced)
     except BrokenGame as e:
-        raise StudioError(409, f"game {game_id} cannot go on: {e}", "") from None
+        raise _broken(game_id, e) from None
 
 
-def _may_read(request: Request, game_id: str, token: str | None) -> None:
+def _may_read(ctx: StudioContext, host: bool, game_id: str, token: str | None) -> None:
     """The host, or a seat of that game (its token): 403 for anyone else."""
-    if not host_ok(request) and not request.app.state.ctx.table.any_seat(game_id, token):
+    if not host and not ctx.table.any_seat(game_id, token):
         raise StudioError(403, "this needs the host's link or a seat's link of that game", "")
 
 
-@router.get("/games/{game_id}/log")
-def game_log(game_id: str, request: Request, token: str | None = None):
-    _may_read(request, game_id, token)
-    text, why = request.app.state.ctx.table.log_of(game_id)
+@router.get("/games/{game_id}/log", response_class=PlainTextResponse,
+            responses={200: {"content": {"application/x-ndjson": {}}, "description": "the log (JSON Lines)"}})
+def game_log(game_id: str, ctx: Ctx, host: HostAuthority, token: str | None = None) -> PlainTextResponse:
+    _may_read(ctx, host, game_id, token)
+    text, why = ctx.table.log_of(game_id)
     if text is None:
         if why == "no such game":
             raise StudioError(404, f"no game {game_id[:40]!r}", "see GET /api/games")
@@ -141,29 +130,28 @@ def game_log(game_id: str, request: Request, token: str | None = None):
                              headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'})
 
 
-@router.post("/games/{game_id}/review")
-def review_game(game_id: str, request: Request, token: str | None = None) -> dict:
+@router.post("/games/{game_id}/review", response_model=JobStarted)
+def review_game(game_id: str, ctx: Ctx, host: HostAuthority, token: str | None = None) -> Doc:
     """The review of a finished game, as a job that whoever asked may follow with its token (a
     seat's page, off loopback, has no other way to a job)."""
-    _may_read(request, game_id, token)
-    text, why = request.app.state.ctx.table.log_of(game_id)
+    _may_read(ctx, host, game_id, token)
+    text, why = ctx.table.log_of(game_id)
     if text is None:
         raise StudioError(404 if why == "no such game" else 409, f"game {game_id[:40]}: {why}",
                           "review a game once it has ended")
     try:
-        job = request.app.state.ctx.jobs.submit({"kind": "review", "text": text, "name": f"{game_id}.jsonl",
-                                                 "games": 0, "seed": 1},
-                                                about=f"review of game {game_id}")
+        job = ctx.jobs.submit({"kind": "review", "text": text, "name": f"{game_id}.jsonl", "games": 0, "seed": 1},
+                              about=f"review of game {game_id}")
     except QueueFull as e:
         raise StudioError(429, str(e), "wait for a job to end, or cancel one") from None
     return {"id": job.id, "token": job.token}
 
 
-@router.post("/review")
-async def review(body: ReviewRequest, request: Request) -> dict:
-    ctx = request.app.state.ctx
+@router.post("/review", response_model=ReviewDoc)
+async def review(body: ReviewRequest, ctx: Ctx) -> Doc:
     try:
         future = ctx.solver_pool().submit(review_text, body.log, "the log")
-        return await asyncio.wrap_future(future)
+        doc: Doc = await asyncio.wrap_future(future)
+        return doc
     except InputError as e:
         raise refused(e) from None

@@ -5,16 +5,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
+from solver.app.documents import Doc
 from solver.core.errors import InputError
 from solver.io.difficulty import campaign_listing
 from solver.io.paths import bundled_mission
 from solver.io.safefiles import TargetExists, UnsafeTarget, write_file
+from solver.studio.context import Ctx, StudioContext
 from solver.studio.errors import StudioError
 from solver.studio.models import SaveRequest
+from solver.studio.responses import ERRORS, MissionFile, MissionRow, Saved
 
-router = APIRouter(prefix="/api/missions", tags=["missions"])
+router = APIRouter(prefix="/api/missions", tags=["missions"], responses=ERRORS)
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$")
 
 
@@ -31,14 +34,13 @@ def inside(directory: Path, path: Path) -> bool:
     return path.resolve().parent == directory.resolve()
 
 
-def dir_missions(request: Request) -> list[dict]:
-    ctx = request.app.state.ctx
+def dir_missions(ctx: StudioContext) -> list[Doc]:
     out = []
     for path in sorted(ctx.directory.glob("*.toml")):
         if path.name == "pieces.toml" or not inside(ctx.directory, path) or not path.is_file() \
                 or path.stat().st_size > 1_000_000:
             continue
-        row = {"id": path.stem, "source": "dir", "file": path.name, "name": None, "mode": None, "valid": False}
+        row: Doc = {"id": path.stem, "source": "dir", "file": path.name, "name": None, "mode": None, "valid": False}
         try:
             m = ctx.mission_of_file(path)
             row.update({"name": m.name, "mode": m.mode, "players": list(m.player_counts()), "valid": True})
@@ -48,16 +50,14 @@ def dir_missions(request: Request) -> list[dict]:
     return out
 
 
-@router.get("")
-def list_missions(request: Request) -> list[dict]:
-    bundled = [{**row, "source": "bundled", "file": Path(row["file"]).name}
-               for row in campaign_listing(request.app.state.ctx.catalog)]
-    return bundled + dir_missions(request)
+@router.get("", response_model=list[MissionRow])
+def list_missions(ctx: Ctx) -> list[Doc]:
+    bundled = [{**row, "source": "bundled", "file": Path(row["file"]).name} for row in campaign_listing(ctx.catalog)]
+    return bundled + dir_missions(ctx)
 
 
-@router.get("/{mission_id}")
-def open_mission(mission_id: str, request: Request) -> dict:
-    ctx = request.app.state.ctx
+@router.get("/{mission_id}", response_model=MissionFile)
+def open_mission(mission_id: str, ctx: Ctx) -> Doc:
     if not NAME.match(mission_id) or ".." in mission_id:
         raise StudioError(404, f"no mission {mission_id[:60]!r}", "pick one from GET /api/missions")
     own = (ctx.directory / f"{mission_id}.toml").resolve()
@@ -78,10 +78,9 @@ def _read(path: Path) -> str:
         raise StudioError(422, f"cannot read {path.name} as UTF-8 text ({e})", "save it as UTF-8") from None
 
 
-@router.post("")
-def save_mission(body: SaveRequest, request: Request):
+@router.post("", response_model=Saved)
+def save_mission(body: SaveRequest, ctx: Ctx) -> Doc:
     """Writes DIR/file: whole or not at all, never through a link, never over a file unasked."""
-    ctx = request.app.state.ctx
     path = safe_file(ctx.directory, body.file)
     try:
         write_file(ctx.directory, path.name, body.text.encode("utf-8", "surrogatepass"), overwrite=body.overwrite,

@@ -1,0 +1,107 @@
+"""What the studio's handlers work with: the folder, the catalog, the database, the table, the job
+queue, the solve and thinking workers (``StudioContext``), and the typed dependencies that hand
+them to a handler (``Ctx``, ``HostAuthority``, ``SeatGame``), so that no handler reaches into the
+request for them."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import threading
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from solver import __version__
+from solver.core.rules import Mission
+from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
+from solver.runtime.workers import spawned_pool
+from solver.studio.errors import StudioError
+from solver.studio.jobs import JobManager
+from solver.studio.store import Store
+from solver.studio.table import LiveGame, SeatRefused, Table
+from solver.studio.thinking import Thinkers
+
+
+class StudioContext:
+    """What every handler may use: the folder, the catalog, the database, the table, the job queue
+    and the solve worker. ``think_inline``: the table's bots think in a thread of this process
+    (the tests' quick studio) rather than in worker processes."""
+
+    def __init__(self, directory: str | Path, pieces: str | None, workers: int, warm: bool = True,
+                 think_inline: bool = False):
+        self.directory = Path(directory).resolve()
+        self.pieces = pieces
+        self.catalog = load_catalog(pieces)
+        self.workers = workers
+        self.store = Store(self.directory, __version__)
+        self.store.stop_unfinished_jobs()
+        self.jobs = JobManager(pieces, workers, warm=warm, store=self.store)
+        self.thinkers = Thinkers(min(2, max(1, workers)), inline=think_inline)
+        self.table = Table(self.directory, self.store, self.thinkers)  # the games played here
+        self.table.open()
+        self.share_base: str | None = None  # the seats' links when it listens beyond this machine
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
+
+    def solver_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = spawned_pool(1)
+            return self._pool
+
+    def mission_of_file(self, path: Path) -> Mission:
+        return load_mission(path, self.catalog)
+
+    def start_work(self) -> None:
+        """The workers again, after ``stop_work`` (a server's lifespan may start more than once)."""
+        self.jobs.restart()
+        self.thinkers.reopen()
+        self.table.resume()
+
+    def stop_work(self) -> None:
+        """End the jobs, the thinking and the solve worker (the database stays open)."""
+        self.table.close()
+        self.jobs.shutdown()
+        self.thinkers.close()
+        with self._pool_lock:
+            if self._pool is not None:
+                for p in list(getattr(self._pool, "_processes", {}).values()):
+                    p.terminate()
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+
+    def close(self) -> None:
+        self.stop_work()
+        self.store.close()
+
+
+# ---------------------------------------------------------------- the handlers' dependencies
+def context(request: Request) -> StudioContext:
+    ctx: StudioContext = request.app.state.ctx
+    return ctx
+
+
+def host_authority(request: Request) -> bool:
+    """Whether the request carries the host's authority (always on loopback; off loopback, the host
+    token: security.Guard decides and says so in the request's state)."""
+    return bool(request.scope.get("state", {}).get("host", True))
+
+
+Ctx = Annotated[StudioContext, Depends(context)]
+HostAuthority = Annotated[bool, Depends(host_authority)]
+
+
+def seat_game(game_id: str, seat: int, ctx: Ctx, token: str | None = None) -> LiveGame:
+    """The game of a seat's request, if ``token`` is that seat's: 404 for no such game, 403 otherwise."""
+    try:
+        live = ctx.table.seat_game(game_id, seat, token)
+    except SeatRefused as e:
+        raise StudioError(403, str(e), "open the seat's link as the studio gave it") from None
+    if live is None:
+        raise StudioError(404, f"no game {game_id[:40]!r}", "see GET /api/games")
+    return live
+
+
+SeatGame = Annotated[LiveGame, Depends(seat_game)]

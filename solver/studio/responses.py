@@ -1,0 +1,182 @@
+"""What the studio's JSON API answers, as models: the OpenAPI document (`/api/openapi.json`) says
+what each endpoint answers, and each answer is checked against its model on the way out.
+
+The documents are those of the command line's --json; their models name the keys a client relies
+on and let the rest through (``Open``: the documents grow, as the contract allows)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Open(BaseModel):
+    """A document whose listed keys are always there; others may come with it."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorBody(BaseModel):
+    message: str
+    fix: str
+
+
+class ErrorDoc(BaseModel):
+    """Every refusal (400, 403, 404, 409, 413, 422, 429, 500): what is wrong and how to fix it."""
+
+    error: ErrorBody
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorDoc} for code in (400, 403, 404, 409, 413, 422, 429)}
+
+
+# ---------------------------------------------------------------- missions and checks
+class MissionRow(Open):
+    """`kakapo list --json`'s row (bundled) or a mission of the folder (``valid`` false when it
+    does not load)."""
+
+    id: str
+    source: Literal["bundled", "dir"]
+    file: str
+    name: str | None = None
+    mode: str | None = None
+
+
+class MissionFile(BaseModel):
+    id: str
+    source: Literal["bundled", "dir"]
+    file: str
+    text: str
+
+
+class Saved(BaseModel):
+    file: str
+    saved: bool
+
+
+class CheckItem(BaseModel):
+    line: int | None
+    message: str
+    fix: str
+    cells: list[str]
+
+
+class CheckDoc(BaseModel):
+    """The checks `validate` makes before it solves or plays; ``mission`` the parsed mission when valid."""
+
+    valid: bool
+    errors: list[CheckItem]
+    warnings: list[CheckItem]
+    mission: dict[str, Any] | None
+
+
+class PlacementDoc(BaseModel):
+    piece: str
+    cells: list[str]
+
+
+class SolveDoc(Open):
+    """The `solve --json` document (``solution_count`` and ``count_complete`` when counted)."""
+
+    mission: str
+    status: Literal["solvable", "unsolvable", "unknown"]
+    pieces_used: int | None
+    optimal: bool | None
+    placements: list[PlacementDoc]
+    scanned: list[str]
+    players: int
+
+
+class Status(Open):
+    kernels: Literal["compiling", "ready"]
+
+
+# ---------------------------------------------------------------- jobs
+class JobStarted(BaseModel):
+    id: str
+    token: str
+
+
+class JobState(BaseModel):
+    id: str
+    kind: str
+    state: Literal["queued", "running", "done", "failed", "cancelled"]
+    progress: float
+    result: dict[str, Any] | None
+    error: str | None
+
+
+class JobRow(BaseModel):
+    id: str
+    kind: str
+    state: str
+    progress: float
+    created: str
+    ended: str | None
+    error: str | None
+    about: str | None
+
+
+# ---------------------------------------------------------------- the table
+class SeatLink(BaseModel):
+    seat: int
+    token: str
+    url: str
+
+
+class GameStarted(BaseModel):
+    id: str
+    known_deal: bool
+    seats: list[SeatLink]
+
+
+class GameRow(Open):
+    """A game of the folder (no token, and no seed before its end); ``broken``: why it cannot go on."""
+
+    id: str
+    result: str | None = None
+    broken: str | None = None
+
+
+class PlayerDoc(BaseModel):
+    seat: int
+    name: str
+    bot: bool
+    policy: str | None
+
+
+class QuestionDoc(Open):
+    id: int
+    kind: Literal["card", "select", "place"]
+    prompt: str
+    choices: list[str]
+    help: str
+
+
+class SeatDoc(Open):
+    """A seat's document: built from that seat's observation only."""
+
+    game: str
+    seat: int
+    round: int
+    hand: list[str]
+    players: list[PlayerDoc]
+    question: QuestionDoc | None
+    result: dict[str, Any] | None
+    thinking: bool
+    play_forced: bool
+
+
+class ReviewDoc(Open):
+    """The `review --json` document."""
+
+    mission: str
+    players: int
+    result: str
+    rounds: list[dict[str, Any]]
+    lost_at: int | None
+    decisions: list[dict[str, Any]]
+    seats: list[dict[str, Any]]
+    lost_by: dict[str, Any] | None
+    summary: str
