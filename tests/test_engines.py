@@ -72,7 +72,7 @@ def some_rows():
                                id=f"{name[-3:]}-{players}-{policy}")
 
 
-@pytest.mark.parametrize("path,players,policy", some_rows())
+@pytest.mark.parametrize("path,players,policy", list(some_rows()))
 def test_step_parity_on_some_campaign_rows(path, players, policy, catalog):
     check_moments(load_mission(path, catalog), catalog, players, policy, 11)
 

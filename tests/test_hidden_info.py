@@ -162,7 +162,7 @@ def cases():
                                id=f"{policy}-{name}-{players}-more")
 
 
-@pytest.mark.parametrize("name,players,policy,games", cases())
+@pytest.mark.parametrize("name,players,policy,games", list(cases()))
 def test_redealing_what_a_seat_has_not_seen_changes_no_decision(name, players, policy, games, catalog):
     """RULES.md §23, at every decision of whole games, both engines."""
     m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)

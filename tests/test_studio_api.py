@@ -221,3 +221,17 @@ def test_a_ladder_job_gives_the_ladders_document(studio):
     cli = json.loads(CliRunner().invoke(main, ["ladder", "b05", "--games", "6", "--seed", "2", "--json"]).stdout)
     assert [r["cleared"] for r in doc["result"]["rungs"]] == [r["cleared"] for r in cli["rungs"]]
     assert doc["result"]["difficulty"] == cli["difficulty"] and "campaign" in doc["result"]["difficulty"]
+
+
+def test_the_openapi_document_says_what_every_endpoint_answers(studio):
+    doc = studio.get("/api/openapi.json").json()
+    for path, operations in doc["paths"].items():
+        for method, op in operations.items():
+            answers = op["responses"]
+            ok = answers.get("200", {}).get("content", {})
+            assert ok, (method, path)
+            for kind, body in ok.items():
+                if kind == "application/json":
+                    assert body["schema"], (method, path)  # a model, not "any JSON"
+            assert {"403", "404", "422"} <= set(answers), (method, path)  # the refusals, as ErrorDoc
+    assert "/static/{name}" not in doc["paths"] and "/" not in doc["paths"]

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException
 from solver.app.documents import Doc
 from solver.studio.context import HostAuthority, StudioContext
 from solver.studio.errors import StudioError
-from solver.studio.responses import Status
+from solver.studio.responses import ERRORS, Status
 from solver.studio.routers import checks, games, jobs, missions
 from solver.studio.security import Guard
 
@@ -65,7 +65,7 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
         return JSONResponse({"error": {"message": f"internal error: {type(e).__name__}", "fix": "report it"}},
                             status_code=500)
 
-    @api.get("/api/status", response_model=Status)
+    @api.get("/api/status", response_model=Status, responses=ERRORS)
     def status(host: HostAuthority) -> Doc:
         doc: Doc = {"kernels": ctx.jobs.kernels}
         if host:  # where things are, for the host only
@@ -73,15 +73,15 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
                         "notes": list(ctx.table.notes)})
         return doc
 
-    @api.get("/", response_class=HTMLResponse)
+    @api.get("/", response_class=HTMLResponse, include_in_schema=False)
     def page() -> Response:
         return _static("index.html")
 
-    @api.get("/favicon.ico")
+    @api.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
         return Response(status_code=204)
 
-    @api.get("/static/{name}")
+    @api.get("/static/{name}", include_in_schema=False)
     def static(name: str) -> Response:
         return _static(name)
 
