@@ -95,6 +95,7 @@ class Decision:
     best_action: Action | None = field(default=None, repr=False)
     board: Board | None = field(default=None, repr=False)  # before the decision
     catalog: Any = field(default=None, repr=False, compare=False)
+    played_action: Action | None = field(default=None, repr=False)
 
     @property
     def cost(self) -> float:
@@ -106,7 +107,13 @@ class Decision:
 
     def best_cells(self) -> list[str] | None:
         """The cells of the search player's placement, for a placement decision (to draw it)."""
-        a = self.best_action
+        return self._cells(self.best_action)
+
+    def played_cells(self) -> list[str] | None:
+        """The cells of the placement played, for a placement decision."""
+        return self._cells(self.played_action)
+
+    def _cells(self, a: Action | None) -> list[str] | None:
         if a is None or a.kind != ActionKind.PLACE or a.card is None or self.catalog is None:
             return None
         return Placement(a.card, all_positions(self.catalog[a.card])[a.index]).cell_names()
@@ -116,7 +123,10 @@ class Decision:
                 "played": self.played, "best": self.best,
                 "rate_before": None if self.rate_before is None else round(self.rate_before, 4),
                 "rate_played": round(self.rate_played, 4), "rate_best": round(self.rate_best, 4),
-                "cost": round(self.cost, 4), "class": self.klass, "best_cells": self.best_cells()}
+                "cost": round(self.cost, 4), "class": self.klass, "best_cells": self.best_cells(),
+                "played_cells": self.played_cells(),
+                # the board at that moment (the pieces on it), so that a reader draws the decision
+                "pieces": [] if self.board is None else [p.to_json() for p in self.board.pieces.values()]}
 
     def costliest_json(self) -> dict:
         """The round's costliest decision in the keys the review has always had."""
@@ -335,7 +345,7 @@ def _judge(state: GameState, action: Action, cont: Continuations, human: tuple[i
     before = cont.rate(state) if costly or cont.known(state) else None
     return Decision(state.round, seat, seat in human, _kind(action), describe(state, action),
                     describe(state, preferred), before, rate_played, rate_best, preferred,
-                    state.board.copy(), state.catalog)
+                    state.board.copy(), state.catalog, action)
 
 
 def _costlier(a: Decision | None, b: Decision | None) -> Decision | None:

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.core.cards import ALL_CARDS
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
 from solver.game.actions import Action, Phase
@@ -405,6 +406,10 @@ def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | 
         moves += _round_moves(r.round, r.plays, r.in_charge, r.skill, r.pieces, r.placements, me)
     skill = obs.options[obs.option].skill if obs.option >= 0 else None  # this round's, once chosen
     moves += _round_moves(obs.round, obs.trick, in_charge, skill, (), obs.placed, me)
+    last: list[str] = []  # the cells of the last piece placed (this round's, else the last round's)
+    for placements in [r.placements for r in obs.history] + [obs.placed]:
+        if placements:
+            last = placements[-1].cell_names()
     return {
         "game": game["id"], "seat": me, "players": obs.spec.players, "human": game["human"],
         "policy": game["policy"],
@@ -417,7 +422,8 @@ def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | 
         "trick": [{"player": p, "card": str(c)} for p, c in obs.trick],
         "in_charge": in_charge, "to_act": None if to_act < 0 else to_act,
         "skills_left": obs.skills_left, "scanned": obs.board.scanned(),
-        "pieces": [p.to_json() for p in obs.board.pieces.values()],
+        "pieces": [p.to_json() for p in obs.board.pieces.values()], "last": last,
+        "shapes": {str(c): obs.catalog[c].format() for c in ALL_CARDS},  # the game's catalog: public
         "moves": moves,
         "question": None if q is None else question_json(q),
         "result": result,

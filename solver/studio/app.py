@@ -17,7 +17,7 @@ from solver.app.documents import Doc
 from solver.studio.context import HostAuthority, StudioContext
 from solver.studio.errors import StudioError
 from solver.studio.responses import ERRORS, Status
-from solver.studio.routers import checks, games, jobs, missions
+from solver.studio.routers import catalogs, checks, games, jobs, missions
 from solver.studio.security import Guard
 
 STATIC = resources.files("solver.studio") / "static"
@@ -40,7 +40,7 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
     api = FastAPI(title="kakapo studio", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json",
                   lifespan=lifespan)
     api.state.ctx = ctx
-    for r in (missions.router, checks.router, jobs.router, games.router):
+    for r in (missions.router, catalogs.router, checks.router, jobs.router, games.router):
         api.include_router(r)
 
     @api.exception_handler(StudioError)

@@ -14,7 +14,7 @@ from fastapi import Depends, Request
 
 from solver import __version__
 from solver.core.rules import Mission
-from solver.io.catalog import load_catalog
+from solver.io.catalog import Catalog, load_catalog
 from solver.io.missionfile import load_mission
 from solver.runtime.workers import spawned_pool
 from solver.studio.errors import StudioError
@@ -42,6 +42,7 @@ class StudioContext:
         self.table = Table(self.directory, self.store, self.thinkers)  # the games played here
         self.table.open()
         self.share_base: str | None = None  # the seats' links when it listens beyond this machine
+        self.catalog_file: str | None = None  # the folder's catalog chosen in the page (None: --pieces or bundled)
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 
@@ -50,6 +51,10 @@ class StudioContext:
             if self._pool is None:
                 self._pool = spawned_pool(1)
             return self._pool
+
+    def use_catalog(self, catalog: Catalog, file: str | None, path: str | None) -> None:
+        """From now on, missions are read, solved, rated and played with this catalog."""
+        self.catalog, self.catalog_file, self.pieces = catalog, file, path
 
     def mission_of_file(self, path: Path) -> Mission:
         return load_mission(path, self.catalog)

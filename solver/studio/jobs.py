@@ -78,7 +78,7 @@ def _job_main(request: Doc, pieces: str | None, workers: int, out: Queue[tuple[s
             warm_up(load_catalog(pieces))
             out.put(("done", {}))
             return
-        out.put(("done", run_job(request, load_catalog(pieces), workers, progress=tell)))
+        out.put(("done", run_job(request, load_catalog(request.get("pieces", pieces)), workers, progress=tell)))
     except KakapoError as e:
         out.put(("failed", getattr(e, "problem", str(e))))
     except Exception as e:  # a bug of ours: said in the job, never a dead server

@@ -87,3 +87,9 @@ class SeatSettings(Strict):
 
 class ReviewRequest(Strict):
     log: str = Field(max_length=MAX_TEXT)
+
+
+class CatalogChoice(Strict):
+    """The catalog to use: a file of the folder (``x.toml``), or null for the bundled one."""
+
+    file: str | None = Field(default=None, max_length=200)

@@ -88,6 +88,27 @@ class SolveDoc(Open):
     players: int
 
 
+class PieceRow(BaseModel):
+    piece: str
+    cells: int
+    shape: str
+
+
+class PiecesDoc(BaseModel):
+    """The catalog in use (``file`` null: the bundled one), as `kakapo pieces --json` lists it."""
+
+    file: str | None
+    pieces: list[PieceRow]
+
+
+class CatalogRow(BaseModel):
+    file: str | None
+    name: str
+    valid: bool
+    error: str | None
+    current: bool
+
+
 class Status(Open):
     kernels: Literal["compiling", "ready"]
 
