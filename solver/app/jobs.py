@@ -23,7 +23,7 @@ def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | N
     if needs == "games":
         return rate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress)
     return mission_job(kind, request["text"], catalog, request.get("name"), request.get("players"),
-                       request["games"], request["seed"], request.get("policy"), workers, progress)
+                       request["games"], request["seed"], request.get("policy"), workers, progress, request)
 
 
 def warm_up(catalog: Catalog) -> None:

@@ -6,16 +6,18 @@ the command line starts at once."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solver.app.documents import Counted, Doc, Fraction, Rungs
-from solver.app.inputs import mission_of_text, samples_for, table_size
+from solver.app.inputs import excluded_pieces, mission_of_text, samples_for, table_size
 from solver.app.registry import BATCH_DEFAULT
-from solver.core.errors import InputError
+from solver.core.cards import Card, Colour
+from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
+from solver.game.moment import moment_spec
 from solver.io.catalog import Catalog
 from solver.io.missionfile import check_file
 
@@ -52,6 +54,45 @@ def ladder(m: Mission, catalog: Catalog, players: int, games: int, seed: int, wo
     return doc
 
 
+def chance(m: Mission, catalog: Catalog, players: int, gone: list[Card], games: int, seed: int,
+           trump: Colour | None = None, samples: int | None = None, progress: Counted | None = None) -> Doc:
+    """`kakapo chance`: the search player's clear rate from the board ``m`` (its rounds and skills
+    those left) with the cards ``gone`` out of the game, over ``games`` deals of the unseen cards."""
+    from solver.analysis.chance import chance as run_chance  # heavy: Numba
+
+    return run_chance(m, catalog, players, gone, games, seed, trump, samples_for("search", samples), progress)
+
+
+@dataclass(frozen=True)
+class Moment:
+    """Where a table stands: the board (its rounds and skill counters those left), the table's size,
+    the cards gone and the trump in force; checked (``game.moment.moment_spec``)."""
+
+    mission: Mission
+    players: int
+    gone: list[Card]
+    trump: Colour | None
+
+
+def table_moment(m: Mission, players: int | None, exclude: Iterable[object], rounds: int | None = None,
+                 skills: int | None = None, trump: str | None = None, source: str = "mission") -> Moment:
+    """The moment a request describes (the studio's table panel, `kakapo chance`); InputError when
+    it cannot be (cards gone that are not whole rounds', hands that cannot last the rounds left)."""
+    if rounds is not None and rounds < 1:
+        raise InputError("rounds", "at least one round must be left to play", "give the rounds left, 1 or more")
+    if skills is not None and skills < 0:
+        raise InputError("skills", "the skill counters left cannot be negative", "give 0 or more")
+    m = replace(m, rounds=m.rounds if rounds is None else rounds, skills=m.skills if skills is None else skills)
+    n = table_size(m, players, source)
+    gone = excluded_pieces(exclude)
+    try:
+        colour = None if not trump else Colour.parse(trump)
+    except ParseError as e:
+        raise InputError("--trump", str(e), "give a colour: red, yellow, green, blue or purple") from None
+    moment_spec(m, n, gone, colour)
+    return Moment(m, n, gone, colour)
+
+
 def place_in_campaign(doc: Doc, m: Mission, catalog: Catalog, players: int) -> None:
     """Where the ladder's figure falls among the bundled missions of that mode and table (by the
     campaign's own measured figures)."""
@@ -64,12 +105,20 @@ def place_in_campaign(doc: Doc, m: Mission, catalog: Catalog, players: int) -> N
 
 
 def mission_job(kind: str, text: str, catalog: Catalog, name: str | None, players: int | None, games: int,
-                seed: int, policy: str | None, workers: int, progress: Fraction | None = None) -> Doc:
-    """The studio's mission jobs (ladder, simulate, ceiling): the document of the command of that
-    name with --json; ``progress(fraction)``."""
+                seed: int, policy: str | None, workers: int, progress: Fraction | None = None,
+                moment: Doc | None = None) -> Doc:
+    """The studio's mission jobs (ladder, simulate, ceiling, chance): the document of the command of
+    that name with --json; ``progress(fraction)``; ``moment``: for chance, the table's state
+    (``exclude``: the cards gone, ``rounds`` and ``skills`` left, ``trump``)."""
     m = mission_of_text(text, catalog, name)
-    players = table_size(m, players, name or "mission.toml")
     tell = progress or (lambda _f: None)
+    if kind == "chance":
+        moment = moment or {}
+        at = table_moment(m, players, moment.get("exclude") or [], moment.get("rounds"), moment.get("skills"),
+                          moment.get("trump"), name or "mission.toml")
+        return chance(at.mission, catalog, at.players, at.gone, games, seed, at.trump,
+                      progress=lambda d, t: tell(d / max(t, 1)))
+    players = table_size(m, players, name or "mission.toml")
     if kind == "simulate":
         policy = policy or BATCH_DEFAULT
         doc, _ = simulate(m, catalog, players, games, seed, policy, "numba", workers, samples_for(policy, None),

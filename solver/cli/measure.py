@@ -1,5 +1,5 @@
-"""The commands that measure: `kakapo simulate`, `ceiling`, `ladder`, `validate`, `generate` and
-`report`."""
+"""The commands that measure: `kakapo simulate`, `chance`, `ceiling`, `ladder`, `validate`, `generate`
+and `report`."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pathlib import Path
 import click
 
 from solver.app.inputs import load_inputs, samples_for, table_size
-from solver.app.measuring import band_of, generate_players, invalid_files, report_players
+from solver.app.measuring import band_of, generate_players, invalid_files, report_players, table_moment
 from solver.app.measuring import ceiling as run_ceiling
+from solver.app.measuring import chance as run_chance
 from solver.app.measuring import generate as run_generate
 from solver.app.measuring import ladder as run_ladder
 from solver.app.measuring import simulate as run_simulate
@@ -90,6 +91,55 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
     if results_path:  # after the answer is printed: a failed write never loses it
         write_csv(results_path, ["game", "result", "rounds"],
                   ([i, RESULT_NAMES[r], int(n)] for i, (r, n) in enumerate(zip(out.results, out.rounds, strict=True))))
+
+
+# ---------------------------------------------------------------- chance
+@main.command()
+@click.argument("mission", type=click.Path())
+@click.option("--exclude", multiple=True, metavar="CARD[,CARD...]",
+              help="The cards already gone (revealed in the rounds played), whole rounds of them.")
+@click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="The rounds left (default: the mission file's rounds).")
+@click.option("--skills", type=click.IntRange(min=0), default=None,
+              help="The skill counters left (default: the mission file's skills).")
+@click.option("--trump", type=click.Choice(["red", "yellow", "green", "blue", "purple"]), default=None,
+              help="The trump colour in force: the colour of the last decision card (default purple).")
+@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Deals of the cards nobody has seen.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@samples_option
+@pieces_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def chance(mission, exclude, players, rounds, skills, trump, games, seed, samples, pieces, as_json):
+    """The chance a careful table clears a game from where it stands.
+
+    MISSION is the board in front of the players: its [[placed]] pieces are those on the board,
+    and --rounds and --skills (or the file's) those left. The cards nobody has seen are dealt
+    anew --games times, consistently with the cards gone (--exclude), and the search player plays
+    every seat to the end (`kakapo solve MISSION --exclude CARDS` says whether any play of the
+    cards left can still clear it).
+
+    \b
+    Example: kakapo chance board.toml --exclude red-3,red-7,blue-2,red-1 --rounds 7 --skills 4
+    """
+    catalog, m = load_inputs(mission, pieces)
+    at = table_moment(m, players, exclude, rounds, skills, trump, mission)
+    bar = ProgressBar("deals", enabled=not as_json)
+    try:
+        doc = run_chance(at.mission, catalog, at.players, at.gone, games, seed, at.trump, samples, bar.update)
+    finally:
+        bar.close()
+    if as_json:
+        emit_json(doc)
+        return
+    lo, hi = doc["ci95"]
+    gone = f"{len(at.gone)} card(s) gone" if at.gone else "no card gone yet"
+    click.echo(f"{m.name} ({m.id}), {at.players} players, from here: {gone}, {at.mission.rounds} round(s) and "
+               f"{at.mission.skills} skill counter(s) left, trump {doc['trump']}")
+    click.echo(f"a careful table (the search player, {doc['samples']} samples, in every seat) clears "
+               f"{doc['clear_rate']:.1%} (95% interval {lo:.1%} .. {hi:.1%}) of {games} deals of the unseen cards")
 
 
 # ---------------------------------------------------------------- ceiling

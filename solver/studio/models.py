@@ -41,6 +41,10 @@ class JobRequest(Strict):
     names games of the folder (finished ones; default every finished game)."""
 
     kind: Literal[JOB_KINDS]  # type: ignore[valid-type]
+    exclude: list[str] = Field(default_factory=list, max_length=40)  # chance: the cards gone
+    rounds: int | None = Field(default=None, ge=1, le=13)  # chance: the rounds left
+    skills: int | None = Field(default=None, ge=0, le=20)  # chance: the skill counters left
+    trump: Literal["red", "yellow", "green", "blue", "purple"] | None = None  # chance: the trump in force
     text: str = Field(default="", max_length=MAX_TEXT)
     name: str | None = Field(default=None, max_length=200)
     logs: list[str] | None = Field(default=None, max_length=1000)

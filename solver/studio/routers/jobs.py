@@ -12,6 +12,7 @@ from fastapi.responses import StreamingResponse
 
 from solver.app.documents import Doc
 from solver.app.inputs import mission_of_text
+from solver.app.measuring import table_moment
 from solver.core.errors import InputError
 from solver.io.gamelog import parse_log
 from solver.io.records import log_inputs
@@ -58,6 +59,11 @@ def start(body: JobRequest, ctx: Ctx) -> Doc:
     if body.players is not None and body.players not in m.player_counts():
         raise StudioError(422, f"a {m.mode} mission is played by {' or '.join(map(str, m.player_counts()))} players",
                           "choose another number of players")
+    if body.kind == "chance":  # the table's state is said now too, not in the job
+        try:
+            table_moment(m, body.players, body.exclude, body.rounds, body.skills, body.trump)
+        except InputError as e:
+            raise refused(e) from None
     return _submit(ctx, body.model_dump(), f"{body.kind} of {m.name[:80]}")
 
 
