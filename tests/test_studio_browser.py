@@ -87,7 +87,7 @@ def test_open_a_bundled_mission_and_run_a_small_ladder(browser, served):
     assert state == "done", page.text_content("#j-state")
     assert page.query_selector("#ladder-curve") is not None
     assert page.eval_on_selector_all("#ladder-curve circle", "els => els.length") >= 7
-    assert "shortfall" in page.text_content("#j-state")
+    assert "shortfall" in page.text_content("[data-result=job]")
     assert page.errors == []
 
 

@@ -57,22 +57,30 @@ def answer_once(page, by_cells: bool = False) -> bool:
     page.wait_for_selector(READY, timeout=60_000)
     if page.query_selector("#s-log"):
         return False
-    placing = page.is_visible("#s-place")
-    if by_cells and placing:
-        cells = page.evaluate("table.doc.question.placements[table.doc.question.placements.length - 1]")
-        for c in cells:
-            page.click(f"#s-board [data-cell={c}]")
-        page.click("#s-place")
+    placing = page.is_visible("[data-confirm]")
+    if by_cells and placing:  # tap a cell of the last placement offered, then confirm what it previews
+        q = api(page.url.split("?")[0], page_seat_path(page))["question"]
+        page.click(f"#s-board [data-cell={q['placements'][-1][0]}]")
+        page.wait_for_selector("[data-confirm]:not([disabled])")
+        page.click("[data-confirm]")
     else:
         page.click("[data-choice='1']:not([disabled])")
     page.wait_for_timeout(50)
     return True
 
 
+def page_seat_path(page) -> str:
+    """The API path of the seat a page shows (its own link's game, seat and token)."""
+    from urllib.parse import parse_qs, urlparse
+
+    q = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+    return f"/api/games/{q['game']}/seats/{q['seat']}?token={q['token']}"
+
+
 def test_a_buddy_game_started_from_the_play_tab_and_played_to_its_end_by_clicks(browser, served):
     url, _ = served
     host = open_page(browser, url)
-    host.click("#tabs [data-tab=table]")
+    host.click("#tabs [data-tab=play]")
     host.select_option("#g-mission", "b05")
     host.select_option("#g-players", "2")
     host.select_option("#g-policy", "planner")
@@ -120,15 +128,14 @@ def test_two_people_in_two_browser_contexts_and_a_reload_mid_game(browser, serve
             break
         for seat, page in pages.items():
             state = settled(url, f"/api/games/{doc['id']}/seats/{seat}?token={link_token(links[seat])}")
-            hand = [b.strip() for b in page.eval_on_selector_all("#s-hand button", "bs => bs.map(b => b.textContent)")]
             if state["result"] is not None:
                 over = True
                 break
             if state["question"] is None:
                 continue
             page.wait_for_selector("[data-choice]:not([disabled])", timeout=60_000)
-            hand = [b.strip() for b in page.eval_on_selector_all("#s-hand button", "bs => bs.map(b => b.textContent)")]
-            assert hand == [c.replace("-", " ") for c in state["hand"]]  # its own hand, nothing else
+            hand = page.eval_on_selector_all("#s-hand [data-card]", "bs => bs.map(b => b.dataset.card)")
+            assert hand == state["hand"]  # its own hand, nothing else
             if not reloaded and state["round"] >= 2:
                 page.reload()
                 page.wait_for_selector("[data-choice]:not([disabled])", timeout=60_000)
@@ -203,7 +210,7 @@ def test_the_host_page_deals_in_secret_names_people_keeps_its_links_and_forgets_
     host.errors = []
     host.on("pageerror", lambda e: host.errors.append(str(e)))
     host.goto(url)
-    host.click("#tabs [data-tab=table]")
+    host.click("#tabs [data-tab=play]")
     assert not host.is_visible("#g-seed") and host.input_value("#g-seed") == ""  # nothing pre-filled
     assert "secret" in host.text_content("#g-dealmsg")
     host.check("#g-known")
@@ -260,7 +267,7 @@ def test_the_host_page_deals_in_secret_names_people_keeps_its_links_and_forgets_
     answers = [json.loads(d) for d in sent if d]
     assert len(answers) >= 2 and all(isinstance(a.get("question"), int) for a in answers)  # always tied
     # the host forgets the links: gone from its storage and its list
-    host.click("#tabs [data-tab=table]")
+    host.click("#tabs [data-tab=play]")
     host.wait_for_selector("#g-list li button")
     host.click("#g-list li button")
     host.wait_for_timeout(300)

@@ -210,6 +210,7 @@ class Review:
                 "decisions": [d.to_json() for d in self.decisions], "seats": [s.to_json() for s in self.seats],
                 "lost_by": None if self.lost_by is None else self.lost_by.to_json(), "summary": self.story,
                 "human": list(self.human), "board": board_rows(self.mission),
+                "policy": self.log.meta.get("policy"),  # the bots' (the seats no person played)
                 "samples": self.samples, "player": "planner" if self.samples == 0 else "search",
                 "playouts": self.playouts, "seed": self.seed, "thresholds": THRESHOLDS,
                 "seconds": round(self.seconds, 2)}

@@ -10,13 +10,13 @@ from solver.app.documents import Doc
 from solver.app.inputs import mission_of_text, table_size
 from solver.core.cards import Card
 from solver.core.errors import InputError
-from solver.core.rules import Mission
+from solver.core.rules import Board, Mission
 from solver.game.resume import board_mission, replay
 from solver.game.state import GameState
 from solver.io.catalog import Catalog
 from solver.io.gamelog import GameLog
 from solver.io.missionfile import warning_items
-from solver.io.missionwrite import board_rows, mission_json
+from solver.io.missionwrite import board_json, board_rows, mission_json
 
 if TYPE_CHECKING:  # heavy at run time: OR-Tools
     from solver.puzzle.answer import Answer
@@ -95,7 +95,8 @@ def editable(m: Mission) -> Doc:
     """The mission as the page's state document: the fields it edits and the board drawn row by row."""
     return {"name": m.name, "story": m.story, "mode": m.mode, "clear": "all" if m.clear_all else m.clear,
             "rounds": m.rounds, "skills": m.skills, "board": board_rows(m),
-            "placed": [p.to_json() for p in m.placed], "players": list(m.player_counts()), "show": mission_json(m)}
+            "placed": [p.to_json() for p in m.placed], "players": list(m.player_counts()), "show": mission_json(m),
+            "state": board_json(Board.start(m))}
 
 
 def check_text(text: str, catalog: Catalog, name: str | None = None) -> Doc:

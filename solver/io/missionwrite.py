@@ -52,3 +52,21 @@ def mission_json(m: Mission) -> dict:
         "placed": [p.to_json() for p in m.placed],
         "scanned": Board.start(m).scanned(),
     }
+
+
+def board_json(board: Board) -> dict:
+    """A board as a page draws it: the pieces on it, the birds scanned (with their cells), and for
+    each bird not scanned yet the cells around it still to cover (``needed``: a cell's colour when
+    its side is coloured, else null)."""
+    m = board.mission
+    marks = {c: str(col) for c, col in m.marks}
+    scanned = set(board.scanned())
+    needed = {}
+    for b in m.birds:
+        if b.letter in scanned:
+            continue
+        open_ = [c for c in range(SIZE * SIZE) if b.ring >> c & 1 and not board.occupied >> c & 1]
+        needed[b.letter] = {cell_name(c): marks.get(c) for c in open_}
+    return {"pieces": [p.to_json() for p in board.pieces.values()], "scanned": sorted(scanned),
+            "scanned_cells": sorted(cell_name(c) for b in m.birds if b.letter in scanned for c in b.cells),
+            "needed": needed}

@@ -35,7 +35,7 @@ from solver.game.seeds import game_seeds
 from solver.game.state import GameState, Observation, deal, decision_card
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
-from solver.io.missionwrite import board_rows
+from solver.io.missionwrite import board_json, board_rows
 from solver.play.question import Question, question, seat_name
 
 PERSON, BOT, FORCED = "person", "bot", "forced"  # who made a move: a person, a bot, or the rules (one legal move)
@@ -422,7 +422,7 @@ def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | 
         "trick": [{"player": p, "card": str(c)} for p, c in obs.trick],
         "in_charge": in_charge, "to_act": None if to_act < 0 else to_act,
         "skills_left": obs.skills_left, "scanned": obs.board.scanned(),
-        "pieces": [p.to_json() for p in obs.board.pieces.values()], "last": last,
+        "pieces": [p.to_json() for p in obs.board.pieces.values()], "last": last, "state": board_json(obs.board),
         "shapes": {str(c): obs.catalog[c].format() for c in ALL_CARDS},  # the game's catalog: public
         "moves": moves,
         "question": None if q is None else question_json(q),
@@ -455,4 +455,5 @@ def question_json(q: Question) -> dict:
         doc["piece"] = str(obs.piece)
         doc["placements"] = [p.cell_names() for p in q.placements]
         doc["legal_places"] = len(obs.legal)
+        doc["legal"] = [p.cell_names() for p in obs.placements()]  # every legal place, for tap-to-place
     return doc

@@ -1,0 +1,469 @@
+// The editor: one state document drives the board, the fields and the TOML text. Every edit is
+// checked by the server at once (POST /api/validate); solving and the long jobs are asked of the
+// server too, and their answers are marked as being for the previous version once the mission
+// changes. The mission being drawn is kept as a draft in this browser, and can be shared as a link
+// that carries it (no server storage).
+import { api, followJob, message } from "./api.js";
+import { boardSvg, cellOf, cellRC, COLOURS, SIZE, pieceSvg } from "./board.js";
+import { ladderChart } from "./chart.js";
+import { $, button, el, pct } from "./dom.js";
+
+const DRAFT = "kakapo-draft";
+
+export function emptyState() {
+  return { name: "New mission", story: "", mode: "buddy", clear: 1, rounds: 8, skills: 5,
+           board: Array(SIZE).fill(".".repeat(SIZE)), placed: [] };
+}
+
+// the TOML text of a state document (a JSON string is a TOML basic string)
+export function toml(s) {
+  const q = (t) => JSON.stringify(String(t));
+  const out = [`name = ${q(s.name || "Untitled")}`];
+  if (s.story) out.push(`story = ${q(s.story)}`);
+  out.push(`mode = ${q(s.mode)}`, `clear = ${s.clear === "all" ? '"all"' : s.clear}`, `rounds = ${s.rounds}`,
+           `skills = ${s.skills}`, 'board = """', ...s.board, '"""');
+  for (const p of s.placed) out.push("", "[[placed]]", `piece = ${q(p.piece)}`, `cells = [${p.cells.map(q).join(", ")}]`);
+  return out.join("\n") + "\n";
+}
+
+// what each field allows: {value} or {error}
+const whole = (v, lo, hi) => /^\d+$/.test(v.trim()) && +v >= lo && +v <= hi;
+export const FIELD_RULES = {
+  clear: (v) => (v.trim().toLowerCase() === "all" ? { value: "all" } : whole(v, 1, 26) ? { value: +v }
+    : { error: "Clear is how many birds must be scanned: a whole number, 1 or more, or all" }),
+  rounds: (v) => (whole(v, 1, 13) ? { value: +v } : { error: "Rounds is a whole number from 1 to 13" }),
+  skills: (v) => (whole(v, 0, 20) ? { value: +v } : { error: "Skills is a whole number from 0 to 20" }),
+  name: (v) => (v.trim() ? { value: v } : { error: "a mission needs a name" }),
+};
+
+export function createEditor() {
+  const ed = {
+    state: emptyState(), tool: ".", picked: [], solution: null, problems: { cells: new Set(), warn: new Set() },
+    boardState: null, history: [], future: [], checkSeq: 0, checkTimer: null, painting: false, job: null,
+    shapes: {}, listeners: [],
+  };
+
+  // ---------------------------------------------------------------- reading
+  ed.text = () => $("toml").value;
+  ed.filename = () => $("filename").value.trim() || "mission.toml";
+  ed.onChange = (f) => ed.listeners.push(f);
+
+  // ---------------------------------------------------------------- the board
+  function drawBoard() {
+    const pieces = ed.state.placed.map((p) => ({ piece: p.piece, cells: p.cells }))
+      .concat((ed.solution || []).map((p) => ({ piece: p.piece, cells: p.cells, light: true })));
+    const cls = (name) => (ed.problems.cells.has(name) ? " bad" : "") + (ed.problems.warn.has(name) ? " warn" : "")
+      + (ed.picked.includes(name) ? " picked" : "");
+    $("board").replaceChildren(boardSvg(ed.state.board, { pieces, cellClass: cls, state: ed.boardState,
+      label: "the mission's board: click or drag to paint with the tool chosen below" }));
+  }
+
+  function paint(name, first) {
+    const [r, c] = cellRC(name);
+    const s = ed.state;
+    if (ed.tool === "piece") {
+      const i = ed.picked.indexOf(name);
+      if (i >= 0) ed.picked.splice(i, 1); else ed.picked.push(name);
+      $("cells-typed").value = ed.picked.join(" ");
+      drawBoard();
+      return;
+    }
+    if (ed.tool === "erase") {
+      const k = s.placed.findIndex((p) => p.cells.includes(name));
+      if (k >= 0) { s.placed.splice(k, 1); drawBoard(); if (first) commit(); return; }
+    }
+    const ch = ed.tool === "bird" ? $("letter").value : ed.tool === "erase" ? "." : ed.tool;
+    const row = s.board[r];
+    if (row[c] === ch) return;
+    s.board[r] = row.slice(0, c) + ch + row.slice(c + 1);
+    drawBoard();
+  }
+
+  function wireBoard() {
+    const box = $("board");
+    box.addEventListener("pointerdown", (e) => {
+      const name = cellOf(e);
+      if (!name) return;
+      e.preventDefault();
+      ed.painting = ed.tool !== "piece";
+      paint(name, true);
+    });
+    box.addEventListener("pointerover", (e) => {
+      if (!ed.painting || !(e.buttons & 1)) return;
+      const name = cellOf(e);
+      if (name) paint(name, false);
+    });
+    const stop = () => { if (ed.painting) { ed.painting = false; commit(); } };
+    box.addEventListener("pointerup", stop);
+    box.addEventListener("pointerleave", stop);
+    document.addEventListener("pointerup", stop);
+  }
+
+  // ---------------------------------------------------------------- fields, text, history
+  function showFields() {
+    const s = ed.state;
+    $("f-name").value = s.name; $("f-story").value = s.story || ""; $("f-mode").value = s.mode;
+    $("f-clear").value = s.clear; $("f-rounds").value = s.rounds; $("f-skills").value = s.skills;
+    for (const f of ["name", "clear", "rounds", "skills"]) fieldError(f, null);
+    const counts = s.mode === "party" ? [4, 3] : [2];
+    for (const id of ["s-players", "j-players"]) {
+      const sel = $(id), keep = sel.value;
+      sel.replaceChildren(...counts.map((n) => new Option(String(n), String(n))));
+      if (counts.includes(parseInt(keep, 10))) sel.value = keep;
+    }
+  }
+
+  function fieldError(field, text) {
+    const box = $(`f-${field}-error`);
+    box.textContent = text || "";
+    box.hidden = !text;
+    $(`f-${field}`).setAttribute("aria-invalid", text ? "true" : "false");
+  }
+
+  // a field edited: a value not allowed is said beside it, and the text keeps the last valid one
+  function readField(field) {
+    const s = ed.state;
+    if (field === "mode") {
+      s.mode = $("f-mode").value;
+      s.rounds = s.mode === "party" ? 10 : 8; s.skills = s.mode === "party" ? 3 : 5;
+      showFields();
+      return true;
+    }
+    if (field === "story") { s.story = $("f-story").value; return true; }
+    const v = FIELD_RULES[field]($(`f-${field}`).value);
+    fieldError(field, v.error || null);
+    if (v.error) return false;
+    s[field] = v.value;
+    return true;
+  }
+
+  function commit() {
+    const notes = [];  // the file's opening comment lines (a designer's notes) stay above the text
+    for (const line of $("toml").value.split("\n")) {
+      if (!line.trim().startsWith("#")) break;
+      notes.push(line);
+    }
+    $("toml").value = (notes.length ? notes.join("\n") + "\n" : "") + toml(ed.state);
+    changed();
+    remember();
+    check();
+  }
+
+  // the mission changed: the answers about the previous one say so, and the draft follows
+  function changed() {
+    ed.solution = null;
+    for (const r of document.querySelectorAll("#editor [data-result]")) {
+      if (r.dataset.stale !== undefined || !r.textContent) continue;
+      r.dataset.stale = "";
+      r.prepend(el("strong", "for the previous version: ", "stale"));
+    }
+    try { localStorage.setItem(DRAFT, JSON.stringify({ text: $("toml").value, file: $("filename").value })); } catch (e) { /* private mode */ }
+    for (const f of ed.listeners) f();
+  }
+
+  function clearResults() {
+    ed.solution = null;
+    for (const r of document.querySelectorAll("#editor [data-result]")) { r.replaceChildren(); delete r.dataset.stale; }
+    $("reasons").replaceChildren();
+    $("curve").replaceChildren();
+  }
+
+  function remember() {
+    const text = $("toml").value;
+    if (ed.history.length && ed.history[ed.history.length - 1].text === text) return;
+    ed.history.push({ text, state: structuredClone(ed.state) });
+    if (ed.history.length > 200) ed.history.shift();
+    ed.future = [];
+  }
+
+  function restore(step) {
+    ed.state = structuredClone(step.state);
+    $("toml").value = step.text;
+    showFields(); changed(); drawBoard(); check();
+  }
+
+  ed.undo = () => { if (ed.history.length < 2) return; ed.future.push(ed.history.pop()); restore(ed.history[ed.history.length - 1]); };
+  ed.redo = () => { const step = ed.future.pop(); if (!step) return; ed.history.push(step); restore(step); };
+
+  // ---------------------------------------------------------------- checks
+  function check(fromText) {
+    clearTimeout(ed.checkTimer);
+    ed.checkTimer = setTimeout(() => runCheck(fromText), fromText ? 250 : 30);
+  }
+
+  async function runCheck(fromText) {
+    const seq = ++ed.checkSeq;
+    const res = await api("POST", "/api/validate", { text: $("toml").value, name: $("filename").value });
+    if (seq !== ed.checkSeq || !res.doc) return;
+    const d = res.doc;
+    if (d.valid && d.mission) {
+      ed.boardState = d.mission.state;
+      if (fromText) {  // the text was edited: the board and the fields follow it
+        const m = d.mission;
+        ed.state = { name: m.name, story: m.story || "", mode: m.mode, clear: m.clear, rounds: m.rounds, skills: m.skills,
+                     board: m.board.slice(), placed: m.placed.map((p) => ({ piece: p.piece, cells: p.cells.slice() })) };
+        showFields();
+        remember();
+      }
+    }
+    showProblems(d);
+    drawBoard();
+  }
+
+  function showProblems(d) {
+    const items = [];
+    ed.problems = { cells: new Set(), warn: new Set() };
+    const line = (x) => (x.line ? `line ${x.line}: ` : "");
+    for (const e of d.errors || []) {
+      items.push(el("li", `error: ${line(e)}${e.message}` + (e.fix ? ` (fix: ${e.fix})` : ""), "error"));
+      for (const c of e.cells || []) ed.problems.cells.add(c);
+    }
+    for (const w of d.warnings || []) {
+      items.push(el("li", `warning: ${line(w)}${w.message}`, "warning"));
+      for (const c of w.cells || []) ed.problems.warn.add(c);
+    }
+    if (!items.length) items.push(el("li", "valid: no errors, no warnings", "ok"));
+    $("problems").replaceChildren(...items);
+    $("problems").dataset.valid = d.valid ? "true" : "false";
+  }
+
+  // ---------------------------------------------------------------- open, save, share, draft
+  ed.load = async (text, file) => {
+    $("toml").value = text;
+    if (file) $("filename").value = file;
+    ed.picked = [];
+    clearResults();
+    await runCheck(true);
+    changed();
+    remember();
+  };
+
+  async function openMission(id) {
+    const res = await api("GET", `/api/missions/${encodeURIComponent(id)}`);
+    if (!res.ok) { $("savemsg").textContent = message(res); return; }
+    await ed.load(res.doc.text, res.doc.source === "dir" ? res.doc.file : `${id}.toml`);
+  }
+
+  async function save(overwrite) {
+    const file = $("filename").value.trim();
+    const res = await api("POST", "/api/missions", { file, text: $("toml").value, overwrite: !!overwrite });
+    const msg = $("savemsg");
+    if (res.status === 409 && !overwrite && res.doc && /exists/.test(res.doc.error.message)) {
+      if (window.confirm(`${file} exists in the folder. Replace it?`)) return save(true);
+      msg.textContent = "not saved: the file exists (nothing was overwritten)";
+      return;
+    }
+    msg.textContent = res.ok ? `saved ${res.doc.file}` : `not saved: ${message(res)}`;
+    if (res.ok) { try { localStorage.removeItem(DRAFT); } catch (e) { /* private mode */ } loadMissions(); }
+  }
+
+  function download() {
+    const a = el("a");
+    a.href = URL.createObjectURL(new Blob([$("toml").value], { type: "application/toml" }));
+    a.download = $("filename").value.trim() || "mission.toml";
+    document.body.appendChild(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+
+  function share() {
+    const bytes = new TextEncoder().encode($("toml").value);
+    let bin = "";
+    for (const b of bytes) bin += String.fromCharCode(b);
+    const code = btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const url = `${location.origin}/#mission=${code}`;
+    const out = $("share-url");
+    out.value = url;
+    out.dataset.shareUrl = url;
+    out.setAttribute("data-share-url", url);
+    out.hidden = false;
+    out.select();
+    try { navigator.clipboard.writeText(url); } catch (e) { /* not allowed: the link is shown */ }
+  }
+
+  // a link made by share(): the mission it carries, or null
+  ed.fromLink = () => {
+    const m = /(?:^#|&)mission=([A-Za-z0-9_-]+)/.exec(location.hash);
+    if (!m) return null;
+    try {
+      const bin = atob(m[1].replace(/-/g, "+").replace(/_/g, "/"));
+      return new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
+    } catch (e) { return null; }
+  };
+
+  function offerDraft() {
+    let draft = null;
+    try { draft = JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch (e) { draft = null; }
+    if (!draft || !draft.text || draft.text === $("toml").value) return;
+    const box = $("draft");
+    box.replaceChildren(el("span", "A mission you were drawing here was not saved. "),
+      button("Restore it", async () => { box.hidden = true; await ed.load(draft.text, draft.file); }, { "data-draft": "restore" }),
+      button("Discard it", () => { box.hidden = true; try { localStorage.removeItem(DRAFT); } catch (e) { /* private */ } }));
+    box.hidden = false;
+  }
+
+  // ---------------------------------------------------------------- solving and jobs
+  async function solve() {
+    const out = $("solution");
+    out.replaceChildren(el("span", "solving…"));
+    delete out.dataset.stale;
+    $("reasons").replaceChildren();
+    const res = await api("POST", "/api/solve", { text: $("toml").value, name: $("filename").value,
+                                                  players: parseInt($("s-players").value, 10), count: true });
+    if (!res.ok) { out.textContent = `cannot solve: ${message(res)}`; return; }
+    const d = res.doc;
+    ed.solution = d.placements || [];
+    out.textContent = solveWords(d);
+    out.dataset.status = d.status;
+    ed.problems = { cells: new Set(), warn: new Set() };
+    if (d.status === "unsolvable") {
+      $("reasons").replaceChildren(...(d.reasons || []).map((r) => {
+        for (const c of reasonCells(r, ed.state.board)) ed.problems.cells.add(c);
+        return el("li", r.message, "error");
+      }));
+    }
+    drawBoard();
+  }
+
+  async function startJob() {
+    const body = { kind: $("j-kind").value, text: $("toml").value, name: $("filename").value,
+                   players: parseInt($("j-players").value, 10), games: parseInt($("j-games").value, 10) || 100,
+                   seed: parseInt($("j-seed").value, 10) || 0 };
+    const res = await api("POST", "/api/jobs", body);
+    const out = $("j-result");
+    out.replaceChildren(); delete out.dataset.stale;
+    if (!res.ok) { $("j-state").textContent = `not started: ${message(res)}`; return; }
+    ed.job = res.doc.id;
+    $("curve").replaceChildren();
+    followJob(ed.job, "j", (kind, d) => {
+      out.textContent = jobWords(kind, d);
+      if (kind === "ladder") $("curve").replaceChildren(ladderChart(d));
+    });
+  }
+
+  // ---------------------------------------------------------------- pieces to place
+  ed.setShapes = (pieces) => {
+    ed.shapes = Object.fromEntries(pieces.map((p) => [p.piece, p.shape]));
+    const menu = $("piece-menu");
+    const keep = $("piece").value;
+    menu.replaceChildren(...COLOURS.map((col) => {
+      const row = el("div", null, "piecerow");
+      for (const p of pieces.filter((x) => x.piece.startsWith(col + "-"))) {
+        const b = button("", () => choosePiece(p.piece), { "aria-label": `choose ${p.piece}`, "data-choose": p.piece });
+        b.appendChild(pieceSvg(p.piece, p.shape));
+        row.appendChild(b);
+      }
+      return row;
+    }));
+    $("piece").replaceChildren(...pieces.map((p) => new Option(p.piece, p.piece)));
+    if (keep) $("piece").value = keep;
+    choosePiece($("piece").value);
+  };
+
+  function choosePiece(name) {
+    $("piece").value = name;
+    for (const b of document.querySelectorAll("#piece-menu button")) b.setAttribute("aria-pressed", b.dataset.choose === name ? "true" : "false");
+    $("pieceshape").replaceChildren(ed.shapes[name] ? pieceSvg(name, ed.shapes[name], 14) : el("span", name));
+  }
+
+  function placePicked() {
+    const typed = $("cells-typed").value.trim().toLowerCase().split(/[\s,]+/).filter(Boolean);
+    const cells = typed.length ? typed : ed.picked;
+    const msg = $("placemsg");
+    if (!cells.length) { msg.textContent = "click the cells of the piece first (or type them)"; return; }
+    const piece = $("piece").value;
+    ed.state.placed = ed.state.placed.filter((p) => p.piece !== piece);
+    ed.state.placed.push({ piece, cells: cells.slice().sort() });
+    ed.picked = [];
+    $("cells-typed").value = "";
+    msg.textContent = `${piece} placed: the checks below say whether the rules allow it`;
+    commit();
+  }
+
+  function setTool(tool) {
+    ed.tool = tool;
+    for (const b of document.querySelectorAll("#palette button")) {
+      b.classList.toggle("active", b.dataset.tool === tool);
+      b.setAttribute("aria-pressed", b.dataset.tool === tool ? "true" : "false");
+    }
+    $("placing").hidden = tool !== "piece";
+    if (tool !== "piece") { ed.picked = []; drawBoard(); }
+  }
+
+  async function loadMissions() {
+    const res = await api("GET", "/api/missions");
+    if (!res.ok) return;
+    const groups = { bundled: el("optgroup"), dir: el("optgroup") };
+    groups.bundled.label = "Bundled campaign"; groups.dir.label = "Your folder";
+    for (const m of res.doc) groups[m.source === "dir" ? "dir" : "bundled"].appendChild(new Option(`${m.id}: ${m.name || "(does not load)"}`, m.id));
+    $("open").replaceChildren(new Option("choose a mission…", ""), groups.dir, groups.bundled);
+  }
+  ed.loadMissions = loadMissions;
+
+  // ---------------------------------------------------------------- wiring
+  ed.init = () => {
+    const letters = $("letter");
+    for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") letters.appendChild(new Option(ch, ch));
+    wireBoard();
+    for (const b of document.querySelectorAll("#palette button")) b.addEventListener("click", () => setTool(b.dataset.tool));
+    letters.addEventListener("change", () => setTool("bird"));
+    for (const f of ["name", "story", "mode", "clear", "rounds", "skills"]) {
+      $(`f-${f}`).addEventListener("change", () => { if (readField(f)) commit(); });
+    }
+    $("toml").addEventListener("input", () => { changed(); check(true); });
+    $("toml").addEventListener("change", () => remember());
+    $("new").addEventListener("click", () => { ed.state = emptyState(); clearResults(); showFields(); drawBoard(); commit(); });
+    $("open").addEventListener("change", (e) => { if (e.target.value) openMission(e.target.value); });
+    $("save").addEventListener("click", () => save(false));
+    $("download").addEventListener("click", download);
+    $("share").addEventListener("click", share);
+    $("solve").addEventListener("click", solve);
+    $("clearsol").addEventListener("click", () => { ed.solution = null; $("solution").replaceChildren(); drawBoard(); });
+    $("place").addEventListener("click", placePicked);
+    $("piece").addEventListener("change", () => choosePiece($("piece").value));
+    $("unpick").addEventListener("click", () => { ed.picked = []; $("cells-typed").value = ""; drawBoard(); });
+    $("j-start").addEventListener("click", startJob);
+    $("undo").addEventListener("click", ed.undo);
+    $("redo").addEventListener("click", ed.redo);
+    document.addEventListener("keydown", (e) => {
+      if (!(e.ctrlKey || e.metaKey) || e.target === $("toml")) return;
+      if (e.key === "z") { e.preventDefault(); ed.undo(); } else if (e.key === "y") { e.preventDefault(); ed.redo(); }
+    });
+    const linked = ed.fromLink();
+    showFields(); drawBoard();
+    if (linked) { ed.load(linked, "shared.toml"); } else { commit(); offerDraft(); }
+    loadMissions();
+  };
+  return ed;
+}
+
+// ---------------------------------------------------------------- words
+export function solveWords(d) {
+  if (d.status === "solvable") {
+    const count = d.count_complete === undefined ? "" : d.count_complete
+      ? (d.solution_count === 1 ? "; a unique answer of that size" : `; ${d.solution_count} answers of that size`)
+      : `; at least ${d.solution_count} answers of that size`;
+    return `solvable with ${d.pieces_used} new piece(s), ${d.optimal ? "proven minimal" : "not proven minimal"}${count}; `
+      + `scans ${(d.scanned || []).join(", ") || "-"}; pieces: ` + d.placements.map((p) => `${p.piece} at ${p.cells.join(" ")}`).join("; ");
+  }
+  if (d.status === "unsolvable") return "unsolvable (proven):";
+  return "undecided: no answer within the time limit";
+}
+
+// the cells a reason concerns: its own, and those of the birds it names
+export function reasonCells(reason, rows) {
+  const out = new Set(reason.cells || []);
+  const birds = new Set(reason.birds || []);
+  rows.forEach((row, r) => [...row].forEach((ch, c) => { if (birds.has(ch)) out.add("abcdefghijkl"[c] + (r + 1)); }));
+  return out;
+}
+
+export function jobWords(kind, d) {
+  if (kind === "ladder") {
+    const place = d.difficulty.campaign_text ? `; in the campaign: ${d.difficulty.campaign_text}` : "";
+    return `ladder: shortfall ${d.difficulty.value.toFixed(3)} (0 = every rung clears every clearable deal); `
+      + `open-hand ceiling ${pct(d.ceiling.clear_rate)}${place}`;
+  }
+  if (kind === "simulate") return `simulate: ${d.policy} clears ${pct(d.clear_rate)} (95 % interval ${pct(d.ci95[0])} to ${pct(d.ci95[1])}) of ${d.games} games`;
+  if (kind === "chance") return `a careful table clears ${pct(d.clear_rate)} (95 % interval ${pct(d.ci95[0])} to ${pct(d.ci95[1])}) of ${d.games} deals of the unseen cards`;
+  return `ceiling: open hands clear ${pct(d.clear_rate)} of ${d.games} deals (${d.undecided} undecided)`;
+}

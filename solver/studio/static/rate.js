@@ -1,0 +1,37 @@
+// Rate this table: which rung of the ladder the people play like, from the folder's finished games
+// (kakapo rate), and the clear rate to expect from them at each bundled mission.
+import { api, followJob, message } from "./api.js";
+import { $, el } from "./dom.js";
+
+const rungName = (r) => (r.samples ? `${r.policy}-${r.samples}` : r.policy);
+
+async function show(d) {
+  const plausible = d.plausible.map(rungName).join(", ");
+  $("rt-state").textContent = `${d.games} game(s), seat(s) ${d.seats.join(", ")}: the table plays like ${rungName(d.best)}`
+    + (d.told_apart ? " (every other rung ruled out)" : `; these games cannot tell apart: ${plausible}`);
+  const list = await api("GET", "/api/missions");
+  const shortfall = new Map();
+  if (list.ok) for (const m of list.doc) if (m.shortfall) shortfall.set(m.id, m.shortfall);
+  const head = el("tr");
+  for (const h of ["mission", "players", "campaign shortfall", "expected for your table"]) head.appendChild(el("th", h, null, { scope: "col" }));
+  const rows = d.predictions.map((p) => {
+    const tr = el("tr", null, null, { "data-mission": p.mission });
+    const sf = shortfall.get(p.mission);
+    tr.append(el("td", p.mission), el("td", String(p.players)),
+      el("td", sf && sf[String(p.players)] !== undefined ? sf[String(p.players)].toFixed(3) : "-"),
+      el("td", `${Math.round(100 * p.clear_rate)} % (${Math.round(100 * p.ci95[0])}–${Math.round(100 * p.ci95[1])} %)`));
+    return tr;
+  });
+  $("rt-expected").replaceChildren(head, ...rows);
+}
+
+export function createRate() {
+  async function start() {
+    $("rt-state").textContent = "rating…";
+    $("rt-expected").replaceChildren();
+    const res = await api("POST", "/api/jobs", { kind: "rate" });
+    if (!res.ok) { $("rt-state").textContent = `cannot rate: ${message(res)}`; return; }
+    followJob(res.doc.id, "rt", (_kind, result) => show(result));
+  }
+  return { init() { $("rt-rate").addEventListener("click", start); } };
+}
