@@ -157,7 +157,9 @@ export function createEditor() {
       r.dataset.stale = "";
       r.prepend(el("strong", "for the previous version: ", "stale"));
     }
-    try { localStorage.setItem(DRAFT, JSON.stringify({ text: $("toml").value, file: $("filename").value })); } catch (e) { /* private mode */ }
+    if (ed.ready) {  // not the empty board the page starts from: that would overwrite the draft offered
+      try { localStorage.setItem(DRAFT, JSON.stringify({ text: $("toml").value, file: $("filename").value })); } catch (e) { /* private mode */ }
+    }
     for (const f of ed.listeners) f();
   }
 
@@ -290,9 +292,11 @@ export function createEditor() {
     } catch (e) { return null; }
   };
 
-  function offerDraft() {
-    let draft = null;
-    try { draft = JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch (e) { draft = null; }
+  function readDraft() {
+    try { return JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch (e) { return null; }
+  }
+
+  function offerDraft(draft) {
     if (!draft || !draft.text || draft.text === $("toml").value) return;
     const box = $("draft");
     box.replaceChildren(el("span", "A mission you were drawing here was not saved. "),
@@ -429,8 +433,9 @@ export function createEditor() {
       if (e.key === "z") { e.preventDefault(); ed.undo(); } else if (e.key === "y") { e.preventDefault(); ed.redo(); }
     });
     const linked = ed.fromLink();
+    const draft = readDraft();
     showFields(); drawBoard();
-    if (linked) { ed.load(linked, "shared.toml"); } else { commit(); offerDraft(); }
+    if (linked) { ed.ready = true; ed.load(linked, "shared.toml"); } else { commit(); ed.ready = true; offerDraft(draft); }
     loadMissions();
   };
   return ed;
