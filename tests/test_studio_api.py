@@ -44,8 +44,8 @@ def error_of(res):
 def test_the_page_and_its_files_are_served(studio):
     res = studio.get("/")
     assert res.status_code == 200 and "text/html" in res.headers["content-type"]
-    assert "/static/studio.js" in res.text and "http" not in res.text.replace("http-equiv", "")  # nothing remote
-    for name in ("studio.js", "studio.css"):
+    assert "/static/main.js" in res.text and "http" not in res.text.replace("http-equiv", "")  # nothing remote
+    for name in ("main.js", "editor.js", "board.js", "studio.css"):
         assert studio.get(f"/static/{name}").status_code == 200
     assert studio.get("/static/../app.py").status_code == 404
     assert studio.get("/static/nothing.js").status_code == 404

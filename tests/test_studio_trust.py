@@ -307,7 +307,7 @@ def test_off_loopback_everything_but_a_seats_own_needs_the_host_token(tmp_path):
     app = create_app(tmp_path, None, 1, warm=False, host_token="HOST", think_inline=True)
     with TestClient(app) as anyone:
         host = TestClient(app, headers={"Authorization": "token HOST"})
-        assert anyone.get("/").status_code == 200 and anyone.get("/static/studio.js").status_code == 200
+        assert anyone.get("/").status_code == 200 and anyone.get("/static/main.js").status_code == 200
         for method, path, body in (("GET", "/api/games", None), ("GET", "/api/missions", None),
                                    ("POST", "/api/missions", {"file": "x.toml", "text": "x"}),
                                    ("POST", "/api/games", {"mission": "b05"}), ("GET", "/api/jobs", None),
