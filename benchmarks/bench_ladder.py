@@ -47,10 +47,10 @@ def run_row(args) -> dict:
     from solver.core.codes import Result
     from solver.core.spec import GameSpec
     from solver.game import fast
+    from solver.game.arrays import build_arrays
     from solver.game.fast.state import spec_array
     from solver.game.planner import planner_library
     from solver.game.seeds import game_seeds
-    from solver.game.tables import build_tables
     from solver.io.catalog import load_catalog
     from solver.io.missionfile import load_mission
     from solver.io.paths import bundled_mission
@@ -58,7 +58,7 @@ def run_row(args) -> dict:
 
     catalog = load_catalog()
     mission = load_mission(bundled_mission(mid), catalog)
-    tables = build_tables(mission, catalog, planner_library(mission, catalog))
+    tables = build_arrays(mission, catalog, planner_library(mission, catalog))
     spec = spec_array(GameSpec.of(mission, players))
     seeds = game_seeds(seed, 0, games)
     row: dict = {"mission": mid, "players": players, "games": games, "seed": seed, "rungs": {}}

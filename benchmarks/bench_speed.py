@@ -34,17 +34,17 @@ POLICIES = ("random", "greedy", "heuristic", "planner")
 def measure_row(mid: str, players: int, games: int, policies, repeats: int) -> dict:
     from solver.core.spec import GameSpec
     from solver.game import fast
+    from solver.game.arrays import build_arrays
     from solver.game.fast.state import spec_array
     from solver.game.planner import planner_library
     from solver.game.seeds import game_seeds
-    from solver.game.tables import build_tables
     from solver.io.catalog import load_catalog
     from solver.io.missionfile import load_mission
     from solver.io.paths import bundled_mission
 
     cat = load_catalog()
     m = load_mission(bundled_mission(mid), cat)
-    tables = build_tables(m, cat, planner_library(m, cat))
+    tables = build_arrays(m, cat, planner_library(m, cat))
     spec = spec_array(GameSpec.of(m, players))
     seeds = game_seeds(1, 0, games)
     out = {"mission": mid, "players": players, "games": games}

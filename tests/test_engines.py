@@ -15,6 +15,7 @@ from solver.core.codes import ONE_PLY, RESULT_NAMES, PolicyId
 from solver.core.spec import GameSpec
 from solver.core.stats import wilson
 from solver.game import fast
+from solver.game.arrays import build_arrays
 from solver.game.engine import play_game, play_out
 from solver.game.fast import state as fs
 from solver.game.fast.play import play_out as fast_play_out
@@ -22,12 +23,11 @@ from solver.game.fast.policies import decide
 from solver.game.fast.state import spec_array
 from solver.game.roster import make_policy
 from solver.game.seeds import game_seeds
-from solver.game.tables import build_tables
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
 from tests.referee import referee
-from tests.twins import assert_same_state, fast_legal, fresh_memory, moments, reference_policy, tables_for
+from tests.twins import arrays_for, assert_same_state, fast_legal, fresh_memory, moments, reference_policy
 
 CASES = [("buddy/b03", 2), ("party/p02", 3), ("party/p03", 4)]
 POLICIES = [p.label for p in ONE_PLY]
@@ -42,7 +42,7 @@ def campaign_rows():
 def check_moments(m, catalog, players, policy, seed, cuts=3):
     """At moments across one reference game: the same legal actions; the policy's action leads to the
     same next state; both engines play out the same rest of the game."""
-    T = tables_for(m, catalog, policy == "planner")
+    T = arrays_for(m, catalog, policy == "planner")
     steps, end = moments(m, catalog, players, policy, seed)
     picks = sorted({int(len(steps) * k / (cuts + 1)) for k in range(1, cuts + 1)})
     for k in picks:
@@ -92,7 +92,7 @@ def test_step_parity_on_every_campaign_row(policy, catalog):
 def test_engines_agree_game_by_game_300_deals(name, players, catalog):
     m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
     seeds = game_seeds(20261122, 0, 300)
-    tables = build_tables(m, catalog)
+    tables = build_arrays(m, catalog)
     spec = spec_array(GameSpec.of(m, players))
     for policy, count in (("heuristic", 300), ("random", 100), ("greedy", 100)):
         res, rounds, scanned, traces = fast.run(tables, spec, seeds[:count], policy)
@@ -113,7 +113,7 @@ def test_planner_engines_agree_game_by_game(catalog):
                                  ("tests/missions/buddy/b04.toml", 2, 60)):
         m = load_mission(ROOT / path, catalog)
         seeds = game_seeds(20261122, 0, count)
-        res, rounds, _scanned, traces = fast.run(build_tables(m, catalog, planner_library(m, catalog)),
+        res, rounds, _scanned, traces = fast.run(build_arrays(m, catalog, planner_library(m, catalog)),
                                                 spec_array(GameSpec.of(m, players)), seeds, "planner")
         pol = make_policy("planner")
         for i in range(count):

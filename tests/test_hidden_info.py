@@ -34,7 +34,7 @@ from solver.game.seeds import game_seeds, seat_seeds
 from solver.game.state import Observation, deal
 from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
-from tests.twins import fresh_memory, reference_policy, small_library, tables_for
+from tests.twins import arrays_for, fresh_memory, reference_policy, small_library
 
 ALLOWED = {"seat", "spec", "mission", "catalog", "round", "hand", "hand_sizes", "start_player", "trump",
            "trick", "history", "board", "skills_left", "removed", "phase", "options", "piece", "legal",
@@ -110,10 +110,10 @@ class Probe:
         self.checks = self.changed = 0
         spec = spec_array(state.spec)
         if policy == "search":
-            self.T = tables_for(m, catalog, True)
+            self.T = arrays_for(m, catalog, True)
             self.memories = lambda: fsearch.new_search_memory(spec, SEARCH_SAMPLES, self.T)
         else:
-            self.T = tables_for(m, catalog, policy == "planner")
+            self.T = arrays_for(m, catalog, policy == "planner")
             self.memories = lambda: fresh_memory(self.T)
 
     def fast_decision(self, state, seat: int, stream: int) -> tuple[int, int]:
@@ -213,7 +213,7 @@ def test_seat_streams_do_not_come_from_the_deal(catalog):
     # the Numba engine deals the same streams
     spec = GameSpec.of(m, 2)
     S = fs.new_state(spec_array(spec))
-    T = tables_for(m, catalog, False)
+    T = arrays_for(m, catalog, False)
     fplay.deal_game(int(seeds[0]), seat_seeds(seeds[:1], 2)[0], S, T)
     assert [int(x) for x in S.rs[:2]] == [seat_seed(int(seeds[0]), k) for k in range(2)]
 

@@ -28,8 +28,8 @@ from solver.game.fast import rng as frng
 from solver.game.fast import search as fsearch
 from solver.game.fast import state as fs
 from solver.game.fast.state import spec_array
-from solver.game.planner import PlanBoardView, PlanTables, conflicts, live_solutions
-from solver.game.policies import BoardView, GreedyPolicy, HeuristicPolicy, MissionTables
+from solver.game.planner import PlanArrays, PlanBoardView, conflicts, live_solutions
+from solver.game.policies import BoardView, GreedyPolicy, HeuristicPolicy, MissionArrays
 from solver.game.seeds import seat_seeds
 from solver.game.state import Option, deal, decision_card, end_of_round, legal_cards, legal_positions, selection_options
 from solver.io.missionfile import load_mission
@@ -38,13 +38,13 @@ from solver.runtime.bits import join, split
 from tests.conftest import ROOT
 from tests.twins import (
     COVERED,
+    arrays_for,
     assert_same_state,
     fast_legal,
     fresh_memory,
     moments,
     reference_policy,
     small_library,
-    tables_for,
     twin,
 )
 
@@ -127,7 +127,7 @@ def test_random_streams_and_trace_mixing():
 def test_deal(path, players, catalog):
     m = load(path, catalog)
     spec = GameSpec.of(m, players)
-    T = tables_for(m, catalog, False)
+    T = arrays_for(m, catalog, False)
     for seed in range(0, 2**40, 2**40 // 40):
         state = deal(m, catalog, players, seed)
         S = fs.new_state(spec_array(spec))
@@ -139,7 +139,7 @@ def test_deal(path, players, catalog):
 def test_copy_state_is_a_clone_into_arrays_kept(catalog):
     m = load("tests/missions/party/p01.toml", catalog)
     spec = spec_array(GameSpec.of(m, 3))
-    T = tables_for(m, catalog, False)
+    T = arrays_for(m, catalog, False)
     S, into = fs.new_state(spec), fs.new_state(spec)
     fplay.deal_game(7, seat_seeds([7], 3)[0], S, T)
     fplay.play_out(S, int(PolicyId.GREEDY), fpol.new_memory(T), T)  # every array has moved on
@@ -204,7 +204,7 @@ def test_selection_options(players, catalog):
 def boards(mission, catalog, seed, steps=9):
     """Boards along random legal placements (mostly near the birds), with each placement's global id."""
     r = random.Random(seed)
-    tables = tables_for(mission, catalog, False)
+    tables = arrays_for(mission, catalog, False)
     board = Board.start(mission)
     yield board.copy(), None
     rings = 0
@@ -229,7 +229,7 @@ def boards(mission, catalog, seed, steps=9):
 @pytest.mark.parametrize("path", MISSIONS, ids=lambda p: p.split("/")[-1])
 def test_board_rules(path, catalog):
     m = load(path, catalog)
-    T = tables_for(m, catalog, False)
+    T = arrays_for(m, catalog, False)
     for seed in range(5):
         prev = None
         for board, g in boards(m, catalog, seed):
@@ -267,7 +267,7 @@ def test_state_every_legal_action_from_many_moments(path, players, catalog):
     """From moments of random games: same current player, piece, legal actions and observation;
     every legal action accepted and leading to the same next state; others refused."""
     m = load(path, catalog)
-    T = tables_for(m, catalog, False)
+    T = arrays_for(m, catalog, False)
     checked = 0
     for seed in range(3):
         steps, _ = moments(m, catalog, players, "random", seed)
@@ -319,8 +319,8 @@ def view_arrays(T, occ, cm):
 @pytest.mark.parametrize("path", MISSIONS, ids=lambda p: p.split("/")[-1])
 def test_board_view_and_score(path, catalog):
     m = load(path, catalog)
-    T = tables_for(m, catalog, False)
-    t = MissionTables(m, catalog)
+    T = arrays_for(m, catalog, False)
+    t = MissionArrays(m, catalog)
     for seed in range(4):
         r = random.Random(50 + seed)
         for board, _ in boards(m, catalog, seed):
@@ -344,8 +344,8 @@ def test_board_view_and_score(path, catalog):
 def test_usefulness_cached_across_placements(path, catalog):
     """The incremental cache (placed / is_fresh) gives BoardView.usefulness of a fresh board."""
     m = load(path, catalog)
-    T = tables_for(m, catalog, False)
-    t = MissionTables(m, catalog)
+    T = arrays_for(m, catalog, False)
+    t = MissionArrays(m, catalog)
     memo = FootMemo(T)  # footprint scores shared by the cards, and by the games: dealt-board scores are kept
     for seed in range(5):
         cache = [np.zeros(40, np.int64) for _ in range(5)]  # value, known, best_pos, best_grp, stale
@@ -418,8 +418,8 @@ def test_placement_choice_dead_ends_and_fillers(path, catalog):
     """smart_place is SmartBase.place (greedy: no dead-end checks; heuristic: with them); is_dead_end
     and filler are their reference functions."""
     m = load(path, catalog)
-    T = tables_for(m, catalog, False)
-    t = MissionTables(m, catalog)
+    T = arrays_for(m, catalog, False)
+    t = MissionArrays(m, catalog)
     sc = scratch(T)
     for seed in range(3):
         r = random.Random(200 + seed)
@@ -493,7 +493,7 @@ def test_heuristic_card_and_selection(path, players, catalog):
 
 # ---------------------------------------------------------------- the planner
 def plan_view(m, catalog, obs):
-    t = PlanTables(m, catalog, small_library(m, catalog))
+    t = PlanArrays(m, catalog, small_library(m, catalog))
     return t, PlanBoardView(t, obs.board, live_solutions(t, obs))
 
 
@@ -506,7 +506,7 @@ def test_planner_kernels(path, players, catalog):
     """Along planner games: the spoiled and live solutions with their bonus, the planner's usefulness
     and its placement, each against planner.py."""
     m = load(path, catalog)
-    T = tables_for(m, catalog, True)
+    T = arrays_for(m, catalog, True)
     lib = small_library(m, catalog)
     assert len(lib) > 3
     checks = 0
@@ -557,7 +557,7 @@ def test_decide_is_act_from_any_moment(path, players, policy, catalog):
     """decide with a memory that has seen nothing yet, at any moment, takes the reference policy's action
     (and uses the seat's random stream the same way)."""
     m = load(path, catalog)
-    T = tables_for(m, catalog, policy == "planner")
+    T = arrays_for(m, catalog, policy == "planner")
     for seed in range(2):
         steps, _ = moments(m, catalog, players, policy, 400 + seed)
         for state, action in steps[::3]:
@@ -580,7 +580,7 @@ def test_play_out_from_any_moment_and_whole_games(policy, catalog):
     from solver.game.engine import play_out
 
     m = load(MISSIONS[3], catalog)
-    T = tables_for(m, catalog, policy == "planner")
+    T = arrays_for(m, catalog, policy == "planner")
     spec = spec_array(GameSpec.of(m, 2))
     for seed in range(3):
         steps, end = moments(m, catalog, 2, policy, 500 + seed)

@@ -9,6 +9,7 @@ from solver.core.codes import PolicyId, Result
 from solver.core.rules import mask_of
 from solver.core.spec import GameSpec
 from solver.game import search
+from solver.game.arrays import build_arrays
 from solver.game.engine import play_game, play_out
 from solver.game.fast import search as fsearch
 from solver.game.fast import state as fs
@@ -19,11 +20,10 @@ from solver.game.rng import SplitMix64
 from solver.game.roster import make_policy
 from solver.game.search import SearchPolicy
 from solver.game.seeds import game_seeds, seat_seeds
-from solver.game.tables import build_tables
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
 from tests.conftest import ROOT
-from tests.twins import assert_same_state, moments, small_library, tables_for, twin
+from tests.twins import arrays_for, assert_same_state, moments, small_library, twin
 
 ROWS = [("buddy/b12", 2), ("party/p13", 3), ("party/p18", 4), ("buddy/b04", 2)]
 
@@ -43,7 +43,7 @@ def some_moments(catalog, every=3):
 
 
 def search_memory(m, players, samples, catalog):
-    T = tables_for(m, catalog, True)
+    T = arrays_for(m, catalog, True)
     return fsearch.new_search_memory(spec_array(GameSpec.of(m, players)), samples, T), T
 
 
@@ -258,7 +258,7 @@ def test_play_on_from_a_moment_equals_the_reference(catalog):
         m = mission_of(name, catalog)
         steps, _ = moments(m, catalog, players, "planner", 4)
         state = steps[-min(len(steps), 9)][0]
-        T = tables_for(m, catalog, True)
+        T = arrays_for(m, catalog, True)
         seeds = np.array([5, 77, 2**63 + 9], np.uint64)
         results = np.zeros(3, np.int64)
         fsearch.search_play_on(fs.fast_state(state), 1, T, seeds, results)
@@ -271,7 +271,7 @@ def test_play_on_from_a_moment_equals_the_reference(catalog):
 @twin("search.search_many")
 def test_whole_search_games_equal_the_reference(catalog):
     m = load_mission(ROOT / "tests/missions/buddy/b01.toml", catalog)
-    T = tables_for(m, catalog, True)
+    T = arrays_for(m, catalog, True)
     seeds = game_seeds(3, 0, 2)
     out = [np.zeros(2, np.int64) for _ in range(3)] + [np.zeros(2, np.uint64)]
     fsearch.search_many(seeds, seat_seeds(seeds, 2), spec_array(GameSpec.of(m, 2)), 1, T, *out)
@@ -285,7 +285,7 @@ def test_search_clears_more_than_the_planner(catalog):
     from solver.game import fast
 
     m = load_mission(ROOT / "missions/buddy/b15.toml", catalog)
-    T = tables_for(m, catalog, True)
+    T = arrays_for(m, catalog, True)
     spec = spec_array(GameSpec.of(m, 2))
     seeds = game_seeds(1, 0, 30)
     planner = (fast.run(T, spec, seeds, "planner")[0] == 0).sum()
@@ -305,7 +305,7 @@ def test_the_mixed_table_kernel_plays_the_reference_engines_games(catalog):
                                              ("p05", 3, {1}, "greedy", "heuristic"),
                                              ("p05", 4, {0, 2}, "search", "planner")):
         m = load_mission(bundled_mission(mid), catalog)
-        T = build_tables(m, catalog, planner_library(m, catalog))
+        T = build_arrays(m, catalog, planner_library(m, catalog))
         start = deal(m, catalog, players, 123)
         seeds = game_seeds(5, 0, 6)
         group = np.array([0 if s in rated else 1 for s in range(players)], np.int64)

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from solver.core.codes import Result
+from solver.game.arrays import build_arrays
 from solver.game.engine import play_out
 from solver.game.fast.state import MAX_MOVES, fast_state
 from solver.game.planner import PlannerPolicy, planner_library
 from solver.game.seeds import game_seeds
 from solver.game.state import deal
-from solver.game.tables import build_tables
 from solver.io.missionfile import load_mission
 from solver.openhand import fastwitness
 from solver.openhand.witness import replay_witness, search_witness, witness_moves
@@ -21,7 +21,7 @@ from tests.conftest import ROOT
 @pytest.fixture(scope="module")
 def hard(catalog):
     m = load_mission(ROOT / "missions/buddy/b20.toml", catalog)
-    return m, build_tables(m, catalog, planner_library(m, catalog))
+    return m, build_arrays(m, catalog, planner_library(m, catalog))
 
 
 def test_witnesses_replay_and_beat_the_hidden_information_players(hard, catalog):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver.game.arrays import build_arrays
 from solver.game.fast import new_memory, reset_memory
 from solver.game.fast.state import (
     I_NMOVES,
@@ -19,7 +20,6 @@ from solver.game.fast.state import (
 from solver.game.planner import PlannerPolicy
 from solver.game.roster import make_policy
 from solver.game.state import deal
-from solver.game.tables import build_tables
 from solver.puzzle.library import build_library
 
 LIBRARY_BUDGET = 20000  # search nodes: a small library, quick to build (parity holds for any library)
@@ -42,10 +42,10 @@ def small_library(mission, catalog) -> tuple:
     return _CACHE[key]
 
 
-def tables_for(mission, catalog, with_library: bool):
+def arrays_for(mission, catalog, with_library: bool):
     key = ("tables", mission, id(catalog), with_library)
     if key not in _CACHE:
-        _CACHE[key] = build_tables(mission, catalog, small_library(mission, catalog) if with_library else ())
+        _CACHE[key] = build_arrays(mission, catalog, small_library(mission, catalog) if with_library else ())
     return _CACHE[key]
 
 
@@ -103,5 +103,16 @@ def fresh_memory(T):
     return mem
 
 
-__all__ = ["COVERED", "MAX_MOVES", "assert_same_state", "canonical", "fast_legal", "fresh_memory", "moments",
-           "reference_policy", "small_library", "tables_for", "twin"]
+__all__ = [
+    "COVERED",
+    "MAX_MOVES",
+    "arrays_for",
+    "assert_same_state",
+    "canonical",
+    "fast_legal",
+    "fresh_memory",
+    "moments",
+    "reference_policy",
+    "small_library",
+    "twin",
+]

@@ -1,2 +1,2 @@
-"""Many games and many missions: Monte Carlo runs, the batch report (tables, page, plots,
+"""Many games and many missions: Monte Carlo runs, the batch report (rows, page, plots,
 cluster runs), the mission generator and the validator of fan missions."""

@@ -12,20 +12,20 @@ from solver.core.cards import Card, Colour
 from solver.core.codes import Result
 from solver.core.rules import Mission
 from solver.core.stats import wilson
+from solver.game.arrays import build_arrays
 from solver.game.fast.search import search_play_on
 from solver.game.fast.state import fast_state
 from solver.game.moment import deal_moment, moment_spec
 from solver.game.planner import planner_library
 from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
-from solver.game.tables import build_tables
 
 
 def chance(m: Mission, catalog, players: int, gone: list[Card], games: int, seed: int = 1,
            trump: Colour | None = None, samples: int = DEFAULT_SAMPLES, progress=None) -> dict:
     """The search player's clear rate from the moment over ``games`` deals of the unseen cards."""
     spec, held = moment_spec(m, players, gone, trump)
-    T = build_tables(m, catalog, planner_library(m, catalog))
+    T = build_arrays(m, catalog, planner_library(m, catalog))
     seeds = game_seeds(seed, 0, games)
     results = np.zeros(1, np.int64)
     cleared = 0

@@ -1,4 +1,4 @@
-"""`kakapo ladder`: the clear rate of one mission on the same deals for tables of growing strength,
+"""`kakapo ladder`: the clear rate of one mission on the same deals for arrays of growing strength,
 from the naive baseline to the search player, with the open-hand ceiling above them all.
 
 A difficulty number is only as good as the players behind it: a mission that the heuristic
@@ -44,7 +44,7 @@ def rung_label(policy: str, samples: int | None) -> str:
 
 def ladder(mission, catalog, players: int, games: int, seed: int, workers: int = 1, progress=None,
            time_limit: float | None = None) -> dict:
-    """SPEC's `kakapo ladder` document. ``progress(label, done, total)`` follows each rung."""
+    """`kakapo ladder`'s document. ``progress(label, done, total)`` follows each rung."""
     rungs = []
     cleared_any = np.zeros(games, bool)
     for policy, samples in RUNGS:

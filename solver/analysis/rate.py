@@ -28,6 +28,7 @@ from solver.core.errors import InputError
 from solver.core.rules import Mission
 from solver.core.stats import wilson
 from solver.game.actions import Action
+from solver.game.arrays import build_arrays
 from solver.game.fast.search import table_play_on_py
 from solver.game.fast.state import fast_state
 from solver.game.planner import planner_library
@@ -37,7 +38,6 @@ from solver.game.roster import make_policy
 from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
 from solver.game.state import GameState, Observation
-from solver.game.tables import build_tables
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.difficulty import campaign_difficulty
 from solver.io.gamelog import GameLog, read_log
@@ -50,7 +50,7 @@ RATE_PLAYS = 20
 LR_BOUND = 1.92  # half of chi-square(1)'s 95 % point (3.84): a rung this close to the best stays plausible
 AGREE_STREAM = 7  # the agreement's streams: another family than the replays'
 PREDICT_GAMES = 200  # a mission outside the campaign: the rung's games there
-_TABLES: dict = {}  # per process: the tables of each mission rated (_tables)
+_ARRAYS: dict = {}  # per process: the arrays of each mission rated (_tables)
 _PLAYERS: dict = {}  # per process: one player per rung (_agreement)
 
 
@@ -111,18 +111,18 @@ def read_games(paths: list[str], seats: tuple[int, ...] | None) -> list[RatedGam
     return games
 
 
-def _tables(game: RatedGame):
-    """The mission's tables, built once per process and mission (a rating asks for them per rung)."""
+def _arrays(game: RatedGame):
+    """The mission's arrays, built once per process and mission (a rating asks for them per rung)."""
     key = (game.mission.id, game.mission.source, game.catalog.key)
-    if key not in _TABLES:
-        _TABLES[key] = build_tables(game.mission, game.catalog, planner_library(game.mission, game.catalog))
-    return _TABLES[key]
+    if key not in _ARRAYS:
+        _ARRAYS[key] = build_arrays(game.mission, game.catalog, planner_library(game.mission, game.catalog))
+    return _ARRAYS[key]
 
 
 def _replays(game: RatedGame, index: int, policy: str, samples: int | None, plays: int, seed: int) -> int:
     """Clears of the logged deal in ``rung_plays`` replays (the first of the ``plays`` streams of
     this game), the rated seats played by (policy, samples)."""
-    T = _tables(game)
+    T = _arrays(game)
     group = np.array([0 if s in game.seats else 1 for s in range(game.start.players)], np.int64)
     pols = np.array([int(PolicyId.parse(policy)), int(PolicyId.parse(game.other))], np.int64)
     ks = np.array([samples or 0, game.other_samples if game.other == PolicyId.SEARCH.label else 0], np.int64)
@@ -135,7 +135,7 @@ def _replays(game: RatedGame, index: int, policy: str, samples: int | None, play
 def _agreement(game: RatedGame, index: int, policy: str, samples: int | None, seed: int) -> tuple[int, int]:
     """(decisions the rung makes too, decisions) over the rated seats' logged decisions."""
     key = (policy, samples)
-    if key not in _PLAYERS:  # one player per rung and process: the search player keeps its tables
+    if key not in _PLAYERS:  # one player per rung and process: the search player keeps its arrays
         _PLAYERS[key] = make_policy(policy, samples or 0)
     player = _PLAYERS[key]
     streams = game_seeds(seed + AGREE_STREAM, index * 1000, max(1, len(game.decisions)))
@@ -205,7 +205,7 @@ def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) 
 
 def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RATE_PLAYS, missions=(),
          seed: int = 1, workers: int = 1, progress=None) -> dict:
-    """SPEC's `kakapo rate` document."""
+    """`kakapo rate`'s document."""
     games = read_games(paths, seats)
     j = judge(games, measure(games, plays, seed, workers, progress))
     rungs, best_i, plausible = j["rungs"], j["best_index"], j["plausible_index"]

@@ -1,4 +1,4 @@
-"""Batch difficulty report: clear rates per (mission, players), fewest pieces, the band, tables and plots.
+"""Batch difficulty report: clear rates per (mission, players), fewest pieces, the band, the CSV and plots.
 
 The work is a list of tasks (solve a mission; play one policy's games; decide the ceiling's
 deals), each a plain value that says everything it needs: file contents, not paths, so that it

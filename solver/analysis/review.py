@@ -34,6 +34,7 @@ from solver.core.board import all_positions
 from solver.core.codes import Result
 from solver.core.rules import Board, Mission, Placement
 from solver.game.actions import Action, ActionKind
+from solver.game.arrays import build_arrays
 from solver.game.fast.policies import reset_memory_py
 from solver.game.fast.search import new_search_memory_py, search_decide_py, search_play_on
 from solver.game.fast.state import fast_observation, fast_state, spec_array
@@ -41,7 +42,6 @@ from solver.game.planner import planner_library
 from solver.game.resume import replay, start_of_log
 from solver.game.seeds import game_seeds
 from solver.game.state import GameState, RoundRecord
-from solver.game.tables import build_tables
 from solver.io.gamelog import GameLog
 from solver.io.missionwrite import board_rows
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver, from_moment
@@ -218,10 +218,10 @@ class Review:
 
 class Continuations:
     """The search player's clear rate from a moment (``rate``) and its choice at one (``prefers``),
-    on the Numba engine with the mission's tables built once."""
+    on the Numba engine with the mission's arrays built once."""
 
     def __init__(self, mission: Mission, catalog, state: GameState, samples: int, playouts: int, seed: int):
-        self.T = build_tables(mission, catalog, planner_library(mission, catalog))
+        self.T = build_arrays(mission, catalog, planner_library(mission, catalog))
         self.samples = samples
         self.seeds = game_seeds(seed, 0, playouts)
         self.more_seeds = game_seeds(seed, 0, REFINE * playouts)  # the first ``playouts`` are ``seeds``

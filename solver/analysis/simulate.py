@@ -16,13 +16,13 @@ from solver.core.codes import PolicyId, Result
 from solver.core.spec import GameSpec
 from solver.core.stats import wilson
 from solver.game import fast
+from solver.game.arrays import build_arrays
 from solver.game.engine import play_game
 from solver.game.fast.state import spec_array
 from solver.game.planner import planner_library
 from solver.game.roster import make_policy
 from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import BLOCK, game_seeds
-from solver.game.tables import build_tables
 from solver.runtime.workers import process_pool, stop_pool
 
 
@@ -43,7 +43,7 @@ def _play_chunk(args):
     job = _JOB
     seeds = game_seeds(job["seed"], start, count)
     if job["engine"] == "numba":
-        res, rounds, _, traces = fast.run(job["tables"], job["spec"], seeds, job["policy"], job["samples"])
+        res, rounds, _, traces = fast.run(job["arrays"], job["spec"], seeds, job["policy"], job["samples"])
         return start, res, rounds, traces
     policy = make_policy(job["policy"], job["samples"])
     res = np.empty(count, np.int64)
@@ -67,8 +67,8 @@ def play_games(mission, catalog, players: int, games: int, seed: int, policy: st
     # the library, once, here: workers inherit it
     solutions = planner_library(mission, catalog) if policy in (PolicyId.PLANNER.label, PolicyId.SEARCH.label) else ()
     if engine == "numba":
-        job["tables"] = build_tables(mission, catalog, solutions)
-        fast.run(job["tables"], job["spec"], game_seeds(seed, 0, 1), policy, 0)  # compile (or load) once, here
+        job["arrays"] = build_arrays(mission, catalog, solutions)
+        fast.run(job["arrays"], job["spec"], game_seeds(seed, 0, 1), policy, 0)  # compile (or load) once, here
     chunk = max(1, min(BLOCK, -(-games // max(1, workers * 4))))
     chunks = [(s, min(chunk, games - s)) for s in range(0, games, chunk)]
     _JOB.clear()

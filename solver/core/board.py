@@ -43,7 +43,7 @@ def cell_name(c: Cell) -> str:
 _CELL_RE = re.compile(r"^\s*([a-lA-L])\s*(\d{1,2})\s*$")
 
 
-MAX_SHAPE_CELLS = SIZE * SIZE  # SPEC: a piece over 144 cells is an input error
+MAX_SHAPE_CELLS = SIZE * SIZE  # a piece over 144 cells is an input error
 
 
 def parse_cell(text: str) -> Cell:

@@ -84,7 +84,7 @@ _POLICY_SUMMARY = {
 ONE_PLY = (PolicyId.HEURISTIC, PolicyId.RANDOM, PolicyId.GREEDY, PolicyId.PLANNER)
 POLICY_NAMES = PolicyId.labels()
 OPEN_HAND = "open-hand"  # sees every hand: an upper bound that cheats, never a difficulty estimate
-DEFAULT_POLICY = PolicyId.HEURISTIC.label  # SPEC: until the planner clears as often on every bundled mission
+DEFAULT_POLICY = PolicyId.HEURISTIC.label  # until the planner clears as often on every bundled mission
 BAND_POLICIES = (PolicyId.GREEDY.label, PolicyId.HEURISTIC.label, PolicyId.PLANNER.label)  # naive .. strong
 
 

@@ -2,7 +2,7 @@
 
 Everything that decides whether a placement is legal or a bird is scanned is
 defined here and only here; the CP-SAT model, the exhaustive solver, both game
-engines (the Numba one through the tables built by ``solver.tables``) and the
+engines (the Numba one through the arrays built by ``game/arrays.py``) and the
 validator all call these definitions. Cell sets are Python ints used as
 144-bit bitboards (bit ``c`` set means cell ``c`` is in the set).
 """

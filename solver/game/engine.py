@@ -4,7 +4,7 @@
 observation and its own random stream, checks the answer is legal and applies it. The state
 keeps the trace hash of every action; the Numba engine computes the same hash, which is how
 the tests show the two agree game by game. ``log_events`` writes a game (whole or so far) as
-the JSON Lines log of SPEC (`kakapo play --log`).
+the JSON Lines log of `kakapo play --log` (docs/logs.md).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def round_lines(e: dict, name: Callable[[int], str] | None = None) -> list[str]:
 
 
 def log_events(state: GameState, meta: dict | None = None) -> list[dict[str, Any]]:
-    """The game so far as SPEC's log: setup, one event per finished round, and the end once it is over.
+    """The game so far as a log (docs/logs.md): setup, one event per finished round, and the end once it is over.
     ``meta`` adds keys to the setup event (the seed, game and policy that played it)."""
     events = [setup_event(state, meta)] + [round_event(r) for r in state.history]
     if state.is_over():

@@ -13,7 +13,7 @@ from __future__ import annotations
 from solver.core.cards import Card
 from solver.core.rules import grow, halo, mask_of
 from solver.core.spec import selectable_pieces
-from solver.game.policies import BoardView, HeuristicPolicy, MissionTables, popcount
+from solver.game.policies import BoardView, HeuristicPolicy, MissionArrays, popcount
 from solver.game.weights import ALIGN_BASE, ALIGN_STEP, FILLER_NEED_PENALTY, PLAN_SOLUTIONS, UNPLACEABLE
 from solver.puzzle import librarystore
 
@@ -44,8 +44,8 @@ def planner_library(mission, catalog, best=None) -> tuple:
     return _LIBRARIES[key][1]
 
 
-class PlanTables(MissionTables):
-    """The heuristic's tables plus the library: per solution its pieces' cells, all its cells and
+class PlanArrays(MissionArrays):
+    """The heuristic's arrays plus the library: per solution its pieces' cells, all its cells and
     its cells per colour."""
 
     def __init__(self, mission, catalog, solutions):
@@ -58,14 +58,14 @@ class PlanTables(MissionTables):
         self.pre = {p.card for p in mission.placed}
 
 
-def conflicts(card: Card, m: int, t: PlanTables, i: int) -> bool:
+def conflicts(card: Card, m: int, t: PlanArrays, i: int) -> bool:
     """Would the piece on cells ``m`` spoil solution i? (the placement rules, pairwise)"""
     if t.sol_cards[i] >> card.index & 1:
         return t.sol_where[i][card] != m
     return bool(m & t.sol_cells[i]) or bool(halo(m) & t.sol_colour[i][int(card.colour)])
 
 
-def live_solutions(t: PlanTables, obs) -> list[tuple[int, int]]:
+def live_solutions(t: PlanArrays, obs) -> list[tuple[int, int]]:
     """(solution, pieces of it on the board) for each solution that the board has not spoiled and
     that can still be completed: its missing pieces fit in the rounds and skills left, and in
     party none of their cards was revealed in an earlier round without deciding it."""
@@ -95,7 +95,7 @@ def live_solutions(t: PlanTables, obs) -> list[tuple[int, int]]:
 class PlanBoardView(BoardView):
     """BoardView whose placement score adds the alignment bonus (see the module docstring)."""
 
-    def __init__(self, t: PlanTables, board, live):
+    def __init__(self, t: PlanArrays, board, live):
         super().__init__(t, board)
         self.live = live
         self.align: dict[tuple[Card, int], int] = {}  # (piece, cells) -> best bonus
@@ -135,10 +135,10 @@ class PlannerPolicy(HeuristicPolicy):
 
     def view(self, obs) -> PlanBoardView:
         key = (id(obs.mission), id(obs.catalog))
-        t = self._tables.get(key)
+        t = self._arrays.get(key)
         if t is None:
             library = self.library if self.library is not None else planner_library(obs.mission, obs.catalog)
-            t = self._tables[key] = PlanTables(obs.mission, obs.catalog, library)
+            t = self._arrays[key] = PlanArrays(obs.mission, obs.catalog, library)
         vkey = (key, obs.board.occupied, frozenset(obs.board.pieces), obs.round, obs.skills_left, len(obs.history))
         if vkey != self._plan_key or self._plan_view is None:
             self._plan_key, self._plan_view = vkey, PlanBoardView(t, obs.board, live_solutions(t, obs))
@@ -156,7 +156,7 @@ class PlannerPolicy(HeuristicPolicy):
             return h
         # a filler (the heuristic's place scores nothing): where it spoils no live solution and
         # intrudes least on the birds still wanted, if there is such a place
-        t = self._tables[(id(obs.mission), id(obs.catalog))]
+        t = self._arrays[(id(obs.mission), id(obs.catalog))]
         zone = grow(grow(v.need))
         best, best_cost = None, None
         for k, m in enumerate(masks):

@@ -71,7 +71,7 @@ class RandomPolicy(Policy):
         return rng.below(len(legal))
 
 
-class MissionTables:
+class MissionArrays:
     """Public, static facts about a mission and catalog that the smart policies look up."""
 
     def __init__(self, mission, catalog):
@@ -104,7 +104,7 @@ class MissionTables:
 class BoardView:
     """Integer evaluations of one board position (public information only)."""
 
-    def __init__(self, t: MissionTables, board: Board):
+    def __init__(self, t: MissionArrays, board: Board):
         self.t = t
         self.board = board
         self.targets = [b for b in t.live if not board.is_scanned(b) and board.can_still_be_scanned(b)]
@@ -179,20 +179,20 @@ class BoardView:
 
 
 class SmartBase(Policy):
-    """Shared machinery: per-mission tables and a per-board cache."""
+    """Shared machinery: per-mission arrays and a per-board cache."""
 
     avoid_dead_ends = True
 
     def __init__(self) -> None:
-        self._tables: dict = {}
+        self._arrays: dict = {}
         self._view_key: tuple | None = None
         self._view: BoardView | None = None
 
     def view(self, obs) -> BoardView:
         key = (id(obs.mission), id(obs.catalog))
-        t = self._tables.get(key)
+        t = self._arrays.get(key)
         if t is None:
-            t = self._tables[key] = MissionTables(obs.mission, obs.catalog)
+            t = self._arrays[key] = MissionArrays(obs.mission, obs.catalog)
         bkey = (key, obs.board.occupied, frozenset(obs.board.pieces))
         if bkey != self._view_key or self._view is None:
             self._view_key, self._view = bkey, BoardView(t, obs.board)

@@ -25,7 +25,7 @@ from solver.game.rng import SplitMix64, mix
 from solver.game.state import GameState, Observation, decision_card
 from solver.game.weights import PLACE_CANDIDATES, SAMPLE_TRIES, SEARCH_BIRD, SEARCH_MARGIN, SEARCH_WIN
 
-DEFAULT_SAMPLES = 16  # SPEC: `--samples K`, default 16; 0 is the planner itself
+DEFAULT_SAMPLES = 16  # `--samples K` (docs/reference.md): default 16; 0 is the planner itself
 
 
 def game_start(obs: Observation) -> int:

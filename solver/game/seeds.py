@@ -7,7 +7,7 @@ on how many workers play the run or on the engine.
 Each seat's own random stream (the choices a randomised policy makes) starts from a keyed BLAKE2b
 hash of (the game's seed, the seat): a one-way derivation, independent of the shuffle, so that no
 state a seat's stream reaches tells the game's seed, and so the deal, the set-aside cards or
-another seat's stream (SPEC, Random streams).
+another seat's stream (docs/reference.md, random streams).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Game logs (JSON Lines, SPEC `kakapo play --log`): reading them with errors that name the line,
+"""Game logs (JSON Lines, `kakapo play --log`: docs/logs.md): reading them with errors that name the line,
 and writing them.
 
 A log is a ``setup`` line, one ``round`` line per finished round, and an ``end`` line once the

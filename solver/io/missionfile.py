@@ -1,4 +1,4 @@
-"""Reading and checking mission files (TOML, see SPEC.md). Every problem is an InputError."""
+"""Reading and checking mission files (TOML, docs/reference.md). Every problem is an InputError."""
 
 from __future__ import annotations
 

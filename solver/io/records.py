@@ -1,4 +1,4 @@
-"""What a game log carries so that it reads the same anywhere, years later (SPEC, the setup line's
+"""What a game log carries so that it reads the same anywhere, years later (docs/logs.md, the setup line's
 format-2 keys; docs/logs.md): the mission's and the catalog's text with their digests, and the
 seats a person played. And the other way: the mission and catalog a log is to be read with.
 

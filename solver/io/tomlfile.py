@@ -8,7 +8,7 @@ from pathlib import Path
 
 from solver.core.errors import InputError
 
-MAX_BYTES = 1_000_000  # SPEC: mission and catalog files over 1 MB are refused
+MAX_BYTES = 1_000_000  # mission and catalog files over 1 MB are refused (docs/reference.md)
 MAX_NESTING = 8  # a mission nests [[placed]] cells lists two deep; a catalog none
 _KEY = re.compile(r"""^\s*["']?([A-Za-z0-9_-]+)["']?\s*=""")
 

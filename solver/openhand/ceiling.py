@@ -19,10 +19,10 @@ from solver.core.codes import Result
 from solver.core.spec import GameSpec
 from solver.core.stats import wilson
 from solver.game import fast
+from solver.game.arrays import build_arrays
 from solver.game.fast.state import spec_array
 from solver.game.planner import planner_library
 from solver.game.seeds import game_seeds
-from solver.game.tables import build_tables
 from solver.openhand.deal import ANSWERS, CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver
 from solver.runtime.workers import process_pool, stop_pool
 
@@ -33,13 +33,13 @@ WITNESS_POLICIES = ("heuristic", "planner", "greedy")
 _JOB: dict = {}
 
 
-def policy_clears(mission, catalog, players: int, seeds: np.ndarray, tables=None) -> dict[str, np.ndarray]:
+def policy_clears(mission, catalog, players: int, seeds: np.ndarray, arrays=None) -> dict[str, np.ndarray]:
     """For each witness policy, which of these deals it clears (Numba engine)."""
-    tables = tables if tables is not None else build_tables(mission, catalog, planner_library(mission, catalog))
+    arrays = arrays if arrays is not None else build_arrays(mission, catalog, planner_library(mission, catalog))
     spec = spec_array(GameSpec.of(mission, players))
     out = {}
     for name in WITNESS_POLICIES:
-        results, _, _, _ = fast.run(tables, spec, seeds, name)
+        results, _, _, _ = fast.run(arrays, spec, seeds, name)
         out[name] = results == Result.CLEARED
     return out
 
@@ -71,13 +71,13 @@ def _chunks(items: list, most: int, workers: int) -> list[list]:
 
 def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int = 1,
             time_limit: float | None = None, progress=None, witnesses: np.ndarray | None = None) -> dict:
-    """Answers per deal and the summary of SPEC's ``kakapo ceiling``. ``witnesses``: deals known to
+    """Answers per deal and the summary of ``kakapo ceiling``. ``witnesses``: deals known to
     be cleared already (by games the caller played on the same deals, e.g. the ladder's)."""
     t0 = time.perf_counter()
     seeds = game_seeds(seed, 0, games)
     answers = np.full(games, -1, np.int64)
-    tables = build_tables(mission, catalog, planner_library(mission, catalog))  # once, for both parts
-    by_policy = policy_clears(mission, catalog, players, seeds, tables)
+    arrays = build_arrays(mission, catalog, planner_library(mission, catalog))  # once, for both parts
+    by_policy = policy_clears(mission, catalog, players, seeds, arrays)
     witnessed = np.zeros(games, bool) if witnesses is None else np.asarray(witnesses, bool).copy()
     for cleared in by_policy.values():
         witnessed |= cleared
@@ -89,7 +89,7 @@ def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int 
     if progress:
         progress(done, games)
     limit = {} if time_limit is None else {"time_limit": time_limit}
-    _JOB.update(solver=DealSolver(mission, catalog, players, tables=tables, **limit) if todo else None)
+    _JOB.update(solver=DealSolver(mission, catalog, players, arrays=arrays, **limit) if todo else None)
     for part in _each(_decide_chunk, _chunks(todo, 4, workers), workers):
         for i, result in part:
             answers[i] = ANSWERS.index(result)

@@ -20,12 +20,12 @@ from solver.core.codes import Verdict
 from solver.core.rules import Board, Mission
 from solver.core.spec import GameSpec
 from solver.game.actions import Phase
+from solver.game.arrays import build_arrays
 from solver.game.engine import play_game
 from solver.game.planner import planner_library
 from solver.game.resume import board_mission
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState, deal
-from solver.game.tables import build_tables
 from solver.openhand.model import DealModel
 from solver.openhand.plan import Plan, PlannedRound, PlanPolicy, arrange, place_fillers, play_order
 from solver.openhand.search import WitnessSearch
@@ -74,7 +74,7 @@ class DealSolver:
     """Everything about a mission that does not depend on the deal, and ``decide(seed)``."""
 
     def __init__(self, mission, catalog, players: int, time_limit: float = DEFAULT_TIME_LIMIT,
-                 library=None, puzzle=None, tables=None):
+                 library=None, puzzle=None, arrays=None):
         self.spec = spec = GameSpec.of(mission, players)
         self.mission, self.catalog, self.players, self.time_limit = mission, catalog, players, time_limit
         self.cand = candidate_placements(mission, catalog, spec.removed)
@@ -84,7 +84,7 @@ class DealSolver:
         # the puzzle is decided for every deal at once when it has no solution the game can select
         self.impossible = self.puzzle.status == "unsolvable"
         self.library = library if library is not None else self._library() if self.puzzle.status == "solvable" else []
-        self._tables = tables
+        self._arrays = arrays
 
     def _library(self) -> list:
         """Built once per mission, catalog and table, then read from disk (puzzle/librarystore.py)."""
@@ -97,11 +97,11 @@ class DealSolver:
             librarystore.save(self.mission, self.catalog, built, kind)
         return built
 
-    def tables(self):
-        """The Numba engine's tables of the mission, with the planner's library (built on first use)."""
-        if self._tables is None:
-            self._tables = build_tables(self.mission, self.catalog, planner_library(self.mission, self.catalog))
-        return self._tables
+    def arrays(self):
+        """The Numba engine's arrays of the mission, with the planner's library (built on first use)."""
+        if self._arrays is None:
+            self._arrays = build_arrays(self.mission, self.catalog, planner_library(self.mission, self.catalog))
+        return self._arrays
 
     def decide(self, seed: int) -> DealAnswer:
         """The answer for deal ``seed`` of the mission."""
@@ -115,7 +115,7 @@ class DealSolver:
         t0 = time.perf_counter()
         if self.impossible:
             return DealAnswer(NOT_CLEARABLE, None, time.perf_counter() - t0, "puzzle")
-        nested = search_witness(state, self.tables())
+        nested = search_witness(state, self.arrays())
         if nested is not None:
             return DealAnswer(CLEARABLE, nested[0], time.perf_counter() - t0, f"rollouts, level {nested[1]}")
         found = WitnessSearch(state, self.catalog, self.library, SEARCH_NODES).run()

@@ -17,11 +17,11 @@ LEVEL1_ROLLOUTS = 3000  # about 0.2 s a deal on the campaign's hardest missions
 LEVEL2_ROLLOUTS = 40000  # about 2 s: only for deals that level 1 left
 
 
-def witness_moves(state: GameState, tables, level: int, rollouts: int) -> list[int] | None:
+def witness_moves(state: GameState, arrays, level: int, rollouts: int) -> list[int] | None:
     """The moves (from the start of the game) of a game from ``state`` that the nested search of
     ``level`` found to clear the mission, or None."""
     out = np.zeros(MAX_MOVES, np.int64)
-    n = find_witness(fast_state(state), tables, level, rollouts, out)
+    n = find_witness(fast_state(state), arrays, level, rollouts, out)
     return [int(c) for c in out[:n]] if n else None
 
 
@@ -43,10 +43,10 @@ def replay_witness(state: GameState, moves: list[int]) -> Plan | None:
     return Plan(tuple(PlannedRound(r.plays, r.skill, r.pieces, r.placements) for r in game.history[first:]))
 
 
-def search_witness(state: GameState, tables) -> tuple[Plan, int] | None:
+def search_witness(state: GameState, arrays) -> tuple[Plan, int] | None:
     """Level 1, then level 2 for what level 1 left: the replayed plan and the level that found it."""
     for level, rollouts in ((1, LEVEL1_ROLLOUTS), (2, LEVEL2_ROLLOUTS)):
-        moves = witness_moves(state, tables, level, rollouts)
+        moves = witness_moves(state, arrays, level, rollouts)
         if moves is not None:
             plan = replay_witness(state, moves)
             if plan is None:

@@ -270,7 +270,7 @@ class ThinkRequest:
 
 class _Thinker:
     """A worker's games, kept between requests (a game's state moves on by the new moves only) and
-    its players (their tables and memories are built once per game)."""
+    its players (their arrays and memories are built once per game)."""
 
     def __init__(self, keep: int = 16):
         self.games: OrderedDict[str, tuple[TableGame, object, object]] = OrderedDict()

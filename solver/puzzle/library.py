@@ -76,7 +76,7 @@ class LibraryBuilder:
                         self.cand[c].append((card, m, col, h))
         self.wrong = [marked & ~self.marked_col[col] for col in range(5)]
         self.found: dict[int, Solution] = {}
-        # the same candidates as flat tables for the search kernel
+        # the same candidates as flat arrays for the search kernel
         ids: dict[tuple[Card, int], int] = {}
         cell_lists = {c: [ids.setdefault((card, m), len(ids)) for card, m, _, _ in self.cand[c]] for c in self.cand}
         self.cands = list(ids)

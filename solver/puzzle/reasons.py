@@ -1,4 +1,4 @@
-"""Why a mission cannot be cleared: proven reasons, the most specific first (SPEC, `solve`).
+"""Why a mission cannot be cleared: proven reasons, the most specific first (`kakapo solve`'s `reasons`).
 
 Each reason is checked, not guessed: geometry (a bird on the edge or facing another bird), a
 coloured side already covered by the wrong colour, a marked cell that no usable piece of its

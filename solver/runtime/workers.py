@@ -1,6 +1,6 @@
 """Worker processes that never outlive the command that started them.
 
-Every pool of the project comes from ``process_pool``: forked workers (they inherit the tables
+Every pool of the project comes from ``process_pool``: forked workers (they inherit the arrays
 and the compiled engine) that ask the kernel to send them SIGTERM when their parent dies, so
 Ctrl-C, SIGTERM or SIGKILL of the main process leaves no worker behind, even one in the middle
 of a long task. SIGINT is ignored in the workers: the main process alone decides what an

@@ -2,7 +2,7 @@
 
 A layer above analysis/, like cli.py: ``app`` builds the FastAPI application from routers per
 resource (``routers/``), with request and response models at the edge (``models``) and the
-security rules of SPEC in one middleware (``security``); long work runs in worker processes
+security rules in one middleware (``security``); long work runs in worker processes
 (``jobs``); ``server`` binds the port and serves with uvicorn. No game or puzzle logic lives
 here: the handlers call the application layer (solver/app/), as the command line does.
 """

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from solver.app.registry import JOB_KINDS, ONE_STEP, POLICIES, TABLE_DEFAULT
 
-MAX_TEXT = 1_000_000  # a mission is a few hundred bytes; SPEC refuses files over 1 MB
+MAX_TEXT = 1_000_000  # a mission is a few hundred bytes; files over 1 MB are refused
 
 
 class Strict(BaseModel):

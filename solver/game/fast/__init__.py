@@ -17,7 +17,7 @@
 
 tests/test_kernels.py checks each pair on its own (``TWINS`` below lists them); tests/test_engines.py
 compares states after each action and whole games by their trace hash. The mission's geometry
-comes as ``GameTables`` (game/tables.py, built from the rules module); masks are three 48-bit words
+comes as ``GameArrays`` (game/arrays.py, built from the rules module); masks are three 48-bit words
 (runtime/bits.py). Codes are those of core/codes.py and game/actions.py, weights those of
 game/weights.py, the numbers of a game those of core/spec.py (``state.spec_array``).
 """

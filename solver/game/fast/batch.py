@@ -17,7 +17,7 @@ from solver.game.seeds import seat_seeds
 from solver.runtime.jit import errors
 
 
-def run(tables, spec, seeds: np.ndarray, policy: str, samples: int = DEFAULT_SAMPLES):
+def run(arrays, spec, seeds: np.ndarray, policy: str, samples: int = DEFAULT_SAMPLES):
     """Play one game per seed; ``spec`` is ``spec_array(GameSpec)``; ``samples``: the search
     player's (0 plays the planner). Returns (result codes, rounds played, birds scanned, trace hashes)."""
     n = len(seeds)
@@ -25,16 +25,16 @@ def run(tables, spec, seeds: np.ndarray, policy: str, samples: int = DEFAULT_SAM
     rounds_played = np.zeros(n, np.int64)
     scanned = np.zeros(n, np.int64)
     traces = np.zeros(n, np.uint64)
-    if tables.bird_ring.shape[0] == 0:
+    if arrays.bird_ring.shape[0] == 0:
         raise ValueError("mission has no birds")
     pid = PolicyId.parse(policy)
     seeds, spec = np.asarray(seeds, np.uint64), np.asarray(spec, np.int64)
     streams = seat_seeds(seeds, int(spec[SPEC_PLAYERS]))
     out = (results, rounds_played, scanned, traces)
     if pid == PolicyId.SEARCH:
-        top, args = search_many, (seeds, streams, spec, int(samples), tables, *out)
+        top, args = search_many, (seeds, streams, spec, int(samples), arrays, *out)
     else:
-        top, args = play_many, (seeds, streams, spec, int(pid), tables, *out)
+        top, args = play_many, (seeds, streams, spec, int(pid), arrays, *out)
     for attempt in range(3):
         try:
             top(*args)

@@ -1,8 +1,8 @@
-"""Twins of the rules module's board (core/rules.py ``Board``) on the tables of game/tables.py:
+"""Twins of the rules module's board (core/rules.py ``Board``) on the arrays of game/arrays.py:
 placement legality, scanning, placing.
 
 Helpers called in inner loops take the table arrays themselves: reading an array out of the
-GameTables tuple inside a loop costs a reference count each time (measured: a third of the run).
+GameArrays tuple inside a loop costs a reference count each time (measured: a third of the run).
 """
 
 from __future__ import annotations

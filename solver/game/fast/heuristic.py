@@ -33,7 +33,7 @@ from solver.runtime.jit import kernel
 NEED_BONUS, NEED_FINISHABLE, NEED_TARGETS = 3, 4, 5
 NEED_SIZE = 6
 TAKEN = 1 << 62  # in the usefulness cache's stale birds: the best position is no longer legal
-# rows of the footprint memo (``foot_score``), a column per (footprint, colour) of the tables: the
+# rows of the footprint memo (``foot_score``), a column per (footprint, colour) of the arrays: the
 # score on a board of this game and its version, the score on the dealt board and whether it is known
 F_SCORE, F_STAMP, F_DEALT_SCORE, F_DEALT_KNOWN = 0, 1, 2, 3
 F_ROWS = 4
@@ -167,8 +167,8 @@ def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_
     group), so only the groups around those birds are scored again; a value that ``is_fresh``
     is not looked at. A group's score comes from ``foot_score`` (its memo is shared by the
     cards of a colour); a group none of whose positions is legal any more (``first_legal``) is
-    not scored. The tables are passed one by one, and the cards of a decision in one
-    call: taking arrays out of GameTables costs a reference count each, and passing ~30 arrays
+    not scored. The arrays are passed one by one, and the cards of a decision in one
+    call: taking arrays out of GameArrays costs a reference count each, and passing ~30 arrays
     costs ~200 words of arguments (a call per card was a tenth of the heuristic's time)."""
     n_birds = ring.shape[0]
     for i in range(n):

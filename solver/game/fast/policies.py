@@ -66,7 +66,7 @@ Memory = namedtuple("Memory", [
     "tgt", "need",  # the board view: target birds, open cells and completion bounds (heuristic.refresh_view)
     "spoiled", "live", "pair_bonus",  # the planner: per solution, per (piece, position) of the library
     "puval", "pknown", "lost",  # int64[40] each: the planner's usefulness, and cards gone for good
-    "foot_memo",  # int64[F_ROWS, footprints]: scores per (footprint, colour) of the tables (heuristic.foot_score)
+    "foot_memo",  # int64[F_ROWS, footprints]: scores per (footprint, colour) of the arrays (heuristic.foot_score)
     "bird_stamp",  # per bird: the board version of its last change (a piece touched its ring)
     "dealt",  # int64[4, 40]: the usefulness cache on the dealt board (rows D_*), kept from game to game
     "grp_skip",  # per footprint group: how many of its first positions are no longer legal (heuristic.first_legal)

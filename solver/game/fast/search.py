@@ -17,6 +17,7 @@ import numpy as np
 from solver.core.codes import PolicyId
 from solver.core.spec import SPEC_ASIDE, SPEC_PLAYERS, SPEC_REVEALS, SPEC_START_CARD, SPEC_TRUMP1
 from solver.game.actions import PLACE_BASE, SELECT_BASE, Action
+from solver.game.arrays import build_arrays
 from solver.game.fast.board import count_scanned, is_legal
 from solver.game.fast.cards import OPT_A, decision_card, legal_cards
 from solver.game.fast.heuristic import score_mask
@@ -50,7 +51,6 @@ from solver.game.planner import planner_library
 from solver.game.rng import SplitMix64
 from solver.game.search import DEFAULT_SAMPLES
 from solver.game.state import Observation
-from solver.game.tables import build_tables
 from solver.game.weights import PLACE_CANDIDATES, SAMPLE_TRIES, SEARCH_BIRD, SEARCH_MARGIN, SEARCH_WIN
 from solver.runtime.bits import copy_into, copy_into_2d, popcount
 from solver.runtime.jit import kernel
@@ -480,20 +480,20 @@ class SearchPlayer:
     def __init__(self, samples: int = DEFAULT_SAMPLES) -> None:
         self.samples = samples
         self._key: tuple | None = None
-        self._tables = self._memory = None
+        self._arrays = self._memory = None
         self._moves: tuple = ()  # the moves its memory has seen: another game resets it
 
     def act(self, obs: Observation, rng: SplitMix64) -> Action:
         key = (obs.mission, obs.catalog.key, obs.spec)
         if key != self._key:
             library = planner_library(obs.mission, obs.catalog)
-            self._tables = build_tables(obs.mission, obs.catalog, library)
-            self._memory = new_search_memory_py(spec_array(obs.spec), self.samples, self._tables)
+            self._arrays = build_arrays(obs.mission, obs.catalog, library)
+            self._memory = new_search_memory_py(spec_array(obs.spec), self.samples, self._arrays)
             self._key, self._moves = key, ()
         if obs.moves[: len(self._moves)] != self._moves:
             reset_memory_py(self._memory.base)  # a new game (or another moment of one)
         self._moves = obs.moves
         rs = np.array([rng.state], np.uint64)
-        code = search_decide_py(fast_observation(obs), self._memory, self._tables, rs)
+        code = search_decide_py(fast_observation(obs), self._memory, self._arrays, rs)
         rng.state = int(rs[0])
         return Action.from_code(int(code))

@@ -1,7 +1,7 @@
-"""Flat NumPy tables of a mission and catalog for the Numba engine.
+"""Flat NumPy arrays of a mission and catalog for the Numba engine.
 
 Every geometric fact here is computed by solver.rules / solver.board (the one
-rules module); the Numba kernels only look these tables up. A 144-cell mask is
+rules module); the Numba kernels only look these arrays up. A 144-cell mask is
 stored as three int64 words of 48 bits (4 board rows each), so that row shifts
 stay inside signed 64-bit arithmetic.
 """
@@ -17,7 +17,7 @@ from solver.core.cards import ALL_CARDS
 from solver.core.rules import Board, blocked_reason, halo, mask_of
 from solver.runtime.bits import join, split
 
-GameTables = namedtuple("GameTables", [
+GameArrays = namedtuple("GameArrays", [
     "pos_start", "pos_mask", "pos_halo", "pos_card", "pos_birds",  # every position of every piece
     "cand_start", "cand_ids",  # positions touching a live bird's ring, per piece
     "grp_start", "grp_mask", "grp_ub", "grp_birds", "grp_pos_start", "grp_pos",  # candidates by footprint
@@ -35,11 +35,11 @@ GameTables = namedtuple("GameTables", [
     "sol_cards", "sol_pos", "sol_cells", "sol_colour",
     "pair_card", "pair_pos", "card_pair_start", "sol_pair_start", "sol_pairs",
 ])
-GameTables.__doc__ = "The flat tables of one mission and catalog, as the Numba kernels read them."
+GameArrays.__doc__ = "The flat arrays of one mission and catalog, as the Numba kernels read them."
 
 
-def solution_tables(solutions, pos_start, catalog) -> dict:
-    """The planner's library as flat arrays (see GameTables)."""
+def solution_arrays(solutions, pos_start, catalog) -> dict:
+    """The planner's library as flat arrays (see GameArrays)."""
     n = len(solutions)
     sol_cards = np.zeros(n, np.int64)
     sol_pos = np.full((n, 40), -1, np.int64)
@@ -75,8 +75,8 @@ def solution_tables(solutions, pos_start, catalog) -> dict:
                 sol_pairs=np.array(sol_pairs, np.int64))
 
 
-def build_tables(mission, catalog, solutions=()) -> GameTables:
-    """The tables of a mission; ``solutions`` is the planner's library (planner.planner_library)."""
+def build_arrays(mission, catalog, solutions=()) -> GameArrays:
+    """The arrays of a mission; ``solutions`` is the planner's library (planner.planner_library)."""
     board = Board.start(mission)
     birds = mission.bird_mask
     live = [b for b in mission.birds if blocked_reason(mission, b) is None]
@@ -191,7 +191,7 @@ def build_tables(mission, catalog, solutions=()) -> GameTables:
     mark_all = np.zeros(3, np.int64)
     for col in range(5):
         mark_all |= mark_colour[col]
-    return GameTables(
+    return GameArrays(
         pos_start=pos_start,
         pos_mask=np.array(pos_mask, np.int64).reshape(-1, 3),
         pos_halo=np.array(pos_halo, np.int64).reshape(-1, 3),
@@ -225,6 +225,6 @@ def build_tables(mission, catalog, solutions=()) -> GameTables:
         used=used,
         clear=mission.clear,
         max_size=max(catalog[c].size for c in ALL_CARDS),
-        **solution_tables(solutions, pos_start, catalog),
+        **solution_arrays(solutions, pos_start, catalog),
     )
 
