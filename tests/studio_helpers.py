@@ -42,7 +42,8 @@ def start_studio(folder: Path, *extra: str) -> tuple[subprocess.Popen, str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(folder))
     t0 = time.time()
     line = proc.stdout.readline()
-    assert time.time() - t0 < 3 + 10, "the studio took too long to serve"  # (3 s on a quiet machine: RESULTS.md)
+    # 10x the measured start (about 3 s on a quiet machine, benchmarks/RESULTS.md): a hang, not a slow machine
+    assert time.time() - t0 < 30, "the studio took too long to serve"
     m = re.match(r"^kakapo studio: (http://127\.0\.0\.1:\d+/)$", line.strip())
     assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
     return proc, m.group(1)

@@ -14,7 +14,10 @@ GOOD = (ROOT / "tests/missions/buddy/b04.toml").read_text()
 CATALOG = (ROOT / "missions/pieces.toml").read_text()
 
 
-def refused(*args, within: float = 2.0):
+def refused(*args, within: float = 10.0):
+    """The command refuses (exit 2, no traceback); ``within``: a bound far above the measured time
+    (a hostile file is refused in well under a second, benchmarks/fuzz_files.py), only to catch a
+    runaway on any machine: timings are the benchmarks' to measure."""
     t0 = time.perf_counter()
     res = CliRunner().invoke(main, [str(a) for a in args])
     took = time.perf_counter() - t0
@@ -59,7 +62,8 @@ def test_many_unknown_keys_are_linear(write):
     keys = "".join(f"key{i} = {i}\n" for i in range(20000))
     t0 = time.perf_counter()
     res = CliRunner().invoke(main, ["validate", str(write("keys.toml", keys + GOOD)), "--games", 0, "--json"])
-    assert res.exit_code == 2 and time.perf_counter() - t0 < 10
+    # linear: about 1.7 s on a 2-core machine under load; 20 s is a bound for a quadratic runaway only
+    assert res.exit_code == 2 and time.perf_counter() - t0 < 20
     assert res.output.count("unknown key") == 20000
 
 
@@ -90,7 +94,7 @@ def test_unknown_keys_in_placed_blocks_and_catalog_tables_are_named(write):
 
 def test_oversized_files_are_refused_before_parsing(write):
     big = write("big.toml", GOOD + "# " + "x" * 2_000_000 + "\n")
-    assert "over 1 MB" in refused("solve", big, within=1.0)
+    assert "over 1 MB" in refused("solve", big, within=5.0)  # 10x and more the measured few hundredths
     huge_shape = CATALOG.replace('1 = "#"', '1 = "' + "#" * 200 + '"', 1)
     out = refused("solve", ROOT / "tests/missions/buddy/b01.toml", "--pieces", write("shape.toml", huge_shape))
     assert "144" in out

@@ -51,7 +51,7 @@ def test_ctrl_c_stops_a_solve_promptly_and_is_not_unknown():
     t0 = time.perf_counter()
     with ctrl_c_until_stopped(0.1), pytest.raises(KeyboardInterrupt):
         cpsat.solve(m, catalog, time_limit=60, params={})  # untuned: seconds of search
-    assert time.perf_counter() - t0 < 5
+    assert time.perf_counter() - t0 < 5  # stopped at once (a few tenths of a second), not after the 60 s
 
 
 def test_ctrl_c_still_stops_a_solve_after_a_solution_count():

@@ -183,7 +183,7 @@ def test_ctrl_c_stops_the_server_and_its_jobs(tmp_path, sig):
     t0 = time.time()
     proc.send_signal(sig)
     assert proc.wait(timeout=6) == 0
-    assert time.time() - t0 < 5.5
+    assert time.time() - t0 < 5.5  # the contract: it stops within 5 seconds (docs/reference.md)
     err = proc.stderr.read()
     assert "Traceback" not in err, err
     time.sleep(0.5)
