@@ -169,3 +169,21 @@ def test_the_command_starts_without_heavy_imports():
     code = f"import sys, solver.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
+
+
+def test_no_module_over_700_lines_and_no_page_script_over_500():
+    long = [f"{p.relative_to(ROOT)}: {n}" for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 700]
+    long += [f"{p.relative_to(ROOT)}: {n}" for p in (PACKAGE / "studio" / "static").glob("*.js")
+             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500]
+    assert not long, "split these by what they are:\n" + "\n".join(long)
+
+
+def test_the_page_is_es_modules_sharing_no_globals():
+    static = PACKAGE / "studio" / "static"
+    page = (static / "index.html").read_text(encoding="utf-8")
+    assert '<script type="module" src="/static/main.js">' in page and page.count("<script") == 1
+    for js in static.glob("*.js"):
+        text = js.read_text(encoding="utf-8")
+        assert "window." not in text.replace("window.location", "").replace("window.confirm", ""), js.name
+        assert "innerHTML" not in text and "insertAdjacentHTML" not in text, js.name  # text is never HTML
