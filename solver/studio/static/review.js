@@ -54,7 +54,7 @@ export function createReview() {
     $("r-summary").textContent = doc.summary + lost;
     const lb = doc.lost_by;
     $("r-lostby").textContent = lb ? `The losing decision: round ${lb.round}, ${who(lb.seat)} played ${lb.played}; `
-      + `${lb.best} was better. ${lb.why}` : "";
+      + `${lb.best} was better: ${lb.why.charAt(0).toUpperCase()}${lb.why.slice(1)}.` : "";
     $("r-seats").replaceChildren(...doc.seats.map((s) => el("li", `${who(s.seat)}: ` + (s.accuracy === null
       ? "no decision to make" : `accuracy ${s.accuracy.toFixed(0)} % over ${s.decisions} decision(s)`), null,
       { "data-accuracy": s.accuracy === null ? "" : String(s.accuracy), "data-seat": String(s.seat) })));

@@ -75,7 +75,8 @@ export function createSeat(onReview) {
       ? (d.question ? "your turn" : "your turn: your choices are being prepared…") : `waiting for ${label(d, d.to_act)}${thinking}`)
       + (d.in_charge !== null && !d.result ? ` · ${label(d, d.in_charge)} in charge` : "");
     $("s-head").replaceChildren(
-      el("h2", `${d.mission.name} (${d.mission.id}): you are ${label(d, d.seat)}, seat ${d.seat} of ${d.players.length}`),
+      el("h2", `${d.mission.name} (${d.mission.id}): you are ${d.players.find((p) => p.seat === d.seat).name}, `
+        + `seat ${d.seat} of ${d.players.length}`),
       el("p", "at the table: " + d.players.map((p) => `${p.seat}: ${p.seat === d.seat ? "you" : label(d, p.seat)}`).join(" · "), "state"),
       el("p", `round ${d.round} of ${d.rounds} · trump ${d.trump} · skill counters left ${d.skills_left} · scanned `
         + `${d.scanned.length} of ${d.mission.needed} (${d.scanned.join(", ") || "-"}) · ${who}`, "state"));
