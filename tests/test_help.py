@@ -10,7 +10,9 @@ COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validat
 
 
 def test_every_command_is_checked():
-    assert set(main.commands) == set(COMMANDS)
+    listed = main.list_commands(None)
+    assert set(listed) == set(COMMANDS)
+    assert all(main.get_command(None, name) is not None for name in listed)  # each module adds its commands
 
 
 @pytest.mark.parametrize("command", COMMANDS)

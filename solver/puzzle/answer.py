@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from solver.core.cards import Card
 from solver.core.rules import Board, Mission, check_placements
 from solver.core.spec import GameSpec
-from solver.puzzle.cpsat import SolveResult, solve
+from solver.puzzle.cpsat import ANSWER_PARAMS, SolveResult, solve
 from solver.puzzle.reasons import explain
 
 
@@ -33,7 +33,8 @@ class Answer:
 
 def answer(m: Mission, catalog, players: int, exclude: Sequence[Card] = (), max_pieces: int | None = None,
            time_limit: float = 60.0) -> Answer:
-    result = solve(m, catalog, exclude=exclude, max_pieces=max_pieces, time_limit=time_limit, players=players)
+    result = solve(m, catalog, exclude=exclude, max_pieces=max_pieces, time_limit=time_limit, players=players,
+                   params=ANSWER_PARAMS)
     board, _ = check_placements(m, catalog, result.placements)  # every answer replayed through the rules
     reasons = explain(m, catalog, players, exclude, max_pieces, time_limit=max(1.0, time_limit / 3)) \
         if result.status == "unsolvable" else []

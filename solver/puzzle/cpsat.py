@@ -35,6 +35,12 @@ SEED = 20261122
 # halves the proof time; capping the at-most-one clique merging in presolve,
 # which otherwise dominates on these models, halves it again.
 TUNED_PARAMS = {"linearization_level": 2, "merge_at_most_one_work_limit": 1000.0}
+# `kakapo solve`'s answer (and the studio's): without presolve and probing, which on these small
+# models cost more than the search they save: the same answers on every bundled, draft and test
+# mission, with and without pieces excluded, at a third of the time (benchmarks/bench_solve.py,
+# RESULTS.md). Only the answer uses them: the budgets counted in CP-SAT's work elsewhere (the
+# generator, the open-hand deal model) keep the parameters their numbers were measured with.
+ANSWER_PARAMS = {**TUNED_PARAMS, "cp_model_probing_level": 0, "cp_model_presolve": False}
 
 
 @dataclass
@@ -128,10 +134,11 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
     used = {card: sum(x[card]) for card in cand.pieces}
     scanned = {b.letter: model.new_bool_var(f"scan_{b.letter}") for b in birds}
 
-    # cell -> placements covering it, overall and per colour
+    # cell -> placements covering it, overall and per colour (and by which piece: a piece's own
+    # placements are told apart by the piece, not by comparing the variables)
     cover: dict[int, list] = {}
     cover_col: dict[tuple[int, int], list] = {}
-    cover_piece: dict[tuple[Card, int], list] = {}
+    cover_col_by: dict[tuple[int, int], list[tuple[Card, object]]] = {}
     halo_piece: dict[tuple[Card, int], list] = {}
     for card in cand.pieces:
         col = int(card.colour)
@@ -139,7 +146,7 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
             for c in cells_of(m):
                 cover.setdefault(c, []).append(v)
                 cover_col.setdefault((c, col), []).append(v)
-                cover_piece.setdefault((card, c), []).append(v)
+                cover_col_by.setdefault((c, col), []).append((card, v))
             for c in cells_of(halo(m)):
                 halo_piece.setdefault((card, c), []).append(v)
 
@@ -155,8 +162,7 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
     # No edge contact between two different pieces of one colour (pre-placed ones
     # were filtered out when the candidates were built).
     for (card, c), hs in halo_piece.items():
-        col = int(card.colour)
-        others = [v for v in cover_col.get((c, col), []) if v not in set(cover_piece.get((card, c), []))]
+        others = [v for owner, v in cover_col_by.get((c, int(card.colour)), ()) if owner != card]
         if others:
             model.add_at_most_one(hs + others)
     for b in birds:
