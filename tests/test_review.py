@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -193,3 +195,56 @@ def test_a_person_who_plays_the_worst_answers_is_judged(tmp_path, monkeypatch):
             assert d["class"] in ("mistake", "blunder")
     text = run("review", tmp_path / "w.jsonl", "--samples", "2", "--playouts", "6").output
     assert "you (player 0)" in text and "P1" not in text and "implied" not in text and "rollouts" not in text
+
+
+# ---------------------------------------------------------------- the quick judgement against the careful one
+GOLDEN = Path(__file__).parent / "golden" / "review"
+GAMES = ["b03-greedy-2", "b08-greedy-1", "p03-heuristic-4"]  # reviewed (careful) by the version before the quick one
+
+
+def comparable(doc: dict) -> dict:
+    """A review without what the clock decides: its seconds, and the open-hand solver's time."""
+    out = {k: v for k, v in doc.items() if k not in ("seconds", "careful")}
+    out["rounds"] = [{**r, "open_hand_how": re.sub(r"\d+\.\d+ s", "T s", r["open_hand_how"])} for r in doc["rounds"]]
+    return out
+
+
+def golden_review(name, catalog, **options):
+    log = read_log(GOLDEN / f"{name}.jsonl")
+    m = mission_of(log.mission, catalog)
+    golden = json.loads((GOLDEN / f"{name}.review.json").read_text())
+    return review_game(log, m, catalog, 10.0, **options).to_json(), golden
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAMES)
+def test_the_careful_review_is_the_review_of_every_earlier_version(catalog, name):
+    """--careful measures every decision as the reviews before the quick judgement did: the same
+    document, figure by figure (the golden files were written by that version)."""
+    doc, golden = golden_review(name, catalog, careful=True, workers=2)
+    assert doc["careful"] is True
+    assert comparable(doc) == comparable(golden)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_quick_review_gives_the_careful_classes_and_the_same_losing_decision(catalog, name):
+    doc, golden = golden_review(name, catalog)
+    assert doc["careful"] is False and len(doc["decisions"]) == len(golden["decisions"])
+    same = sum(a["class"] == b["class"] for a, b in zip(doc["decisions"], golden["decisions"], strict=True))
+    assert same >= 0.9 * len(doc["decisions"])
+    assert doc["lost_by"] == golden["lost_by"]
+    # where the quick judgement calls a move best, no alternative beat it on the continuations it measured
+    assert all(d["cost"] == 0 or d["class"] != "best" or d["cost"] < 0.05 for d in doc["decisions"])
+
+
+def test_the_review_is_the_same_for_any_number_of_workers(catalog):
+    log = read_log(GOLDEN / "b08-greedy-1.jsonl")
+    m = mission_of("b08", catalog)
+    one = review_game(log, m, catalog, 10.0, samples=2, playouts=8, workers=1).to_json()
+    told = []
+    two = review_game(log, m, catalog, 10.0, samples=2, playouts=8, workers=2, judged=told.append).to_json()
+    assert comparable(one) == comparable(two)
+    # each decision told as it was judged, in order (a lost game's contenders for the losing
+    # decision are measured further at the end: their figures may sharpen, not their words)
+    told_moves = [(d.round, d.seat, d.played) for d in told]
+    assert told_moves == [(d["round"], d["seat"], d["played"]) for d in two["decisions"]]

@@ -126,3 +126,30 @@ def test_the_review_carries_each_decisions_board(tmp_path):
         assert {p["piece"] for p in d["pieces"]} >= before
         if d["kind"] == "placement":
             assert d["played_cells"] in [p["cells"] for p in r["placements"]]
+
+
+def test_the_review_job_streams_each_decision_as_it_is_judged(tmp_path):
+    """The page lists the decisions while the rest are judged: the job's ``partial`` grows a
+    decision at a time, each as the finished review has it (without its boards)."""
+    log = tmp_path / "g.jsonl"
+    CliRunner().invoke(main, ["play", "b05", "--policy", "greedy", "--seed", "3", "--log", str(log)])
+    client = client_for(tmp_path)
+    job = client.post("/api/jobs", json={"kind": "review", "text": log.read_text(), "name": "g.jsonl"}).json()
+    seen = []
+    for _ in range(1500):
+        state = client.get(f"/api/jobs/{job['id']}").json()
+        if state["partial"]:
+            seen.append(len(state["partial"]))
+        if state["state"] in ("done", "failed", "cancelled"):
+            break
+        time.sleep(0.05)
+    assert state["state"] == "done" and state["partial"] is None, state
+    shown = client.app.state.ctx.jobs.get(job["id"]).shown
+    boards = ("pieces", "best_cells", "played_cells")
+    final = [{k: v for k, v in d.items() if k not in boards} for d in state["result"]["decisions"]]
+    def moves(ds):
+        return [(d["round"], d["seat"], d["played"]) for d in ds]
+    assert moves(shown) == moves(final)
+    # only the losing decision's contenders sharpen
+    assert sum(a == b for a, b in zip(shown, final, strict=True)) >= len(final) - 3
+    assert seen == sorted(seen)  # it only grows

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,7 @@ from solver.game.state import GameState, RoundRecord
 from solver.io.gamelog import GameLog
 from solver.io.missionwrite import board_rows
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver, from_moment
+from solver.runtime.workers import process_pool, stop_pool
 
 REVIEW_SAMPLES = 8  # the search player's look-ahead deals a decision, in the review
 REVIEW_PLAYOUTS = 24  # continuations per moment
@@ -52,6 +54,23 @@ REFINE = 3  # a decision that lost something is measured again on this many time
 REFINE_FROM = 0.05  # ... from this loss on (below it, best on any draw of the continuations)
 CHOICES = 3  # the search player's choice is asked on this many decide streams: its choices are the yardstick
 DECIDE_SEED = 1  # the decide streams' seed, whatever --seed (the continuations') is
+# The review a player waits for (``careful`` off) judges as the careful one does, with less work:
+# every move is screened on the first SCREEN continuations, and a move that no alternative beats on
+# any of them is the best. Elsewhere the move played and its strongest alternative are measured
+# STEP continuations at a time, and a decision stops as soon as its class is settled: the class
+# its figures give now is, with probability SURE, the class the careful judgement reaches (on the
+# review's playouts, then on REFINE times as many for a loss of REFINE_FROM or more), predicted
+# from the continuations measured so far (best and good count as one: neither gets a mark or a
+# word). A lost game's decisions that may be the one that lost it (CONTENDER) are then measured as
+# far as the careful judgement goes, so that ``lost_by`` is named on the same figures.
+# benchmarks/bench_review.py compares the two.
+SCREEN = 8
+STEP = 8
+GROUP = {"best": 0, "good": 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}  # good: no mark, no word
+SURE = 0.95
+PREDICTIONS = 400  # draws of the continuations still to measure, to predict the careful class
+CONTENDER = 0.30  # a decision this close to the costliest may be the one that lost the game
+CHUNK = 4  # continuations a task of the workers plays (a few tenths of a second in an early round)
 
 
 # ---------------------------------------------------------------- how a decision is judged
@@ -96,6 +115,9 @@ class Decision:
     board: Board | None = field(default=None, repr=False)  # before the decision
     catalog: Any = field(default=None, repr=False, compare=False)
     played_action: Action | None = field(default=None, repr=False)
+    # the quick judgement's, where it stopped short of the careful one's depth: the moments after the
+    # move played and after the alternative measured, that alternative, and how many continuations
+    open_end: _OpenEnd | None = field(default=None, repr=False, compare=False)
 
     @property
     def cost(self) -> float:
@@ -201,6 +223,7 @@ class Review:
     seats: list[SeatSummary] = field(default_factory=list)
     lost_by: LostBy | None = None
     story: str = ""  # the review in one or two plain sentences
+    careful: bool = False  # every decision measured as far as the yardstick goes (SCREEN)
     human: tuple[int, ...] = ()
     catalog: Any = field(default=None, repr=False)
 
@@ -212,46 +235,92 @@ class Review:
                 "human": list(self.human), "board": board_rows(self.mission),
                 "policy": self.log.meta.get("policy"),  # the bots' (the seats no person played)
                 "samples": self.samples, "player": "planner" if self.samples == 0 else "search",
-                "playouts": self.playouts, "seed": self.seed, "thresholds": THRESHOLDS,
+                "playouts": self.playouts, "seed": self.seed, "thresholds": THRESHOLDS, "careful": self.careful,
                 "seconds": round(self.seconds, 2)}
 
 
 class Continuations:
     """The search player's clear rate from a moment (``rate``) and its choice at one (``prefers``),
-    on the Numba engine with the mission's arrays built once."""
+    on the Numba engine with the mission's arrays built once. The continuations of many moments are
+    played at once (``ensure``), spread over ``workers`` processes: each continuation is a function
+    of the moment and its seed alone, so the rates are the same for any number of workers."""
 
-    def __init__(self, mission: Mission, catalog, state: GameState, samples: int, playouts: int, seed: int):
+    def __init__(self, mission: Mission, catalog, state: GameState, samples: int, playouts: int, seed: int,
+                 workers: int = 1):
         self.T = build_arrays(mission, catalog, planner_library(mission, catalog))
         self.samples = samples
-        self.seeds = game_seeds(seed, 0, playouts)
-        self.more_seeds = game_seeds(seed, 0, REFINE * playouts)  # the first ``playouts`` are ``seeds``
+        self.playouts = playouts
+        self.seeds = game_seeds(seed, 0, REFINE * playouts)  # the first ``playouts`` are the review's
         # the search player's choices at a moment are a function of the moment alone (as an engine's
         # at a fixed depth): --seed moves only the continuations that measure them
         self.decide_seeds = [int(x) for x in game_seeds(DECIDE_SEED, 1, CHOICES)]
         self.memory = new_search_memory_py(spec_array(state.spec), samples, self.T)
+        self.start = state.clone()
+        self.workers = workers
         self._won: dict[tuple, np.ndarray] = {}  # by the moves from the deal: each continuation played once
+        self._pool: ProcessPoolExecutor | None = None
 
-    def rate(self, state: GameState, more: bool = False) -> float:
-        """The share of the continuations from ``state`` that the search player clears; ``more``:
-        over REFINE times as many (the first of them the same continuations)."""
+    def ensure(self, states: list[GameState], upto: int) -> None:
+        """Play, for each moment, its first ``upto`` continuations not played yet."""
+        self.ensure_each([(state, upto) for state in states])
+
+    def ensure_each(self, wanted: list[tuple[GameState, int]]) -> None:
+        """``ensure`` with a depth per moment, all of them played at once over the workers."""
+        todo: dict[tuple, tuple[int, int]] = {}
+        for state, upto in wanted:
+            key = tuple(state.moves)
+            have = len(self._won.get(key, ()))
+            if not state.is_over() and have < upto and upto > todo.get(key, (0, 0))[1]:
+                todo[key] = (have, upto)
+        if not todo:
+            return
+        if self.workers > 1:  # in pieces of CHUNK continuations, so that every worker has its share
+            tasks = [(key, a, min(a + CHUNK, hi)) for key, (lo, hi) in todo.items() for a in range(lo, hi, CHUNK)]
+        else:
+            tasks = [(key, lo, hi) for key, (lo, hi) in todo.items()]
+        if len(tasks) > 1 and self.workers > 1:
+            results = self._parallel(tasks)
+        else:
+            results = [_continuations(self.start, self.T, self.samples, self.seeds, key, lo, hi)
+                       for key, lo, hi in tasks]
+        for (key, _, _), won in zip(tasks, results, strict=True):  # in order: a moment's pieces follow each other
+            earlier = self._won.get(key)
+            self._won[key] = won if earlier is None else np.concatenate([earlier, won])
+
+    def _parallel(self, tasks: list) -> list[np.ndarray]:
+        if self._pool is None:
+            _CONTINUATIONS.update(start=self.start, T=self.T, samples=self.samples, seeds=self.seeds)
+            self._pool = process_pool(self.workers)  # forked: the workers inherit the arrays and the deal
+        try:
+            return list(self._pool.map(_continuations_task, tasks))
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            stop_pool(self._pool)
+            self._pool = None
+
+    def rate(self, state: GameState, upto: int | None = None) -> float:
+        """The share of the first ``upto`` continuations from ``state`` (default: the review's
+        playouts) that the search player clears."""
         if state.is_over():
             return 1.0 if state.outcome == Result.CLEARED else 0.0
-        key = tuple(state.moves)
-        won = self._won.get(key)
-        want = len(self.more_seeds) if more else len(self.seeds)
-        if won is None or len(won) < want:  # play only the continuations not played yet
-            have = 0 if won is None else len(won)
-            seeds = self.more_seeds[have:want]
-            results = np.zeros(len(seeds), np.int64)
-            search_play_on(fast_state(state), self.samples, self.T, seeds, results)
-            fresh = results == int(Result.CLEARED)
-            won = fresh if won is None else np.concatenate([won, fresh])
-            self._won[key] = won
-        return float(np.mean(won[:want]))
+        want = self.playouts if upto is None else upto
+        self.ensure([state], want)
+        return float(np.mean(self._won[tuple(state.moves)][:want]))
 
-    def known(self, state: GameState) -> bool:
-        """Whether the rate from ``state`` has been measured already (it costs nothing to tell)."""
-        return state.is_over() or tuple(state.moves) in self._won
+    def won(self, state: GameState, upto: int) -> np.ndarray:
+        """Which of the first ``upto`` continuations from ``state`` the search player clears."""
+        if state.is_over():
+            return np.full(upto, state.outcome == Result.CLEARED)
+        self.ensure([state], upto)
+        return self._won[tuple(state.moves)][:upto]
+
+    def measured(self, state: GameState) -> int:
+        """How many continuations of ``state`` are known (an ended game: as many as ever wanted)."""
+        return REFINE * self.playouts if state.is_over() else len(self._won.get(tuple(state.moves), ()))
 
     def prefers(self, state: GameState) -> list[Action]:
         """The search player's choices for the seat to act (from its observation only), one per
@@ -266,10 +335,33 @@ class Continuations:
         return out
 
 
+_CONTINUATIONS: dict = {}  # a review's deal and arrays: forked workers inherit them
+
+
+def _continuations(start: GameState, T, samples: int, seeds: np.ndarray, moves: tuple, lo: int, hi: int) -> np.ndarray:
+    """Continuations lo..hi-1 of the moment ``moves`` leads to from ``start``: cleared or not."""
+    state = start.clone()
+    for a in moves[len(start.moves):]:
+        state.apply(a)
+    results = np.zeros(hi - lo, np.int64)
+    search_play_on(fast_state(state), samples, T, seeds[lo:hi], results)
+    return results == int(Result.CLEARED)
+
+
+def _continuations_task(task: tuple) -> np.ndarray:
+    moves, lo, hi = task
+    job = _CONTINUATIONS
+    return _continuations(job["start"], job["T"], job["samples"], job["seeds"], moves, lo, hi)
+
+
 def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samples: int = REVIEW_SAMPLES,
                 playouts: int = REVIEW_PLAYOUTS, seed: int = 1,
-                progress: Callable[[str], None] | None = None) -> Review:
-    """The review of a logged game (the module docstring); the log is checked by the rules first."""
+                progress: Callable[[str], None] | None = None, workers: int = 1, careful: bool = False,
+                judged: Callable[[Decision], None] | None = None) -> Review:
+    """The review of a logged game (the module docstring); the log is checked by the rules first.
+    ``workers`` processes play the continuations (the same review for any number); ``careful``
+    measures every move as far as the yardstick goes (see SCREEN); ``judged(decision)`` is told
+    each decision as soon as it is judged, round by round."""
     t0 = time.perf_counter()
     say = progress or (lambda _text: None)
     final = replay(log, mission, catalog)  # every move checked; InputError names the line
@@ -277,33 +369,45 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     n = final.rounds_played()
     starts: list[GameState] = []
     moves = list(final.moves)
-    cont = Continuations(mission, catalog, state, samples, playouts, seed)
+    cont = Continuations(mission, catalog, state, samples, playouts, seed, workers)
+    judge = _judge_round if careful else _judge_round_quick
     reviews: list[RoundReview] = []
     decisions: list[Decision] = []
     human = tuple(log.human)
     at = 0
-    for record in final.history:
-        starts.append(state.clone())
-        rr = RoundReview(record.round, record.start_player, board=state.board.copy(), record=record)
-        say(f"review: round {record.round} of {n}: every decision, the search player from before and after it")
-        rr.search_rate = cont.rate(state)
-        count = len(record.plays) + 1 + len(record.placements)
-        for action in moves[at:at + count]:
-            judged = _judge(state, action, cont, human)
-            if judged is not None:
-                decisions.append(judged)
-                rr.costliest = _costlier(rr.costliest, judged)
-            state.apply(action)
-        at += count
-        reviews.append(rr)
-    if not final.is_over():  # a game still in play: the round to come too
-        starts.append(state.clone())
-        rr = RoundReview(state.round, state.leader, board=state.board.copy())
-        say(f"review: round {state.round} (to come): the search player from here")
-        rr.search_rate = cont.rate(state)
-        reviews.append(rr)
-    _open_hands(final, starts, reviews, catalog, time_limit, say)
-    lost_at = next((r.round for r in reviews if r.open_hand == NOT_CLEARABLE), None)
+    try:
+        for record in final.history:
+            starts.append(state.clone())
+            rr = RoundReview(record.round, record.start_player, board=state.board.copy(), record=record)
+            say(f"review: round {record.round} of {n}: every decision, the search player from before and after it")
+            count = len(record.plays) + 1 + len(record.placements)
+            moments = []
+            for action in moves[at:at + count]:
+                moments.append((state.clone(), action))
+                state.apply(action)
+            at += count
+            rr.search_rate, round_decisions = judge(starts[-1], moments, cont, human)
+            for d in round_decisions:
+                decisions.append(d)
+                if judged:
+                    judged(d)
+            reviews.append(rr)
+        if not final.is_over():  # a game still in play: the round to come too
+            starts.append(state.clone())
+            rr = RoundReview(state.round, state.leader, board=state.board.copy())
+            say(f"review: round {state.round} (to come): the search player from here")
+            rr.search_rate = cont.rate(state)
+            reviews.append(rr)
+        _open_hands(final, starts, reviews, catalog, time_limit, say)
+        lost_at = next((r.round for r in reviews if r.open_hand == NOT_CLEARABLE), None)
+        if final.is_over() and final.result() != "cleared":
+            _sharpen_contenders(decisions, cont, lost_at if lost_at is not None else n)
+    finally:
+        cont.close()
+    for rr in reviews:
+        for d in decisions:
+            if d.round == rr.round:
+                rr.costliest = _costlier(rr.costliest, d)
     lost_in = None
     if final.is_over() and final.result() != "cleared":
         if lost_at is None:
@@ -312,41 +416,219 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
             lost_in = lost_at - 1
     rv = Review(mission, log, final.players, final.result() or "in_play", reviews, lost_at, lost_in, samples,
                 playouts, seed, 0.0, final.board.copy(), decisions, _seats(final.players, decisions, human),
-                human=human, catalog=catalog)
+                human=human, catalog=catalog, careful=careful)
     rv.lost_by = _lost_by(rv)
     rv.story = _story(rv)
     rv.seconds = time.perf_counter() - t0
     return rv
 
 
-def _judge(state: GameState, action: Action, cont: Continuations, human: tuple[int, ...]) -> Decision | None:
-    """The decision at this moment, judged; None when the seat had a single legal answer."""
-    if len(state.legal_actions()) < 2:
-        return None
-    seat = state.current_player()
-    played = state.clone()
-    played.apply(action)
-    rate_played = cont.rate(played)
-    preferred, rate_best, after = action, rate_played, played
-    for choice in cont.prefers(state):  # the search player's choices: the best of them is the yardstick
-        if choice == action or rate_best >= 1.0:  # nothing beats every continuation cleared
-            continue
-        alternative = state.clone()
-        alternative.apply(choice)
-        r = cont.rate(alternative)
-        if r > rate_best:
-            preferred, rate_best, after = choice, r, alternative
-    if rate_best - rate_played >= REFINE_FROM - 1e-9:  # a loss to grade: measured again, closer
-        rate_played, rate_best = cont.rate(played, more=True), cont.rate(after, more=True)
+@dataclass
+class _Moment:
+    """A decision being judged: the moment, the move played, the moment after it, and the search
+    player's alternatives (the moments after each)."""
+
+    state: GameState
+    action: Action
+    played: GameState
+    alternatives: list[tuple[Action, GameState]] = field(default_factory=list)
+
+
+def _after(state: GameState, action: Action) -> GameState:
+    out = state.clone()
+    out.apply(action)
+    return out
+
+
+def _judge_round(start: GameState, moments: list[tuple[GameState, Action]], cont: Continuations,
+                 human: tuple[int, ...], screen: int | None = None,
+                 settled: float = float("inf")) -> tuple[float, list[Decision]]:
+    """A round's decisions judged, with the continuations of each step played at once over the
+    workers: the round's start and every move played (screened), the search player's alternatives
+    where the move played lost some continuation (screened), further where an alternative beat it,
+    and again closer where the loss is to grade (module docstring, SCREEN). With ``screen`` the
+    review's playouts and ``settled`` infinite, each decision is judged exactly as one at a time:
+    the moves' rates on the review's continuations, the search player's first choice that does
+    best (none once a move clears them all), a loss from REFINE_FROM measured on REFINE times as
+    many, the rate before told where the loss is worth a word or was measured anyway."""
+    full = cont.playouts
+    screen = full if screen is None else screen
+    judged = [_Moment(s, a, _after(s, a)) for s, a in moments if len(s.legal_actions()) >= 2]
+    cont.ensure([start], full)
+    cont.ensure([m.played for m in judged], screen)
+    for m in judged:  # the search player's choices, where the move played did not clear every continuation
+        if cont.rate(m.played, screen) < 1.0:
+            m.alternatives = [(c, _after(m.state, c)) for c in cont.prefers(m.state) if c != m.action]
+    cont.ensure([alt for m in judged for _, alt in m.alternatives], screen)
+
+    def beaten(m: _Moment) -> bool:  # an alternative cleared a continuation the move played did not
+        mine = cont.won(m.played, screen)
+        return any(bool(np.any(cont.won(alt, screen) & ~mine)) for _, alt in m.alternatives)
+
+    open_ = [m for m in judged if m.alternatives and (screen >= full or beaten(m))]
+    cont.ensure([x for m in open_ for x in [m.played, *(alt for _, alt in m.alternatives)]], full)
+    rates: dict[int, tuple[float, float, Action, GameState]] = {}
+    for m in judged:
+        upto = full if m in open_ else screen
+        rate_played = cont.rate(m.played, upto)
+        preferred, rate_best, after = m.action, rate_played, m.played
+        for choice, alt in m.alternatives if m in open_ else ():
+            if rate_best >= 1.0:  # nothing beats every continuation cleared
+                break
+            r = cont.rate(alt, full)
+            if r > rate_best:
+                preferred, rate_best, after = choice, r, alt
+        rates[id(m)] = (rate_played, rate_best, preferred, after)
+    refine = [m for m in judged if REFINE_FROM - 1e-9 <= rates[id(m)][1] - rates[id(m)][0] < settled]
+    cont.ensure([x for m in refine for x in (m.played, rates[id(m)][3])], REFINE * full)
+    for m in refine:  # a loss to grade: measured again, closer
+        _, _, preferred, after = rates[id(m)]
+        rate_played, rate_best = cont.rate(m.played, REFINE * full), cont.rate(after, REFINE * full)
         if rate_played >= rate_best:  # the move played did as well: it is the best
-            preferred, rate_best = action, rate_played
-    # the rate before the decision is told only where the decision cost something worth a word
-    # (a moment after a forced move would cost a measure of its own for nothing else)
-    costly = rate_best - rate_played >= LOST_BY_MIN - 1e-9
-    before = cont.rate(state) if costly or cont.known(state) else None
-    return Decision(state.round, seat, seat in human, _kind(action), describe(state, action),
-                    describe(state, preferred), before, rate_played, rate_best, preferred,
-                    state.board.copy(), state.catalog, action)
+            preferred, rate_best = m.action, rate_played
+        rates[id(m)] = (rate_played, rate_best, preferred, after)
+    # the rate before a decision is told only where the decision cost something worth a word, or
+    # where it is known at the review's depth already (the round's start, after a move judged)
+    costly = [m for m in judged if rates[id(m)][1] - rates[id(m)][0] >= LOST_BY_MIN - 1e-9]
+    cont.ensure([m.state for m in costly], full)
+    out = []
+    for m in judged:
+        rate_played, rate_best, preferred, _ = rates[id(m)]
+        before = cont.rate(m.state) if m in costly or cont.measured(m.state) >= full else None
+        seat = m.state.current_player()
+        out.append(Decision(m.state.round, seat, seat in human, _kind(m.action), describe(m.state, m.action),
+                            describe(m.state, preferred), before, rate_played, rate_best, preferred,
+                            m.state.board.copy(), m.state.catalog, m.action))
+    return cont.rate(start), out
+
+
+def _judge_round_quick(start: GameState, moments: list[tuple[GameState, Action]], cont: Continuations,
+                       human: tuple[int, ...]) -> tuple[float, list[Decision]]:
+    """A round's decisions judged with sequential stopping (see SCREEN): the continuations of each
+    step, for every decision still open, played at once over the workers."""
+    full = cont.playouts
+    screen = min(SCREEN, full)
+    judged = [_Moment(s, a, _after(s, a)) for s, a in moments if len(s.legal_actions()) >= 2]
+    cont.ensure([start], full)
+    cont.ensure([m.played for m in judged], screen)
+    for m in judged:  # the search player's choices, where the move played did not clear every continuation
+        if cont.rate(m.played, screen) < 1.0:
+            m.alternatives = [(c, _after(m.state, c)) for c in cont.prefers(m.state) if c != m.action]
+    cont.ensure([alt for m in judged for _, alt in m.alternatives], screen)
+    leads: dict[int, tuple[Action, GameState]] = {}
+    for m in judged:  # the strongest alternative that clears a continuation the move played does not
+        mine = cont.won(m.played, screen)
+        beating = [(c, alt) for c, alt in m.alternatives if np.any(cont.won(alt, screen) & ~mine)]
+        if beating:
+            leads[id(m)] = max(beating, key=lambda ca: float(np.mean(cont.won(ca[1], screen))))  # the first on ties
+    measured = {id(m): screen for m in judged}
+    open_ = [m for m in judged if id(m) in leads]
+    while open_:
+        for m in open_:
+            measured[id(m)] += STEP
+        cont.ensure_each([(x, measured[id(m)]) for m in open_ for x in (m.played, leads[id(m)][1])])
+        open_ = [m for m in open_ if not _settled(cont.won(leads[id(m)][1], measured[id(m)]),
+                                                  cont.won(m.played, measured[id(m)]), full)]
+    out = []
+    for m in judged:
+        seat = m.state.current_player()
+        d = Decision(m.state.round, seat, seat in human, _kind(m.action), describe(m.state, m.action), "", None,
+                     0.0, 0.0, None, m.state.board.copy(), m.state.catalog, m.action)
+        lead = leads.get(id(m))
+        d.open_end = None if lead is None else _OpenEnd(m.state, m.played, lead[0], lead[1])
+        _figures(d, m.state, m.played, cont, measured[id(m)])
+        out.append(d)
+    cont.ensure([m.state for m, d in zip(judged, out, strict=True) if d.cost >= LOST_BY_MIN - 1e-9], full)
+    for m, d in zip(judged, out, strict=True):
+        d.rate_before = cont.rate(m.state) if cont.measured(m.state) >= full else None
+    return cont.rate(start), out
+
+
+@dataclass
+class _OpenEnd:
+    """A decision the quick judgement stopped short of the careful judgement's depth: the moments
+    before and after the move played, the alternative measured and the moment after it."""
+
+    before: GameState
+    played: GameState
+    choice: Action
+    alternative: GameState
+
+
+def _figures(d: Decision, before: GameState, played: GameState, cont: Continuations, n: int) -> None:
+    """A decision's rates on the first n continuations: the move played's, and its alternative's
+    where that cleared more; ``open_end`` cleared once they are the careful judgement's."""
+    assert d.played_action is not None
+    d.rate_played = cont.rate(played, n)
+    d.best_action, d.rate_best = d.played_action, d.rate_played
+    end = d.open_end
+    if end is not None:
+        if cont.rate(end.alternative, n) > d.rate_played:
+            d.best_action, d.rate_best = end.choice, cont.rate(end.alternative, n)
+        if _careful_depth(cont.won(end.alternative, n), cont.won(played, n), cont.playouts):
+            d.open_end = None
+    d.best = describe(before, d.best_action)
+
+
+def _sharpen_contenders(decisions: list[Decision], cont: Continuations, last: int) -> None:
+    """The quick judgement's figures where they name the decision that lost the game: the
+    decisions that may be the costliest at or before round ``last`` (within CONTENDER of the
+    costliest) measured as far as the careful judgement goes, until the costliest is."""
+    deepest = REFINE * cont.playouts
+    while True:
+        candidates = [d for d in decisions if d.round <= last and d.cost >= LOST_BY_MIN - 1e-9]
+        top = max((d.cost for d in candidates), default=0.0)
+        short = [d for d in candidates if d.open_end is not None and d.cost >= top - CONTENDER]
+        if not short:
+            return
+        ends = [d.open_end for d in short if d.open_end is not None]
+        cont.ensure_each([(x, deepest) for e in ends for x in (e.played, e.alternative)])
+        for d, e in zip(short, ends, strict=True):
+            _figures(d, e.before, e.played, cont, deepest)
+            d.open_end = None
+
+
+def _careful_depth(best: np.ndarray, played: np.ndarray, full: int) -> bool:
+    """Whether the careful judgement would measure no further than these continuations."""
+    n = len(played)
+    diff = best.astype(np.int64) - played.astype(np.int64)
+    return n >= REFINE * full or (n >= full and diff[:full].mean() < REFINE_FROM - 1e-9)
+
+
+def _settled(best: np.ndarray, played: np.ndarray, full: int) -> bool:
+    """Whether a decision measured on the first n continuations (``best``, ``played``: which the
+    alternative and the move played cleared) is settled: the careful judgement's figures reached,
+    or its class predicted with probability SURE to be the class of the figures now, a class below
+    LOST_BY_MIN (a decision that may have lost the game is measured as far as the careful one)."""
+    n = len(played)
+    if _careful_depth(best, played, full):
+        return True  # the careful judgement stops here too
+    diff = best.astype(np.int64) - played.astype(np.int64)  # a continuation won (+1) or lost (-1) by the alternative
+    now = GROUP[classify(max(0.0, float(diff.mean())))]
+    counts = np.array([np.sum(diff == -1), np.sum(diff == 0), np.sum(diff == 1)])
+    # the continuations still to come, drawn from what the ones measured say (a Dirichlet posterior
+    # on the three outcomes, Jeffreys' prior); seeded by the counts: the same answer for the same figures
+    rng = np.random.default_rng([int(x) for x in counts] + [n, full])
+    p = rng.dirichlet(counts + 0.5, PREDICTIONS)
+    total = diff.sum()
+    if n < full:
+        first = total + _draw_sums(rng, p, full - n)
+        stage_one = first / full < REFINE_FROM - 1e-9
+    else:
+        first = np.full(PREDICTIONS, diff[:full].sum())
+        stage_one = np.zeros(PREDICTIONS, bool)
+    rest = REFINE * full - max(n, full)
+    final = np.where(stage_one, first / full, (np.maximum(total, first) + _draw_sums(rng, p, rest)) / (REFINE * full))
+    same = sum(GROUP[classify(max(0.0, float(c)))] == now for c in final)
+    return same >= SURE * PREDICTIONS
+
+
+def _draw_sums(rng: np.random.Generator, p: np.ndarray, k: int) -> np.ndarray:
+    """For each row of outcome probabilities (lost, even, won), the sum of k draws of -1, 0, +1."""
+    if k <= 0:
+        return np.zeros(len(p))
+    counts = np.array([rng.multinomial(k, row) for row in p])
+    return counts[:, 2] - counts[:, 0]
 
 
 def _costlier(a: Decision | None, b: Decision | None) -> Decision | None:

@@ -10,3 +10,4 @@ Counted = Callable[[int, int], None]  # progress(done, total)
 Fraction = Callable[[float], None]  # progress(fraction done, 0 .. 1)
 Rungs = Callable[[str, int, int], None]  # progress(label of the rung or part, done, total)
 Said = Callable[[str], None]  # a line said while the work goes on
+Shown = Callable[[dict[str, Any]], None]  # a piece of the answer shown before the whole (a decision judged)

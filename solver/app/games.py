@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solver.app.documents import Counted, Doc, Fraction, Said
+from solver.app.documents import Counted, Doc, Fraction, Said, Shown
 from solver.app.inputs import LoggedGame, logged_text, samples_for, table_size
 from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
 from solver.core.codes import OPEN_HAND, PolicyId
@@ -103,17 +103,30 @@ def terminal_game(m: Mission | None, catalog: Catalog | None, players: int | Non
 
 # ---------------------------------------------------------------- review and rate
 def review(lg: LoggedGame, time_limit: float, samples: int | None = None, playouts: int | None = None, seed: int = 1,
-           progress: Said | None = None) -> Review:
-    """`kakapo review` of a logged game (``analysis.review.Review``)."""
+           progress: Said | None = None, workers: int = 1, careful: bool = False,
+           judged: Shown | None = None) -> Review:
+    """`kakapo review` of a logged game (``analysis.review.Review``); ``judged(decision's JSON)``
+    as each decision is judged (without its boards: the page lists it while the rest is judged)."""
     from solver.analysis.review import REVIEW_PLAYOUTS, REVIEW_SAMPLES, review_game  # heavy: Numba, OR-Tools
 
+    tell = None if judged is None else (lambda d: judged(brief_decision(d.to_json())))
     return review_game(lg.log, lg.mission, lg.catalog, time_limit, REVIEW_SAMPLES if samples is None else samples,
-                       REVIEW_PLAYOUTS if playouts is None else playouts, seed, progress)
+                       REVIEW_PLAYOUTS if playouts is None else playouts, seed, progress, workers, careful, tell)
 
 
-def review_text(text: str, name: str = "the log", time_limit: float = 10.0, progress: Fraction | None = None) -> Doc:
+BOARD_KEYS = ("pieces", "best_cells", "played_cells")
+
+
+def brief_decision(doc: Doc) -> Doc:
+    """A judged decision as streamed before the review ends: its words and figures, no boards."""
+    return {k: v for k, v in doc.items() if k not in BOARD_KEYS}
+
+
+def review_text(text: str, name: str = "the log", time_limit: float = 10.0, progress: Fraction | None = None,
+                workers: int = 1, judged: Shown | None = None) -> Doc:
     """The studio's review: `kakapo review --json` of a log's text (format 2 logs carry their
-    mission; an older one is read with the bundled mission it names); ``progress(fraction)``."""
+    mission; an older one is read with the bundled mission it names); ``progress(fraction)``,
+    ``judged(decision)`` as in ``review``."""
     lg = logged_text(text, name)
     tell = progress or (lambda _f: None)
     steps = [0]
@@ -122,7 +135,7 @@ def review_text(text: str, name: str = "the log", time_limit: float = 10.0, prog
         steps[0] += 1
         tell(min(0.99, steps[0] / (2 * len(lg.log.rounds_logged) + 2)))
 
-    return review(lg, time_limit, progress=said).to_json()
+    return review(lg, time_limit, progress=said, workers=workers, judged=judged).to_json()
 
 
 def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: Iterable[str], seed: int, workers: int,

@@ -4,7 +4,7 @@ progress as a fraction; and the warm-up that loads (or compiles) the kernels the
 
 from __future__ import annotations
 
-from solver.app.documents import Doc, Fraction
+from solver.app.documents import Doc, Fraction, Shown
 from solver.app.games import rate_texts, review_text
 from solver.app.measuring import mission_job
 from solver.app.registry import JOBS
@@ -13,13 +13,16 @@ from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
 
 
-def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | None = None) -> Doc:
+def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | None = None,
+            shown: Shown | None = None) -> Doc:
     """A job's document; ``request`` as the studio's job model gives it (its ``kind`` one of
-    ``registry.JOBS``)."""
+    ``registry.JOBS``); ``shown(piece)`` the pieces of the answer known before the whole (a
+    review's decisions, as each is judged)."""
     kind = request["kind"]
     needs = JOBS[kind].needs
     if needs == "log":
-        return review_text(request["text"], request.get("name") or "the log", progress=progress)
+        return review_text(request["text"], request.get("name") or "the log", progress=progress, workers=workers,
+                           judged=shown)
     if needs == "games":
         return rate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress)
     return mission_job(kind, request["text"], catalog, request.get("name"), request.get("players"),

@@ -224,11 +224,17 @@ def end_line(m: Mission, end: dict, rounds: list[dict]) -> str:
               help="Continuations of each moment the search player plays (default 24).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Seed of the continuations' random streams.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes that play the continuations (default: all cores; the same review for any number).")
+@click.option("--careful", is_flag=True,
+              help="Measure every decision on all the continuations, and every loss of 5 points or more on "
+                   "three times as many (slower; by default a decision stops being measured once its class "
+                   "is settled, at 95 %).")
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
               help="Also write a page with the board of each round.")
 @user_errors
-def review(log_file, mission, pieces, time_limit, samples, playouts, seed, as_json, html_path):
+def review(log_file, mission, pieces, time_limit, samples, playouts, seed, workers, careful, as_json, html_path):
     """Where a logged game was won or lost, round by round. Exit 0.
 
     For each round: could a team that sees every hand still clear the deal from its start
@@ -250,7 +256,7 @@ def review(log_file, mission, pieces, time_limit, samples, playouts, seed, as_js
     lg = read_logged(log_file, mission, pieces)
     check_output_path(html_path, [log_file, mission, pieces], ".html", "--html")
     progress = None if as_json else (lambda text: click.echo(text, err=True))
-    rv = review_game(lg, time_limit, samples, playouts, seed, progress)
+    rv = review_game(lg, time_limit, samples, playouts, seed, progress, workers or default_workers(), careful)
     if html_path:
         Path(html_path).write_text(review_html(rv), encoding="utf-8")
     if as_json:

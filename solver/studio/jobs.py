@@ -2,7 +2,8 @@
 
 Each job runs in a process of its own (and the processes it starts for its games, in its own
 process group), so the server keeps answering while it runs, a cancel ends it at once
-(SIGTERM to the group), and nothing outlives the studio. The job tells its progress and its
+(SIGTERM to the group), and nothing outlives the studio. The job tells its progress, the pieces of
+its answer known before the whole (a review's decisions, as each is judged: ``partial``) and its
 result through a queue; the server keeps each job's state for the page (``Job.snapshot``) and its
 history in the database (``store``). Job ids are random (one cannot guess another's), and each job
 has a token of its own, which lets whoever started it (a seat's page, say) follow it. At most
@@ -53,10 +54,12 @@ class Job:
     version: int = 0
     cancel_asked: bool = field(default=False, repr=False)
     token: str = field(default="", repr=False)
+    shown: list[Doc] = field(default_factory=list)  # the answer's pieces so far (a review's decisions)
 
     def snapshot(self) -> Doc:
         return {"id": self.id, "kind": self.kind, "state": self.state, "progress": round(self.progress, 4),
-                "result": self.result, "error": self.error}
+                "result": self.result, "error": self.error,
+                "partial": None if self.state == "done" or not self.shown else list(self.shown)}
 
 
 def _job_main(request: Doc, pieces: str | None, workers: int, out: Queue[tuple[str, Any]], parent: int) -> None:
@@ -78,7 +81,8 @@ def _job_main(request: Doc, pieces: str | None, workers: int, out: Queue[tuple[s
             warm_up(load_catalog(pieces))
             out.put(("done", {}))
             return
-        out.put(("done", run_job(request, load_catalog(request.get("pieces", pieces)), workers, progress=tell)))
+        out.put(("done", run_job(request, load_catalog(request.get("pieces", pieces)), workers, progress=tell,
+                                 shown=lambda piece: out.put(("shown", piece)))))
     except KakapoError as e:
         out.put(("failed", getattr(e, "problem", str(e))))
     except Exception as e:  # a bug of ours: said in the job, never a dead server
@@ -208,6 +212,9 @@ class JobManager:
             with self._lock:
                 if what == "progress" and not job.cancel_asked:
                     job.progress = float(value)
+                    job.version += 1
+                elif what == "shown" and not job.cancel_asked:
+                    job.shown.append(value)
                     job.version += 1
                 elif what == "done":
                     ended = ("done", value, None)

@@ -126,6 +126,7 @@ class JobState(BaseModel):
     progress: float
     result: dict[str, Any] | None
     error: str | None
+    partial: list[dict[str, Any]] | None = None  # a review's decisions judged so far, while it runs
 
 
 class JobRow(BaseModel):

@@ -14,9 +14,10 @@ export async function api(method, path, body) {
 export const message = (res) => (res.doc && res.doc.error ? res.doc.error.message : `the studio answered ${res.status}`);
 
 // A job's progress into the panel whose elements are PREFIX-progress, PREFIX-state and
-// PREFIX-cancel, until it ends; onDone(kind, result) when it is done. ``token``: the job's own
-// (a seat's page has no other way to it). Returns the event source.
-export function followJob(id, prefix, onDone, token) {
+// PREFIX-cancel, until it ends; onDone(kind, result) when it is done; onPartial(pieces) while
+// it runs, with the pieces of the answer known so far (a review's decisions). ``token``: the
+// job's own (a seat's page has no other way to it). Returns the event source.
+export function followJob(id, prefix, onDone, token, onPartial) {
   const cancel = $(`${prefix}-cancel`);
   if (cancel) {
     cancel.disabled = !!token;
@@ -30,6 +31,7 @@ export function followJob(id, prefix, onDone, token) {
     line.textContent = `${j.kind}: ${j.state}` + (j.state === "running" ? ` (${Math.round(100 * j.progress)} %)` : "")
       + (j.error ? `: ${j.error}` : "");
     line.dataset.state = j.state;
+    if (onPartial && j.partial) onPartial(j.partial);
     if (["done", "failed", "cancelled"].includes(j.state)) {
       ev.close();
       if (cancel) cancel.disabled = true;

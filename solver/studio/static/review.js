@@ -13,14 +13,17 @@ export function createReview() {
   const rv = { doc: null, players: null, events: null };
 
   // who made a seat's decisions: its name at the studio's table, else a person or a bot
-  function who(seat) {
+  // (``human``: whether a person made the decision, while the whole review is not known yet)
+  function who(seat, human) {
     const p = rv.players && rv.players.find((x) => x.seat === seat);
     if (p) return p.bot ? `${p.name} (bot, ${p.policy})` : p.name;
     const d = rv.doc;
+    if (!d) return human ? `player ${seat} (a person)` : `player ${seat} (bot)`;
     return d.human.includes(seat) ? `player ${seat} (a person)` : `player ${seat} (bot${d.policy ? ", " + d.policy : ""})`;
   }
 
   function clear() {
+    rv.doc = null;
     for (const id of ["r-summary", "r-lostby", "r-round"]) $(id).textContent = "";
     for (const id of ["r-chart", "r-rounds", "r-board", "r-decisions", "r-seats"]) $(id).replaceChildren();
   }
@@ -28,7 +31,24 @@ export function createReview() {
   function follow(id, token) {
     clear();
     if (rv.events) rv.events.close();
-    rv.events = followJob(id, "r", (_kind, result) => show(result), token);
+    rv.events = followJob(id, "r", (_kind, result) => show(result), token, showJudged);
+  }
+
+  // the decisions judged so far, as the review streams them (no boards yet: those come with the
+  // whole review)
+  function showJudged(decisions) {
+    $("r-summary").textContent = `${decisions.length} decision(s) judged so far; the rest are being judged…`;
+    $("r-decisions").replaceChildren(...decisions.map((d, i) => {
+      const li = el("li", null, `decision ${d.class}`, { "data-decision": String(i), "data-class": d.class, "data-partial": "" });
+      li.append(decisionWords(d));
+      return li;
+    }));
+  }
+
+  function decisionWords(d) {
+    return `round ${d.round}, ${who(d.seat, d.human)}: ${d.played}${MARKS[d.class] || ""} (${d.class})`
+      + (d.class === "best" ? "" : `; better: ${d.best}, ${Math.round(100 * d.rate_best)} % against `
+      + `${Math.round(100 * d.rate_played)} %`);
   }
 
   async function start(text) {
@@ -59,11 +79,8 @@ export function createReview() {
       ? "no decision to make" : `accuracy ${s.accuracy.toFixed(0)} % over ${s.decisions} decision(s)`), null,
       { "data-accuracy": s.accuracy === null ? "" : String(s.accuracy), "data-seat": String(s.seat) })));
     $("r-decisions").replaceChildren(...doc.decisions.map((d, i) => {
-      const mark = MARKS[d.class] || "";
       const li = el("li", null, `decision ${d.class}`, { "data-decision": String(i), "data-class": d.class });
-      const b = button(`round ${d.round}, ${who(d.seat)}: ${d.played}${mark} (${d.class})`
-        + (d.class === "best" ? "" : `; better: ${d.best}, ${Math.round(100 * d.rate_best)} % against `
-        + `${Math.round(100 * d.rate_played)} %`), () => showDecision(i), { "aria-label": `show decision ${i + 1} on the board` });
+      const b = button(decisionWords(d), () => showDecision(i), { "aria-label": `show decision ${i + 1} on the board` });
       li.appendChild(b);
       return li;
     }));
