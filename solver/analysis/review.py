@@ -25,35 +25,25 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from solver.analysis.continuations import Continuations
 from solver.core.board import all_positions
-from solver.core.codes import Result
 from solver.core.rules import Board, Mission, Placement
 from solver.game.actions import Action, ActionKind
-from solver.game.arrays import build_arrays
-from solver.game.fast.policies import reset_memory_py
-from solver.game.fast.search import new_search_memory_py, search_decide_py, search_play_on
-from solver.game.fast.state import fast_observation, fast_state, spec_array
-from solver.game.planner import planner_library
 from solver.game.resume import replay, start_of_log
-from solver.game.seeds import game_seeds
 from solver.game.state import GameState, RoundRecord
 from solver.io.gamelog import GameLog
 from solver.io.missionwrite import board_rows
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver, from_moment
-from solver.runtime.workers import process_pool, stop_pool
 
 REVIEW_SAMPLES = 8  # the search player's look-ahead deals a decision, in the review
 REVIEW_PLAYOUTS = 24  # continuations per moment
 REFINE = 3  # a decision that lost something is measured again on this many times the continuations
 REFINE_FROM = 0.05  # ... from this loss on (below it, best on any draw of the continuations)
-CHOICES = 3  # the search player's choice is asked on this many decide streams: its choices are the yardstick
-DECIDE_SEED = 1  # the decide streams' seed, whatever --seed (the continuations') is
 # The review a player waits for (``careful`` off) judges as the careful one does, with less work:
 # every move is screened on the first SCREEN continuations, and a move that no alternative beats on
 # any of them is the best. Elsewhere the move played and its strongest alternative are measured
@@ -70,7 +60,6 @@ GROUP = {"best": 0, "good": 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}  # g
 SURE = 0.95
 PREDICTIONS = 400  # draws of the continuations still to measure, to predict the careful class
 CONTENDER = 0.30  # a decision this close to the costliest may be the one that lost the game
-CHUNK = 4  # continuations a task of the workers plays (a few tenths of a second in an early round)
 
 
 # ---------------------------------------------------------------- how a decision is judged
@@ -239,121 +228,6 @@ class Review:
                 "seconds": round(self.seconds, 2)}
 
 
-class Continuations:
-    """The search player's clear rate from a moment (``rate``) and its choice at one (``prefers``),
-    on the Numba engine with the mission's arrays built once. The continuations of many moments are
-    played at once (``ensure``), spread over ``workers`` processes: each continuation is a function
-    of the moment and its seed alone, so the rates are the same for any number of workers."""
-
-    def __init__(self, mission: Mission, catalog, state: GameState, samples: int, playouts: int, seed: int,
-                 workers: int = 1):
-        self.T = build_arrays(mission, catalog, planner_library(mission, catalog))
-        self.samples = samples
-        self.playouts = playouts
-        self.seeds = game_seeds(seed, 0, REFINE * playouts)  # the first ``playouts`` are the review's
-        # the search player's choices at a moment are a function of the moment alone (as an engine's
-        # at a fixed depth): --seed moves only the continuations that measure them
-        self.decide_seeds = [int(x) for x in game_seeds(DECIDE_SEED, 1, CHOICES)]
-        self.memory = new_search_memory_py(spec_array(state.spec), samples, self.T)
-        self.start = state.clone()
-        self.workers = workers
-        self._won: dict[tuple, np.ndarray] = {}  # by the moves from the deal: each continuation played once
-        self._pool: ProcessPoolExecutor | None = None
-
-    def ensure(self, states: list[GameState], upto: int) -> None:
-        """Play, for each moment, its first ``upto`` continuations not played yet."""
-        self.ensure_each([(state, upto) for state in states])
-
-    def ensure_each(self, wanted: list[tuple[GameState, int]]) -> None:
-        """``ensure`` with a depth per moment, all of them played at once over the workers."""
-        todo: dict[tuple, tuple[int, int]] = {}
-        for state, upto in wanted:
-            key = tuple(state.moves)
-            have = len(self._won.get(key, ()))
-            if not state.is_over() and have < upto and upto > todo.get(key, (0, 0))[1]:
-                todo[key] = (have, upto)
-        if not todo:
-            return
-        if self.workers > 1:  # in pieces of CHUNK continuations, so that every worker has its share
-            tasks = [(key, a, min(a + CHUNK, hi)) for key, (lo, hi) in todo.items() for a in range(lo, hi, CHUNK)]
-        else:
-            tasks = [(key, lo, hi) for key, (lo, hi) in todo.items()]
-        if len(tasks) > 1 and self.workers > 1:
-            results = self._parallel(tasks)
-        else:
-            results = [_continuations(self.start, self.T, self.samples, self.seeds, key, lo, hi)
-                       for key, lo, hi in tasks]
-        for (key, _, _), won in zip(tasks, results, strict=True):  # in order: a moment's pieces follow each other
-            earlier = self._won.get(key)
-            self._won[key] = won if earlier is None else np.concatenate([earlier, won])
-
-    def _parallel(self, tasks: list) -> list[np.ndarray]:
-        if self._pool is None:
-            _CONTINUATIONS.update(start=self.start, T=self.T, samples=self.samples, seeds=self.seeds)
-            self._pool = process_pool(self.workers)  # forked: the workers inherit the arrays and the deal
-        try:
-            return list(self._pool.map(_continuations_task, tasks))
-        except BaseException:
-            self.close()
-            raise
-
-    def close(self) -> None:
-        if self._pool is not None:
-            stop_pool(self._pool)
-            self._pool = None
-
-    def rate(self, state: GameState, upto: int | None = None) -> float:
-        """The share of the first ``upto`` continuations from ``state`` (default: the review's
-        playouts) that the search player clears."""
-        if state.is_over():
-            return 1.0 if state.outcome == Result.CLEARED else 0.0
-        want = self.playouts if upto is None else upto
-        self.ensure([state], want)
-        return float(np.mean(self._won[tuple(state.moves)][:want]))
-
-    def won(self, state: GameState, upto: int) -> np.ndarray:
-        """Which of the first ``upto`` continuations from ``state`` the search player clears."""
-        if state.is_over():
-            return np.full(upto, state.outcome == Result.CLEARED)
-        self.ensure([state], upto)
-        return self._won[tuple(state.moves)][:upto]
-
-    def measured(self, state: GameState) -> int:
-        """How many continuations of ``state`` are known (an ended game: as many as ever wanted)."""
-        return REFINE * self.playouts if state.is_over() else len(self._won.get(tuple(state.moves), ()))
-
-    def prefers(self, state: GameState) -> list[Action]:
-        """The search player's choices for the seat to act (from its observation only), one per
-        decide stream, without repeats: its first choice first."""
-        obs = fast_observation(state.observation(state.current_player()))
-        out: list[Action] = []
-        for s in self.decide_seeds:
-            reset_memory_py(self.memory.base)
-            a = Action.from_code(int(search_decide_py(obs, self.memory, self.T, np.array([s], np.uint64))))
-            if a not in out:
-                out.append(a)
-        return out
-
-
-_CONTINUATIONS: dict = {}  # a review's deal and arrays: forked workers inherit them
-
-
-def _continuations(start: GameState, T, samples: int, seeds: np.ndarray, moves: tuple, lo: int, hi: int) -> np.ndarray:
-    """Continuations lo..hi-1 of the moment ``moves`` leads to from ``start``: cleared or not."""
-    state = start.clone()
-    for a in moves[len(start.moves):]:
-        state.apply(a)
-    results = np.zeros(hi - lo, np.int64)
-    search_play_on(fast_state(state), samples, T, seeds[lo:hi], results)
-    return results == int(Result.CLEARED)
-
-
-def _continuations_task(task: tuple) -> np.ndarray:
-    moves, lo, hi = task
-    job = _CONTINUATIONS
-    return _continuations(job["start"], job["T"], job["samples"], job["seeds"], moves, lo, hi)
-
-
 def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samples: int = REVIEW_SAMPLES,
                 playouts: int = REVIEW_PLAYOUTS, seed: int = 1,
                 progress: Callable[[str], None] | None = None, workers: int = 1, careful: bool = False,
@@ -369,7 +243,7 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     n = final.rounds_played()
     starts: list[GameState] = []
     moves = list(final.moves)
-    cont = Continuations(mission, catalog, state, samples, playouts, seed, workers)
+    cont = Continuations(mission, catalog, state, samples, playouts, REFINE * playouts, seed, workers)
     judge = _judge_round if careful else _judge_round_quick
     reviews: list[RoundReview] = []
     decisions: list[Decision] = []
@@ -777,83 +651,3 @@ def _open_hands(final: GameState, starts: list[GameState], reviews: list[RoundRe
             rr.open_hand, rr.how = CLEARABLE, f"implied by round {yes}"
         elif rr.round >= no:
             rr.open_hand, rr.how = NOT_CLEARABLE, f"implied by round {no}"
-
-
-def player_name(rv: Review) -> str:
-    """The yardstick's player: the search player, or the planner itself with 0 samples."""
-    return "planner" if rv.samples == 0 else "search player"
-
-
-def yardstick_legend(rv: Review) -> str:
-    """The one legend line: what the two yardsticks and the classes mean (text and page alike)."""
-    if rv.samples == 0:
-        who_plays = ("the planner (--samples 0: no look-ahead; it draws no random numbers, so its continuations "
-                     "of a moment are one game and its rate is 0 % or 100 %)")
-    else:
-        who_plays = f"the search player ({rv.samples} look-ahead deals a decision)"
-    marks = ", ".join(f"{name} {100 * t:.0f}" for name, t in THRESHOLDS.items())
-    return (f"How to read it: a careful table is {who_plays} in every seat, each seat deciding from its own hand "
-            f"and the table, played on {rv.playouts} times from that moment on the true deal (the cards no seat "
-            "could see stay as dealt, so the rate is this deal's, not the mission's); open hands says whether a "
-            "team that sees every hand could still win this deal. A decision's class is the clear rate it gave "
-            f"away against the careful table's choice, in points: {marks} or more.")
-
-
-RESULT_WORDS = {"cleared": "cleared", "rounds_exhausted": "lost: the rounds ran out",
-                "unplaceable": "lost: a selected piece fit nowhere", "in_play": "still in play"}
-OPEN_WORDS = {CLEARABLE: "winnable with every hand open", NOT_CLEARABLE: "lost even with every hand open",
-              UNDECIDED: "with every hand open: not decided in the time limit"}
-
-
-def seat_line(rv: Review, s: SeatSummary) -> str:
-    name = who(s.seat, rv.human)
-    label = f"you (player {s.seat})" if name == "you" else name
-    policy = rv.log.meta.get("policy")
-    if s.human and name != "you":
-        label += " (a person)"
-    elif not s.human and policy:
-        label += f" ({policy})"
-    if not s.decisions:
-        return f"{label}: no decision to make (every move was forced)"
-    counts = ", ".join(f"{n} {c}" for c, n in s.classes.items() if n)
-    return f"{label}: {s.decisions} decisions, accuracy {s.accuracy:.0f} %: {counts}"
-
-
-def round_story(rv: Review, r: RoundReview) -> list[str]:
-    """A round in words: who played what, who placed which piece, and the decisions worth a word."""
-    out = []
-    rec = r.record
-    if rec is not None:
-        plays = ", ".join(f"{who(p, rv.human)} {c}" for p, c in rec.plays)
-        out.append(f"round {r.round} (trump {rec.trump}): {plays}; {rec.decision} wins, {who(rec.in_charge, rv.human)}"
-                   " in charge")
-        owner = who(rec.in_charge, rv.human)
-        if rec.skill.json:
-            out.append(f"  {owner} used the skill {rec.skill.json.replace('_', ' ')}")
-        for p in rec.placements:
-            out.append(f"  {owner} placed {p.card} at {' '.join(p.cell_names())}")
-        if len(rec.pieces) > len(rec.placements):
-            out.append(f"  {rec.pieces[-1]} fit nowhere")
-        elif not rec.pieces:
-            out.append("  nothing to place (the piece is on the board already)")
-    else:
-        out.append(f"round {r.round} (to come)")
-    out.append(f"  from its start a careful table clears {pct(r.search_rate)}; {OPEN_WORDS[r.open_hand]}")
-    for d in rv.decisions:
-        if d.round == r.round and d.klass not in ("best", "good"):
-            out.append(f"  {d.klass}: {who(d.seat, rv.human, True)} {d.kind} {d.played}: a careful table clears "
-                       f"{pct(d.rate_played)} after it, {pct(d.rate_best)} after {d.best}")
-    return out
-
-
-def review_lines(rv: Review) -> list[str]:
-    """The review in words."""
-    m = rv.mission
-    played = len(rv.rounds) - (1 if rv.result == "in_play" else 0)
-    out = [f"{m.name} ({m.id}), {rv.players} players: {RESULT_WORDS.get(rv.result, rv.result)} after {played} "
-           f"round(s) (log {rv.log.path})", rv.story, yardstick_legend(rv) + f" Seed {rv.seed}."]
-    out += [seat_line(rv, s) for s in rv.seats]
-    for r in rv.rounds:
-        out += round_story(rv, r)
-    out.append(rv.story)
-    return out

@@ -250,8 +250,8 @@ def review(log_file, mission, pieces, time_limit, samples, playouts, seed, worke
     Example: kakapo review game.jsonl
     Example: kakapo review game.jsonl --html review.html
     """
-    from solver.analysis.review import review_lines  # heavy: Numba's search player and the OR-Tools deal solver
     from solver.view.review_html import review_html  # heavy: with the review
+    from solver.view.review_text import review_lines  # heavy: Numba's search player and the OR-Tools deal solver
 
     lg = read_logged(log_file, mission, pieces)
     check_output_path(html_path, [log_file, mission, pieces], ".html", "--html")

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from html import escape
 
-from solver.analysis.review import RESULT_WORDS, Decision, Review, pct, round_story, seat_line, who, yardstick_legend
+from solver.analysis.review import Decision, Review, pct, who
 from solver.core.board import all_positions
 from solver.core.rules import Placement
 from solver.game.actions import ActionKind
+from solver.view.review_text import RESULT_WORDS, round_story, seat_line, yardstick_legend
 from solver.view.svgboard import board_svg
 
 
