@@ -219,8 +219,9 @@ def test_solution_count_equals_an_independent_exhaustive_enumeration(catalog, mi
     arrangements = count_solutions(m, catalog, k, cap=10_000, placements=True)
     assert (sets.count, sets.complete) == (len({frozenset(p.card for p in a) for a in every}), True)
     assert (arrangements.count, arrangements.complete) == (len(every), True)
-    capped = count_solutions(m, catalog, k, cap=sets.count - 1)
-    assert (capped.count, capped.complete) == (sets.count - 1, False)  # past the cap: a lower bound
+    cap = min(sets.count - 1, 20)
+    capped = count_solutions(m, catalog, k, cap=cap)
+    assert (capped.count, capped.complete) == (cap, False)  # past the cap: a lower bound
 
 
 def test_solve_count_in_json_and_words():

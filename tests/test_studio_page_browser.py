@@ -234,7 +234,7 @@ def test_the_review_shows_the_clis_decisions_and_accuracies(browser, served, tmp
     page.click("#tabs [data-tab=review]")
     page.get_by_label("Game log").set_input_files(str(log))
     page.get_by_role("button", name="Review", exact=True).click()
-    page.wait_for_selector("[data-decision]", timeout=180_000)
+    page.wait_for_selector("[data-decision]", timeout=180_000)  # only the finished review's (the stream: data-judged)
     classes = page.eval_on_selector_all("[data-decision]", "ds => ds.map(d => d.dataset.class)")
     assert classes == [d["class"] for d in cli["decisions"]]
     shown = {int(e[0]): e[1] for e in page.eval_on_selector_all(

@@ -13,7 +13,7 @@ from itertools import combinations
 
 from solver.core.board import all_positions
 from solver.core.cards import ALL_CARDS
-from solver.core.rules import Board, Mission, Placement, mask_of
+from solver.core.rules import Board, Mission, Placement
 
 
 def min_pieces(mission: Mission, catalog, exclude=(), max_pieces: int = 6) -> list[Placement] | None:
@@ -21,7 +21,7 @@ def min_pieces(mission: Mission, catalog, exclude=(), max_pieces: int = 6) -> li
     start = Board.start(mission)
     birds = [b for b in mission.birds if start.can_still_be_scanned(b)]
     pieces = [c for c in ALL_CARDS if c not in set(exclude) and not start.is_used(c)]
-    positions = {c: [(mask_of(p), p) for p in all_positions(catalog[c])] for c in pieces}
+    positions = {c: _covering(catalog[c]) for c in pieces}
     marks = mission.mark_map
     best: list[Placement] | None = None
     for group in combinations(birds, mission.clear):
@@ -44,9 +44,7 @@ def _search(board: Board, need: int, marks, pieces, positions, depth: int, chose
         return list(chosen)
     if depth == 0:
         return None
-    # Bound: the largest unused pieces cannot cover more open cells than their size.
-    sizes = sorted((len(positions[c][0][1]) for c in pieces if not board.is_used(c)), reverse=True)
-    if bin(open_cells).count("1") > sum(sizes[:depth]):
+    if bin(open_cells).count("1") > _largest(board, pieces, positions, depth):
         return None
     for p, nxt in _moves(board, need, marks, pieces, positions, open_cells):
         chosen.append(p)
@@ -57,6 +55,21 @@ def _search(board: Board, need: int, marks, pieces, positions, depth: int, chose
     return None
 
 
+def _covering(shape) -> tuple[int, dict[int, list]]:
+    """A piece's size, and its positions on the board by the cells they cover."""
+    by_cell: dict[int, list] = {}
+    for cells in all_positions(shape):
+        for c in cells:
+            by_cell.setdefault(c, []).append(cells)
+    return len(shape.cells), by_cell
+
+
+def _largest(board: Board, cards, positions, depth: int) -> int:
+    """A bound: the cells the ``depth`` largest unused pieces cover together."""
+    sizes = sorted((positions[c][0] for c in cards if not board.is_used(c)), reverse=True)
+    return sum(sizes[:depth])
+
+
 def _moves(board: Board, need: int, marks, pieces, positions, open_cells: int):
     """(placement, board after it) for every legal placement of an unused piece that covers the
     first open cell without spoiling a coloured side that is needed."""
@@ -65,9 +78,7 @@ def _moves(board: Board, need: int, marks, pieces, positions, open_cells: int):
     for card in pieces:
         if board.is_used(card) or (want is not None and card.colour != want):
             continue
-        for m, cells in positions[card]:
-            if not (m >> target) & 1:
-                continue
+        for cells in positions[card][1].get(target, ()):
             p = Placement(card, cells)
             if board.placement_problem(p) is not None:
                 continue
@@ -87,7 +98,7 @@ def all_answers(mission: Mission, catalog, pieces: int, exclude=()) -> set[froze
     start = Board.start(mission)
     birds = [b for b in mission.birds if start.can_still_be_scanned(b)]
     cards = [c for c in ALL_CARDS if c not in set(exclude) and not start.is_used(c)]
-    positions = {c: [(mask_of(p), p) for p in all_positions(catalog[c])] for c in cards}
+    positions = {c: _covering(catalog[c]) for c in cards}
     out: set[frozenset[Placement]] = set()
     for group in combinations(birds, mission.clear):
         need = 0
@@ -103,7 +114,7 @@ def _collect(board: Board, need: int, marks, cards, positions, depth: int, chose
         if depth == 0:
             out.add(frozenset(chosen))
         return
-    if depth == 0:
+    if depth == 0 or bin(open_cells).count("1") > _largest(board, cards, positions, depth):
         return
     for p, nxt in _moves(board, need, marks, cards, positions, open_cells):
         chosen.append(p)

@@ -35,11 +35,11 @@ export function createReview() {
   }
 
   // the decisions judged so far, as the review streams them (no boards yet: those come with the
-  // whole review)
+  // whole review); marked data-judged, so that [data-decision] always means the finished review's
   function showJudged(decisions) {
     $("r-summary").textContent = `${decisions.length} decision(s) judged so far; the rest are being judged…`;
     $("r-decisions").replaceChildren(...decisions.map((d, i) => {
-      const li = el("li", null, `decision ${d.class}`, { "data-decision": String(i), "data-class": d.class, "data-partial": "" });
+      const li = el("li", null, `decision ${d.class}`, { "data-judged": String(i), "data-judged-class": d.class });
       li.append(decisionWords(d));
       return li;
     }));
