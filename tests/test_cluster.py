@@ -55,3 +55,52 @@ def test_unreachable_scheduler_is_an_input_error(tmp_path):
     res = CliRunner().invoke(main, ["report", str(ROOT / "tests/missions/buddy/b01.toml"), "--games", "50", "--out",
                                     str(tmp_path), "--scheduler", "tcp://127.0.0.1:9"])
     assert res.exit_code == 2 and "scheduler" in res.output and "Traceback" not in res.output
+
+
+TIMING = ("seconds", "games_per_second", "workers", "cpu_seconds", "elapsed")
+
+
+def _without_timing(doc):
+    if isinstance(doc, dict):
+        return {k: _without_timing(v) for k, v in doc.items() if k not in TIMING}
+    if isinstance(doc, list):
+        return [_without_timing(v) for v in doc]
+    return doc
+
+
+@pytest.mark.parametrize("command, mission, players, games", [
+    ("ladder", str(ROOT / "tests/missions/party/p01.toml"), 3, 30),
+    ("ceiling", "b19", 2, 12),  # deals the simulated players do not clear: the deal solver works on the workers
+], ids=["ladder", "ceiling"])
+def test_ladder_and_ceiling_on_a_cluster_give_the_local_document(scheduler, tmp_path, command, mission, players,
+                                                                 games):
+    import json
+
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    args = [command, mission, "--players", players, "--games", games, "--seed", "4", "--time-limit", "2", "--json"]
+    args = [str(a) for a in args]
+    local = CliRunner().invoke(main, [*args, "--workers", "1"])
+    remote = CliRunner().invoke(main, [*args, "--scheduler", scheduler])
+    assert local.exit_code == 0 and remote.exit_code == 0, (local.output + remote.output)[-2000:]
+    a, b = json.loads(local.stdout), json.loads(remote.stdout)
+    assert _without_timing(a) == _without_timing(b)
+    if command == "ceiling":
+        assert a["clearable"] + a["not_clearable"] + a["undecided"] == games
+        assert a["clearable"] > a["cleared_by_policies"]
+
+
+def test_a_ladder_with_no_worker_gives_up_with_exit_2(tmp_path):
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    cluster = distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=":0")
+    try:
+        res = CliRunner().invoke(main, ["ladder", "b01", "--games", "5", "--scheduler", cluster.scheduler_address,
+                                        "--worker-timeout", "1"])
+    finally:
+        cluster.close()
+    assert res.exit_code == 2 and "no Dask worker" in res.output and "Traceback" not in res.output, res.output

@@ -97,6 +97,15 @@ def report(out: Path, *extra) -> tuple[int, str, float]:
     return res.returncode, res.stdout + res.stderr, time.monotonic() - t0
 
 
+@pytest.fixture(scope="module")
+def local_csv(tmp_path_factory) -> str:
+    """The report of a local run, once for the module: what every cluster run must equal."""
+    out = tmp_path_factory.mktemp("local")
+    code, output, _ = report(out, "--workers", 1)
+    assert code == 0, output[-2000:]
+    return (out / "report.csv").read_text()
+
+
 def kill_after_first_result(out: Path, victims) -> threading.Thread:
     def watch():
         progress = out / "report.progress.jsonl"
@@ -111,9 +120,7 @@ def kill_after_first_result(out: Path, victims) -> threading.Thread:
     return t
 
 
-def test_every_worker_lost_gives_up_keeps_rows_and_the_same_command_finishes(tmp_path, cluster):
-    local_code, _, _ = report(tmp_path / "local", "--workers", 1)
-    assert local_code == 0
+def test_every_worker_lost_gives_up_keeps_rows_and_the_same_command_finishes(tmp_path, cluster, local_csv):
     worker = cluster.add_worker()
     cluster.wait_for_workers(1)
     out = tmp_path / "cluster"
@@ -131,12 +138,10 @@ def test_every_worker_lost_gives_up_keeps_rows_and_the_same_command_finishes(tmp
     code, output, _ = report(out, "--scheduler", cluster.address, "--worker-timeout", 30)
     assert code == 0, output[-2000:]
     assert "resuming" in output
-    assert (out / "report.csv").read_text() == (tmp_path / "local" / "report.csv").read_text()
+    assert (out / "report.csv").read_text() == local_csv
 
 
-def test_one_worker_lost_mid_task_changes_no_number(tmp_path, cluster):
-    local_code, _, _ = report(tmp_path / "local", "--workers", 1)
-    assert local_code == 0
+def test_one_worker_lost_mid_task_changes_no_number(tmp_path, cluster, local_csv):
     first, second = cluster.add_worker(), cluster.add_worker()
     cluster.wait_for_workers(2)
     out = tmp_path / "cluster"
@@ -145,4 +150,4 @@ def test_one_worker_lost_mid_task_changes_no_number(tmp_path, cluster):
     watcher.join()
     assert code == 0, output[-2000:]
     assert second.poll() is None
-    assert (out / "report.csv").read_text() == (tmp_path / "local" / "report.csv").read_text()
+    assert (out / "report.csv").read_text() == local_csv

@@ -1,4 +1,5 @@
-"""Running report tasks on a Dask distributed cluster (the optional ``cluster`` extra).
+"""Running report, ladder and ceiling tasks on a Dask distributed cluster (the optional
+``cluster`` extra).
 
 Each task carries its mission and catalog as text and is decided by the same function as
 locally (``report.run_task``), with one process per task on the worker, so the numbers are
@@ -9,11 +10,18 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
-from solver.analysis.tasks import run_task
+import numpy as np
+
+from solver.analysis.ladder import rung_label
+from solver.analysis.tasks import Task, run_task
 from solver.core.errors import InputError, KakapoError
 
 CONNECT_TIMEOUT = "10s"
+RUNG_PIECE = {True: 25, False: 250}  # deals a task plays: the search player's rungs, the others
+DECIDE_PIECE = 4  # deals a task of the ceiling decides
 WORKER_TIMEOUT = 300.0  # seconds without any worker before a run gives up (--worker-timeout)
 POLL = 1.0  # seconds between looks at the scheduler while nothing finishes
 
@@ -94,3 +102,50 @@ def run_on_cluster(address: str, tasks, worker_timeout: float = WORKER_TIMEOUT, 
                 time.sleep(POLL)
     finally:
         client.close()
+
+
+@dataclass
+class ClusterWork:
+    """The ladder's rungs and the ceiling's deals as tasks for a cluster's workers, each carrying
+    the mission and catalog as text: the answers of a local run, piece by piece."""
+
+    address: str
+    mission_name: str
+    mission_text: bytes
+    catalog_text: bytes
+    players: int
+    seed: int
+    time_limit: float | None = None
+    worker_timeout: float = WORKER_TIMEOUT
+    status: Callable[[str | None], None] | None = None
+
+    def _task(self, kind: str, **fields) -> Task:
+        return Task(kind, self.mission_name, self.mission_text, self.catalog_text, players=self.players,
+                    seed=self.seed, time_limit=self.time_limit or 0.0, **fields)
+
+    def rungs(self, wanted: list[tuple[str, int | None, int]], progress=None) -> list[np.ndarray]:
+        """Each rung's results on its first n deals (``wanted``: policy, samples, n), played on the
+        cluster in pieces; ``progress(label, done, total)`` as pieces finish."""
+        tasks = []
+        for k, (policy, samples, n) in enumerate(wanted):
+            piece = RUNG_PIECE[samples is not None]
+            tasks += [(k, self._task("deals", policy=policy, samples=samples or 0, first=a, games=min(piece, n - a)))
+                      for a in range(0, n, piece)]
+        by_task = {t.key: k for k, t in tasks}
+        out = [np.zeros(n, np.int64) for _, _, n in wanted]
+        done = [0] * len(wanted)
+        for task, result in run_on_cluster(self.address, [t for _, t in tasks], self.worker_timeout, self.status):
+            k = by_task[task.key]
+            out[k][task.first:task.first + task.games] = result["results"]
+            done[k] += task.games
+            if progress:
+                policy, samples, n = wanted[k]
+                progress(rung_label(policy, samples), done[k], n)
+        return out
+
+    def decide(self, deals: list[int]) -> Iterator[list[tuple[int, str]]]:
+        """The ceiling's deal solver on these deals, on the cluster: (deal, answer) lists as they end."""
+        tasks = [self._task("decide", deals=tuple(deals[a:a + DECIDE_PIECE]))
+                 for a in range(0, len(deals), DECIDE_PIECE)]
+        for _, result in run_on_cluster(self.address, tasks, self.worker_timeout, self.status):
+            yield [(int(i), str(a)) for i, a in result["answers"]]

@@ -43,17 +43,23 @@ def rung_label(policy: str, samples: int | None) -> str:
 
 
 def ladder(mission, catalog, players: int, games: int, seed: int, workers: int = 1, progress=None,
-           time_limit: float | None = None) -> dict:
-    """`kakapo ladder`'s document. ``progress(label, done, total)`` follows each rung."""
+           time_limit: float | None = None, cluster=None) -> dict:
+    """`kakapo ladder`'s document. ``progress(label, done, total)`` follows each rung.
+    ``cluster``: a Dask cluster's workers play the rungs and decide the ceiling's deals
+    (``analysis.cluster.ClusterWork``): the same document."""
     rungs = []
     cleared_any = np.zeros(games, bool)
-    for policy, samples in RUNGS:
-        label = rung_label(policy, samples)
-        n = rung_games(samples, games)
-        tick = (lambda d, t, lab=label: progress(lab, d, t)) if progress else None
-        out = play_games(mission, catalog, players, n, seed, policy, "numba", workers, progress=tick,
-                         samples=samples or 0)  # game i of `simulate --seed S`: the first n deals
-        won = out.results == Result.CLEARED
+    wanted = [(policy, samples, rung_games(samples, games)) for policy, samples in RUNGS]
+    played = cluster.rungs(wanted, progress) if cluster is not None else None
+    for k, (policy, samples, n) in enumerate(wanted):
+        if played is not None:
+            results = played[k]
+        else:
+            label = rung_label(policy, samples)
+            tick = (lambda d, t, lab=label: progress(lab, d, t)) if progress else None
+            results = play_games(mission, catalog, players, n, seed, policy, "numba", workers, progress=tick,
+                                 samples=samples or 0).results  # game i of `simulate --seed S`: the first n deals
+        won = results == Result.CLEARED
         cleared_any[:n] |= won
         cleared = int(won.sum())
         rungs.append({"policy": policy, "samples": samples, "games": n, "cleared": cleared,
@@ -61,7 +67,7 @@ def ladder(mission, catalog, players: int, games: int, seed: int, workers: int =
     at_ceiling = (lambda d, t: progress("ceiling", d, t)) if progress else None
     limit = {} if time_limit is None else {"time_limit": time_limit}
     top = ceiling(mission, catalog, players, games, seed, workers, progress=at_ceiling, witnesses=cleared_any,
-                  **limit)  # every rung's win is a witness
+                  decide=cluster.decide if cluster is not None else None, **limit)  # every rung's win is a witness
     ceiling_doc = {"clearable": top["clearable"], "not_clearable": top["not_clearable"],
                    "undecided": top["undecided"], "clear_rate": top["clear_rate"], "ci95": top["ci95"]}
     clearable = np.array([a == "clearable" for a in top["answers"]])

@@ -18,7 +18,7 @@ from solver.analysis import simulate
 from solver.core.codes import PolicyId
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
-from solver.openhand.ceiling import ceiling
+from solver.openhand.ceiling import ceiling, decide_deals
 from solver.puzzle.cpsat import solve
 
 FORMAT_VERSION = 2
@@ -48,7 +48,7 @@ def _digest(*parts) -> str:
 class Task:
     """One unit of work, complete in itself (see the module docstring)."""
 
-    kind: str  # "solve" | "sim" | "ceiling"
+    kind: str  # "solve" | "sim" | "ceiling"; on a cluster also "deals" (a piece of a rung) | "decide" (of a ceiling)
     mission_name: str  # the file name: the mission's id
     mission_text: bytes
     catalog_text: bytes
@@ -58,12 +58,15 @@ class Task:
     policy: str = ""
     time_limit: float = 0.0
     samples: int = 0  # the search player's
+    first: int = 0  # "deals": games first..first+games-1
+    deals: tuple[int, ...] = ()  # "decide": these deals
 
     @property
     def key(self) -> str:
         # the file name is part of the key: two files with the same text are two missions (two ids)
         return _digest(self.kind, FORMAT_VERSION, CODE_STAMP, self.mission_name, self.mission_text, self.catalog_text,
-                       self.players, self.games, self.seed, self.policy, self.time_limit, self.samples)
+                       self.players, self.games, self.seed, self.policy, self.time_limit, self.samples,
+                       self.first, list(self.deals))
 
     def label(self) -> str:
         mid = Path(self.mission_name).stem
@@ -97,6 +100,13 @@ def run_task(task: Task, workers: int = 1) -> dict:
     if task.kind == "solve":
         r = solve(m, catalog, time_limit=task.time_limit, players=task.players or None)
         return {"status": r.status, "min_pieces": r.pieces_used, "optimal": r.optimal}
+    if task.kind == "deals":
+        res = simulate.play_range(m, catalog, task.players, task.seed, task.first, task.games, task.policy,
+                                  task.samples)
+        return {"results": [int(x) for x in res]}
+    if task.kind == "decide":
+        answers = decide_deals(m, catalog, task.players, task.seed, list(task.deals), task.time_limit or None)
+        return {"answers": [[i, a] for i, a in answers]}
     if task.kind == "ceiling":
         doc = ceiling(m, catalog, task.players, task.games, task.seed, workers)
         return {"ceiling_games": task.games, "ceiling_rate": doc["clear_rate"], "ceiling_ci95_low": doc["ci95"][0],

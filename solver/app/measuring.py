@@ -34,22 +34,45 @@ def simulate(m: Mission, catalog: Catalog, players: int, games: int, seed: int, 
     return summarise(m, players, policy, games, seed, out, engine, workers, samples), out
 
 
+if TYPE_CHECKING:
+    from solver.analysis.cluster import ClusterWork
+
+
+def on_cluster(address: str | None, mission: str, pieces: str | None, players: int, seed: int,
+               time_limit: float | None, worker_timeout: float,
+               status: Callable[[str | None], None] | None = None) -> ClusterWork | None:
+    """The ladder's or the ceiling's work for the Dask scheduler at ``address`` (None: here):
+    the mission and catalog files travel as text, so the workers need only kakapo."""
+    if address is None:
+        return None
+    from solver.analysis.cluster import ClusterWork  # heavy: with the task runners
+    from solver.io.catalog import DEFAULT_CATALOG
+    from solver.io.paths import mission_path
+
+    path = mission_path(mission)
+    return ClusterWork(address, path.name, path.read_bytes(), Path(pieces or DEFAULT_CATALOG).read_bytes(), players,
+                       seed, time_limit, worker_timeout, status)
+
+
 def ceiling(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,
-            time_limit: float | None = None, progress: Counted | None = None) -> tuple[Doc, list[str]]:
+            time_limit: float | None = None, progress: Counted | None = None,
+            cluster: ClusterWork | None = None) -> tuple[Doc, list[str]]:
     """`kakapo ceiling`'s document, and each deal's answer (clearable, not_clearable, undecided)."""
     from solver.openhand.ceiling import ceiling as run_ceiling  # heavy: OR-Tools and Numba
 
-    doc = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=progress)
+    doc = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=progress,
+                      decide=cluster.decide if cluster is not None else None)
     answers = doc.pop("answers")
     return doc, answers
 
 
 def ladder(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,
-           time_limit: float | None = None, progress: Rungs | None = None) -> Doc:
+           time_limit: float | None = None, progress: Rungs | None = None, cluster: ClusterWork | None = None) -> Doc:
     """`kakapo ladder`'s document, with where the mission falls among the bundled campaign."""
     from solver.analysis.ladder import ladder as run_ladder  # heavy: Numba and OR-Tools
 
-    doc = run_ladder(m, catalog, players, games, seed, workers, progress=progress, time_limit=time_limit)
+    doc = run_ladder(m, catalog, players, games, seed, workers, progress=progress, time_limit=time_limit,
+                     cluster=cluster)
     place_in_campaign(doc, m, catalog, players)
     return doc
 

@@ -3,6 +3,7 @@ and `report`."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import sys
 from importlib.metadata import version
@@ -11,7 +12,7 @@ from pathlib import Path
 import click
 
 from solver.app.inputs import load_inputs, samples_for, table_size
-from solver.app.measuring import band_of, generate_players, invalid_files, report_players, table_moment
+from solver.app.measuring import band_of, generate_players, invalid_files, on_cluster, report_players, table_moment
 from solver.app.measuring import ceiling as run_ceiling
 from solver.app.measuring import chance as run_chance
 from solver.app.measuring import generate as run_generate
@@ -142,6 +143,25 @@ def chance(mission, exclude, players, rounds, skills, trump, games, seed, sample
                f"{doc['clear_rate']:.1%} (95% interval {lo:.1%} .. {hi:.1%}) of {games} deals of the unseen cards")
 
 
+# ---------------------------------------------------------------- on a cluster (ladder, ceiling)
+def cluster_status(text: str | None) -> None:
+    click.echo(text or "a worker is connected again", err=True)
+
+
+@contextlib.contextmanager
+def no_workers_exit():
+    """No Dask worker for the whole --worker-timeout: say so and how to go on, exit 2."""
+    from solver.analysis.cluster import NoWorkers  # heavy: with the task runners
+
+    try:
+        yield
+    except NoWorkers as e:
+        click.echo(f"error: {e}", err=True)
+        click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again, or run it "
+                   "without --scheduler", err=True)
+        sys.exit(2)
+
+
 # ---------------------------------------------------------------- ceiling
 @main.command()
 @click.argument("mission", type=click.Path())
@@ -155,9 +175,15 @@ def chance(mission, exclude, players, rounds, skills, trump, games, seed, sample
                    "work: the same answer on any machine, however busy).")
 @click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
               help="Write one CSV row per deal: game,result.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); the same "
+                   "numbers as here.")
+@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              metavar="SECONDS", help="With --scheduler: give up (exit 2) when no worker has been connected this long.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_path, as_json):
+def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_path, scheduler, worker_timeout,
+            as_json):
     """The open-hand ceiling: how many deals a team that sees every hand could clear.
 
     Decides each of the first N deals of `simulate` with the same seed exactly (clearable,
@@ -171,8 +197,11 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     players = table_size(m, players, mission)
     workers = workers or default_workers()
     bar = ProgressBar("deals", enabled=not as_json)
+    cluster = on_cluster(scheduler, mission, pieces, players, seed, time_limit, worker_timeout, cluster_status)
     try:
-        doc, answers = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=bar.update)
+        with no_workers_exit():
+            doc, answers = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=bar.update,
+                                       cluster=cluster)
     finally:
         bar.close()
     if as_json:
@@ -201,9 +230,14 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
               help="Budget per deal for the open-hand ceiling's exact solver, in seconds of CP-SAT's "
                    "deterministic time (the same answer on any machine).")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None, help="Draw the curve into this PNG.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); the same "
+                   "numbers as here.")
+@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              metavar="SECONDS", help="With --scheduler: give up (exit 2) when no worker has been connected this long.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path, as_json):
+def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path, scheduler, worker_timeout, as_json):
     """The clear rate on the same deals for tables of growing strength.
 
     Rungs: greedy, heuristic, planner, and the search player with 2, 4, 8, 16, 32 and 64 samples
@@ -220,8 +254,11 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
     players = table_size(m, players, mission)
     workers = workers or default_workers()
     bars = RungBars(enabled=not as_json)
+    cluster = on_cluster(scheduler, mission, pieces, players, seed, time_limit, worker_timeout, cluster_status)
     try:  # with where it falls in the campaign, by its own measured figures
-        doc = run_ladder(m, catalog, players, games, seed, workers, time_limit, progress=bars.update)
+        with no_workers_exit():
+            doc = run_ladder(m, catalog, players, games, seed, workers, time_limit, progress=bars.update,
+                             cluster=cluster)
     finally:
         bars.close()
     from solver.analysis.validate import placement_phrase  # heavy: OR-Tools

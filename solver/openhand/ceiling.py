@@ -12,6 +12,7 @@ however busy the machine is.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -69,10 +70,24 @@ def _chunks(items: list, most: int, workers: int) -> list[list]:
     return [items[k:k + size] for k in range(0, len(items), size)]
 
 
+def decide_deals(mission, catalog, players: int, seed: int, deals: list[int], time_limit: float | None = None,
+                 ) -> list[tuple[int, str]]:
+    """The deal solver's answer for each of these deals (game i of ``simulate --seed``), in one
+    process: a piece of the ceiling that a cluster's worker decides."""
+    seeds = game_seeds(seed, 0, max(deals) + 1)
+    arrays = build_arrays(mission, catalog, planner_library(mission, catalog))
+    limit = {} if time_limit is None else {"time_limit": time_limit}
+    solver = DealSolver(mission, catalog, players, arrays=arrays, **limit)
+    return [(i, solver.decide(int(seeds[i])).result) for i in deals]
+
+
 def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int = 1,
-            time_limit: float | None = None, progress=None, witnesses: np.ndarray | None = None) -> dict:
+            time_limit: float | None = None, progress=None, witnesses: np.ndarray | None = None,
+            decide: Callable[[list[int]], Iterable[list[tuple[int, str]]]] | None = None) -> dict:
     """Answers per deal and the summary of ``kakapo ceiling``. ``witnesses``: deals known to
-    be cleared already (by games the caller played on the same deals, e.g. the ladder's)."""
+    be cleared already (by games the caller played on the same deals, e.g. the ladder's).
+    ``decide``: where the deals left go (by default worker processes here; a cluster's workers
+    give the same answers), yielding lists of (deal, answer) as they are decided."""
     t0 = time.perf_counter()
     seeds = game_seeds(seed, 0, games)
     answers = np.full(games, -1, np.int64)
@@ -89,8 +104,12 @@ def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int 
     if progress:
         progress(done, games)
     limit = {} if time_limit is None else {"time_limit": time_limit}
-    _JOB.update(solver=DealSolver(mission, catalog, players, arrays=arrays, **limit) if todo else None)
-    for part in _each(_decide_chunk, _chunks(todo, 4, workers), workers):
+    if decide is not None:
+        parts = decide(todo) if todo else iter(())
+    else:
+        _JOB.update(solver=DealSolver(mission, catalog, players, arrays=arrays, **limit) if todo else None)
+        parts = _each(_decide_chunk, _chunks(todo, 4, workers), workers)
+    for part in parts:
         for i, result in part:
             answers[i] = ANSWERS.index(result)
         done += len(part)
