@@ -7,12 +7,14 @@ number must equal the one the tests' build gives."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from tests.conftest import ROOT
+from tests.test_numba_cache import cache_folder, run_with_cache
 
 pytestmark = pytest.mark.slow  # it compiles the users' kernels (half a minute with an empty cache)
 
@@ -52,3 +54,24 @@ def test_every_engine_path_runs_with_the_users_kernels(tmp_path):
     both("rate", "users.jsonl", "--plays", 1, tmp_path=tmp_path)
     assert "clearable" in kakapo("ceiling", "b20", "--games", 6, "--workers", 1, tmp_path=tmp_path)
     kakapo("play", "b20", "--policy", "open-hand", "--game", 3, tmp_path=tmp_path)
+    damaged_users_cache_is_harmless(tmp_path / "cache")
+
+
+def damaged_users_cache_is_harmless(root):
+    """The users' build caches only the kernels Python calls, each holding its callees: in a copy
+    of the cache the runs above wrote, the engine's top kernel turned to garbage is compiled again,
+    with the same games, and the next run loads it quietly (a copy, so that the compile it costs
+    here is the top kernel's alone, not the whole build's)."""
+    shared = cache_folder(None, users=True)
+    copy = root / shared.name
+    shutil.copytree(shared, copy)
+    first = run_with_cache(root, users=True)  # loads
+    damaged = [p for p in copy.rglob("*") if p.suffix in (".nbi", ".nbc") and ".play_many-" in p.name]
+    assert damaged, "the engine wrote no cache"
+    assert not any(".usefulness-" in p.name for p in copy.rglob("*")), "a link-only kernel was cached"
+    for p in damaged:
+        p.write_bytes(b"garbage")
+    assert run_with_cache(root, users=True) == first
+    said: list = []
+    assert run_with_cache(root, said, users=True) == first
+    assert "compiling" not in said[0]

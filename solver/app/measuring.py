@@ -18,8 +18,9 @@ from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
 from solver.game.moment import moment_spec
-from solver.io.catalog import Catalog
+from solver.io.catalog import DEFAULT_CATALOG, Catalog
 from solver.io.missionfile import check_file
+from solver.io.paths import mission_path
 
 if TYPE_CHECKING:  # heavy at run time: Numba
     from solver.analysis.simulate import Outcomes
@@ -46,8 +47,6 @@ def on_cluster(address: str | None, mission: str, pieces: str | None, players: i
     if address is None:
         return None
     from solver.analysis.cluster import ClusterWork  # heavy: with the task runners
-    from solver.io.catalog import DEFAULT_CATALOG
-    from solver.io.paths import mission_path
 
     path = mission_path(mission)
     return ClusterWork(address, path.name, path.read_bytes(), Path(pieces or DEFAULT_CATALOG).read_bytes(), players,
