@@ -73,8 +73,12 @@ def test_the_first_run_says_it_compiles_once(tmp_path):
 def test_damaged_cache_is_harmless(tmp_path):
     """A copy of this session's cache with the engine's top kernel and the usefulness kernel turned to garbage:
     the run compiles what it must and plays the same games; the next run loads the rewritten cache."""
-    import solver.runtime.jit  # noqa: F401  (it sets this process's cache folder)
+    from solver.analysis.simulate import play_games  # it sets this process's cache folder
+    from solver.io.catalog import load_catalog
+    from solver.io.missionfile import load_mission
 
+    cat = load_catalog()  # the engine in this session's cache first (loaded, or compiled once for every test)
+    play_games(load_mission(ROOT / "tests/missions/buddy/b02.toml", cat), cat, 2, 1, 3, "heuristic", "numba", 1)
     session = Path(os.environ["NUMBA_CACHE_DIR"])
     root = tmp_path / "cache"
     copy = cache_folder(root)
