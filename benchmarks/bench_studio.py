@@ -97,7 +97,7 @@ def main() -> None:
         loads = []
         for _ in range(10):
             t = time.perf_counter()
-            for p in ("/", "/static/studio.js", "/static/studio.css", "/api/missions", "/api/status"):
+            for p in ("/", "/static/main.js", "/static/studio.css", "/api/missions", "/api/status"):
                 call(url, p)
             loads.append(time.perf_counter() - t)
         print(f"page load (page, script, style, mission list, status), warm: median {statistics.median(loads):.3f} s")

@@ -138,7 +138,7 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
     # placements are told apart by the piece, not by comparing the variables)
     cover: dict[int, list] = {}
     cover_col: dict[tuple[int, int], list] = {}
-    cover_col_by: dict[tuple[int, int], list[tuple[Card, object]]] = {}
+    cover_col_by: dict[tuple[int, int], dict[Card, list]] = {}
     halo_piece: dict[tuple[Card, int], list] = {}
     for card in cand.pieces:
         col = int(card.colour)
@@ -146,7 +146,7 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
             for c in cells_of(m):
                 cover.setdefault(c, []).append(v)
                 cover_col.setdefault((c, col), []).append(v)
-                cover_col_by.setdefault((c, col), []).append((card, v))
+                cover_col_by.setdefault((c, col), {}).setdefault(card, []).append(v)
             for c in cells_of(halo(m)):
                 halo_piece.setdefault((card, c), []).append(v)
 
@@ -162,7 +162,8 @@ def add_placement_model(model, mission: Mission, cand: Candidates, available=Non
     # No edge contact between two different pieces of one colour (pre-placed ones
     # were filtered out when the candidates were built).
     for (card, c), hs in halo_piece.items():
-        others = [v for owner, v in cover_col_by.get((c, int(card.colour)), ()) if owner != card]
+        others = [v for owner, vs in cover_col_by.get((c, int(card.colour)), {}).items() if owner is not card
+                  for v in vs]
         if others:
             model.add_at_most_one(hs + others)
     for b in birds:
