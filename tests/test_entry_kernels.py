@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from tests.cli_batch import run_here
 from tests.conftest import ROOT
 from tests.test_numba_cache import cache_folder, run_with_cache
 
@@ -21,39 +22,51 @@ pytestmark = pytest.mark.slow  # it compiles the users' kernels (half a minute w
 TIMING = ("seconds", "games_per_second", "workers", "cpu_seconds", "elapsed")
 
 
-def kakapo(*args, tmp_path, users=True):
+# every engine path a command takes, each command run in one process per build (the kernels a
+# command shares with the ones before are typed once, as in a studio that runs many jobs)
+COMMANDS = [
+    *(["simulate", "b19", "--games", "300", "--policy", p, "--workers", "1", "--json"]
+      for p in ("heuristic", "planner", "greedy", "random")),
+    ["simulate", "b19", "--games", "6", "--policy", "search", "--samples", "2", "--workers", "1", "--json"],
+    # the Python engine's search player (new_search_memory_py, search_decide_py, new_state_py)
+    ["play", "b19", "--policy", "search", "--samples", "2", "--log", "{folder}/game.jsonl"],
+    # review (reset_memory_py, search_play_on) and rate (table_play_on_py) of that game
+    ["review", "{folder}/game.jsonl", "--samples", "1", "--playouts", "2", "--time-limit", "1", "--json"],
+    ["rate", "{folder}/game.jsonl", "--plays", "1", "--json"],
+    ["ceiling", "b20", "--games", "6", "--workers", "1", "--json"],
+    ["play", "b20", "--policy", "open-hand", "--game", "3"],
+]
+
+def run_commands(folder, users: bool) -> list:
+    """The commands' results with the users' build (a process of their own, from an environment
+    without the tests' switch), or the tests' (here: the kernels this test process shares with
+    the other tests, compiled once)."""
+    folder.mkdir()
+    if not users:
+        return run_here(COMMANDS, str(folder))
     env = dict(os.environ)
-    if users:
-        env.pop("KAKAPO_KERNEL_WRAPPERS", None)
-    r = subprocess.run([sys.executable, str(ROOT / "cli.py"), *map(str, args)], env=env, cwd=tmp_path,
-                       capture_output=True, text=True, timeout=600)
-    assert r.returncode in (0, 1), r.stderr[-3000:]
-    assert "Traceback" not in r.stderr
-    return r.stdout
+    env.pop("KAKAPO_KERNEL_WRAPPERS", None)
+    batch = [sys.executable, str(ROOT / "tests/cli_batch.py"), str(ROOT), json.dumps(COMMANDS), str(folder)]
+    r = subprocess.run(batch, env=env, cwd=folder, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-def both(*args, tmp_path):
-    """The JSON a command prints with the users' kernels, checked equal to the tests' build's."""
-    users, tests = (json.loads(kakapo(*args, "--json", tmp_path=tmp_path, users=u)) for u in (True, False))
-    strip = lambda d: {k: v for k, v in d.items() if k not in TIMING} if isinstance(d, dict) else d  # noqa: E731
-    assert strip(users) == strip(tests), args
-    return users
+def strip(doc):
+    return {k: v for k, v in doc.items() if k not in TIMING} if isinstance(doc, dict) else doc
 
 
 def test_every_engine_path_runs_with_the_users_kernels(tmp_path):
-    for policy in ("heuristic", "planner", "greedy", "random"):
-        assert both("simulate", "b19", "--games", 300, "--policy", policy, "--workers", 1,
-                    tmp_path=tmp_path)["games"] == 300
-    both("simulate", "b19", "--games", 6, "--policy", "search", "--samples", 2, "--workers", 1, tmp_path=tmp_path)
-    # the Python engine's search player (new_search_memory_py, search_decide_py, new_state_py)
-    for users, name in ((True, "users.jsonl"), (False, "tests.jsonl")):
-        kakapo("play", "b19", "--policy", "search", "--samples", 2, "--log", name, tmp_path=tmp_path, users=users)
-    assert (tmp_path / "users.jsonl").read_text() == (tmp_path / "tests.jsonl").read_text()
-    # review (reset_memory_py, search_play_on) and rate (table_play_on_py) of that game
-    both("review", "users.jsonl", "--samples", 1, "--playouts", 2, "--time-limit", 1, tmp_path=tmp_path)
-    both("rate", "users.jsonl", "--plays", 1, tmp_path=tmp_path)
-    assert "clearable" in kakapo("ceiling", "b20", "--games", 6, "--workers", 1, tmp_path=tmp_path)
-    kakapo("play", "b20", "--policy", "open-hand", "--game", 3, tmp_path=tmp_path)
+    users, tests = run_commands(tmp_path / "users", True), run_commands(tmp_path / "tests", False)
+    for args, (code, out, error), (code_t, out_t, _) in zip(COMMANDS, users, tests, strict=True):
+        assert error is None and code in (0, 1), (args, error, out[-2000:])
+        assert code == code_t, args
+        if "--json" in args:
+            assert strip(json.loads(out)) == strip(json.loads(out_t)), args
+    assert json.loads(users[0][1])["games"] == 300
+    assert (tmp_path / "users/game.jsonl").read_text() == (tmp_path / "tests/game.jsonl").read_text()
+    assert json.loads(users[COMMANDS.index(["ceiling", "b20", "--games", "6", "--workers", "1", "--json"])][1])[
+        "clearable"] >= 1
     damaged_users_cache_is_harmless(tmp_path / "cache")
 
 
