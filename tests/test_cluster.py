@@ -17,9 +17,13 @@ def scheduler():
     # the engine compiled (or loaded) here first, so the workers load it from the cache, not compile it each
     from solver.analysis.simulate import play_games
     from solver.io.missionfile import load_mission
+    from solver.io.paths import mission_path
+    from solver.openhand.ceiling import decide_deals
 
     catalog = load_catalog()
     play_games(load_mission(ROOT / "tests/missions/buddy/b01.toml", catalog), catalog, 2, 1, 1, "search", samples=1)
+    # and the deal solver's, which the ceiling's tasks use on each worker
+    decide_deals(load_mission(mission_path("b19"), catalog), catalog, 2, 4, [0], time_limit=1.0)
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                        dashboard_address=None)
     yield cluster.scheduler_address
