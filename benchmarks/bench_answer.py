@@ -13,19 +13,17 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_studio import MISSIONS, call, pct  # noqa: E402
+from benchmarks.bench_studio import MISSIONS, call, pct, start_studio  # noqa: E402
 
 
 def new_boards(per_count: int, seed: int = 7) -> dict[int, list[str]]:
@@ -62,14 +60,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--cli", type=int, default=12, help="bundled missions timed with `kakapo solve`")
     a = ap.parse_args()
-    folder = Path(tempfile.mkdtemp())
-    proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "studio", "--port", "0", "--no-browser",
-                             "--dir", str(folder)], stdout=subprocess.PIPE, text=True)
-    url = re.search(r"http://\S+", proc.stdout.readline()).group(0)
+    proc, url = start_studio()
     try:
-        while call(url, "/api/status")[0]["kernels"] != "ready":
-            time.sleep(0.5)
-
         def timed(text: str, name: str) -> tuple[float, str]:
             times, status = [], ""
             for _ in range(a.repeats):

@@ -40,6 +40,17 @@ def call(url: str, path: str, doc=None, method=None):
     return json.loads(body) if body[:1] in b"[{" else body, time.perf_counter() - t, server
 
 
+def start_studio() -> tuple[subprocess.Popen, str]:
+    """A real `kakapo studio` on 127.0.0.1 serving a new temporary folder: (process, url), once
+    its kernels are loaded."""
+    proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "studio", "--port", "0", "--no-browser",
+                             "--dir", tempfile.mkdtemp()], stdout=subprocess.PIPE, text=True)
+    url = re.search(r"http://\S+", proc.stdout.readline()).group(0)
+    while call(url, "/api/status")[0]["kernels"] != "ready":
+        time.sleep(0.5)
+    return proc, url
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of a process and everything below it, in MB (from /proc)."""
     children: dict[int, list[int]] = {}

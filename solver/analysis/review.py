@@ -327,13 +327,7 @@ def _judge_round(start: GameState, moments: list[tuple[GameState, Action]], cont
     many, the rate before told where the loss is worth a word or was measured anyway."""
     full = cont.playouts
     screen = full if screen is None else screen
-    judged = [_Moment(s, a, _after(s, a)) for s, a in moments if len(s.legal_actions()) >= 2]
-    cont.ensure([start], full)
-    cont.ensure([m.played for m in judged], screen)
-    for m in judged:  # the search player's choices, where the move played did not clear every continuation
-        if cont.rate(m.played, screen) < 1.0:
-            m.alternatives = [(c, _after(m.state, c)) for c in cont.prefers(m.state) if c != m.action]
-    cont.ensure([alt for m in judged for _, alt in m.alternatives], screen)
+    judged = _screened(start, moments, cont, screen)
 
     def beaten(m: _Moment) -> bool:  # an alternative cleared a continuation the move played did not
         mine = cont.won(m.played, screen)
@@ -376,19 +370,28 @@ def _judge_round(start: GameState, moments: list[tuple[GameState, Action]], cont
     return cont.rate(start), out
 
 
+def _screened(start: GameState, moments: list[tuple[GameState, Action]], cont: Continuations,
+              screen: int) -> list[_Moment]:
+    """The round's decisions (moments with a choice), each move played screened on ``screen``
+    continuations and, where it did not clear them all, with the search player's alternatives
+    screened too (the round's start measured on the review's playouts)."""
+    judged = [_Moment(s, a, _after(s, a)) for s, a in moments if len(s.legal_actions()) >= 2]
+    cont.ensure([start], cont.playouts)
+    cont.ensure([m.played for m in judged], screen)
+    for m in judged:  # the search player's choices, where the move played did not clear every continuation
+        if cont.rate(m.played, screen) < 1.0:
+            m.alternatives = [(c, _after(m.state, c)) for c in cont.prefers(m.state) if c != m.action]
+    cont.ensure([alt for m in judged for _, alt in m.alternatives], screen)
+    return judged
+
+
 def _judge_round_quick(start: GameState, moments: list[tuple[GameState, Action]], cont: Continuations,
                        human: tuple[int, ...]) -> tuple[float, list[Decision]]:
     """A round's decisions judged with sequential stopping (see SCREEN): the continuations of each
     step, for every decision still open, played at once over the workers."""
     full = cont.playouts
     screen = min(SCREEN, full)
-    judged = [_Moment(s, a, _after(s, a)) for s, a in moments if len(s.legal_actions()) >= 2]
-    cont.ensure([start], full)
-    cont.ensure([m.played for m in judged], screen)
-    for m in judged:  # the search player's choices, where the move played did not clear every continuation
-        if cont.rate(m.played, screen) < 1.0:
-            m.alternatives = [(c, _after(m.state, c)) for c in cont.prefers(m.state) if c != m.action]
-    cont.ensure([alt for m in judged for _, alt in m.alternatives], screen)
+    judged = _screened(start, moments, cont, screen)
     leads: dict[int, tuple[Action, GameState]] = {}
     for m in judged:  # the strongest alternative that clears a continuation the move played does not
         mine = cont.won(m.played, screen)
