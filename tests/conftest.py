@@ -1,4 +1,3 @@
-import os
 import sys
 from pathlib import Path
 
@@ -6,8 +5,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-# every kernel callable from Python, for the twin tests (runtime/jit.py); before the package loads
-os.environ["KAKAPO_KERNEL_WRAPPERS"] = "1"
+
 
 from solver.io.catalog import load_catalog  # noqa: E402
 

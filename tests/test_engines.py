@@ -17,17 +17,19 @@ from solver.core.stats import wilson
 from solver.game import fast
 from solver.game.arrays import build_arrays
 from solver.game.engine import play_game, play_out
-from solver.game.fast import state as fs
-from solver.game.fast.play import play_out as fast_play_out
-from solver.game.fast.policies import decide
 from solver.game.fast.state import spec_array
 from solver.game.roster import make_policy
 from solver.game.seeds import game_seeds
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
+from tests.doors import doors
 from tests.referee import referee
 from tests.twins import arrays_for, assert_same_state, fast_legal, fresh_memory, moments, reference_policy
+
+fs = doors("solver.game.fast.state")
+fast_play_out = doors("solver.game.fast.play").play_out
+decide = doors("solver.game.fast.policies").decide
 
 CASES = [("buddy/b03", 2), ("party/p02", 3), ("party/p03", 4)]
 POLICIES = [p.label for p in ONE_PLY]

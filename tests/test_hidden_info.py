@@ -23,10 +23,6 @@ from solver.core.cards import Card
 from solver.core.codes import PolicyId
 from solver.core.spec import GameSpec
 from solver.game.engine import play_game
-from solver.game.fast import play as fplay
-from solver.game.fast import search as fsearch
-from solver.game.fast import state as fs
-from solver.game.fast.policies import decide
 from solver.game.fast.state import spec_array
 from solver.game.rng import SplitMix64, seat_seed
 from solver.game.search import SearchPolicy
@@ -34,7 +30,13 @@ from solver.game.seeds import game_seeds, seat_seeds
 from solver.game.state import Observation, deal
 from solver.io.missionfile import load_mission
 from tests.conftest import ROOT
+from tests.doors import doors
 from tests.twins import arrays_for, fresh_memory, reference_policy, small_library
+
+fplay = doors("solver.game.fast.play")
+fsearch = doors("solver.game.fast.search")
+fs = doors("solver.game.fast.state")
+decide = doors("solver.game.fast.policies").decide
 
 ALLOWED = {"seat", "spec", "mission", "catalog", "round", "hand", "hand_sizes", "start_player", "trump",
            "trick", "history", "board", "skills_left", "removed", "phase", "options", "piece", "legal",

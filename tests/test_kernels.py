@@ -18,24 +18,15 @@ from solver.core.rules import Board, cells_of, grow
 from solver.core.spec import GameSpec, selectable_pieces
 from solver.game import fast, rng
 from solver.game.actions import Action
-from solver.game.fast import board as fb
-from solver.game.fast import cards as fc
-from solver.game.fast import heuristic as fh
-from solver.game.fast import planner as fp
-from solver.game.fast import play as fplay
-from solver.game.fast import policies as fpol
-from solver.game.fast import rng as frng
-from solver.game.fast import search as fsearch
-from solver.game.fast import state as fs
 from solver.game.fast.state import spec_array
 from solver.game.planner import PlanArrays, PlanBoardView, conflicts, live_solutions
 from solver.game.policies import BoardView, GreedyPolicy, HeuristicPolicy, MissionArrays
 from solver.game.seeds import seat_seeds
 from solver.game.state import Option, deal, decision_card, end_of_round, legal_cards, legal_positions, selection_options
 from solver.io.missionfile import load_mission
-from solver.runtime import bits
 from solver.runtime.bits import join, split
 from tests.conftest import ROOT
+from tests.doors import doors
 from tests.twins import (
     COVERED,
     arrays_for,
@@ -47,6 +38,17 @@ from tests.twins import (
     small_library,
     twin,
 )
+
+fb = doors("solver.game.fast.board")
+fc = doors("solver.game.fast.cards")
+fh = doors("solver.game.fast.heuristic")
+fp = doors("solver.game.fast.planner")
+fplay = doors("solver.game.fast.play")
+fpol = doors("solver.game.fast.policies")
+frng = doors("solver.game.fast.rng")
+fsearch = doors("solver.game.fast.search")
+fs = doors("solver.game.fast.state")
+bits = doors("solver.runtime.bits")
 
 MISSIONS = ["tests/missions/buddy/b04.toml", "tests/missions/party/p02.toml", "tests/missions/draft/p18.toml",
             "tests/missions/draft/b12.toml"]
@@ -594,9 +596,14 @@ def test_play_out_from_any_moment_and_whole_games(policy, catalog):
 
 
 # ---------------------------------------------------------------- every kernel has its test
+KERNEL_MODULES = [importlib.import_module(f"solver.game.fast.{m}") for m in (
+    "board", "cards", "heuristic", "planner", "play", "policies", "rng", "state", "search")] + [
+    importlib.import_module("solver.runtime.bits")]
+
+
 def kernels() -> set[str]:
     out = set()
-    for mod in (fb, fc, fh, fp, fplay, fpol, frng, fs, fsearch, bits):
+    for mod in KERNEL_MODULES:
         for name, obj in vars(mod).items():
             # a kernel defined in the module, or compiled there from a core rule (selectable_pieces);
             # not Python's doors to kernels (python_doors below)
@@ -610,7 +617,7 @@ def python_doors() -> dict[str, str]:
     """Kernels named X_py: an entry kernel that only calls X, for Python callers, so that X itself
     stays link-only IR (runtime/linkonly.py). name -> the kernel it calls."""
     out = {}
-    for mod in (fb, fc, fh, fp, fplay, fpol, frng, fs, fsearch, bits):
+    for mod in KERNEL_MODULES:
         for name, obj in vars(mod).items():
             if hasattr(obj, "py_func") and name.endswith("_py") and obj.py_func.__module__ == mod.__name__:
                 out[f"{mod.__name__.split('.')[-1]}.{name}"] = name[: -len("_py")]

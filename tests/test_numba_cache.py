@@ -26,30 +26,36 @@ print(json.dumps([int(x) for x in out.traces[:20]] + [int((out.results == 0).sum
 """
 
 
-def run_with_cache(cache: Path, stderr: list | None = None, users: bool = False) -> list:
-    """The script's numbers with this cache root; ``users``: the kernels built the users' way
-    (link-only callees, runtime/linkonly.py), not the tests' way."""
+def _script(cache: Path, log: Path | None = None) -> subprocess.Popen:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), KAKAPO_NOTICES="1")
     env.pop("KAKAPO_COMPILE_NOTICE_SHOWN", None)
-    if users:
-        env.pop("KAKAPO_KERNEL_WRAPPERS", None)
+    if log is not None:
+        env["KAKAPO_COMPILE_LOG"] = str(log)
     code = SCRIPT.format(root=str(ROOT), mission=str(ROOT / "tests/missions/buddy/b02.toml"))
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stderr[-2000:]
+    return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _numbers(proc: subprocess.Popen, stderr: list | None = None) -> list:
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err[-2000:]
     if stderr is not None:
-        stderr.append(r.stderr)
-    return json.loads(r.stdout.strip().splitlines()[-1])
+        stderr.append(err)
+    return json.loads(out.strip().splitlines()[-1])
 
 
-def cache_folder(root: Path | None, package: Path = ROOT, users: bool = False) -> Path:
+def run_with_cache(cache: Path, stderr: list | None = None) -> list:
+    """The script's numbers with this cache root."""
+    return _numbers(_script(cache), stderr)
+
+
+def cache_folder(root: Path | None, package: Path = ROOT) -> Path:
     """The folder the package's kernels use under a NUMBA_CACHE_DIR of ``root`` (None: this
-    session's, as the commands the tests run see it); ``users``: the users' build's."""
+    session's, as the commands the tests run see it)."""
     show = "import os, sys; sys.path.insert(0, {p!r}); import solver.runtime.jit; print(os.environ['NUMBA_CACHE_DIR'])"
     env = dict(os.environ)
     if root is not None:
         env["NUMBA_CACHE_DIR"] = str(root)
-    if users:
-        env.pop("KAKAPO_KERNEL_WRAPPERS", None)
     r = subprocess.run([sys.executable, "-c", show.format(p=str(package))], env=env, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -70,9 +76,11 @@ def test_the_first_run_says_it_compiles_once(tmp_path):
     assert "compiling the simulator, once" in said[0] and "compiling" not in said[1]
 
 
-def test_damaged_cache_is_harmless(tmp_path):
-    """A copy of this session's cache with the engine's top kernel and the usefulness kernel turned to garbage:
-    the run compiles what it must and plays the same games; the next run loads the rewritten cache."""
+def test_damaged_cache_is_harmless_and_compiled_by_one_process(tmp_path):
+    """A copy of this session's cache with the engine's kernel turned to garbage: two runs started
+    together play the same games, one compiling it and the other waiting to load what the first
+    cached (runtime/jit.py); the next run loads it quietly. Only the kernels Python calls are
+    cached (the others are IR linked into them: runtime/linkonly.py)."""
     from solver.analysis.simulate import play_games  # it sets this process's cache folder
     from solver.io.catalog import load_catalog
     from solver.io.missionfile import load_mission
@@ -86,13 +94,17 @@ def test_damaged_cache_is_harmless(tmp_path):
         shutil.rmtree(copy)
         shutil.copytree(session, copy)
     first = run_with_cache(root)  # a warm copy loads; an empty one compiles
-    damaged = [p for p in copy.rglob("*") if p.suffix in (".nbi", ".nbc") and
-               (".play_many-" in p.name or ".usefulness-" in p.name)]
+    damaged = [p for p in copy.rglob("*") if p.suffix in (".nbi", ".nbc") and ".play_many-" in p.name]
     assert damaged, "the engine wrote no cache"
+    assert not any(".usefulness-" in p.name for p in copy.rglob("*")), "a link-only kernel was cached"
     for p in damaged:
         p.write_bytes(b"garbage")
+    log = tmp_path / "compiled.log"
+    together = [_script(root, log), _script(root, log)]
+    assert [_numbers(p) for p in together] == [first, first]  # damaged cache: compiled again, same games
+    engine = [line.split()[2] for line in log.read_text().splitlines() if line.split()[1].endswith(".play_many")]
+    assert sorted(engine) == ["compiled", "loaded"], log.read_text()
     said: list = []
-    assert run_with_cache(root) == first  # damaged cache: recompiles, same games
     assert run_with_cache(root, said) == first  # and the rewritten cache loads, quietly
     assert "compiling" not in said[0]
 

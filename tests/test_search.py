@@ -11,9 +11,6 @@ from solver.core.spec import GameSpec
 from solver.game import search
 from solver.game.arrays import build_arrays
 from solver.game.engine import play_game, play_out
-from solver.game.fast import search as fsearch
-from solver.game.fast import state as fs
-from solver.game.fast.policies import decide
 from solver.game.fast.state import spec_array
 from solver.game.planner import PlannerPolicy, planner_library
 from solver.game.rng import SplitMix64
@@ -23,7 +20,12 @@ from solver.game.seeds import game_seeds, seat_seeds
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
 from tests.conftest import ROOT
+from tests.doors import doors
 from tests.twins import arrays_for, assert_same_state, moments, small_library, twin
+
+fsearch = doors("solver.game.fast.search")
+fs = doors("solver.game.fast.state")
+decide = doors("solver.game.fast.policies").decide
 
 ROWS = [("buddy/b12", 2), ("party/p13", 3), ("party/p18", 4), ("buddy/b04", 2)]
 

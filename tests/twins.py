@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from solver.game.arrays import build_arrays
-from solver.game.fast import new_memory, reset_memory
 from solver.game.fast.state import (
     I_NMOVES,
     I_NOPT,
@@ -15,12 +14,16 @@ from solver.game.fast.state import (
     PLACE,
     SELECT,
     fast_state,
-    legal_actions,
 )
 from solver.game.planner import PlannerPolicy
 from solver.game.roster import make_policy
 from solver.game.state import deal
 from solver.puzzle.library import build_library
+from tests.doors import doors
+
+legal_actions = doors("solver.game.fast.state").legal_actions
+new_memory = doors("solver.game.fast.policies").new_memory
+reset_memory = doors("solver.game.fast.policies").reset_memory
 
 LIBRARY_BUDGET = 20000  # search nodes: a small library, quick to build (parity holds for any library)
 

@@ -4,6 +4,9 @@ progress as a fraction; and the warm-up that loads (or compiles) the kernels the
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import as_completed
+
 from solver.app.documents import Doc, Fraction, Shown
 from solver.app.games import rate_texts, review_text
 from solver.app.measuring import mission_job
@@ -11,6 +14,7 @@ from solver.app.registry import JOBS
 from solver.io.catalog import Catalog
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
+from solver.runtime.workers import process_pool, stop_pool
 
 
 def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | None = None,
@@ -29,14 +33,44 @@ def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | N
                        request["games"], request["seed"], request.get("policy"), workers, progress, request)
 
 
-def warm_up(catalog: Catalog) -> None:
-    """Load (or compile, the first time) the kernels the jobs use, on a small bundled mission."""
+# what the jobs compile, in parts that compile side by side (the longest first): the engine's kernel
+# (every one-step player; the planner's first library needs the cover search), the search player's,
+# and the open-hand search of the ceiling
+WARM_PARTS = ("search", "engine", "ceiling")
+
+
+def _warm_part(part: str, catalog: Catalog) -> str:
     from solver.analysis.simulate import play_games  # heavy: Numba
-    from solver.puzzle.answer import answer  # heavy: OR-Tools
 
     m = load_mission(bundled_mission("b01") or "b01", catalog)
-    for policy in ("heuristic", "planner", "greedy", "search"):
-        play_games(m, catalog, 2, 2, 1, policy, "numba", 1, samples=2)
-    answer(m, catalog, 2, [], None, 10.0)
+    if part == "engine":
+        play_games(m, catalog, 2, 2, 1, "planner", "numba", 1)
+    elif part == "search":
+        play_games(m, catalog, 2, 2, 1, "search", "numba", 1, samples=2)
+    else:
+        from solver.openhand.ceiling import ceiling  # heavy: Numba, OR-Tools
+
+        ceiling(m, catalog, 2, 2, 1, workers=1)
+    return part
 
 
+def warm_up(catalog: Catalog, progress: Fraction | None = None, workers: int | None = None) -> None:
+    """Load (or compile, the first time) the kernels the jobs use, on a small bundled mission: the
+    parts in worker processes at once (a kernel is compiled by one process at a time, so a job
+    that starts meanwhile waits for it rather than compiling it again: runtime/jit.py), the
+    solver's first answer here meanwhile. ``progress``: the fraction of the parts ready."""
+    from solver.puzzle.answer import answer  # heavy: OR-Tools
+
+    workers = max(1, min(len(WARM_PARTS), workers or os.cpu_count() or 1))
+    pool = process_pool(workers)
+    try:
+        parts = [pool.submit(_warm_part, part, catalog) for part in WARM_PARTS]
+        answer(load_mission(bundled_mission("b01") or "b01", catalog), catalog, 2, [], None, 10.0)
+        for done, part in enumerate(as_completed(parts), 1):
+            part.result()
+            if progress is not None:
+                progress(done / len(parts))
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown()

@@ -13,9 +13,8 @@ from Python: for the others, called only from kernels, the wrappers were a quart
 compile. Those others are also kept as IR, linked into the entry kernels that call them, which
 optimize, emit and cache everything once (runtime/linkonly.py: a third off the first compile);
 a kernel that both Python and kernels call has a door for Python, ``X_py``, that only calls it.
-The tests call every kernel against its Python twin, so with KAKAPO_KERNEL_WRAPPERS=1
-(tests/conftest.py sets it) every kernel gets wrappers and is finished as Numba does, in a cache
-folder of its own; tests/test_entry_kernels.py runs the commands built the users' way.
+The tests run this same build; their twin tests reach the other kernels through doors of their
+own (tests/doors.py).
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ import hashlib
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,7 +37,6 @@ PACKAGE = Path(__file__).resolve().parent.parent
 KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/actions.py", "game/rng.py", "game/weights.py",
                   "puzzle/coversearch.py", "openhand/fastwitness.py")
 ENGINE_KERNEL = "play_many"  # its cache file tells whether the simulator was compiled before
-WRAP_ALL = os.environ.get("KAKAPO_KERNEL_WRAPPERS") == "1"  # every kernel callable from Python (the tests)
 LINK_ONLY = os.environ.get("KAKAPO_LINK_ONLY", "1") == "1"  # 0: finish every kernel as Numba does (to compare)
 
 
@@ -56,7 +55,7 @@ def _stamp() -> str:
     h = hashlib.sha256()
     for p in kernel_sources():
         h.update(p.relative_to(PACKAGE).as_posix().encode() + b"\0" + p.read_bytes())
-    return STAMP_PREFIX + h.hexdigest()[:12] + ("-w" if WRAP_ALL else "")
+    return STAMP_PREFIX + h.hexdigest()[:12]
 
 
 def _cache_dir_if_needed() -> None:
@@ -84,9 +83,52 @@ def _compile_notice() -> None:
 _cache_dir_if_needed()
 
 from numba import errors, njit, types  # noqa: E402  (after the cache folder is chosen)
+from numba.core import sigutils  # noqa: E402
+from numba.core.compiler_lock import global_compiler_lock  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402  (runtime/bits.py takes numba from here)
 
 from solver.runtime.linkonly import LinkOnlyCompiler  # noqa: E402  (imports numba)
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: processes may compile the same kernel side by side (only time is lost)
+    fcntl = None  # type: ignore[assignment]
+
+COMPILE_LOG = os.environ.get("KAKAPO_COMPILE_LOG")  # a file: one line per kernel compiled (benchmarks)
+
+
+def one_compiler_at_a_time(dispatcher: Any) -> Any:
+    """A cached kernel is compiled by one process at a time: the others wait, then load what it
+    cached. Without this, the worker processes that start together on an empty cache (a ladder's,
+    the studio's warm-up and its first job, the test suite's) each compiled every kernel again.
+    The lock is taken inside Numba's own (one thread of a process compiles at a time), so a
+    kernel's callees, locked in turn, cannot deadlock: calls form no cycle."""
+    compile_here = dispatcher.compile
+    name = f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
+
+    def compile_once(sig: Any) -> Any:
+        args, _ = sigutils.normalize_signature(sig)
+        if tuple(args) in dispatcher.overloads:
+            return compile_here(sig)
+        with global_compiler_lock:
+            try:
+                handle = os.open(Path(os.environ["NUMBA_CACHE_DIR"]) / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:  # an unwritable cache: Numba compiles without caching anyway
+                return compile_here(sig)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX)
+                hits, t0 = sum(dispatcher.stats.cache_hits.values()), time.perf_counter()
+                out = compile_here(sig)
+                if COMPILE_LOG:
+                    how = "loaded" if sum(dispatcher.stats.cache_hits.values()) > hits else "compiled"
+                    with open(COMPILE_LOG, "a") as log:
+                        log.write(f"{os.getpid()} {name} {how} {time.perf_counter() - t0:.2f}\n")
+                return out
+            finally:
+                os.close(handle)  # and with it the lock
+
+    dispatcher.compile = compile_once
+    return dispatcher
 
 
 def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> Callable[[F], F]:
@@ -101,12 +143,14 @@ def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> C
         options["_nrt"] = False
     if inline:
         options["inline"] = "always"
-    if not (entry or WRAP_ALL):
+    if not entry:
         options["no_cpython_wrapper"] = True
         options["no_cfunc_wrapper"] = True
         if LINK_ONLY:  # kept as IR for the entry kernels that call it, which cache it (runtime/linkonly.py)
             options.update(cache=False, pipeline_class=LinkOnlyCompiler)
-    return njit(**options)
+    if not options["cache"] or fcntl is None:
+        return njit(**options)
+    return lambda f: one_compiler_at_a_time(njit(**options)(f))
 
 
 __all__ = ["errors", "intrinsic", "kernel", "njit", "types"]

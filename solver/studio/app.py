@@ -67,7 +67,7 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
 
     @api.get("/api/status", response_model=Status, responses=ERRORS)
     def status(host: HostAuthority) -> Doc:
-        doc: Doc = {"kernels": ctx.jobs.kernels}
+        doc: Doc = {"kernels": ctx.jobs.kernels, "kernels_progress": round(ctx.jobs.kernels_progress(), 3)}
         if host:  # where things are, for the host only
             doc.update({"dir": str(ctx.directory), "catalog": ctx.catalog.source, "state": str(ctx.store.path),
                         "notes": list(ctx.table.notes)})

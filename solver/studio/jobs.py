@@ -78,7 +78,7 @@ def _job_main(request: Doc, pieces: str | None, workers: int, out: Queue[tuple[s
 
     try:
         if request["kind"] == "warmup":
-            warm_up(load_catalog(pieces))
+            warm_up(load_catalog(pieces), progress=tell, workers=workers)
             out.put(("done", {}))
             return
         out.put(("done", run_job(request, load_catalog(request.get("pieces", pieces)), workers, progress=tell,
@@ -103,8 +103,9 @@ class JobManager:
         self._ctx = mp.get_context("spawn")
         self.kernels = "compiling" if warm else "ready"
         self._thread = threading.Thread(target=self._run, name="kakapo-jobs", daemon=True)
+        self._warm = Job("warmup", "warmup", {"kind": "warmup"})
         if warm:
-            self._pending.append(Job("warmup", "warmup", {"kind": "warmup"}))
+            self._pending.append(self._warm)
         self._thread.start()
 
     # ---------------------------------------------------------------- the API's side
@@ -121,6 +122,10 @@ class JobManager:
             self._pending.append(job)
             self._lock.notify_all()
             return job
+
+    def kernels_progress(self) -> float:
+        """The fraction of the warm-up done (1.0 once the kernels are ready)."""
+        return 1.0 if self.kernels == "ready" else self._warm.progress
 
     def get(self, job_id: str) -> Job | None:
         return self.jobs.get(job_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Open(BaseModel):
@@ -111,6 +111,7 @@ class CatalogRow(BaseModel):
 
 class Status(Open):
     kernels: Literal["compiling", "ready"]
+    kernels_progress: float = Field(ge=0, le=1, description="the fraction of the kernels ready")
 
 
 # ---------------------------------------------------------------- jobs

@@ -28,9 +28,11 @@ async function pollStatus() {
   const res = await api("GET", "/api/status");
   const box = $("status");
   if (res.ok && res.doc.kernels === "ready") { box.textContent = "ready"; box.className = "status ready"; return; }
-  box.textContent = "compiling the simulator's kernels in the background: checks and solving work now, jobs start when they are ready";
+  const done = res.ok ? Math.round(100 * (res.doc.kernels_progress || 0)) : 0;
+  box.textContent = `compiling the simulator's kernels in the background (${done} %, once per install): `
+    + "checks and solving work now, jobs start when they are ready";
   box.className = "status";
-  setTimeout(pollStatus, 2000);
+  setTimeout(pollStatus, 1000);
 }
 
 async function catalogs(editor) {
