@@ -45,7 +45,6 @@ def main() -> None:
     text = next(ROOT.glob(f"missions/*/{args.mission}.toml")).read_text(encoding="utf-8")
     cache = tempfile.mkdtemp(prefix="kakapo-empty-cache-")
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-    env.pop("KAKAPO_KERNEL_WRAPPERS", None)
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "studio", "--port", "0", "--no-browser",
                              "--dir", tempfile.mkdtemp()], stdout=subprocess.PIPE, text=True, env=env)

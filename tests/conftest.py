@@ -6,7 +6,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
 from solver.io.catalog import load_catalog  # noqa: E402
 
 
@@ -56,9 +55,9 @@ def load(write, catalog):
 
 
 # ---------------------------------------------------------------- the studio in a browser
-@pytest.fixture
-def browser():
-    """Headless Chromium (Debian's) through Playwright (tests/studio_helpers.py)."""
+@pytest.fixture(scope="session")
+def chromium():
+    """Headless Chromium (Debian's) through Playwright (tests/studio_helpers.py), one per test process."""
     from tests.studio_helpers import ARGS, CHROMIUM, need_browser
 
     need_browser()
@@ -68,6 +67,14 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The test's browser: its pages live in contexts of their own, closed after the test."""
+    yield chromium
+    for context in list(chromium.contexts):
+        context.close()
 
 
 @pytest.fixture

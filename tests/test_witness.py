@@ -13,9 +13,11 @@ from solver.game.planner import PlannerPolicy, planner_library
 from solver.game.seeds import game_seeds
 from solver.game.state import deal
 from solver.io.missionfile import load_mission
-from solver.openhand import fastwitness
 from solver.openhand.witness import replay_witness, search_witness, witness_moves
 from tests.conftest import ROOT
+from tests.doors import doors
+
+fastwitness = doors("solver.openhand.fastwitness")
 
 
 @pytest.fixture(scope="module")

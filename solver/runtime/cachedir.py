@@ -1,5 +1,6 @@
 """Where kakapo keeps what it computes once and reuses: compiled kernels (runtime/jit.py) and the
-planner's solution libraries (puzzle/librarystore.py).
+planner's solution libraries (puzzle/librarystore.py). Light: the studio's server asks it whether
+the kernels are compiled without loading Numba.
 
 Under NUMBA_CACHE_DIR if that is set (its parent, when a parent process set it to one of our
 stamped folders), else in the package's ``__pycache__`` (a checkout or an editable install),
@@ -8,6 +9,7 @@ else (an installed package, read-only) in the user's cache folder. Deleting it o
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -24,3 +26,38 @@ def cache_root() -> Path:
     if os.access(PACKAGE, os.W_OK):
         return PACKAGE / "__pycache__"
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kakapo" / "numba"
+
+
+# every file whose code or constants end up inside a compiled kernel (folders: all their .py files)
+KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/actions.py", "game/rng.py", "game/weights.py",
+                  "puzzle/coversearch.py", "openhand/fastwitness.py")
+# the kernels the jobs start from (Python calls them): the engine, the search player, the open-hand
+# search and the cover search of the planner's libraries
+JOB_KERNELS = ("play_many", "search_many", "find_witness", "complete")
+
+
+def kernel_sources() -> list[Path]:
+    out: list[Path] = []
+    for name in KERNEL_SOURCES:
+        p = PACKAGE / name
+        if p.is_dir():
+            out += sorted(p.glob("*.py"))
+        elif p.is_file():
+            out.append(p)
+    return out
+
+
+def kernel_folder() -> Path:
+    """The kernels' cache folder: named after the contents of every file they are built from, so
+    that constants and helpers of other files never stay frozen in an older cache (Numba keys its
+    cache on the stamp of each kernel's own file only)."""
+    h = hashlib.sha256()
+    for p in kernel_sources():
+        h.update(p.relative_to(PACKAGE).as_posix().encode() + b"\0" + p.read_bytes())
+    return cache_root() / (STAMP_PREFIX + h.hexdigest()[:12])
+
+
+def kernels_cached(names: tuple[str, ...] = JOB_KERNELS, folder: Path | None = None) -> bool:
+    """Whether each of these kernels has been compiled into the cache (its index file is there)."""
+    folder = kernel_folder() if folder is None else folder
+    return all(any(folder.rglob(f"*.{name}-*.nbi")) for name in names)

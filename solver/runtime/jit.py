@@ -19,7 +19,6 @@ own (tests/doors.py).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import tempfile
@@ -28,45 +27,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from solver.runtime.cachedir import STAMP_PREFIX, cache_root
+from solver.runtime.cachedir import kernel_folder, kernels_cached
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-PACKAGE = Path(__file__).resolve().parent.parent
-# every file whose code or constants end up inside a compiled kernel (folders: all their .py files)
-KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/actions.py", "game/rng.py", "game/weights.py",
-                  "puzzle/coversearch.py", "openhand/fastwitness.py")
 ENGINE_KERNEL = "play_many"  # its cache file tells whether the simulator was compiled before
 LINK_ONLY = os.environ.get("KAKAPO_LINK_ONLY", "1") == "1"  # 0: finish every kernel as Numba does (to compare)
 
 
-def kernel_sources() -> list[Path]:
-    out: list[Path] = []
-    for name in KERNEL_SOURCES:
-        p = PACKAGE / name
-        if p.is_dir():
-            out += sorted(p.glob("*.py"))
-        elif p.is_file():
-            out.append(p)
-    return out
-
-
-def _stamp() -> str:
-    h = hashlib.sha256()
-    for p in kernel_sources():
-        h.update(p.relative_to(PACKAGE).as_posix().encode() + b"\0" + p.read_bytes())
-    return STAMP_PREFIX + h.hexdigest()[:12]
-
-
 def _cache_dir_if_needed() -> None:
-    target = cache_root() / _stamp()
+    target = kernel_folder()
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError:
         target = Path(tempfile.gettempdir()) / "kakapo-numba" / target.name
         target.mkdir(parents=True, exist_ok=True)
     os.environ["NUMBA_CACHE_DIR"] = str(target)
-    if not any(target.rglob(f"*.{ENGINE_KERNEL}-*.nbi")):
+    if not kernels_cached((ENGINE_KERNEL,), target):
         _compile_notice()
 
 

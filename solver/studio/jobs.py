@@ -8,8 +8,9 @@ result through a queue; the server keeps each job's state for the page (``Job.sn
 history in the database (``store``). Job ids are random (one cannot guess another's), and each job
 has a token of its own, which lets whoever started it (a seat's page, say) follow it. At most
 ``MAX_WAITING`` jobs wait: one more is refused (``QueueFull``).
-Before the first job, a warm-up job loads (or compiles) the simulator's kernels, so that the
-page's first ladder does not wait for them; the page says while it runs (``JobManager.kernels``).
+On a fresh install, a warm-up job compiles the kernels before the first job (in parts, side by
+side), so that the page's first ladder does not wait for them; the page says while it runs, and
+how far it is (``JobManager.kernels``, ``kernels_progress``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import Any
 from solver.app.documents import Doc
 from solver.core.errors import KakapoError
 from solver.io.catalog import load_catalog
+from solver.runtime.cachedir import kernels_cached
 from solver.runtime.workers import watch_parent
 from solver.studio.store import Store, token_hash
 
@@ -101,6 +103,7 @@ class JobManager:
         self._stop = False
         self._process: mp.process.BaseProcess | None = None
         self._ctx = mp.get_context("spawn")
+        warm = warm and not kernels_cached()  # compiled before: each job loads what it uses in a moment
         self.kernels = "compiling" if warm else "ready"
         self._thread = threading.Thread(target=self._run, name="kakapo-jobs", daemon=True)
         self._warm = Job("warmup", "warmup", {"kind": "warmup"})
