@@ -624,6 +624,17 @@ def python_doors() -> dict[str, str]:
     return out
 
 
+def test_the_kernels_jobs_start_from_are_called_from_python():
+    """runtime/cachedir.JOB_KERNELS (the studio warms up until they are cached) names entry kernels."""
+    from solver.openhand import fastwitness
+    from solver.puzzle import coversearch
+    from solver.runtime.cachedir import JOB_KERNELS
+
+    entries = {name for mod in [*KERNEL_MODULES, fastwitness, coversearch] for name, obj in vars(mod).items()
+               if hasattr(obj, "py_func") and not obj.targetoptions.get("no_cpython_wrapper")}
+    assert set(JOB_KERNELS) <= entries
+
+
 def test_each_python_door_calls_only_its_kernel():
     doors = python_doors()
     assert {"state.new_state_py", "policies.reset_memory_py", "search.search_decide_py"} <= set(doors)

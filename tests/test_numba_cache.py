@@ -123,3 +123,20 @@ def test_cache_folder_follows_the_shared_codes(tmp_path):
     spec = copy / "solver/core/spec.py"
     spec.write_text(spec.read_text().replace("MAX_SKILLS = 40", "MAX_SKILLS = 41"))
     assert cache_folder(tmp_path / "cache", copy) not in (before, second)
+
+
+def test_the_studios_warm_up_compiles_what_the_jobs_start_from_and_tells_its_progress(tmp_path):
+    """The warm-up's parts (run side by side) leave every kernel a job starts from in the cache,
+    and their progress ends at 1; a folder without them is not taken for a compiled one."""
+    from solver.app.jobs import WARM_PARTS, warm_up
+    from solver.io.catalog import load_catalog
+    from solver.runtime.cachedir import JOB_KERNELS, kernels_cached
+
+    told: list = []
+    warm_up(load_catalog(), progress=told.append, workers=2)
+    assert told == [k / len(WARM_PARTS) for k in range(1, len(WARM_PARTS) + 1)]
+    assert kernels_cached(JOB_KERNELS, Path(os.environ["NUMBA_CACHE_DIR"]))
+    assert not kernels_cached(JOB_KERNELS, tmp_path)
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "play.play_many-51.py311.nbi").write_bytes(b"")
+    assert kernels_cached(("play_many",), tmp_path) and not kernels_cached(JOB_KERNELS, tmp_path)

@@ -149,7 +149,7 @@ def test_security_host_origin_and_size(tmp_path):
     app = create_app(tmp_path, None, 1, warm=False)
     app.allow("127.0.0.1", 8765)
     with TestClient(app, base_url="http://127.0.0.1:8765") as client:
-        assert client.get("/api/status").status_code == 200
+        assert client.get("/api/status").json()["kernels_progress"] == 1.0  # nothing to compile: ready
         assert client.get("/api/status", headers={"Host": "localhost:8765"}).status_code == 200
         res = client.get("/api/status", headers={"Host": "evil.example:8765"})
         assert res.status_code == 403 and error_of(res)
