@@ -1,4 +1,3 @@
-import os
 import sys
 from pathlib import Path
 
@@ -8,12 +7,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.io.catalog import load_catalog  # noqa: E402
-
-
-def pytest_xdist_auto_num_workers(config):
-    """`-n auto`: a test process a core, and one more. The studio's and the browser's tests spend
-    much of their time waiting for a page or a server; the extra process keeps the cores busy."""
-    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
 
 
 @pytest.fixture(scope="session")

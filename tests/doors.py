@@ -3,9 +3,11 @@
 In that build (solver/runtime/jit.py) a kernel that only other kernels call has no machine code
 of its own: it is kept as IR and linked into the kernels Python calls. The twin tests call such
 kernels one by one, so each gets a door here: a kernel of a generated module that only calls it,
-compiled (and cached) the first time a test goes through it. ``doors("solver.game.fast.state")``
-is that module as the tests see it: its link-only kernels replaced by their doors, everything
-else (constants, Python functions, the kernels Python already calls) as it is.
+compiled (and cached, by one test process while the others wait) the first time a test goes
+through it. ``doors("solver.game.fast.state")``
+is that module as the tests see it: its link-only kernels replaced by their doors (the package's
+own ``X_py`` where it has one), everything else (constants, Python functions, the kernels Python
+already calls) as it is.
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ def _door_name(module: str, name: str) -> str:
 
 def _source() -> tuple[str, dict[int, str]]:
     """The generated module's text, and the door of each kernel (by id)."""
-    lines = ['"""Doors of the link-only kernels (written by tests/doors.py)."""', "from numba import njit"]
+    lines = ['"""Doors of the link-only kernels (written by tests/doors.py)."""', "from numba import njit",
+             "from solver.runtime.jit import one_compiler_at_a_time"]
     doors: dict[int, str] = {}
     for module in KERNEL_MODULES:
         for name, obj in sorted(vars(importlib.import_module(module)).items()):
@@ -53,7 +56,8 @@ def _source() -> tuple[str, dict[int, str]]:
                 lines.append(f"from {module} import {name} as _{door}")
                 doors[id(obj)] = door
     for door in doors.values():
-        lines += ["", "", "@njit(cache=True)", f"def {door}(*args):", f"    return _{door}(*args)"]
+        lines += ["", "", "@one_compiler_at_a_time", "@njit(cache=True)", f"def {door}(*args):",
+                  f"    return _{door}(*args)"]
     return "\n".join(lines) + "\n", doors
 
 
@@ -85,9 +89,12 @@ class _Doors:
 
     def __getattr__(self, name: str) -> Any:
         obj = getattr(self._module, name)
-        if _link_only(obj):
-            return getattr(_load(), _doors[id(obj)])
-        return obj
+        if not _link_only(obj):
+            return obj
+        own = getattr(self._module, f"{name}_py", None)  # the package's own door (compiled for its users)
+        if own is not None and not _link_only(own):
+            return own
+        return getattr(_load(), _doors[id(obj)])
 
 
 def doors(module: str) -> Any:
