@@ -1,7 +1,7 @@
 """The first job of a fresh install (issue 41, item 5): a new user opens the studio and asks for a
 ladder before any kernel has been compiled.
 
-    python benchmarks/bench_first_job.py [--mission b01] [--games 100] [--players 3]
+    python benchmarks/bench_first_job.py [--mission b01] [--games 100] [--players N]
 
 A real `kakapo studio` with an empty cache (kernels and the planner's libraries, in a new
 temporary folder), driven over HTTP as the page drives it: the page opened as soon as it is
@@ -40,10 +40,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mission", default="b01")
     ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--players", type=int, default=None, help="default: the mission's smallest table")
     args = ap.parse_args()
     text = next(ROOT.glob(f"missions/*/{args.mission}.toml")).read_text(encoding="utf-8")
-    cache = tempfile.mkdtemp(prefix="kakapo-empty-cache-")
+    cache = tempfile.mkdtemp(prefix="empty-kernel-cache-")
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "studio", "--port", "0", "--no-browser",
@@ -53,8 +53,10 @@ def main() -> None:
         call(url, "/")
         opened = time.perf_counter()
         print(f"page served {opened - t0:.2f} s after the command; cache {cache} (empty)")
-        job = call(url, "/api/jobs", {"kind": "ladder", "text": text, "name": f"{args.mission}.toml",
-                                      "games": args.games, "players": args.players})["id"]
+        ask = {"kind": "ladder", "text": text, "name": f"{args.mission}.toml", "games": args.games}
+        if args.players:
+            ask["players"] = args.players
+        job = call(url, "/api/jobs", ask)["id"]
         ready, shown = None, []
         while True:
             status = call(url, "/api/status")
@@ -68,7 +70,7 @@ def main() -> None:
                 break
             time.sleep(0.5)
         print(f"kernels ready {ready:.1f} s after the page opened (the page showed {', '.join(shown[::6])})")
-        print(f"ladder of {args.games} deals on {args.mission} ({args.players} players): {state['state']} "
+        print(f"ladder of {args.games} deals on {args.mission}: {state['state']} "
               f"{now:.1f} s after the page opened")
         if state["state"] != "done":
             print(state["error"])

@@ -58,18 +58,22 @@ def warm_up(catalog: Catalog, progress: Fraction | None = None, workers: int | N
     """Load (or compile, the first time) the kernels the jobs use, on a small bundled mission: the
     parts in worker processes at once (a kernel is compiled by one process at a time, so a job
     that starts meanwhile waits for it rather than compiling it again: runtime/jit.py), the
-    solver's first answer here meanwhile. ``progress``: the fraction of the parts ready."""
+    solver's first answer here meanwhile. ``progress``: the fraction of the steps done (the answer,
+then each part)."""
     from solver.puzzle.answer import answer  # heavy: OR-Tools
 
     workers = max(1, min(len(WARM_PARTS), workers or os.cpu_count() or 1))
     pool = process_pool(workers)
     try:
         parts = [pool.submit(_warm_part, part, catalog) for part in WARM_PARTS]
+        steps = len(parts) + 1
         answer(load_mission(bundled_mission("b01") or "b01", catalog), catalog, 2, [], None, 10.0)
-        for done, part in enumerate(as_completed(parts), 1):
+        if progress is not None:
+            progress(1 / steps)
+        for done, part in enumerate(as_completed(parts), 2):
             part.result()
             if progress is not None:
-                progress(done / len(parts))
+                progress(done / steps)
     except BaseException:
         stop_pool(pool)
         raise
