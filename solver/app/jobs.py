@@ -11,6 +11,8 @@ from solver.app.documents import Doc, Fraction, Shown
 from solver.app.games import rate_texts, review_text
 from solver.app.measuring import mission_job
 from solver.app.registry import JOBS
+from solver.game.planner import planner_library
+from solver.game.state import deal
 from solver.io.catalog import Catalog
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
@@ -47,10 +49,11 @@ def _warm_part(part: str, catalog: Catalog) -> str:
         play_games(m, catalog, 2, 2, 1, "planner", "numba", 1)
     elif part == "search":
         play_games(m, catalog, 2, 2, 1, "search", "numba", 1, samples=2)
-    else:
-        from solver.openhand.ceiling import ceiling  # heavy: Numba, OR-Tools
+    else:  # the open-hand search, which the ceiling runs on the deals no player cleared
+        from solver.game.arrays import build_arrays  # heavy: Numba
+        from solver.openhand.witness import witness_moves  # heavy: Numba
 
-        ceiling(m, catalog, 2, 2, 1, workers=1)
+        witness_moves(deal(m, catalog, 2, 1), build_arrays(m, catalog, planner_library(m, catalog)), 1, 10)
     return part
 
 

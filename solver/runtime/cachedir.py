@@ -31,9 +31,10 @@ def cache_root() -> Path:
 # every file whose code or constants end up inside a compiled kernel (folders: all their .py files)
 KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/actions.py", "game/rng.py", "game/weights.py",
                   "puzzle/coversearch.py", "openhand/fastwitness.py")
-# the kernels the jobs start from (Python calls them): the engine, the search player, the open-hand
-# search and the cover search of the planner's libraries
-JOB_KERNELS = ("play_many", "search_many", "find_witness", "complete")
+# the kernels the jobs start from (Python calls them): the engine, the search player and the open-hand
+# search (not the cover search of the planner's libraries: a library on disk is not built again, and
+# a new mission's costs a few seconds to compile)
+JOB_KERNELS = ("play_many", "search_many", "find_witness")
 
 
 def kernel_sources() -> list[Path]:

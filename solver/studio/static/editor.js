@@ -123,6 +123,7 @@ export function createEditor() {
   // a field edited: a value not allowed is said beside it, and the text keeps the last valid one
   function readField(field) {
     const s = ed.state;
+    ed.fieldEdits = (ed.fieldEdits || 0) + 1;
     if (field === "mode") {
       s.mode = $("f-mode").value;
       s.rounds = s.mode === "party" ? 10 : 8; s.skills = s.mode === "party" ? 3 : 5;
@@ -194,7 +195,7 @@ export function createEditor() {
   }
 
   async function runCheck(fromText) {
-    const seq = ++ed.checkSeq;
+    const seq = ++ed.checkSeq, edits = ed.fieldEdits || 0;
     const res = await api("POST", "/api/validate", { text: $("toml").value, name: $("filename").value });
     if (seq !== ed.checkSeq || !res.doc) return;
     const d = res.doc;
@@ -204,7 +205,7 @@ export function createEditor() {
         const m = d.mission;
         ed.state = { name: m.name, story: m.story || "", mode: m.mode, clear: m.clear, rounds: m.rounds, skills: m.skills,
                      board: m.board.slice(), placed: m.placed.map((p) => ({ piece: p.piece, cells: p.cells.slice() })) };
-        showFields();
+        if (edits === (ed.fieldEdits || 0)) showFields();  // a field edited meanwhile keeps what was typed
         remember();
       }
     }
