@@ -3,8 +3,9 @@
 Numba keys its cache on the stamp of each kernel's own file, so constants and helpers imported
 from other files would stay frozen in a cache made before they changed. The cache therefore
 lives in a folder named after the contents of every file the kernels are built from
-(``KERNEL_SOURCES``), under ``cachedir.cache_root()``; a missing, damaged or unwritable cache
-only costs a compile.
+(``cachedir.KERNEL_SOURCES``), under ``cachedir.cache_root()``; a missing, damaged or
+unwritable cache only costs a compile, and processes that start together on an empty cache
+compile each kernel once between them (``one_compiler_at_a_time``).
 
 Modules with kernels take their decorator (``kernel``) from here, never from numba directly.
 
