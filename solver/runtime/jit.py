@@ -81,6 +81,8 @@ def one_compiler_at_a_time(dispatcher: Any) -> Any:
     the studio's warm-up and its first job, the test suite's) each compiled every kernel again.
     The lock is taken inside Numba's own (one thread of a process compiles at a time), so a
     kernel's callees, locked in turn, cannot deadlock: calls form no cycle."""
+    if fcntl is None:
+        return dispatcher
     compile_here = dispatcher.compile
     name = f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
 
@@ -126,7 +128,7 @@ def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> C
         options["no_cfunc_wrapper"] = True
         if LINK_ONLY:  # kept as IR for the entry kernels that call it, which cache it (runtime/linkonly.py)
             options.update(cache=False, pipeline_class=LinkOnlyCompiler)
-    if not options["cache"] or fcntl is None:
+    if not options["cache"]:
         return njit(**options)
     return lambda f: one_compiler_at_a_time(njit(**options)(f))
 
