@@ -186,16 +186,16 @@ class JobManager:
                 if self._stop:
                     return
                 job = self._pending.popleft()
-                job.state = "running"
-                job.version += 1
-                if self.store is not None and job.id != "warmup":
-                    with contextlib.suppress(Exception):
-                        self.store.set_job_state(job.id, "running")
                 out = self._ctx.Queue()
                 self._process = self._ctx.Process(target=_job_main,
                                                   args=(job.request, self.pieces, self.workers, out, os.getpid()),
                                                   name=f"kakapo-job-{job.id}", daemon=False)  # its games use workers
                 self._process.start()
+                job.state = "running"  # once its process exists: a running job always has one to stop
+                job.version += 1
+                if self.store is not None and job.id != "warmup":
+                    with contextlib.suppress(Exception):
+                        self.store.set_job_state(job.id, "running")
             self._follow(job, self._process, out)
             with self._lock:
                 self._process = None
