@@ -51,10 +51,13 @@ def test_cluster_report_equals_local_and_resumes(tmp_path, scheduler):
     assert mixed == local
 
 
-def test_unreachable_scheduler_is_an_input_error(tmp_path):
+def test_unreachable_scheduler_is_an_input_error(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
+    from solver.analysis import cluster
     from solver.cli import main
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "2s")  # nothing listens there: no need to wait 10 s
 
     res = CliRunner().invoke(main, ["report", str(ROOT / "tests/missions/buddy/b01.toml"), "--games", "50", "--out",
                                     str(tmp_path), "--scheduler", "tcp://127.0.0.1:9"])

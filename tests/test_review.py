@@ -84,7 +84,9 @@ def test_implied_verdicts_equal_the_solver_round_by_round(tmp_path, catalog, mis
     doc = rv.to_json()
     consistent(doc)
     log = read_log(path)
-    for r in rv.rounds:
+    implied = [r for r in rv.rounds if r.how.startswith("implied")]  # the others were decided so already
+    assert implied
+    for r in implied:
         start = replay(log, m, catalog, r.round)
         mm, s = from_moment(start)
         direct = DealSolver(mm, catalog, log.players, 10.0).decide_state(s).result
