@@ -7,11 +7,17 @@ code that builds it. It is never trusted: a file that cannot be read, says it is
 key, or holds a solution that breaks a rule or does not clear the mission is ignored, and the
 library is built again and the file written again. Writes go to a temporary file that replaces
 the old one, so a reader never sees half a file.
+
+The bundled missions' libraries also ship with kakapo (``missions/libraries/KEY.json.gz``, read
+when the cache has none, trusted no more than the cache): a fresh install does not spend seconds
+a mission building them. ``python -m solver.puzzle.librarystore`` writes them again after a change
+to the code that builds them (a test says when).
 """
 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import hashlib
 import json
 import os
@@ -20,6 +26,7 @@ from pathlib import Path
 
 from solver.core.errors import KakapoError
 from solver.core.rules import Mission, Placement, check_placements
+from solver.io.paths import bundled_missions
 from solver.puzzle.solution import Solution
 from solver.runtime.cachedir import PACKAGE, cache_root
 
@@ -55,11 +62,24 @@ def library_path(mission: Mission, catalog, kind: str = PLANNER) -> Path:
     return cache_root() / "libraries" / f"{library_key(mission, catalog, kind)}.json"
 
 
+def shipped_path(mission: Mission, catalog, kind: str = PLANNER) -> Path:
+    return bundled_missions() / "libraries" / f"{library_key(mission, catalog, kind)}.json.gz"
+
+
 def load(mission: Mission, catalog, kind: str = PLANNER) -> tuple[Solution, ...] | None:
-    """The stored library, or None when there is none that can be trusted."""
-    path = library_path(mission, catalog, kind)
+    """The stored library (the cache's, else the one shipped), or None when there is none that can be trusted."""
+    found = _read(library_path(mission, catalog, kind), mission, catalog, kind)
+    if found is None:
+        found = _read(shipped_path(mission, catalog, kind), mission, catalog, kind)
+    return found
+
+
+def _read(path: Path, mission: Mission, catalog, kind: str) -> tuple[Solution, ...] | None:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        if not path.is_file():
+            return None
+        raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+        doc = json.loads(raw.decode("utf-8"))
         if doc.get("key") != library_key(mission, catalog, kind):
             return None  # another mission's or another code's file under this name
         sols = []
@@ -73,15 +93,19 @@ def load(mission: Mission, catalog, kind: str = PLANNER) -> tuple[Solution, ...]
                 cards |= 1 << p.card.index
             sols.append(Solution(placements, cards))
         return tuple(sols)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, KakapoError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, KakapoError):
         return None
+
+
+def _document(mission: Mission, catalog, solutions, kind: str) -> dict:
+    return {"key": library_key(mission, catalog, kind), "mission": mission.id, "kind": kind,
+            "solutions": [[p.to_json() for p in s.placements] for s in solutions]}
 
 
 def save(mission: Mission, catalog, solutions, kind: str = PLANNER) -> None:
     """Write the library; a cache that cannot be written only costs a rebuild next time."""
     path = library_path(mission, catalog, kind)
-    doc = {"key": library_key(mission, catalog, kind), "mission": mission.id, "kind": kind,
-           "solutions": [[p.to_json() for p in s.placements] for s in solutions]}
+    doc = _document(mission, catalog, solutions, kind)
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
@@ -92,3 +116,12 @@ def save(mission: Mission, catalog, solutions, kind: str = PLANNER) -> None:
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def write_shipped(mission: Mission, catalog, solutions, kind: str = PLANNER) -> Path:
+    """Write a library to ship (analysis/libraries.py): compressed, the same bytes for the same library."""
+    path = shipped_path(mission, catalog, kind)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(_document(mission, catalog, solutions, kind), separators=(",", ":"))
+    path.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    return path
