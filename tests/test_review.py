@@ -167,7 +167,7 @@ def test_a_person_who_plays_the_worst_answers_is_judged(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["play", "b12", "--human", "0", "--seed", "2", "--log", "w.jsonl"])
     assert r.exit_code == 1, r.output  # lost
     asked = sum(line.startswith("? ") for line in out.getvalue().splitlines())
-    res = run("review", tmp_path / "w.jsonl", "--json", "--samples", "2", "--playouts", "6")
+    res = run("review", tmp_path / "w.jsonl", "--json", *QUICK)
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     mine = [d for d in doc["decisions"] if d["seat"] == 0]
