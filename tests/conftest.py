@@ -9,6 +9,20 @@ sys.path.insert(0, str(ROOT))
 from solver.io.catalog import load_catalog  # noqa: E402
 
 
+# The files whose tests run longest (a test of half a minute or more from a fresh clone), handed out
+# first: pytest-xdist gives tests to its workers in collection order, and a long test started last
+# kept one core busy while the other had nothing left to do. A file stays whole (module fixtures).
+LONG_FIRST = ("test_cluster.py", "test_numba_cache.py", "test_studio_table_browser.py", "test_review.py",
+              "test_witness.py", "test_cluster_faults.py", "test_search.py", "test_hidden_info.py",
+              "test_engines.py", "test_generate.py", "test_resume.py", "test_studio_browser.py", "test_rate.py",
+              "test_difficulty.py", "test_studio_page_browser.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))  # stable: in-file order kept
+
+
 @pytest.fixture(scope="session")
 def catalog():
     return load_catalog()
