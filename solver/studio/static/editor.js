@@ -191,11 +191,12 @@ export function createEditor() {
   // ---------------------------------------------------------------- checks
   function check(fromText) {
     clearTimeout(ed.checkTimer);
-    ed.checkTimer = setTimeout(() => runCheck(fromText), fromText ? 250 : 30);
+    const edits = ed.fieldEdits || 0;  // counted when the text changed: a field edited after it, even
+    ed.checkTimer = setTimeout(() => runCheck(fromText, edits), fromText ? 250 : 30);  // before the check starts, wins
   }
 
-  async function runCheck(fromText) {
-    const seq = ++ed.checkSeq, edits = ed.fieldEdits || 0;
+  async function runCheck(fromText, edits) {
+    const seq = ++ed.checkSeq;
     const res = await api("POST", "/api/validate", { text: $("toml").value, name: $("filename").value });
     if (seq !== ed.checkSeq || !res.doc) return;
     const d = res.doc;
@@ -236,7 +237,7 @@ export function createEditor() {
     if (file) $("filename").value = file;
     ed.picked = [];
     clearResults();
-    await runCheck(true);
+    await runCheck(true, ed.fieldEdits || 0);
     changed();
     remember();
   };
