@@ -8,7 +8,6 @@ sys.path.insert(0, str(ROOT))
 
 from solver.io.catalog import load_catalog  # noqa: E402
 
-
 # The files whose tests run longest (a test of half a minute or more from a fresh clone), handed out
 # first: pytest-xdist gives tests to its workers in collection order, and a long test started last
 # kept one core busy while the other had nothing left to do. A file stays whole (module fixtures).
