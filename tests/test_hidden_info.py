@@ -160,7 +160,7 @@ def cases():
             slow = policy == "search" and players > 2
             marks = [pytest.mark.slow] if slow else []
             yield pytest.param(name, players, policy, 1, marks=marks, id=f"{policy}-{name}-{players}")
-            yield pytest.param(name, players, policy, 3, marks=[pytest.mark.slow],
+            yield pytest.param(name, players, policy, 2, marks=[pytest.mark.slow],
                                id=f"{policy}-{name}-{players}-more")
 
 
