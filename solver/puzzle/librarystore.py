@@ -10,7 +10,7 @@ the old one, so a reader never sees half a file.
 
 The bundled missions' libraries also ship with kakapo (``missions/libraries/KEY.json.gz``, read
 when the cache has none, trusted no more than the cache): a fresh install does not spend seconds
-a mission building them. ``python -m solver.puzzle.librarystore`` writes them again after a change
+a mission building them. ``python -m solver.analysis.libraries`` writes them again after a change
 to the code that builds them (a test says when).
 """
 

@@ -414,6 +414,8 @@ export function createEditor() {
     letters.addEventListener("change", () => setTool("bird"));
     for (const f of ["name", "story", "mode", "clear", "rounds", "skills"]) {
       $(`f-${f}`).addEventListener("change", () => { if (readField(f)) commit(); });
+      // typing is an edit already: a check answered meanwhile must not put the old value back
+      $(`f-${f}`).addEventListener("input", () => { ed.fieldEdits = (ed.fieldEdits || 0) + 1; });
     }
     $("toml").addEventListener("input", () => { changed(); check(true); });
     $("toml").addEventListener("change", () => remember());
