@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from solver.cli import main
 from tests.conftest import ROOT
 from tests.studio_helpers import IN_CI, open_page, wait_text
-from tests.test_studio_table_browser import api
+from tests.test_studio_table_browser import api, moves_at_once
 
 pytestmark = pytest.mark.slow
 
@@ -82,6 +82,7 @@ def test_a_seat_at_phone_size_taps_previews_and_confirms_a_placement(browser, se
             and r.post_data else None)
     page.goto(link)
     page.wait_for_selector("#s-head h2")
+    moves_at_once(page)
     for _ in range(60):  # answer with choice 1 until the question is where a piece goes
         state = api(url, seat_path(link))
         if state["result"] is not None:

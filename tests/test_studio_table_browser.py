@@ -48,7 +48,16 @@ def seat_page(browser, link, width=1280, height=900):
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(link)
     page.wait_for_selector("#s-head h2")
+    moves_at_once(page)
     return page
+
+
+def moves_at_once(page):
+    """The seat's choice to see the others' moves at once (its default shows one every 0.45 s, so
+    that a person can follow them: minutes of waiting in a test), kept in the browser."""
+    assert not page.is_checked("#s-atonce")
+    page.check("#s-atonce")
+    assert page.evaluate("localStorage.getItem('kakapo-moves-at-once')") == "1"
 
 
 def answer_once(page, by_cells: bool = False) -> bool:
@@ -120,6 +129,7 @@ def test_two_people_in_two_browser_contexts_and_a_reload_mid_game(browser, serve
         page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
         page.goto(link)
         page.wait_for_selector("#s-head h2")
+        moves_at_once(page)
         pages[seat] = page
     reloaded = False
     over = False
@@ -139,6 +149,7 @@ def test_two_people_in_two_browser_contexts_and_a_reload_mid_game(browser, serve
             if not reloaded and state["round"] >= 2:
                 page.reload()
                 page.wait_for_selector("[data-choice]:not([disabled])", timeout=60_000)
+                assert page.is_checked("#s-atonce")  # the choice kept
                 assert page.text_content("#s-prompt") == state["question"]["prompt"]  # where it was
                 assert page.locator("#s-moves li").count() == len(state["moves"])
                 reloaded = True

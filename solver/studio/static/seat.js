@@ -8,8 +8,14 @@ import { api, message } from "./api.js";
 import { boardSvg, cellOf, LONG, pieceSvg } from "./board.js";
 import { $, button, el } from "./dom.js";
 
-const PACE_MS = 450;  // one move of another seat every PACE_MS
-const POLL_MS = 1000;
+const PACE_MS = 450;  // one move of another seat every PACE_MS, unless the seat asks to see them at once
+const POLL_MS = 1000;  // while people play
+const THINKING_POLL_MS = 200;  // while a bot thinks: its answer usually takes a fraction of a second
+const AT_ONCE = "kakapo-moves-at-once";  // that choice, kept in this browser
+
+function atOnce() {
+  try { return localStorage.getItem(AT_ONCE) === "1"; } catch (e) { return false; }
+}
 
 export function createSeat(onReview) {
   const q = new URLSearchParams(window.location.search);
@@ -45,7 +51,7 @@ export function createSeat(onReview) {
     }
     st.pending = doc.moves.slice(st.shown);
     if (!st.pacing) pace();
-    if (!doc.result && !doc.question) st.timer = setTimeout(refresh, doc.thinking ? POLL_MS / 2 : POLL_MS);
+    if (!doc.result && !doc.question) st.timer = setTimeout(refresh, doc.thinking ? THINKING_POLL_MS : POLL_MS);
   }
 
   function pace() {  // others' moves appear one at a time; the seat's own question waits until they have
@@ -55,7 +61,7 @@ export function createSeat(onReview) {
       st.shown += 1;
       addMove(m);
       draw(true);
-      setTimeout(pace, m.seat === st.doc.seat ? 0 : PACE_MS);
+      setTimeout(pace, m.seat === st.doc.seat || $("s-atonce").checked ? 0 : PACE_MS);
       return;
     }
     st.pacing = false;
@@ -206,6 +212,10 @@ export function createSeat(onReview) {
       $("s-board").addEventListener("click", (e) => { const n = cellOf(e); if (n) tap(n); });
       $("s-confirm").addEventListener("click", () => { if (st.picked) answer({ cells: st.picked.slice() }); });
       $("s-advice").addEventListener("change", () => draw(false));
+      $("s-atonce").checked = atOnce();
+      $("s-atonce").addEventListener("change", () => {
+        try { localStorage.setItem(AT_ONCE, $("s-atonce").checked ? "1" : "0"); } catch (e) { /* private mode */ }
+      });
       $("s-forced").addEventListener("change", async () => {
         const res = await api("POST", url("/settings"), { play_forced: $("s-forced").checked });
         if (res.ok) take(res.doc);
