@@ -3,10 +3,12 @@ in TWINS; every pair has a test here, marked with ``twin``). A difference in a w
 (test_engines.py) says which game differs; these say which rule.
 """
 
+import ast
 import importlib
 import inspect
 import random
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -641,10 +643,10 @@ def test_each_python_door_calls_only_its_kernel():
     for door, base in doors.items():
         module, name = door.split(".")
         src = inspect.getsource(getattr(sys.modules["solver.game.fast." + module], name).py_func)
-        lines = [line.strip() for line in src.splitlines()]
-        body = [line for line in lines[lines.index(next(x for x in lines if x.startswith("def "))) + 1:]
-                if line and not line.startswith('"""')]
-        assert len(body) == 1 and f"{base}(" in body[0], (door, body)
+        body = [s for s in ast.parse(textwrap.dedent(src)).body[0].body  # type: ignore[attr-defined]
+                if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]  # its docstring
+        calls = [n.func.id for n in ast.walk(body[0]) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+        assert len(body) == 1 and calls == [base], (door, calls)
         assert f"{module}.{base}" in fast.TWINS, door
 
 

@@ -253,7 +253,7 @@ def test_search_play_out_from_late_moments(catalog):
         assert_same_state(state, S, m.id)
 
 
-@twin("search.search_play_on")
+@twin("search.table_games")
 def test_play_on_from_a_moment_equals_the_reference(catalog):
     """The review's continuations: the same moment played on with other seat streams, both engines."""
     for name, players in ROWS[:2]:
@@ -270,7 +270,7 @@ def test_play_on_from_a_moment_equals_the_reference(catalog):
 
 
 @pytest.mark.slow
-@twin("search.search_many")
+@twin("search.table_games")
 def test_whole_search_games_equal_the_reference(catalog):
     m = load_mission(ROOT / "tests/missions/buddy/b01.toml", catalog)
     T = arrays_for(m, catalog, True)
@@ -296,7 +296,7 @@ def test_search_clears_more_than_the_planner(catalog):
     assert searched >= planner + 3, (planner, searched)
 
 
-@twin("search.table_play_on")
+@twin("search.table_games")
 def test_the_mixed_table_kernel_plays_the_reference_engines_games(catalog):
     """Seat k plays its group's policy with a memory of its group: the same results as the Python
     engine with one policy object per group, the streams drawn from each seed."""

@@ -29,7 +29,7 @@ from solver.core.rules import Mission
 from solver.core.stats import wilson
 from solver.game.actions import Action
 from solver.game.arrays import build_arrays
-from solver.game.fast.search import table_play_on_py
+from solver.game.fast.search import table_play_on
 from solver.game.fast.state import fast_state
 from solver.game.planner import planner_library
 from solver.game.resume import replay, start_of_log
@@ -128,7 +128,7 @@ def _replays(game: RatedGame, index: int, policy: str, samples: int | None, play
     ks = np.array([samples or 0, game.other_samples if game.other == PolicyId.SEARCH.label else 0], np.int64)
     n = rung_plays(samples, plays)
     results = np.zeros(n, np.int64)
-    table_play_on_py(fast_state(game.start), group, pols, ks, T, game_seeds(seed, index * plays, n), results)
+    table_play_on(fast_state(game.start), group, pols, ks, T, game_seeds(seed, index * plays, n), results)
     return int((results == int(Result.CLEARED)).sum())
 
 

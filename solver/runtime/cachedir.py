@@ -34,7 +34,7 @@ KERNEL_SOURCES = ("core", "runtime", "game/fast", "game/actions.py", "game/rng.p
 # the kernels the jobs start from (Python calls them): the engine, the search player and the open-hand
 # search (not the cover search of the planner's libraries: a library on disk is not built again, and
 # a new mission's costs a few seconds to compile)
-JOB_KERNELS = ("play_many", "search_many", "find_witness")
+JOB_KERNELS = ("play_many", "table_games_py", "find_witness")
 
 
 def kernel_sources() -> list[Path]:

@@ -1,5 +1,6 @@
 """The Numba engine's entry point from Python: ``run`` plays one game per seed with a policy, the
-one-ply players through ``play.play_many`` and the search player through ``search.search_many``."""
+one-ply players through ``play.play_many`` and the search player through ``search.search_many`` (one
+of ``search.table_games``'s tables)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 from solver.core.codes import PolicyId
 from solver.core.spec import SPEC_PLAYERS
 from solver.game.fast.play import play_many
-from solver.game.fast.search import search_many
+from solver.game.fast.search import search_many, table_games_py
 from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import seat_seeds
 from solver.runtime.jit import errors
@@ -32,9 +33,9 @@ def run(arrays, spec, seeds: np.ndarray, policy: str, samples: int = DEFAULT_SAM
     streams = seat_seeds(seeds, int(spec[SPEC_PLAYERS]))
     out = (results, rounds_played, scanned, traces)
     if pid == PolicyId.SEARCH:
-        top, args = search_many, (seeds, streams, spec, int(samples), arrays, *out)
+        top, kernel, args = search_many, table_games_py, (seeds, streams, spec, int(samples), arrays, *out)
     else:
-        top, args = play_many, (seeds, streams, spec, int(pid), arrays, *out)
+        top, kernel, args = play_many, play_many, (seeds, streams, spec, int(pid), arrays, *out)
     for attempt in range(3):
         try:
             top(*args)
@@ -45,7 +46,7 @@ def run(arrays, spec, seeds: np.ndarray, policy: str, samples: int = DEFAULT_SAM
             if attempt == 2:
                 raise
             if attempt == 0:  # the top kernel's own cache first: its callees still load from theirs
-                top._cache.flush()
+                kernel._cache.flush()
             else:
                 flush_caches()
     return out

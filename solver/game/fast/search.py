@@ -1,5 +1,6 @@
 """Twin of game/search.py: the search player (``search_decide``) and whole games of it
-(``search_play_out``, ``search_many``).
+(``search_play_out``; ``table_games``, the one kernel Python calls for tables of it: ``search_many``,
+``table_play_on``, ``search_play_on``).
 
 At each of its decisions the seat draws samples of the cards it has not seen, consistent with
 its observation (``sample_holders``), builds the game each sample makes (``determinize``), and
@@ -44,6 +45,7 @@ from solver.game.fast.state import (
     fast_observation,
     is_legal_action,
     new_state,
+    new_state_py,
     observe,
     spec_array,
 )
@@ -401,28 +403,25 @@ def search_play_out(S, sm, T):
     return S.info[I_RESULT]
 
 
-@kernel(entry=True)
 def search_many(seeds, seat_seeds, spec, samples, T, results, rounds_played, scanned, traces):
-    """play.play_many for the search player: a deal, then search_play_out, per seed."""
-    S = new_state(spec)
-    sm = new_search_memory(spec, samples, T)
-    for i in range(seeds.shape[0]):
-        deal_game(seeds[i], seat_seeds[i], S, T)
-        reset_memory(sm.base)
-        search_play_out(S, sm, T)
-        results[i] = S.info[I_RESULT]
-        rounds_played[i] = S.info[I_ROUND]
-        scanned[i] = count_scanned(S.occ, S.cm, T)
-        traces[i] = S.trace[0]
+    """play.play_many for the search player: a deal, then the search player in every seat, per
+    seed (``table_games`` dealing its games: one compiled kernel for every table of the search)."""
+    players = int(spec[SPEC_PLAYERS])
+    table_games_py(new_state_py(spec), True, seeds, seat_seeds, np.zeros(players, np.int64),
+                   np.full(2, SEARCH, np.int64), np.full(2, samples, np.int64), T, results, rounds_played, scanned,
+                   traces)
 
 
 @kernel()
-def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results):
-    """A table of two groups of seats from S0, once per seed (`kakapo rate`: the rated seats
-    and the others): seat k plays ``group_policy[seat_group[k]]`` (a PolicyId; the search player
-    with ``group_samples`` of its group), each group with a memory of its own, as two policy
-    objects of the Python engine. The seats' streams are drawn from the seed (search_play_on).
-    Result codes into ``results``."""
+def table_games(S0, dealt, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
+                scanned, traces):
+    """A table of two groups of seats, once per seed: seat k plays ``group_policy[seat_group[k]]``
+    (a PolicyId; the search player with ``group_samples`` of its group), each group with a memory
+    of its own, as two policy objects of the Python engine. With ``dealt``, game i is dealt from
+    seeds[i] and its seats' streams are ``seat_seeds[i]`` (engine.play_game: ``search_many``);
+    else S0 is played on, the seats' streams drawn from seeds[i] (search.play_on: ``kakapo rate``'s
+    tables of the rated seats and the others, the review's continuations). Result codes, rounds
+    played, birds scanned and trace hashes into the last four."""
     S = new_state(S0.spec)
     mem_a = new_memory(T)
     mem_b = new_memory(T)
@@ -430,10 +429,13 @@ def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results
     sm_b = new_search_memory(S0.spec, group_samples[1], T)
     rng = np.zeros(1, np.uint64)
     for i in range(seeds.shape[0]):
-        copy_state(S0, S)
-        rng[0] = seeds[i]
-        for k in range(S.spec[SPEC_PLAYERS]):
-            S.rs[k] = rnext(rng, 0)
+        if dealt:
+            deal_game(seeds[i], seat_seeds[i], S, T)
+        else:
+            copy_state(S0, S)
+            rng[0] = seeds[i]
+            for k in range(S.spec[SPEC_PLAYERS]):
+                S.rs[k] = rnext(rng, 0)
         reset_memory(mem_a)
         reset_memory(mem_b)
         reset_memory(sm_a.base)
@@ -453,15 +455,27 @@ def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results
                 raise ValueError("a policy chose an action that is not legal")
             apply_action(S, code, T)
         results[i] = S.info[I_RESULT]
+        rounds_played[i] = S.info[I_ROUND]
+        scanned[i] = count_scanned(S.occ, S.cm, T)
+        traces[i] = S.trace[0]
 
 
 @kernel(entry=True)
-def table_play_on_py(S0, seat_group, group_policy, group_samples, T, seeds, results):
-    """``table_play_on`` for Python callers (kernels call the other, kept as IR: runtime/linkonly.py)."""
-    table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results)
+def table_games_py(S0, dealt, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
+                   scanned, traces):
+    """``table_games`` for Python callers (kernels call the other, kept as IR: runtime/linkonly.py)."""
+    table_games(S0, dealt, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
+                scanned, traces)
 
 
-@kernel(entry=True)
+def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results):
+    """S0 played on once per seed by a table of two groups of seats (``table_games``), the seats'
+    streams drawn from the seed. Result codes into ``results``."""
+    n = seeds.shape[0]
+    table_games_py(S0, False, seeds, np.zeros((n, S0.spec[SPEC_PLAYERS]), np.uint64), seat_group, group_policy,
+                   group_samples, T, results, np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.uint64))
+
+
 def search_play_on(S0, samples, T, seeds, results):
     """search.play_on with the search player, once per seed: S0 played to the end, the seats'
     streams drawn from the seed. Result codes into ``results``. (A table of one group.)"""
