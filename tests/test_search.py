@@ -10,7 +10,7 @@ from solver.core.rules import mask_of
 from solver.core.spec import GameSpec
 from solver.game import search
 from solver.game.arrays import build_arrays
-from solver.game.engine import play_game, play_out
+from solver.game.engine import play_game
 from solver.game.fast.state import spec_array
 from solver.game.planner import PlannerPolicy, planner_library
 from solver.game.rng import SplitMix64
@@ -240,17 +240,23 @@ def test_search_keeps_hidden_information(catalog):
         assert fsearch.search_decide(fs.observe(S2, seat), sm, T, np.array([11], np.uint64)) == first
 
 
-@twin("search.search_play_out")
-def test_search_play_out_from_late_moments(catalog):
+@twin("search.table_games")
+def test_table_games_from_late_moments_play_the_references_moves(catalog):
+    """The last decisions of a game played on by the search player in every seat: the same moves
+    (the trace hash of every move) and result as the Python engine's."""
     for name, players in ROWS[:3]:
         m = mission_of(name, catalog)
         steps, _ = moments(m, catalog, players, "planner", 8)
-        state = steps[-min(len(steps), 7)][0].clone()  # the last decisions of the game
-        sm, T = search_memory(m, players, 1, catalog)
-        S = fs.fast_state(state)
-        play_out(state, SearchPolicy(1, small_library(m, catalog)))
-        assert fsearch.search_play_out(S, sm, T) == int(Result.parse(state.result()))
-        assert_same_state(state, S, m.id)
+        state = steps[-min(len(steps), 7)][0]
+        _, T = search_memory(m, players, 1, catalog)
+        seeds = np.array([3, 2**63 + 1], np.uint64)
+        out = [np.zeros(2, np.int64) for _ in range(3)] + [np.zeros(2, np.uint64)]
+        fsearch.table_games(fs.fast_state(state), False, seeds, np.zeros((2, players), np.uint64),
+                            np.zeros(players, np.int64), np.full(2, int(PolicyId.SEARCH), np.int64),
+                            np.ones(2, np.int64), T, *out)
+        for i, seed in enumerate(seeds):
+            ref = search.play_on(state, int(seed), SearchPolicy(1, small_library(m, catalog)))
+            assert (out[0][i], out[3][i]) == (int(Result.parse(ref.result())), ref.trace), (m.id, i)
 
 
 @twin("search.table_games")

@@ -12,7 +12,7 @@
   policies      Policy.act            decide (random_action; sync, refresh_live, evaluate: the memory)
   play          game/engine.py        play_out, deal_game, play_many
   search        game/search.py        voids, sample_holders, determinize, plan_score, candidates,
-                                      look_ahead (points), search_decide (copy_memory), search_play_out, table_games
+                                      look_ahead (points), search_decide (copy_memory), table_games
   batch         -                     run: the entry point from Python (not a kernel)
 
 tests/test_kernels.py checks each pair on its own (``TWINS`` below lists them); tests/test_engines.py
@@ -69,7 +69,7 @@ TWINS = {
     "search.candidates": "game.search.candidates", "search.look_ahead": "game.search.look_ahead",
     "search.points": "game.search.look_ahead", "state.copy_state": "game.state.GameState.clone",
     "search.search_decide": "game.search.SearchPolicy.act",
-    "search.search_play_out": "game.engine.play_out", "search.table_games": "game.search.play_on",
+    "search.table_games": "game.search.play_on",
 }
 
 __all__ = ["TWINS", "FastState", "clone_state", "deal_game", "new_memory", "new_state", "play_out", "reset_memory",

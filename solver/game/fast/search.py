@@ -1,6 +1,6 @@
 """Twin of game/search.py: the search player (``search_decide``) and whole games of it
-(``search_play_out``; ``table_games``, the one kernel Python calls for tables of it: ``search_many``,
-``table_play_on``, ``search_play_on``).
+(``table_games``, the one kernel Python calls for tables of it: ``search_many``, ``table_play_on``,
+``search_play_on``).
 
 At each of its decisions the seat draws samples of the cards it has not seen, consistent with
 its observation (``sample_holders``), builds the game each sample makes (``determinize``), and
@@ -387,20 +387,6 @@ def search_decide(obs, sm, T, rng):
 def search_decide_py(obs, sm, T, rng):
     """``search_decide`` for Python callers (kernels call the other, kept as IR: runtime/linkonly.py)."""
     return search_decide(obs, sm, T, rng)
-
-
-@kernel()
-def search_play_out(S, sm, T):
-    """engine.play_out with the search player in every seat. Returns the result code."""
-    while S.info[I_PHASE] != OVER:
-        seat = current_player(S)
-        S.own_rs[0] = S.rs[seat]  # the seat's stream in an array of its own, as play.play_out
-        code = search_decide(observe(S, seat), sm, T, S.own_rs)
-        S.rs[seat] = S.own_rs[0]
-        if not is_legal_action(S, code, T):
-            raise ValueError("the search player chose an action that is not legal")
-        apply_action(S, code, T)
-    return S.info[I_RESULT]
 
 
 def search_many(seeds, seat_seeds, spec, samples, T, results, rounds_played, scanned, traces):
