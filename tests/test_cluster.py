@@ -36,10 +36,8 @@ def test_cluster_report_equals_local_and_resumes(tmp_path, scheduler):
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
     args = (catalog, cat_bytes, 300, 5, None, "heuristic", 1, 20.0)
     local = compute_rows(paths, *args, tmp_path / "local", baseline=True, ceiling_games=3, ladder_games=4)
-    remote = compute_rows(paths, *args, tmp_path / "remote", baseline=True, ceiling_games=3, ladder_games=4,
-                          scheduler=scheduler)
-    assert remote == local and "search16_rate" in local[0] and "shortfall" in local[0]
-    # begun locally (two tasks done), finished on the cluster: the same rows
+    assert "search16_rate" in local[0] and "shortfall" in local[0]
+    # begun locally (two tasks done), finished on the cluster (every other task played there): the same rows
     plan = plan_report(paths, catalog, cat_bytes, 300, 5, None, "heuristic", 20.0, True, 3, ladder_games=4)
     whole = Progress(tmp_path / "local" / "report.progress.jsonl")
     (tmp_path / "mixed").mkdir()

@@ -37,8 +37,8 @@ def test_bundled_missions_golden_minimum(path, catalog):
     _, scanned = check_placements(m, catalog, r.placements)  # independent replay with every rule
     assert len(scanned) >= m.clear and sorted(scanned) == sorted(r.scanned)
     # one piece fewer must be proven impossible: a second, separate proof for the fixtures and every
-    # fifth campaign mission (CP-SAT's optimality proof above covers the rest; this keeps CI short)
-    if path in FIXTURES or int(m.id[1:]) % 5 == 0:
+    # tenth campaign mission (CP-SAT's optimality proof above covers the rest; this keeps CI short)
+    if path in FIXTURES or int(m.id[1:]) % 10 == 0:
         fewer = cpsat.solve(m, catalog, max_pieces=golden[m.id] - 1)
         assert fewer.status == "unsolvable"
 
