@@ -45,21 +45,19 @@ def test_witnesses_replay_and_beat_the_hidden_information_players(hard, catalog)
 
 def test_level_one_never_ends_below_the_planner_and_is_deterministic(hard, catalog):
     m, T = hard
-    L = fastwitness.new_level(fast_state(deal(m, catalog, 2, 1)).spec, T)
     for s in game_seeds(2, 0, 6):
         state = deal(m, catalog, 2, int(s))
         planner = play_out(state.clone(), PlannerPolicy(planner_library(m, catalog)))
         want = 100 * (planner.outcome == Result.CLEARED) + len(planner.board.scanned())
-        for rollouts in (0, 5, 200):
-            S = fast_state(state)
-            fastwitness.reset_memory(L.base)
-            got = fastwitness.level1(S, L, T, np.array([rollouts], np.int64))
-            assert got >= want, (int(s), rollouts)
+        for rollouts in (0, 5, 200):  # the points of the game level 1 ends with
+            got = np.zeros(1, np.int64)
+            fastwitness.find_witness(fast_state(state), T, 1, rollouts, np.zeros(MAX_MOVES, np.int64), got)
+            assert got[0] >= want, (int(s), rollouts)
             if rollouts == 0:  # no rollouts: the planner's own game
-                assert got == want
+                assert got[0] == want
         a, b = np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.int64)
-        assert fastwitness.find_witness(fast_state(state), T, 2, 500, a) == \
-            fastwitness.find_witness(fast_state(state), T, 2, 500, b) and (a == b).all()
+        assert fastwitness.find_witness(fast_state(state), T, 2, 500, a, np.zeros(1, np.int64)) == \
+            fastwitness.find_witness(fast_state(state), T, 2, 500, b, np.zeros(1, np.int64)) and (a == b).all()
 
 
 def test_a_witness_that_does_not_replay_is_refused(hard, catalog):

@@ -127,10 +127,11 @@ def level2(S, L2, L1, T, budget):
 
 
 @kernel(entry=True)
-def find_witness(S0, T, level, rollouts, out):
+def find_witness(S0, T, level, rollouts, out, score):
     """A game from state S0 (not changed) that clears the mission, by the nested search of
     ``level`` (1 or 2) within ``rollouts``: its moves from the start of the game into ``out``.
-    Returns how many moves (0 when no clear was found)."""
+    Returns how many moves (0 when no clear was found); the points of the game the search ended
+    with (cleared or not) into ``score[0]``."""
     S = new_state(S0.spec)
     copy_state(S0, S)
     L1 = new_level(S0.spec, T)
@@ -142,6 +143,7 @@ def find_witness(S0, T, level, rollouts, out):
     else:
         reset_memory(L1.base)
         level1(S, L1, T, budget)
+    score[0] = points(S, T)
     if S.info[I_RESULT] != CLEARED:
         return 0
     n = S.info[I_NMOVES]

@@ -21,7 +21,7 @@ def witness_moves(state: GameState, arrays, level: int, rollouts: int) -> list[i
     """The moves (from the start of the game) of a game from ``state`` that the nested search of
     ``level`` found to clear the mission, or None."""
     out = np.zeros(MAX_MOVES, np.int64)
-    n = find_witness(fast_state(state), arrays, level, rollouts, out)
+    n = find_witness(fast_state(state), arrays, level, rollouts, out, np.zeros(1, np.int64))
     return [int(c) for c in out[:n]] if n else None
 
 
