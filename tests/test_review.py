@@ -74,7 +74,9 @@ def test_a_deal_that_cannot_be_cleared_is_lost_from_round_one(tmp_path, write):
     assert "not even a team that sees every hand" in run("review", log, "--mission", mission, *QUICK).output
 
 
-@pytest.mark.parametrize("mission,policy,seed,players", [("b16", "planner", 3, None), ("p11", "random", 2, 3)])
+# p02's game: round 1 implied clearable by round 4, rounds 6 to 10 implied not clearable by round 5 (p11's
+# game of the same shape took half a minute more, in the deal solver's libraries of its moments)
+@pytest.mark.parametrize("mission,policy,seed,players", [("b16", "planner", 3, None), ("p02", "random", 1, 3)])
 def test_implied_verdicts_equal_the_solver_round_by_round(tmp_path, catalog, mission, policy, seed, players):
     """Bisection decides few rounds and implies the rest; deciding every round gives the same."""
     path, cleared = logged(tmp_path, mission, policy, seed, 1, players)
