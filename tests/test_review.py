@@ -204,7 +204,7 @@ def test_a_person_who_plays_the_worst_answers_is_judged(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- the quick judgement against the careful one
 GOLDEN = Path(__file__).parent / "golden" / "review"
-GAMES = ["b03-greedy-2", "b08-greedy-1", "p03-heuristic-4"]  # reviewed (careful) by the version before the quick one
+GAMES = ["b03-greedy-2", "b08-greedy-1", "p03-heuristic-4"]  # reviewed with --careful (the keyed continuations)
 
 
 def comparable(doc: dict) -> dict:
@@ -224,8 +224,9 @@ def golden_review(name, catalog, **options):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_the_careful_review_is_the_review_of_every_earlier_version(catalog, name):
-    """--careful measures every decision as the reviews before the quick judgement did: the same
-    document, figure by figure (the golden files were written by that version)."""
+    """--careful measures every decision as far as the yardstick goes: the same document, figure by
+    figure, as when the golden files were written (the classes and losing decisions are those of
+    the versions before the continuations were keyed and shared; only some rates moved)."""
     doc, golden = golden_review(name, catalog, careful=True, workers=2)
     assert doc["careful"] is True
     assert comparable(doc) == comparable(golden)
@@ -240,6 +241,30 @@ def test_the_quick_review_gives_the_careful_classes_and_the_same_losing_decision
     assert doc["lost_by"] == golden["lost_by"]
     # where the quick judgement calls a move best, no alternative beat it on the continuations it measured
     assert all(d["cost"] == 0 or d["class"] != "best" or d["cost"] < 0.05 for d in doc["decisions"])
+
+
+def test_shared_continuations_give_the_review_each_moment_played_alone_gives(catalog, monkeypatch):
+    """A continuation kept for every moment it passes (continuations.py) gives each of them the
+    figures it would have had played from there: the same review with the sharing turned off,
+    with far fewer continuations played (a rate before a decision is told where it is known, so the
+    shared review may tell more of them: the same figures where both do)."""
+    from solver.analysis import continuations
+
+    log = read_log(GOLDEN / "b08-greedy-1.jsonl")
+    m = mission_of("b08", catalog)
+    played = []
+    close = continuations.Continuations.close
+    monkeypatch.setattr(continuations.Continuations, "close", lambda self: (played.append(self.played), close(self)))
+    shared = review_game(log, m, catalog, 10.0, samples=2, playouts=8, careful=True).to_json()
+    monkeypatch.setattr(continuations.Continuations, "_path_depth", lambda self, key: 0)
+    alone = review_game(log, m, catalog, 10.0, samples=2, playouts=8, careful=True).to_json()
+    told = sum(d["rate_before"] is not None for d in shared["decisions"])
+    for a, b in zip(shared["decisions"], alone["decisions"], strict=True):
+        if b["rate_before"] is None:
+            a["rate_before"] = None
+    assert comparable(shared) == comparable(alone)
+    assert told > sum(d["rate_before"] is not None for d in alone["decisions"])
+    assert played[0] < 0.8 * played[1], played
 
 
 def test_the_review_is_the_same_for_any_number_of_workers(catalog):

@@ -9,6 +9,7 @@ from solver.core.codes import PolicyId, Result
 from solver.core.rules import mask_of
 from solver.core.spec import GameSpec
 from solver.game import search
+from solver.game.actions import Action
 from solver.game.arrays import build_arrays
 from solver.game.engine import play_game
 from solver.game.fast.state import spec_array
@@ -251,9 +252,9 @@ def test_table_games_from_late_moments_play_the_references_moves(catalog):
         _, T = search_memory(m, players, 1, catalog)
         seeds = np.array([3, 2**63 + 1], np.uint64)
         out = [np.zeros(2, np.int64) for _ in range(3)] + [np.zeros(2, np.uint64)]
-        fsearch.table_games(fs.fast_state(state), False, seeds, np.zeros((2, players), np.uint64),
+        fsearch.table_games(fs.fast_state(state), fsearch.DRAWN, seeds, np.zeros((2, players), np.uint64),
                             np.zeros(players, np.int64), np.full(2, int(PolicyId.SEARCH), np.int64),
-                            np.ones(2, np.int64), T, *out)
+                            np.ones(2, np.int64), T, *out, np.zeros((0, 0), np.int64))
         for i, seed in enumerate(seeds):
             ref = search.play_on(state, int(seed), SearchPolicy(1, small_library(m, catalog)))
             assert (out[0][i], out[3][i]) == (int(Result.parse(ref.result())), ref.trace), (m.id, i)
@@ -273,6 +274,46 @@ def test_play_on_from_a_moment_equals_the_reference(catalog):
         want = [int(Result.parse(search.play_on(state, int(x), SearchPolicy(1, small_library(m, catalog))).result()))
                 for x in seeds]
         assert results.tolist() == want, name
+
+
+@twin("search.table_games")
+def test_keyed_continuations_equal_the_reference(catalog):
+    """The review's continuations (KEYED: each decision's stream drawn from the seed and the move
+    number): the Python engine's moves and result."""
+    for name, players in ROWS[:2]:
+        m = mission_of(name, catalog)
+        steps, _ = moments(m, catalog, players, "planner", 4)
+        state = steps[-min(len(steps), 9)][0]
+        T = arrays_for(m, catalog, True)
+        seeds = np.array([5, 77, 2**63 + 9], np.uint64)
+        results, paths = np.zeros(3, np.int64), np.zeros((3, 64), np.int64)
+        fsearch.search_play_on(fs.fast_state(state), 1, T, seeds, results, fsearch.KEYED, paths)
+        for i, x in enumerate(seeds):
+            ref = search.play_on(state, int(x), SearchPolicy(1, small_library(m, catalog)), keyed=True)
+            assert results[i] == int(Result.parse(ref.result())), (name, i)
+            played = [a.code for a in ref.moves[len(state.moves):]]
+            assert paths[i, :len(played)].tolist() == played and (paths[i, len(played):] == -1).all()
+
+
+def test_a_keyed_continuation_passes_through_the_moments_it_reaches(catalog):
+    """A keyed continuation whose first move is M is, on the same seed, the continuation of the
+    moment after M, move for move and result (what lets the review keep one continuation for every
+    moment it passes), from early moments where the seeds' games differ."""
+    for name, players in (ROWS[0], ROWS[2]):
+        m = mission_of(name, catalog)
+        steps, _ = moments(m, catalog, players, "planner", 4)
+        T = arrays_for(m, catalog, True)
+        seeds = game_seeds(9, 0, 6)
+        for state, _ in steps[2:4]:
+            results, paths = np.zeros(6, np.int64), np.zeros((6, 160), np.int64)
+            fsearch.search_play_on(fs.fast_state(state), 4, T, seeds, results, fsearch.KEYED, paths)
+            assert len({tuple(p) for p in paths}) > 1, name  # the streams decide: the seeds' games differ
+            for i in range(6):
+                after = state.clone()
+                after.apply(Action.from_code(int(paths[i, 0])))
+                again, rest = np.zeros(1, np.int64), np.zeros((1, 160), np.int64)
+                fsearch.search_play_on(fs.fast_state(after), 4, T, seeds[i:i + 1], again, fsearch.KEYED, rest)
+                assert again[0] == results[i] and rest[0, :159].tolist() == paths[i, 1:].tolist(), (name, i)
 
 
 @pytest.mark.slow

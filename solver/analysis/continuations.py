@@ -1,6 +1,12 @@
 """The search player's continuations from the moments of a logged game: the yardstick of
 ``kakapo review``. A moment's continuations are played on the true deal (the hidden cards stay as
-dealt), each from its own seed, and kept: a moment is never played twice for the same seed."""
+dealt), each from its own seed, and kept: a moment is never played twice for the same seed.
+
+Each decision of a continuation draws its stream from the seed and the number of moves so far
+(``search.play_on``, keyed): a continuation is a function of the moment and its seed alone. So a
+continuation of a moment on the game's line whose first moves are the game's own is, on the same
+seed, the continuation of each moment those moves reach, and where it leaves the line its first
+other move gives the continuation of that alternative: played once, it is kept for all of them."""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from solver.core.rules import Mission
 from solver.game.actions import Action
 from solver.game.arrays import build_arrays
 from solver.game.fast.policies import reset_memory_py
-from solver.game.fast.search import new_search_memory_py, search_decide_py, search_play_on
+from solver.game.fast.search import KEYED, new_search_memory_py, search_decide_py, search_play_on
 from solver.game.fast.state import fast_observation, fast_state, spec_array
 from solver.game.planner import planner_library
 from solver.game.seeds import game_seeds
@@ -22,17 +28,20 @@ from solver.runtime.workers import process_pool, stop_pool
 
 CHOICES = 3  # the search player's choice is asked on this many decide streams: its choices are the yardstick
 DECIDE_SEED = 1  # the decide streams' seed, whatever --seed (the continuations') is
-CHUNK = 4  # continuations a task of the workers plays (a few tenths of a second in an early round)
+CHUNK = 4  # continuations a task of the workers plays, at most (a few tenths of a second in an early round)
+UNKNOWN = -1  # a continuation not played yet (else 1: cleared, 0: not)
 
 
 class Continuations:
     """The search player's clear rate from a moment (``rate``) and its choice at one (``prefers``),
     on the Numba engine with the mission's arrays built once. The continuations of many moments are
     played at once (``ensure``), spread over ``workers`` processes: each continuation is a function
-    of the moment and its seed alone, so the rates are the same for any number of workers."""
+    of the moment and its seed alone, so the rates are the same for any number of workers, and the
+    continuations of the moments on ``line`` (the game's moves from the deal) are shared (the
+    module docstring)."""
 
     def __init__(self, mission: Mission, catalog, state: GameState, samples: int, playouts: int, deepest: int,
-                 seed: int, workers: int = 1):
+                 seed: int, workers: int = 1, line: tuple[Action, ...] = ()):
         self.T = build_arrays(mission, catalog, planner_library(mission, catalog))
         self.samples = samples
         self.playouts = playouts
@@ -43,38 +52,84 @@ class Continuations:
         self.decide_seeds = [int(x) for x in game_seeds(DECIDE_SEED, 1, CHOICES)]
         self.memory = new_search_memory_py(spec_array(state.spec), samples, self.T)
         self.start = state.clone()
+        self.line = tuple(line)
         self.workers = workers
-        self._won: dict[tuple, np.ndarray] = {}  # by the moves from the deal: each continuation played once
+        self.played = 0  # continuations played (the others were shared)
+        self._won: dict[tuple, np.ndarray] = {}  # by the moves from the deal: per seed, cleared, not, or UNKNOWN
         self._pool: ProcessPoolExecutor | None = None
 
     def ensure(self, states: list[GameState], upto: int) -> None:
-        """Play, for each moment, its first ``upto`` continuations not played yet."""
+        """Play, for each moment, its first ``upto`` continuations not known yet."""
         self.ensure_each([(state, upto) for state in states])
 
     def ensure_each(self, wanted: list[tuple[GameState, int]]) -> None:
-        """``ensure`` with a depth per moment, all of them played at once over the workers."""
-        todo: dict[tuple, tuple[int, int]] = {}
+        """``ensure`` with a depth per moment, all of them played at once over the workers: in
+        waves, a moment's continuation waiting while the same seed's continuation of an earlier
+        moment of the line is played (it may lead through this one)."""
+        depth: dict[tuple, int] = {}
         for state, upto in wanted:
-            key = tuple(state.moves)
-            have = len(self._won.get(key, ()))
-            if not state.is_over() and have < upto and upto > todo.get(key, (0, 0))[1]:
-                todo[key] = (have, upto)
-        if not todo:
-            return
-        if self.workers > 1:  # in pieces of CHUNK continuations, so that every worker has its share
-            tasks = [(key, a, min(a + CHUNK, hi)) for key, (lo, hi) in todo.items() for a in range(lo, hi, CHUNK)]
-        else:
-            tasks = [(key, lo, hi) for key, (lo, hi) in todo.items()]
+            if not state.is_over():
+                key = tuple(state.moves)
+                depth[key] = max(depth.get(key, 0), upto)
+        while True:
+            missing = {key: set(np.flatnonzero(self._array(key)[:upto] == UNKNOWN).tolist())
+                       for key, upto in depth.items()}
+            missing = {key: seeds for key, seeds in missing.items() if seeds}
+            if not missing:
+                return
+            ready = []
+            for key in sorted(missing, key=len):
+                waiting = set().union(*(missing.get(self.line[:n], ()) for n in range(len(self.start.moves), len(key))
+                                        if key[:n] == self.line[:n]))
+                seeds = sorted(missing[key] - waiting)
+                if seeds:
+                    ready.append((key, seeds))
+            self._play(ready)
+
+    def _play(self, ready: list[tuple[tuple, list[int]]]) -> None:
+        total = sum(len(seeds) for _, seeds in ready)
+        chunk = max(1, min(CHUNK, -(-total // (2 * self.workers)))) if self.workers > 1 else total
+        tasks = [(key, seeds[a:a + chunk], self._path_depth(key)) for key, seeds in ready
+                 for a in range(0, len(seeds), chunk)]
         if len(tasks) > 1 and self.workers > 1:
             results = self._parallel(tasks)
         else:
-            results = [_continuations(self.start, self.T, self.samples, self.seeds, key, lo, hi)
-                       for key, lo, hi in tasks]
-        for (key, _, _), won in zip(tasks, results, strict=True):  # in order: a moment's pieces follow each other
-            earlier = self._won.get(key)
-            self._won[key] = won if earlier is None else np.concatenate([earlier, won])
+            results = [_continuations(self.start, self.T, self.samples, self.seeds, *task) for task in tasks]
+        for (key, seeds, _), (won, paths) in zip(tasks, results, strict=True):
+            self.played += len(seeds)
+            self._array(key)[seeds] = won
+            if paths.shape[1]:
+                self._share(key, seeds, won, paths)
 
-    def _parallel(self, tasks: list) -> list[np.ndarray]:
+    def _path_depth(self, key: tuple) -> int:
+        """How many first moves of a continuation of ``key`` to keep: to one past the line's end,
+        for a moment on the line (nothing for the others: their continuations are theirs alone)."""
+        n = len(key)
+        return len(self.line) - n + 1 if key == self.line[:n] else 0
+
+    def _share(self, key: tuple, seeds: list[int], won: np.ndarray, paths: np.ndarray) -> None:
+        """A continuation of a moment on the line is the continuation, on its seed, of every moment
+        its moves reach: along the line, and the first one off it."""
+        for s, result, path in zip(seeds, won, paths, strict=True):
+            at = len(key)
+            for code in path:
+                if code < 0:
+                    break
+                action = Action.from_code(int(code))
+                on_line = at < len(self.line) and action == self.line[at]
+                reached = self.line[:at + 1] if on_line else (*self.line[:at], action)
+                self._array(reached)[s] = result
+                if not on_line:
+                    break
+                at += 1
+
+    def _array(self, key: tuple) -> np.ndarray:
+        won = self._won.get(key)
+        if won is None:
+            won = self._won[key] = np.full(self.deepest, UNKNOWN, np.int8)
+        return won
+
+    def _parallel(self, tasks: list) -> list[tuple[np.ndarray, np.ndarray]]:
         if self._pool is None:
             _CONTINUATIONS.update(start=self.start, T=self.T, samples=self.samples, seeds=self.seeds)
             self._pool = process_pool(self.workers)  # forked: the workers inherit the arrays and the deal
@@ -92,22 +147,22 @@ class Continuations:
     def rate(self, state: GameState, upto: int | None = None) -> float:
         """The share of the first ``upto`` continuations from ``state`` (default: the review's
         playouts) that the search player clears."""
-        if state.is_over():
-            return 1.0 if state.outcome == Result.CLEARED else 0.0
         want = self.playouts if upto is None else upto
-        self.ensure([state], want)
-        return float(np.mean(self._won[tuple(state.moves)][:want]))
+        return float(np.mean(self.won(state, want)))
 
     def won(self, state: GameState, upto: int) -> np.ndarray:
         """Which of the first ``upto`` continuations from ``state`` the search player clears."""
         if state.is_over():
             return np.full(upto, state.outcome == Result.CLEARED)
         self.ensure([state], upto)
-        return self._won[tuple(state.moves)][:upto]
+        return self._won[tuple(state.moves)][:upto] == 1
 
     def measured(self, state: GameState) -> int:
-        """How many continuations of ``state`` are known (an ended game: as many as ever wanted)."""
-        return self.deepest if state.is_over() else len(self._won.get(tuple(state.moves), ()))
+        """How many first continuations of ``state`` are known (an ended game: as many as ever wanted)."""
+        if state.is_over():
+            return self.deepest
+        unknown = np.flatnonzero(self._won.get(tuple(state.moves), np.full(1, UNKNOWN)) == UNKNOWN)
+        return int(unknown[0]) if len(unknown) else self.deepest
 
     def prefers(self, state: GameState) -> list[Action]:
         """The search player's choices for the seat to act (from its observation only), one per
@@ -125,17 +180,20 @@ class Continuations:
 _CONTINUATIONS: dict = {}  # a review's deal and arrays: forked workers inherit them
 
 
-def _continuations(start: GameState, T, samples: int, seeds: np.ndarray, moves: tuple, lo: int, hi: int) -> np.ndarray:
-    """Continuations lo..hi-1 of the moment ``moves`` leads to from ``start``: cleared or not."""
+def _continuations(start: GameState, T, samples: int, seeds: np.ndarray, moves: tuple, which: list[int],
+                   depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """Continuations ``which`` of the moment ``moves`` leads to from ``start``: cleared or not
+    (1, 0), and the first ``depth`` moves of each (-1 past its end)."""
     state = start.clone()
     for a in moves[len(start.moves):]:
         state.apply(a)
-    results = np.zeros(hi - lo, np.int64)
-    search_play_on(fast_state(state), samples, T, seeds[lo:hi], results)
-    return results == int(Result.CLEARED)
+    results = np.zeros(len(which), np.int64)
+    paths = np.zeros((len(which), depth), np.int64)
+    search_play_on(fast_state(state), samples, T, seeds[which], results, KEYED, paths)
+    return (results == int(Result.CLEARED)).astype(np.int8), paths
 
 
-def _continuations_task(task: tuple) -> np.ndarray:
-    moves, lo, hi = task
+def _continuations_task(task: tuple) -> tuple[np.ndarray, np.ndarray]:
+    moves, which, depth = task
     job = _CONTINUATIONS
-    return _continuations(job["start"], job["T"], job["samples"], job["seeds"], moves, lo, hi)
+    return _continuations(job["start"], job["T"], job["samples"], job["seeds"], moves, which, depth)

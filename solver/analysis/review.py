@@ -243,7 +243,8 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     n = final.rounds_played()
     starts: list[GameState] = []
     moves = list(final.moves)
-    cont = Continuations(mission, catalog, state, samples, playouts, REFINE * playouts, seed, workers)
+    cont = Continuations(mission, catalog, state, samples, playouts, REFINE * playouts, seed, workers,
+                         tuple(final.moves))
     judge = _judge_round if careful else _judge_round_quick
     reviews: list[RoundReview] = []
     decisions: list[Decision] = []

@@ -19,7 +19,7 @@ from solver.core.cards import ALL_CARDS
 from solver.core.codes import Result
 from solver.core.rules import mask_of
 from solver.game.actions import Action, Phase
-from solver.game.engine import play_out
+from solver.game.engine import PolicyError, play_out, seat_policies
 from solver.game.planner import PlannerPolicy
 from solver.game.rng import SplitMix64, mix
 from solver.game.state import GameState, Observation, decision_card
@@ -168,10 +168,23 @@ class SearchPolicy:
         return cands[best] if points[best] - points[0] > SEARCH_MARGIN * self.samples else blueprint
 
 
-def play_on(state: GameState, seed: int, policy) -> GameState:
+def play_on(state: GameState, seed: int, policy, keyed: bool = False) -> GameState:
     """A copy of ``state`` played to the end by ``policy`` in every seat, with seat streams drawn
-    from ``seed`` (one a seat, in seat order): one of many continuations of the same moment."""
+    from ``seed`` (one a seat, in seat order): one of many continuations of the same moment. With
+    ``keyed`` each decision's stream is drawn afresh from the seed and the number of moves so far:
+    the continuation is then a function of the moment and the seed alone, so the continuation of
+    a moment whose first move is M is the continuation, on the same seed, of the moment M leads to."""
     out = state.clone()
-    rng = SplitMix64(seed)
-    out.seat_rngs = [SplitMix64(rng.next()) for _ in range(out.players)]
-    return play_out(out, policy)
+    if not keyed:
+        rng = SplitMix64(seed)
+        out.seat_rngs = [SplitMix64(rng.next()) for _ in range(out.players)]
+        return play_out(out, policy)
+    seats = seat_policies(policy, out.players)
+    while not out.is_over():
+        seat = out.current_player()
+        obs = out.observation(seat)
+        action = seats[seat].act(obs, SplitMix64(mix(seed, len(out.moves))))
+        if action not in obs.legal:
+            raise PolicyError(f"policy {seats[seat].name} chose {action}, which is not legal now")
+        out.apply(action)
+    return out

@@ -389,39 +389,51 @@ def search_decide_py(obs, sm, T, rng):
     return search_decide(obs, sm, T, rng)
 
 
+# how table_games draws its seats' streams (the Python engine's: search.play_on)
+DEALT = 0  # game i dealt from seeds[i], the seats' streams seat_seeds[i] (engine.play_game)
+DRAWN = 1  # S0 played on, each seat's stream drawn from seeds[i] once (search.play_on)
+KEYED = 2  # S0 played on, each decision's stream drawn from seeds[i] and the number of moves so far
+# (search.play_on with keyed=True): a continuation is then a function of the moment and the seed
+# alone, and its moves lead through the moments they reach (the review shares them)
+
+
 def search_many(seeds, seat_seeds, spec, samples, T, results, rounds_played, scanned, traces):
     """play.play_many for the search player: a deal, then the search player in every seat, per
     seed (``table_games`` dealing its games: one compiled kernel for every table of the search)."""
     players = int(spec[SPEC_PLAYERS])
-    table_games_py(new_state_py(spec), True, seeds, seat_seeds, np.zeros(players, np.int64),
+    table_games_py(new_state_py(spec), DEALT, seeds, seat_seeds, np.zeros(players, np.int64),
                    np.full(2, SEARCH, np.int64), np.full(2, samples, np.int64), T, results, rounds_played, scanned,
-                   traces)
+                   traces, np.zeros((0, 0), np.int64))
 
 
 @kernel()
-def table_games(S0, dealt, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
-                scanned, traces):
+def table_games(S0, streams, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
+                scanned, traces, paths):
     """A table of two groups of seats, once per seed: seat k plays ``group_policy[seat_group[k]]``
     (a PolicyId; the search player with ``group_samples`` of its group), each group with a memory
-    of its own, as two policy objects of the Python engine. With ``dealt``, game i is dealt from
-    seeds[i] and its seats' streams are ``seat_seeds[i]`` (engine.play_game: ``search_many``);
-    else S0 is played on, the seats' streams drawn from seeds[i] (search.play_on: ``kakapo rate``'s
-    tables of the rated seats and the others, the review's continuations). Result codes, rounds
-    played, birds scanned and trace hashes into the last four."""
+    of its own, as two policy objects of the Python engine. ``streams`` (DEALT, DRAWN, KEYED) says
+    where game i starts and its seats' streams come from: ``search_many`` deals; ``kakapo rate``'s
+    tables of the rated seats and the others play S0 on, DRAWN; the review's continuations, KEYED.
+    Result codes, rounds played, birds scanned and trace hashes into results .. traces; the first
+    moves of game i from S0 into paths[i] (as many as fit; -1 after its end)."""
     S = new_state(S0.spec)
     mem_a = new_memory(T)
     mem_b = new_memory(T)
     sm_a = new_search_memory(S0.spec, group_samples[0], T)
     sm_b = new_search_memory(S0.spec, group_samples[1], T)
     rng = np.zeros(1, np.uint64)
+    depth = paths.shape[1] if paths.shape[0] == seeds.shape[0] else 0
     for i in range(seeds.shape[0]):
-        if dealt:
+        if streams == DEALT:
             deal_game(seeds[i], seat_seeds[i], S, T)
         else:
             copy_state(S0, S)
             rng[0] = seeds[i]
             for k in range(S.spec[SPEC_PLAYERS]):
                 S.rs[k] = rnext(rng, 0)
+        for j in range(depth):
+            paths[i, j] = -1
+        first = S.info[I_NMOVES]
         reset_memory(mem_a)
         reset_memory(mem_b)
         reset_memory(sm_a.base)
@@ -430,7 +442,7 @@ def table_games(S0, dealt, seeds, seat_seeds, seat_group, group_policy, group_sa
             seat = current_player(S)
             g = seat_group[seat]
             policy = group_policy[g]
-            S.own_rs[0] = S.rs[seat]
+            S.own_rs[0] = mix(seeds[i], S.info[I_NMOVES]) if streams == KEYED else S.rs[seat]
             obs = observe(S, seat)
             if policy == SEARCH:
                 code = search_decide(obs, sm_a if g == 0 else sm_b, T, S.own_rs)
@@ -439,6 +451,8 @@ def table_games(S0, dealt, seeds, seat_seeds, seat_group, group_policy, group_sa
             S.rs[seat] = S.own_rs[0]
             if not is_legal_action(S, code, T):
                 raise ValueError("a policy chose an action that is not legal")
+            if S.info[I_NMOVES] - first < depth:
+                paths[i, S.info[I_NMOVES] - first] = code
             apply_action(S, code, T)
         results[i] = S.info[I_RESULT]
         rounds_played[i] = S.info[I_ROUND]
@@ -447,26 +461,30 @@ def table_games(S0, dealt, seeds, seat_seeds, seat_group, group_policy, group_sa
 
 
 @kernel(entry=True)
-def table_games_py(S0, dealt, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
-                   scanned, traces):
+def table_games_py(S0, streams, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
+                   scanned, traces, paths):
     """``table_games`` for Python callers (kernels call the other, kept as IR: runtime/linkonly.py)."""
-    table_games(S0, dealt, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
-                scanned, traces)
+    table_games(S0, streams, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
+                scanned, traces, paths)
 
 
-def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results):
+def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results, streams=DRAWN, paths=None):
     """S0 played on once per seed by a table of two groups of seats (``table_games``), the seats'
-    streams drawn from the seed. Result codes into ``results``."""
+    streams DRAWN from the seed (or KEYED). Result codes into ``results``, the first moves of each
+    game into ``paths`` (n rows) if given."""
     n = seeds.shape[0]
-    table_games_py(S0, False, seeds, np.zeros((n, S0.spec[SPEC_PLAYERS]), np.uint64), seat_group, group_policy,
-                   group_samples, T, results, np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.uint64))
+    table_games_py(S0, streams, seeds, np.zeros((n, S0.spec[SPEC_PLAYERS]), np.uint64), seat_group, group_policy,
+                   group_samples, T, results, np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.uint64),
+                   np.zeros((0, 0), np.int64) if paths is None else paths)
 
 
-def search_play_on(S0, samples, T, seeds, results):
+def search_play_on(S0, samples, T, seeds, results, streams=DRAWN, paths=None):
     """search.play_on with the search player, once per seed: S0 played to the end, the seats'
-    streams drawn from the seed. Result codes into ``results``. (A table of one group.)"""
+    streams drawn from the seed (DRAWN or KEYED). Result codes into ``results``, the first moves
+    into ``paths`` if given. (A table of one group.)"""
     group = np.zeros(S0.spec[SPEC_PLAYERS], np.int64)
-    table_play_on(S0, group, np.full(2, SEARCH, np.int64), np.full(2, samples, np.int64), T, seeds, results)
+    table_play_on(S0, group, np.full(2, SEARCH, np.int64), np.full(2, samples, np.int64), T, seeds, results, streams,
+                  paths)
 
 
 class SearchPlayer:
