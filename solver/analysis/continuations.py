@@ -10,7 +10,9 @@ other move gives the continuation of that alternative: played once, it is kept f
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TypeVar
 
 import numpy as np
 
@@ -30,6 +32,7 @@ CHOICES = 3  # the search player's choice is asked on this many decide streams: 
 DECIDE_SEED = 1  # the decide streams' seed, whatever --seed (the continuations') is
 CHUNK = 4  # continuations a task of the workers plays, at most (a few tenths of a second in an early round)
 UNKNOWN = -1  # a continuation not played yet (else 1: cleared, 0: not)
+R = TypeVar("R")
 
 
 class Continuations:
@@ -129,15 +132,23 @@ class Continuations:
             won = self._won[key] = np.full(self.deepest, UNKNOWN, np.int8)
         return won
 
-    def _parallel(self, tasks: list) -> list[tuple[np.ndarray, np.ndarray]]:
+    def _workers(self) -> ProcessPoolExecutor:
         if self._pool is None:
             _CONTINUATIONS.update(start=self.start, T=self.T, samples=self.samples, seeds=self.seeds)
             self._pool = process_pool(self.workers)  # forked: the workers inherit the arrays and the deal
+        return self._pool
+
+    def _parallel(self, tasks: list) -> list[tuple[np.ndarray, np.ndarray]]:
         try:
-            return list(self._pool.map(_continuations_task, tasks))
+            return list(self._workers().map(_continuations_task, tasks))
         except BaseException:
             self.close()
             raise
+
+    def submit(self, fn: Callable[..., R], *args) -> Future[R]:
+        """Other work of the review for the workers, alongside the continuations (one worker busy
+        with it plays none meanwhile; ``close`` ends it too)."""
+        return self._workers().submit(fn, *args)
 
     def close(self) -> None:
         if self._pool is not None:

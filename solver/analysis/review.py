@@ -241,7 +241,6 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     final = replay(log, mission, catalog)  # every move checked; InputError names the line
     state = start_of_log(log, mission, catalog)
     n = final.rounds_played()
-    starts: list[GameState] = []
     moves = list(final.moves)
     cont = Continuations(mission, catalog, state, samples, playouts, REFINE * playouts, seed, workers,
                          tuple(final.moves))
@@ -249,10 +248,14 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     reviews: list[RoundReview] = []
     decisions: list[Decision] = []
     human = tuple(log.human)
+    cleared = final.result() == "cleared"
+    open_args = (final.is_over(), cleared, _round_starts(state, final), catalog, final.players, time_limit)
     at = 0
     try:
+        # the open-hand answers on a worker while the continuations are played (the same answers)
+        opening = cont.submit(_open_hand_answers, *open_args) if workers > 1 and not cleared else None
         for record in final.history:
-            starts.append(state.clone())
+            begin = state.clone()
             rr = RoundReview(record.round, record.start_player, board=state.board.copy(), record=record)
             say(f"review: round {record.round} of {n}: every decision, the search player from before and after it")
             count = len(record.plays) + 1 + len(record.placements)
@@ -261,19 +264,21 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
                 moments.append((state.clone(), action))
                 state.apply(action)
             at += count
-            rr.search_rate, round_decisions = judge(starts[-1], moments, cont, human)
+            rr.search_rate, round_decisions = judge(begin, moments, cont, human)
             for d in round_decisions:
                 decisions.append(d)
                 if judged:
                     judged(d)
             reviews.append(rr)
         if not final.is_over():  # a game still in play: the round to come too
-            starts.append(state.clone())
             rr = RoundReview(state.round, state.leader, board=state.board.copy())
             say(f"review: round {state.round} (to come): the search player from here")
             rr.search_rate = cont.rate(state)
             reviews.append(rr)
-        _open_hands(final, starts, reviews, catalog, time_limit, say)
+        if opening is None:
+            say("review: the deal with open hands, round by round")
+        decided = opening.result() if opening is not None else _open_hand_answers(*open_args)
+        _open_hands(cleared, reviews, decided)
         lost_at = next((r.round for r in reviews if r.open_hand == NOT_CLEARABLE), None)
         if final.is_over() and final.result() != "cleared":
             _sharpen_contenders(decisions, cont, lost_at if lost_at is not None else n)
@@ -296,6 +301,20 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     rv.story = _story(rv)
     rv.seconds = time.perf_counter() - t0
     return rv
+
+
+def _round_starts(state: GameState, final: GameState) -> list[GameState]:
+    """The moment each round of the game began (and the round to come, in a game still in play),
+    from ``state``, the start of the log."""
+    out, at, s = [], 0, state.clone()  # as review_game walks them
+    for record in final.history:
+        out.append(s.clone())
+        for action in final.moves[at:at + len(record.plays) + 1 + len(record.placements)]:
+            s.apply(action)
+        at += len(record.plays) + 1 + len(record.placements)
+    if not final.is_over():
+        out.append(s.clone())
+    return out
 
 
 @dataclass
@@ -609,22 +628,20 @@ def describe(state: GameState, action: Action) -> str:
     return f"{action.card} at {' '.join(placed.cell_names())}"
 
 
-def _open_hands(final: GameState, starts: list[GameState], reviews: list[RoundReview], catalog, time_limit: float,
-                say) -> None:
-    """Each round's open-hand answer, by bisection over the monotone answers (module docstring)."""
-    n = len(reviews)
-    if final.result() == "cleared":
-        for r in reviews:
-            r.open_hand, r.how = CLEARABLE, "the game itself"
-        return
-    decided: dict[int, str] = {}
+def _open_hand_answers(over: bool, cleared: bool, starts: list[GameState], catalog, players: int,
+                       time_limit: float) -> dict[int, tuple[str, str]]:
+    """The rounds the open-hand yardstick decides, by bisection over the monotone answers (module
+    docstring): round -> (answer, how). A function of the game alone (every budget is counted in
+    work), so the review may decide it on a worker while its continuations are played."""
+    n = len(starts)
+    if cleared:
+        return {}
+    decided: dict[int, tuple[str, str]] = {}
 
     def decide(r: int) -> str:
-        say(f"review: round {r} of {n}: the deal with open hands from here")
         mission, start = from_moment(starts[r - 1])
-        answer = DealSolver(mission, catalog, final.players, time_limit).decide_state(start)
-        decided[r] = answer.result
-        reviews[r - 1].how = f"{answer.how}, {answer.seconds:.1f} s"
+        answer = DealSolver(mission, catalog, players, time_limit).decide_state(start)
+        decided[r] = (answer.result, f"{answer.how}, {answer.seconds:.1f} s")
         return answer.result
 
     def between(lo: int, hi: int) -> None:  # lo clearable (or 0), hi not clearable (or n + 1)
@@ -640,17 +657,27 @@ def _open_hands(final: GameState, starts: list[GameState], reviews: list[RoundRe
             between(lo, mid)
             between(mid, hi)
 
-    if final.is_over():
+    if over:
         between(0, n + 1)  # the game was lost: after its last round it cannot be cleared
     elif decide(n) == CLEARABLE:  # still in play: nothing is known of where it goes
         pass
     else:
         between(0, n)
-    yes = max((r for r, a in decided.items() if a == CLEARABLE), default=0)
-    no = min((r for r, a in decided.items() if a == NOT_CLEARABLE), default=n + 1)
+    return decided
+
+
+def _open_hands(cleared: bool, reviews: list[RoundReview], decided: dict[int, tuple[str, str]]) -> None:
+    """Each round's open-hand answer: decided, or implied by a decided one (module docstring)."""
+    if cleared:
+        for r in reviews:
+            r.open_hand, r.how = CLEARABLE, "the game itself"
+        return
+    n = len(reviews)
+    yes = max((r for r, (a, _) in decided.items() if a == CLEARABLE), default=0)
+    no = min((r for r, (a, _) in decided.items() if a == NOT_CLEARABLE), default=n + 1)
     for rr in reviews:
         if rr.round in decided:
-            rr.open_hand = decided[rr.round]
+            rr.open_hand, rr.how = decided[rr.round]
         elif rr.round <= yes:
             rr.open_hand, rr.how = CLEARABLE, f"implied by round {yes}"
         elif rr.round >= no:
