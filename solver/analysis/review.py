@@ -254,6 +254,8 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     try:
         # the open-hand answers on a worker while the continuations are played (the same answers)
         opening = cont.submit(_open_hand_answers, *open_args) if workers > 1 and not cleared else None
+        if opening is not None:
+            say("review: the deal with open hands, round by round, alongside")
         for record in final.history:
             begin = state.clone()
             rr = RoundReview(record.round, record.start_player, board=state.board.copy(), record=record)
