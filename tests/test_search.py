@@ -261,25 +261,11 @@ def test_table_games_from_late_moments_play_the_references_moves(catalog):
 
 
 @twin("search.table_games")
-def test_play_on_from_a_moment_equals_the_reference(catalog):
-    """The review's continuations: the same moment played on with other seat streams, both engines."""
-    for name, players in ROWS[:2]:
-        m = mission_of(name, catalog)
-        steps, _ = moments(m, catalog, players, "planner", 4)
-        state = steps[-min(len(steps), 9)][0]
-        T = arrays_for(m, catalog, True)
-        seeds = np.array([5, 77, 2**63 + 9], np.uint64)
-        results = np.zeros(3, np.int64)
-        fsearch.search_play_on(fs.fast_state(state), 1, T, seeds, results)
-        want = [int(Result.parse(search.play_on(state, int(x), SearchPolicy(1, small_library(m, catalog))).result()))
-                for x in seeds]
-        assert results.tolist() == want, name
-
-
-@twin("search.table_games")
-def test_keyed_continuations_equal_the_reference(catalog):
-    """The review's continuations (KEYED: each decision's stream drawn from the seed and the move
-    number): the Python engine's moves and result."""
+@pytest.mark.parametrize("keyed", [False, True], ids=["drawn", "keyed"])
+def test_play_on_from_a_moment_equals_the_reference(catalog, keyed):
+    """A moment played on with other streams, both engines: the same moves and result. DRAWN: each
+    seat's stream drawn once from the seed (`kakapo chance`, the rated tables); KEYED: each
+    decision's drawn from the seed and the move number (the review's continuations)."""
     for name, players in ROWS[:2]:
         m = mission_of(name, catalog)
         steps, _ = moments(m, catalog, players, "planner", 4)
@@ -287,9 +273,10 @@ def test_keyed_continuations_equal_the_reference(catalog):
         T = arrays_for(m, catalog, True)
         seeds = np.array([5, 77, 2**63 + 9], np.uint64)
         results, paths = np.zeros(3, np.int64), np.zeros((3, 64), np.int64)
-        fsearch.search_play_on(fs.fast_state(state), 1, T, seeds, results, fsearch.KEYED, paths)
+        fsearch.search_play_on(fs.fast_state(state), 1, T, seeds, results,
+                               fsearch.KEYED if keyed else fsearch.DRAWN, paths)
         for i, x in enumerate(seeds):
-            ref = search.play_on(state, int(x), SearchPolicy(1, small_library(m, catalog)), keyed=True)
+            ref = search.play_on(state, int(x), SearchPolicy(1, small_library(m, catalog)), keyed=keyed)
             assert results[i] == int(Result.parse(ref.result())), (name, i)
             played = [a.code for a in ref.moves[len(state.moves):]]
             assert paths[i, :len(played)].tolist() == played and (paths[i, len(played):] == -1).all()
