@@ -241,7 +241,6 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     final = replay(log, mission, catalog)  # every move checked; InputError names the line
     state = start_of_log(log, mission, catalog)
     n = final.rounds_played()
-    moves = list(final.moves)
     cont = Continuations(mission, catalog, state, samples, playouts, REFINE * playouts, seed, workers,
                          tuple(final.moves))
     judge = _judge_round if careful else _judge_round_quick
@@ -250,22 +249,19 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     human = tuple(log.human)
     cleared = final.result() == "cleared"
     open_args = (final.is_over(), cleared, _round_starts(state, final), catalog, final.players, time_limit)
-    at = 0
     try:
         # the open-hand answers on a worker while the continuations are played (the same answers)
         opening = cont.submit(_open_hand_answers, *open_args) if workers > 1 and not cleared else None
         if opening is not None:
             say("review: the deal with open hands, round by round, alongside")
-        for record in final.history:
+        for record, round_moves in zip(final.history, _round_moves(final), strict=True):
             begin = state.clone()
             rr = RoundReview(record.round, record.start_player, board=state.board.copy(), record=record)
             say(f"review: round {record.round} of {n}: every decision, the search player from before and after it")
-            count = len(record.plays) + 1 + len(record.placements)
             moments = []
-            for action in moves[at:at + count]:
+            for action in round_moves:
                 moments.append((state.clone(), action))
                 state.apply(action)
-            at += count
             rr.search_rate, round_decisions = judge(begin, moments, cont, human)
             for d in round_decisions:
                 decisions.append(d)
@@ -305,15 +301,24 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     return rv
 
 
+def _round_moves(final: GameState) -> list[list[Action]]:
+    """The moves of each finished round of the game, in order (its cards, selection, placements)."""
+    out, at = [], 0
+    for record in final.history:
+        count = len(record.plays) + 1 + len(record.placements)
+        out.append(list(final.moves[at:at + count]))
+        at += count
+    return out
+
+
 def _round_starts(state: GameState, final: GameState) -> list[GameState]:
     """The moment each round of the game began (and the round to come, in a game still in play),
     from ``state``, the start of the log."""
-    out, at, s = [], 0, state.clone()  # as review_game walks them
-    for record in final.history:
+    out, s = [], state.clone()
+    for moves in _round_moves(final):
         out.append(s.clone())
-        for action in final.moves[at:at + len(record.plays) + 1 + len(record.placements)]:
+        for action in moves:
             s.apply(action)
-        at += len(record.plays) + 1 + len(record.placements)
     if not final.is_over():
         out.append(s.clone())
     return out

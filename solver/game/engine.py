@@ -53,14 +53,16 @@ def seat_policies(policy: Policy | Sequence[Policy], players: int) -> list[Polic
 
 
 def play_out(state: GameState, policy: Policy | Sequence[Policy],
-             on_round: Callable[[GameState], None] | None = None) -> GameState:
+             on_round: Callable[[GameState], None] | None = None,
+             stream: Callable[[GameState, int], SplitMix64] | None = None) -> GameState:
     """Play ``state`` to the end: each decision goes to the seat's policy with only that seat's
-    observation and random stream. ``on_round(state)`` is called after each finished round."""
+    observation and random stream (``stream(state, seat)`` if given, else the seat's own).
+    ``on_round(state)`` is called after each finished round."""
     seats = seat_policies(policy, state.players)
     while not state.is_over():
         seat = state.current_player()
         obs = state.observation(seat)
-        action = seats[seat].act(obs, state.seat_rngs[seat])
+        action = seats[seat].act(obs, state.seat_rngs[seat] if stream is None else stream(state, seat))
         if action not in obs.legal:
             raise PolicyError(f"policy {seats[seat].name} chose {action}, which is not legal now "
                               f"(round {state.round}, seat {seat})")

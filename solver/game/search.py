@@ -19,7 +19,7 @@ from solver.core.cards import ALL_CARDS
 from solver.core.codes import Result
 from solver.core.rules import mask_of
 from solver.game.actions import Action, Phase
-from solver.game.engine import PolicyError, play_out, seat_policies
+from solver.game.engine import play_out
 from solver.game.planner import PlannerPolicy
 from solver.game.rng import SplitMix64, mix
 from solver.game.state import GameState, Observation, decision_card
@@ -175,16 +175,8 @@ def play_on(state: GameState, seed: int, policy, keyed: bool = False) -> GameSta
     the continuation is then a function of the moment and the seed alone, so the continuation of
     a moment whose first move is M is the continuation, on the same seed, of the moment M leads to."""
     out = state.clone()
-    if not keyed:
-        rng = SplitMix64(seed)
-        out.seat_rngs = [SplitMix64(rng.next()) for _ in range(out.players)]
-        return play_out(out, policy)
-    seats = seat_policies(policy, out.players)
-    while not out.is_over():
-        seat = out.current_player()
-        obs = out.observation(seat)
-        action = seats[seat].act(obs, SplitMix64(mix(seed, len(out.moves))))
-        if action not in obs.legal:
-            raise PolicyError(f"policy {seats[seat].name} chose {action}, which is not legal now")
-        out.apply(action)
-    return out
+    if keyed:
+        return play_out(out, policy, stream=lambda now, _seat: SplitMix64(mix(seed, len(now.moves))))
+    rng = SplitMix64(seed)
+    out.seat_rngs = [SplitMix64(rng.next()) for _ in range(out.players)]
+    return play_out(out, policy)
