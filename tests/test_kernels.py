@@ -576,6 +576,46 @@ def test_decide_is_act_from_any_moment(path, players, policy, catalog):
             assert int(S.rs[seat]) == rngs.state
 
 
+@twin("policies.board_slot", "policies.new_memory_with_boards")
+@pytest.mark.parametrize("path,players", [(MISSIONS[0], 2), (MISSIONS[2], 4)], ids=lambda x: str(x).split("/")[-1])
+def test_decisions_from_rows_kept_by_board_are_the_reference_policys(path, players, catalog):
+    """A planner memory reading and writing usefulness and placements by board (``board_slot``)
+    takes the reference planner's action at every moment: rows kept across moments and games,
+    shared by memories that take turns, and a table of one row that every new board takes over.
+    The moments include the boards after other placements of the same piece (the same pieces
+    used, other cells), one after the other: a row is read only for its own board."""
+    from solver.game.state import Phase
+
+    m = load(path, catalog)
+    T = arrays_for(m, catalog, True)
+    one_row = np.zeros((2, fpol.B_COLS), np.int64)  # one row and the clock
+    shared = np.zeros((9, fpol.B_COLS), np.int64)
+    planner = int(PolicyId.PLANNER)
+    states = []
+    for seed in range(3):
+        steps, _ = moments(m, catalog, players, "planner", 600 + seed)
+        for state, _action in steps:
+            states.append(state)
+            if state.phase == Phase.PLACE:
+                for other in state.legal_actions()[:3]:  # the same piece elsewhere
+                    after = state.clone()
+                    after.apply(other)
+                    if not after.is_over():
+                        states.append(after)
+    for state in states:
+        seat = state.current_player()
+        rngs = state.clone().seat_rngs[seat]
+        action = reference_policy("planner", m, catalog).act(state.observation(seat), rngs)
+        for boards in (one_row, shared, shared):
+            S = fs.fast_state(state)
+            mem = fpol.new_memory_with_boards(T, boards)
+            fpol.reset_memory(mem)
+            code = fpol.decide(planner, fs.observe(S, seat), mem, T, S.rs[seat: seat + 1])
+            assert code == action.code, str(action)
+    assert len(states) > 100
+    assert one_row[1, 0] > 30 and (shared[:8, fpol.B_KNOWN] != 0).sum() > 4  # rows taken over, rows read
+
+
 # ---------------------------------------------------------------- playing out
 @twin("play.play_out", "play.play_many")
 @pytest.mark.slow

@@ -65,7 +65,7 @@ from numba.core import sigutils  # noqa: E402
 from numba.core.compiler_lock import global_compiler_lock  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402  (runtime/bits.py takes numba from here)
 
-from solver.runtime.linkonly import LinkOnlyCompiler  # noqa: E402  (imports numba)
+from solver.runtime.linkonly import ALWAYS_INLINE, LinkOnlyCompiler  # noqa: E402  (imports numba)
 
 try:
     import fcntl
@@ -111,13 +111,16 @@ def one_compiler_at_a_time(dispatcher: Any) -> Any:
     return dispatcher
 
 
-def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> Callable[[F], F]:
+def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False, always_inline: bool = False) \
+        -> Callable[[F], F]:
     """The package's ``njit``: compiled once and cached. ``hot``: without reference counting, for
     kernels that neither allocate arrays nor return them (the engine measured 2.5 to 4 times
     faster: every array read out of a record otherwise costs an atomic count); ``inline``:
     Numba inlines it where it is called (only where needed: LLVM inlines small kernels anyway,
     and Numba's own inlining cost a quarter of the first compile without making games faster);
-    ``entry``: Python calls it (see the module docstring)."""
+    ``entry``: Python calls it (see the module docstring); ``always_inline``: LLVM inlines it into
+    every caller (a kernel called from few places in a hot loop: a call passes each array of the
+    records it is given as its own words on the stack, hundreds of them for a game's arrays)."""
     options: dict[str, Any] = {"cache": True}
     if hot:
         options["_nrt"] = False
@@ -128,6 +131,11 @@ def kernel(*, hot: bool = False, inline: bool = False, entry: bool = False) -> C
         options["no_cfunc_wrapper"] = True
         if LINK_ONLY:  # kept as IR for the entry kernels that call it, which cache it (runtime/linkonly.py)
             options.update(cache=False, pipeline_class=LinkOnlyCompiler)
+    if always_inline and LINK_ONLY and not entry:
+        def marked(f: F) -> F:
+            ALWAYS_INLINE.add(f"{f.__module__}.{f.__qualname__}")
+            return njit(**options)(f)
+        return marked
     if not options["cache"]:
         return njit(**options)
     return lambda f: one_compiler_at_a_time(njit(**options)(f))

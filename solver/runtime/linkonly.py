@@ -85,16 +85,27 @@ def new_library(codegen: Any, name: str) -> Any:
     return library
 
 
+# the link-only kernels that LLVM inlines into every caller ("module.qualname"; runtime/jit.py's
+# ``always_inline``)
+ALWAYS_INLINE: set[str] = set()
+
+
 @register_pass(mutates_CFG=True, analysis_only=False)
 class LinkOnlyLowering(NativeLowering):
-    """Numba's lowering into a ``LinkOnlyLibrary``."""
+    """Numba's lowering into a ``LinkOnlyLibrary``; a kernel of ``ALWAYS_INLINE`` is marked for
+    LLVM to inline wherever it is called."""
 
     _name = "kakapo_link_only_lowering"
 
     def run_pass(self, state: Any) -> bool:
         if state.library is None:
             state.library = new_library(state.targetctx.codegen(), state.func_id.func_qualname)
-        return super().run_pass(state)
+        out = super().run_pass(state)
+        if f"{state.func_id.modname}.{state.func_id.func_qualname}" in ALWAYS_INLINE and \
+                isinstance(state.library, LinkOnlyLibrary):
+            state.library._final_module.get_function(state.cr.fndesc.mangled_name).add_function_attribute(
+                "alwaysinline")
+        return out
 
 
 class LinkOnlyCompiler(Compiler):

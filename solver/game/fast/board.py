@@ -29,7 +29,7 @@ def has_legal_position(piece, occ, cm, T):
     return False
 
 
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
 def is_scanned(b, occ, cm, ring, edge, mc):
     """Board.is_scanned (ring, edge, mc: T.bird_ring, T.bird_edge, T.mark_colour)."""
     if edge[b]:
@@ -44,7 +44,7 @@ def is_scanned(b, occ, cm, ring, edge, mc):
     return True
 
 
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
 def is_spoiled(b, occ, cm, ring, mc):
     """A coloured side of bird b covered by another colour (Board.can_still_be_scanned, negated)."""
     for col in range(5):

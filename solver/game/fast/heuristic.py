@@ -153,7 +153,7 @@ def is_fresh(card, known, stale):
     return known[card] and stale[card] == 0
 
 
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
 def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
                bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, gfoot, memo,
                bird_stamp, version, moved, skip):
@@ -340,7 +340,7 @@ def filler(piece, need, occ, cm, tgt, T):
     return best
 
 
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
 def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_g, useful_s, occ2, cm2, memo,
                 bird_stamp, version, moved, skip, T):
     """SmartBase.place: global id of the chosen position, -1 if none is legal.
@@ -416,7 +416,7 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
 
 
 # ---------------------------------------------------------------- the heuristic's choices
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
 def heuristic_card(legal, nl, trick, nt, trump, hand_row, seen, removed, uval):
     """HeuristicPolicy.play_card; uval must hold the usefulness of every legal and trick card.
     ``trick`` is scratch: trick[nt] is written."""
@@ -455,7 +455,7 @@ def heuristic_card(legal, nl, trick, nt, trump, hand_row, seen, removed, uval):
     return best
 
 
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
 def heuristic_select(nopt, opts, uval):
     """HeuristicPolicy.select; uval must hold the usefulness of every option's pieces."""
     best = 0

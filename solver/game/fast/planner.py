@@ -91,7 +91,7 @@ def plan_usefulness(card, u, occ, tgt, need, pair_bonus, T):
     return u
 
 
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
 def planner_place(piece, h, n_live, live, occ, cm, tgt, need, pair_bonus, T):
     """PlannerPolicy.place given h, the heuristic's choice (-1 if the piece fits nowhere)."""
     if h < 0:

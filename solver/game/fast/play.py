@@ -21,7 +21,7 @@ from solver.game.fast.state import (
 from solver.runtime.jit import kernel
 
 
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
 def play_out(S, policy, mem, T):
     """engine.play_out: each decision goes to the policy with only the seat's observation and its
     own random stream, copied into an array of its own (``own_rs``, never a view of the state's

@@ -55,7 +55,17 @@ HEURISTIC, RANDOM, GREEDY, PLANNER = (int(p) for p in ONE_PLY)
 M_SYNCED, M_VIEW, M_PLACED, M_LIVE_ROUND, M_LIVE_SKILLS, M_LIVE_PLACED, M_NLIVE = 0, 1, 2, 3, 4, 5, 6
 M_VERSION = 7  # a number for the board the memory has synced: it changes with every board and never repeats
 M_MOVED = 8  # a bit per bird whose ring a piece has touched since the deal
-M_SIZE = 9
+M_BOARD_VERSION, M_BOARD_SLOT, M_BOARD_STAMP = 9, 10, 11  # the board's row in Memory.boards, for that version
+M_SIZE = 12
+# columns of Memory.boards, what a player knows by board (``board_slot``): the board's key (its
+# colour masks and the pieces used), the row's stamp, a bit per card whose usefulness the row
+# holds and a bit per piece whose placement it holds, then per card its value, best position and
+# best group (usefulness) and its placement (smart_place)
+B_KEY, B_KEY_SIZE = 0, 16
+B_STAMP, B_KNOWN, B_PLACED = 16, 17, 18
+B_CARD, B_CARD_SIZE = 19, 4  # card c at B_CARD + 4c: value, best position, best group, placement
+B_COLS = B_CARD + 40 * B_CARD_SIZE
+HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as an int64 (a uint64 constant would make the hash a float)
 # rows of Memory.dealt: the usefulness cache on the dealt board, the same in every game
 D_VALUE, D_BEST_POS, D_BEST_GRP, D_KNOWN = 0, 1, 2, 3
 D_ROWS = 4
@@ -70,6 +80,7 @@ Memory = namedtuple("Memory", [
     "bird_stamp",  # per bird: the board version of its last change (a piece touched its ring)
     "dealt",  # int64[4, 40]: the usefulness cache on the dealt board (rows D_*), kept from game to game
     "grp_skip",  # per footprint group: how many of its first positions are no longer legal (heuristic.first_legal)
+    "boards",  # int64[slots + 1, B_COLS]: what is known by board (``board_slot``), the last row a clock
     "cards", "lp", "scores", "occ2", "cm2", "trick",  # scratch
 ])
 Memory.__doc__ = "What a policy keeps between decisions, all of it derived from public information."
@@ -77,6 +88,14 @@ Memory.__doc__ = "What a policy keeps between decisions, all of it derived from 
 
 @kernel()
 def new_memory(T):
+    """A memory that keeps no usefulness values by board (a player whose boards do not repeat)."""
+    return new_memory_with_boards(T, np.zeros((1, B_COLS), np.int64))
+
+
+@kernel()
+def new_memory_with_boards(T, boards):
+    """A memory that keeps usefulness values by board in ``boards`` (``board_slot``), which other
+    memories of the same player (the same arrays T) may share."""
     max_pos = 0
     for c in range(40):
         max_pos = max(max_pos, T.pos_start[c + 1] - T.pos_start[c])
@@ -89,7 +108,7 @@ def new_memory(T):
                   np.zeros(n_sol, np.int64), np.zeros(n_sol, np.int64), np.zeros(T.pair_card.shape[0], np.int64),
                   np.zeros(40, np.int64), np.zeros(40, np.int64), np.zeros(40, np.int64),
                   foot_memo, np.zeros(max(T.bird_ring.shape[0], 1), np.int64), np.zeros((D_ROWS, 40), np.int64),
-                  np.zeros(max(T.grp_mask.shape[0], 1), np.int64),
+                  np.zeros(max(T.grp_mask.shape[0], 1), np.int64), boards,
                   np.zeros(40 + MAX_TRICK, np.int64), np.zeros(max_pos, np.int64), np.zeros(max_pos, np.int64),
                   np.zeros(3, np.int64), np.zeros((5, 3), np.int64), np.zeros(MAX_TRICK, np.int64))
 
@@ -177,7 +196,52 @@ def refresh_live(obs, mem, T):
         mem.pknown[c] = 0
 
 
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
+def board_slot(obs, mem):
+    """The row of ``mem.boards`` that holds this board's values, -1 if the memory keeps none.
+    A card's usefulness (its value, and a best position and group that reach it) and a piece's
+    placement are functions of the board alone (the colour masks and the pieces used), the same
+    whatever game or look-ahead game reached it, and a search player's look-ahead games reach the
+    same boards again and again (b19: 3 of 4 boards of a decision's look-ahead games). A row is
+    the board's if its key is; else the row is taken for this board (the last one wins) and
+    stamped from the clock, so that a memory that found its row at this board's version knows it
+    is still its board's while the stamp is the same (memories share the rows)."""
+    boards = mem.boards
+    slots = boards.shape[0] - 1
+    if slots == 0:
+        return -1
+    ms = mem.mstate
+    if ms[M_BOARD_VERSION] == ms[M_VERSION] and boards[ms[M_BOARD_SLOT], B_STAMP] == ms[M_BOARD_STAMP]:
+        return ms[M_BOARD_SLOT]
+    used_bits = 0
+    for c in range(40):
+        if obs.used[c]:
+            used_bits |= np.int64(1) << c
+    h = used_bits * HASH_MUL
+    for k in range(5):
+        for w in range(3):
+            h = (h ^ obs.cm[k, w]) * HASH_MUL
+            h ^= h >> 29
+    slot = (h ^ (h >> 32)) & (slots - 1)
+    same = boards[slot, B_KEY + 15] == used_bits and boards[slot, B_STAMP] > 0
+    for k in range(5):
+        for w in range(3):
+            if same and boards[slot, B_KEY + 3 * k + w] != obs.cm[k, w]:
+                same = False
+    if not same:
+        for k in range(5):
+            for w in range(3):
+                boards[slot, B_KEY + 3 * k + w] = obs.cm[k, w]
+        boards[slot, B_KEY + 15] = used_bits
+        boards[slot, B_KNOWN] = 0
+        boards[slot, B_PLACED] = 0
+        boards[slots, 0] += 1
+        boards[slot, B_STAMP] = boards[slots, 0]
+    ms[M_BOARD_VERSION], ms[M_BOARD_SLOT], ms[M_BOARD_STAMP] = ms[M_VERSION], slot, boards[slot, B_STAMP]
+    return slot
+
+
+@kernel(hot=True, always_inline=True)
 def evaluate(cards, n, planner, obs, mem, T):
     """The usefulness of cards[:n] into mem.uval, and with ``planner`` the planner's into mem.puval."""
     pos_start, pm, ph, ba, bkt_start, bkt_grp = T.pos_start, T.pos_mask, T.pos_halo, T.bird_all, T.bkt_start, T.bkt_grp
@@ -185,9 +249,27 @@ def evaluate(cards, n, planner, obs, mem, T):
     ring, mc, ma, card_birds, most_birds = T.bird_ring, T.mark_colour, T.mark_all, T.card_birds, T.most_birds
     occ, cm, used, tgt, need = obs.occ, obs.cm, obs.used, mem.tgt, mem.need
     uval, known, best_pos, best_grp, stale = mem.uval, mem.known, mem.best_pos, mem.best_grp, mem.stale
+    boards = mem.boards
+    slot = board_slot(obs, mem)
+    if slot >= 0:  # the values this board's row holds, where the memory's own are not fresh
+        have = boards[slot, B_KNOWN]
+        for i in range(n):
+            c = cards[i]
+            if (have >> c) & 1 and not (known[c] and stale[c] == 0):
+                at = B_CARD + B_CARD_SIZE * c
+                uval[c], best_pos[c], best_grp[c] = boards[slot, at], boards[slot, at + 1], boards[slot, at + 2]
+                known[c] = 1
+                stale[c] = 0
     usefulness(cards, n, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
                bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, T.grp_foot,
                mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION], mem.mstate[M_MOVED], mem.grp_skip)
+    if slot >= 0:
+        for i in range(n):
+            c = cards[i]
+            if not (boards[slot, B_KNOWN] >> c) & 1 and not used[c]:
+                at = B_CARD + B_CARD_SIZE * c
+                boards[slot, at], boards[slot, at + 1], boards[slot, at + 2] = uval[c], best_pos[c], best_grp[c]
+                boards[slot, B_KNOWN] |= np.int64(1) << c
     for i in range(n):
         c = cards[i]
         if mem.mstate[M_PLACED] == 0 and not mem.dealt[D_KNOWN, c]:  # the dealt board: kept for every game
@@ -220,7 +302,7 @@ def random_action(obs, mem, T, rng):
     return PLACE_BASE * (piece + 1) + mem.lp[below(rng, 0, n)] - T.pos_start[piece]
 
 
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
 def decide(policy, obs, mem, T, rng):
     """Policy.act of policy ``policy`` (a PolicyId): the action code it takes. ``rng`` is the
     seat's own random stream (a one-element view)."""
@@ -232,31 +314,44 @@ def decide(policy, obs, mem, T, rng):
     sync(obs, mem, T)
     if planner:
         refresh_live(obs, mem, T)
-    if phase == REVEAL:
+    if phase == REVEAL or phase == SELECT:
+        # the cards to value, then one call of evaluate (inlined: one copy of it a decide)
         nt = info[I_NT]
-        nl = legal_cards(obs.hand, obs.trick[0] // 8 if nt > 0 else -1, mem.cards)
-        if policy == GREEDY:
-            return mem.cards[below(rng, 0, nl)]
-        for i in range(nt):
-            mem.cards[nl + i] = obs.trick[i]
-            mem.trick[i] = obs.trick[i]
-        evaluate(mem.cards, nl + nt, planner, obs, mem, T)
-        return heuristic_card(mem.cards, nl, mem.trick, nt, info[I_TRUMP], obs.hand, obs.seen, obs.removed,
-                              mem.puval if planner else mem.uval)
-    if phase == SELECT:
-        if policy == GREEDY:
-            return SELECT_BASE
+        nl = np.int64(0)
         n = np.int64(0)  # not a literal 0: Numba would compile evaluate and usefulness a second time for it
-        for k in range(info[I_NOPT]):
-            for j in range(obs.opts[k, OPT_N]):
-                mem.cards[n] = obs.opts[k, OPT_A + j]
-                n += 1
+        if phase == REVEAL:
+            nl = legal_cards(obs.hand, obs.trick[0] // 8 if nt > 0 else -1, mem.cards)
+            if policy == GREEDY:
+                return mem.cards[below(rng, 0, nl)]
+            for i in range(nt):
+                mem.cards[nl + i] = obs.trick[i]
+                mem.trick[i] = obs.trick[i]
+            n = nl + nt
+        else:
+            if policy == GREEDY:
+                return SELECT_BASE
+            for k in range(info[I_NOPT]):
+                for j in range(obs.opts[k, OPT_N]):
+                    mem.cards[n] = obs.opts[k, OPT_A + j]
+                    n += 1
         evaluate(mem.cards, n, planner, obs, mem, T)
-        return SELECT_BASE + heuristic_select(info[I_NOPT], obs.opts, mem.puval if planner else mem.uval)
+        values = mem.puval if planner else mem.uval
+        if phase == REVEAL:
+            return heuristic_card(mem.cards, nl, mem.trick, nt, info[I_TRUMP], obs.hand, obs.seen, obs.removed,
+                                  values)
+        return SELECT_BASE + heuristic_select(info[I_NOPT], obs.opts, values)
     piece = obs.opts[info[I_OPTION], OPT_A + info[I_NPLACED]]
-    g = smart_place(piece, policy != GREEDY, obs.occ, obs.cm, obs.used, mem.tgt, mem.need, T.clear, mem.lp,
-                    mem.scores, mem.occ2, mem.cm2, mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION],
-                    mem.mstate[M_MOVED], mem.grp_skip, T)
+    slot = board_slot(obs, mem) if policy != GREEDY else -1  # the greedy player places otherwise
+    at = B_CARD + B_CARD_SIZE * piece + 3
+    if slot >= 0 and (mem.boards[slot, B_PLACED] >> piece) & 1:
+        g = mem.boards[slot, at]
+    else:
+        g = smart_place(piece, policy != GREEDY, obs.occ, obs.cm, obs.used, mem.tgt, mem.need, T.clear, mem.lp,
+                        mem.scores, mem.occ2, mem.cm2, mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION],
+                        mem.mstate[M_MOVED], mem.grp_skip, T)
+        if slot >= 0:
+            mem.boards[slot, at] = g
+            mem.boards[slot, B_PLACED] |= np.int64(1) << piece
     if planner:
         g = planner_place(piece, g, mem.mstate[M_NLIVE], mem.live, obs.occ, obs.cm, mem.tgt, mem.need,
                           mem.pair_bonus, T)

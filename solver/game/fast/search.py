@@ -23,7 +23,15 @@ from solver.game.fast.board import count_scanned, is_legal
 from solver.game.fast.cards import OPT_A, decision_card, legal_cards
 from solver.game.fast.heuristic import score_mask
 from solver.game.fast.play import deal_game, play_out
-from solver.game.fast.policies import M_VERSION, decide, new_memory, reset_memory, reset_memory_py
+from solver.game.fast.policies import (
+    B_COLS,
+    M_VERSION,
+    decide,
+    new_memory,
+    new_memory_with_boards,
+    reset_memory,
+    reset_memory_py,
+)
 from solver.game.fast.rng import below, mix, rnext
 from solver.game.fast.state import (
     CLEARED,
@@ -59,6 +67,7 @@ from solver.runtime.jit import kernel
 
 PLANNER = int(PolicyId.PLANNER)
 SEARCH = int(PolicyId.SEARCH)
+BOARD_SLOTS = 1024  # rows of what its planner memories know by board, shared (1.5 MB)
 MAX_CANDIDATES = 48  # a hand's cards (16 at most), the selection options (10) or PLACE_CANDIDATES
 
 SearchMemory = namedtuple("SearchMemory", [
@@ -79,8 +88,9 @@ SearchMemory.__doc__ = "What the search player keeps: its planner memories, the 
 @kernel()
 def new_search_memory(spec, samples, T):
     players = spec[SPEC_PLAYERS]
-    base = new_memory(T)
-    play = new_memory(T)
+    boards = np.zeros((BOARD_SLOTS + 1, B_COLS), np.int64)  # public: the board's usefulness, shared by both
+    base = new_memory_with_boards(T, boards)
+    play = new_memory_with_boards(T, boards)
     reset_memory(base)
     k = max(samples, 1)
     return SearchMemory(np.full(1, samples, np.int64), np.full(1, PLANNER, np.int64), base, play, new_state(spec),
@@ -97,7 +107,7 @@ def new_search_memory_py(spec, samples, T):
     return new_search_memory(spec, samples, T)
 
 
-@kernel()
+@kernel(hot=True)
 def copy_memory(src, dst):
     """dst := src (a planner memory is public knowledge: the copy decides as the original would).
     The footprint memo stays dst's own: its version moves past both, and the birds touched since
@@ -223,7 +233,7 @@ def sample_holders(obs, rng, void, holder, cap, order, allowed):
     return False
 
 
-@kernel()
+@kernel(hot=True)
 def determinize(obs, holder, seed, S2):
     """search.determinize: the game the sample makes: the observation's public arrays, the seat's
     own hand, the sampled hands and set-aside cards, and streams drawn from ``seed``."""
@@ -316,7 +326,7 @@ def candidates(obs, blueprint, mem, T, cand, key):
     return kept + 1
 
 
-@kernel()
+@kernel(hot=True)
 def look_ahead(obs, sm, s, code, T):
     """search.look_ahead: the points of sample s's game after action ``code``, played to the end
     by the planner in every seat."""
@@ -329,7 +339,7 @@ def look_ahead(obs, sm, s, code, T):
     return points(S2, T)
 
 
-@kernel()
+@kernel(hot=True)
 def points(S, T):
     """What a finished game is worth to the search (search.look_ahead): SEARCH_WIN a clear,
     SEARCH_BIRD a bird scanned."""

@@ -252,7 +252,7 @@ def next_piece(S, T):
         end_round(S, not done, T)
 
 
-@kernel(hot=True)
+@kernel(hot=True, always_inline=True)
 def apply_action(S, code, T):
     """GameState.apply: take the action (a code, legal: ``is_legal_action``) and what follows."""
     info = S.info
