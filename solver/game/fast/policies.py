@@ -314,7 +314,7 @@ def decide(policy, obs, mem, T, rng):
     sync(obs, mem, T)
     if planner:
         refresh_live(obs, mem, T)
-    if phase == REVEAL or phase == SELECT:
+    if phase in (REVEAL, SELECT):
         # the cards to value, then one call of evaluate (inlined: one copy of it a decide)
         nt = info[I_NT]
         nl = np.int64(0)
