@@ -278,3 +278,26 @@ def test_the_review_is_the_same_for_any_number_of_workers(catalog):
     # decision are measured further at the end: their figures may sharpen, not their words)
     told_moves = [(d.round, d.seat, d.played) for d in told]
     assert told_moves == [(d["round"], d["seat"], d["played"]) for d in two["decisions"]]
+
+
+def test_a_finished_review_lets_its_workers_end_and_an_interrupted_one_stops_them(catalog):
+    """The review's end waits for its idle workers to exit by themselves (a pool terminated at the
+    end raced the interpreter's exit, which wrote to its closed pipe: "OSError: Bad file
+    descriptor" on a user's terminal); after an error or Ctrl-C the workers are stopped at once."""
+    import os
+
+    from solver.analysis.continuations import Continuations
+    from solver.game.state import deal
+    from solver.io.missionfile import load_mission
+    from solver.io.paths import bundled_mission
+
+    m = load_mission(bundled_mission("b01"), catalog)
+    state = deal(m, catalog, 2, 1)
+    for wait, exitcodes in ((True, {0}), (False, {-15})):
+        cont = Continuations(m, catalog, state, 2, 4, 4, 1, workers=2)
+        assert cont.submit(os.getpid).result() != os.getpid()
+        processes = list(cont._pool._processes.values())
+        cont.close(wait=wait)
+        for p in processes:
+            p.join(10)
+        assert {p.exitcode for p in processes} == exitcodes, wait

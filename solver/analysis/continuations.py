@@ -150,9 +150,15 @@ class Continuations:
         with it plays none meanwhile; ``close`` ends it too)."""
         return self._workers().submit(fn, *args)
 
-    def close(self) -> None:
+    def close(self, wait: bool = False) -> None:
+        """End the workers: now (running tasks terminated), or with ``wait`` once their tasks are
+        done (the review's end: a pool terminated then raced the interpreter's exit, which wrote
+        to its closed pipe: "OSError: Bad file descriptor" on stderr)."""
         if self._pool is not None:
-            stop_pool(self._pool)
+            if wait:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+            else:
+                stop_pool(self._pool)
             self._pool = None
 
     def rate(self, state: GameState, upto: int | None = None) -> float:

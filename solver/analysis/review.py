@@ -280,8 +280,10 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
         lost_at = next((r.round for r in reviews if r.open_hand == NOT_CLEARABLE), None)
         if final.is_over() and final.result() != "cleared":
             _sharpen_contenders(decisions, cont, lost_at if lost_at is not None else n)
-    finally:
-        cont.close()
+    except BaseException:
+        cont.close()  # Ctrl-C or an error: the workers stop now
+        raise
+    cont.close(wait=True)  # done: idle workers end by themselves (no pipe closed under the exit's feet)
     for rr in reviews:
         for d in decisions:
             if d.round == rr.round:
