@@ -22,8 +22,8 @@ import numpy as np
 
 from solver.core.codes import PolicyId
 from solver.game.fast.play import play_out
-from solver.game.fast.policies import decide, new_memory, reset_memory
-from solver.game.fast.search import MAX_CANDIDATES, candidates, copy_memory, points
+from solver.game.fast.policies import B_COLS, decide, new_memory_with_boards, reset_memory
+from solver.game.fast.search import BOARD_SLOTS, MAX_CANDIDATES, candidates, copy_memory, points
 from solver.game.fast.state import (
     CLEARED,
     I_NMOVES,
@@ -49,8 +49,11 @@ Level.__doc__ = "Working arrays of one level of the nested search."
 
 
 @kernel()
-def new_level(spec, T):
-    return Level(new_state(spec), new_memory(T), new_memory(T), np.zeros(MAX_CANDIDATES, np.int64),
+def new_level(spec, T, boards):
+    """A level whose planner memories share ``boards`` (what they know by board: its rollouts
+    reach the same boards again and again)."""
+    return Level(new_state(spec), new_memory_with_boards(T, boards), new_memory_with_boards(T, boards),
+                 np.zeros(MAX_CANDIDATES, np.int64),
                  np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_MOVES, np.int64), np.zeros(1, np.int64),
                  np.zeros(1, np.int64), np.full(1, PLANNER, np.int64), np.zeros(1, np.uint64))
 
@@ -134,10 +137,11 @@ def find_witness(S0, T, level, rollouts, out, score):
     with (cleared or not) into ``score[0]``."""
     S = new_state(S0.spec)
     copy_state(S0, S)
-    L1 = new_level(S0.spec, T)
+    boards = np.zeros((BOARD_SLOTS + 1, B_COLS), np.int64)  # shared by both levels' memories
+    L1 = new_level(S0.spec, T, boards)
     budget = np.full(1, rollouts, np.int64)
     if level >= 2:
-        L2 = new_level(S0.spec, T)
+        L2 = new_level(S0.spec, T, boards)
         reset_memory(L2.base)
         level2(S, L2, L1, T, budget)
     else:
