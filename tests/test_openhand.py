@@ -65,6 +65,19 @@ def test_deal_solver_agrees_with_brute_force(load, catalog, mode, players, round
 CASES = [("buddy/b04", 2), ("party/p02", 3), ("party/p03", 4)]
 
 
+def test_a_deal_the_rollouts_clear_needs_neither_the_puzzle_nor_the_library(catalog):
+    """The review asks the deal solver about a new mission at each moment of a game: what it does
+    not need for a deal the rollouts clear is never solved nor read (the same answer)."""
+    m = load_mission(ROOT / "tests/missions/buddy/b04.toml", catalog)
+    lazy = DealSolver(m, catalog, 2)
+    answers = [lazy.decide(int(s)) for s in game_seeds(3, 0, 4)]
+    by_rollouts = [a for a in answers if a.how.startswith("rollouts")]
+    assert by_rollouts and (lazy._puzzle is None) == (len(by_rollouts) == len(answers))
+    eager = DealSolver(m, catalog, 2)
+    assert eager.library is not None and eager._puzzle is not None
+    assert [a.result for a in answers] == [eager.decide(int(s)).result for s in game_seeds(3, 0, 4)]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name,players", CASES)
 def test_plans_pass_the_referee_and_policies_never_beat_the_ceiling(name, players, catalog):
@@ -91,6 +104,8 @@ def test_impossible_puzzle_and_too_few_rounds_give_ceiling_zero(load, catalog, w
     assert DealSolver(spoiled, catalog, 2).impossible
     # two open sides that no single piece covers, one round and no skill: one piece is all it gets
     short = tiny(load, "party", 1, 0, two_open=True)
+    fresh = DealSolver(short, catalog, 4)  # the puzzle not solved yet: the rollouts go first, then it
+    assert fresh.decide(int(game_seeds(1, 0, 1)[0])).how == "puzzle"
     solver = DealSolver(short, catalog, 4)
     assert solver.impossible
     assert {solver.decide(int(s)).result for s in game_seeds(1, 0, 5)} == {NOT_CLEARABLE}

@@ -254,7 +254,8 @@ def test_shared_continuations_give_the_review_each_moment_played_alone_gives(cat
     m = mission_of("b08", catalog)
     played = []
     close = continuations.Continuations.close
-    monkeypatch.setattr(continuations.Continuations, "close", lambda self: (played.append(self.played), close(self)))
+    monkeypatch.setattr(continuations.Continuations, "close",
+                        lambda self, wait=False: (played.append(self.played), close(self, wait)))
     shared = review_game(log, m, catalog, 10.0, samples=2, playouts=8, careful=True).to_json()
     monkeypatch.setattr(continuations.Continuations, "_path_depth", lambda self, key: 0)
     alone = review_game(log, m, catalog, 10.0, samples=2, playouts=8, careful=True).to_json()

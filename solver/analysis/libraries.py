@@ -42,7 +42,7 @@ def ship(say=print) -> list[Path]:
             if kind == librarystore.PLANNER:
                 planner_library(mission, catalog)
             else:
-                DealSolver(mission, catalog, int(kind.split("-")[1]))  # builds and stores its library
+                DealSolver(mission, catalog, int(kind.split("-")[1])).library  # noqa: B018  (builds and stores it)
             sols = librarystore.load(mission, catalog, kind)
             if sols is None:  # not stored: a puzzle not proven within its budget is never stored
                 say(f"{mission.id} {kind}: not stored, not shipped")

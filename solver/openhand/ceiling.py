@@ -107,7 +107,10 @@ def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int 
     if decide is not None:
         parts = decide(todo) if todo else iter(())
     else:
-        _JOB.update(solver=DealSolver(mission, catalog, players, arrays=arrays, **limit) if todo else None)
+        solver = DealSolver(mission, catalog, players, arrays=arrays, **limit) if todo else None
+        if solver is not None:
+            solver.library  # noqa: B018  (the puzzle and library here, once, before the workers fork)
+        _JOB.update(solver=solver)
         parts = _each(_decide_chunk, _chunks(todo, 4, workers), workers)
     for part in parts:
         for i, result in part:

@@ -78,16 +78,37 @@ class DealSolver:
         self.spec = spec = GameSpec.of(mission, players)
         self.mission, self.catalog, self.players, self.time_limit = mission, catalog, players, time_limit
         self.cand = candidate_placements(mission, catalog, spec.removed)
-        # budgeted in work too (PUZZLE_WORK), so that its answer does not depend on the machine either
-        self.puzzle = puzzle or solve(mission, catalog, players=players, time_limit=WALL_GUARD * PUZZLE_WORK,
-                                      work_limit=PUZZLE_WORK)
-        # the puzzle is decided for every deal at once when it has no solution the game can select
-        self.impossible = self.puzzle.status == "unsolvable"
-        self.library = library if library is not None else self._library() if self.puzzle.status == "solvable" else []
+        self._puzzle = puzzle
+        self._library = library
         self._arrays = arrays
 
-    def _library(self) -> list:
-        """Built once per mission, catalog and table, then read from disk (puzzle/librarystore.py)."""
+    @property
+    def puzzle(self):
+        """The mission's puzzle, solved on first use: a deal the rollouts clear does not need it
+        (the review's moments, each a mission of its own: solving it was most of their open-hand
+        answers). Budgeted in work too (PUZZLE_WORK), so that its answer does not depend on the
+        machine either."""
+        if self._puzzle is None:
+            self._puzzle = solve(self.mission, self.catalog, players=self.players,
+                                 time_limit=WALL_GUARD * PUZZLE_WORK, work_limit=PUZZLE_WORK)
+        return self._puzzle
+
+    @property
+    def impossible(self) -> bool:
+        """The puzzle has no solution the game can select: every deal is decided at once."""
+        return self.puzzle.status == "unsolvable"
+
+    @property
+    def library(self) -> list:
+        """The puzzle's solutions the exhaustive search follows: only a deal that the rollouts do not
+        clear needs them (the review's moments, each a mission of its own, mostly do not: reading
+        a stored library was half of its open-hand answers). Built on first use, once per
+        mission, catalog and table, then read from disk (puzzle/librarystore.py)."""
+        if self._library is None:
+            self._library = self._stored_library() if self.puzzle.status == "solvable" else []
+        return self._library
+
+    def _stored_library(self) -> list:
         kind = f"deal-{self.players}"
         stored = librarystore.load(self.mission, self.catalog, kind)
         if stored is not None:
@@ -113,11 +134,15 @@ class DealSolver:
         model in CP-SAT's deterministic time), so the answer is the same on any machine, however
         busy, and for any number of workers."""
         t0 = time.perf_counter()
-        if self.impossible:
+        # an impossible puzzle decides at once where it is known (a mission's many deals solve it
+        # first); else the rollouts go first, as no witness of an impossible puzzle can clear it
+        if self._puzzle is not None and self.impossible:
             return DealAnswer(NOT_CLEARABLE, None, time.perf_counter() - t0, "puzzle")
         nested = search_witness(state, self.arrays())
         if nested is not None:
             return DealAnswer(CLEARABLE, nested[0], time.perf_counter() - t0, f"rollouts, level {nested[1]}")
+        if self.impossible:
+            return DealAnswer(NOT_CLEARABLE, None, time.perf_counter() - t0, "puzzle")
         found = WitnessSearch(state, self.catalog, self.library, SEARCH_NODES).run()
         if found is not None:
             return DealAnswer(CLEARABLE, self._plan(found.rounds, found.placements), time.perf_counter() - t0,
