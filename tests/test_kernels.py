@@ -551,8 +551,8 @@ def test_planner_kernels(path, players, catalog):
 
 
 # ---------------------------------------------------------------- the policies' act
-@twin("policies.decide", "policies.random_action", "policies.sync", "policies.evaluate", "policies.new_memory",
-      "policies.reset_memory")
+@twin("policies.decide", "policies.decide_call", "policies.random_action", "policies.sync", "policies.evaluate",
+      "policies.new_memory", "policies.reset_memory")
 @pytest.mark.slow
 @pytest.mark.parametrize("policy", ["random", "greedy", "heuristic", "planner"])
 @pytest.mark.parametrize("path,players", [(MISSIONS[0], 2), (MISSIONS[2], 4), ("tests/missions/draft/p13.toml", 3)],
@@ -567,9 +567,12 @@ def test_decide_is_act_from_any_moment(path, players, policy, catalog):
         for state, action in steps[::3]:
             seat = state.current_player()
             S = fs.fast_state(state)
+            rs = S.rs[seat: seat + 1].copy()
             code = fpol.decide(int(PolicyId.parse(policy)), fs.observe(S, seat), fresh_memory(T), T,
                                S.rs[seat: seat + 1])
             assert code == action.code, (seed, str(action))
+            assert fpol.decide_call(int(PolicyId.parse(policy)), fs.observe(S, seat), fresh_memory(T), T, rs) == code
+            assert rs[0] == S.rs[seat]
             after = reference_policy(policy, m, catalog)
             rngs = state.clone().seat_rngs[seat]
             after.act(state.observation(seat), rngs)

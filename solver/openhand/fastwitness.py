@@ -22,7 +22,7 @@ import numpy as np
 
 from solver.core.codes import PolicyId
 from solver.game.fast.play import play_out
-from solver.game.fast.policies import B_COLS, decide, new_memory_with_boards, reset_memory
+from solver.game.fast.policies import B_COLS, decide_call, new_memory_with_boards, reset_memory
 from solver.game.fast.search import BOARD_SLOTS, MAX_CANDIDATES, candidates, copy_memory, points
 from solver.game.fast.state import (
     CLEARED,
@@ -81,7 +81,7 @@ def level1(S, L, T, budget):
             break  # a clear is in hand: follow it
         seat = current_player(S)
         obs = observe(S, seat)
-        blueprint = decide(L.policy[0], obs, L.base, T, L.rs)  # the planner draws nothing from the stream
+        blueprint = decide_call(L.policy[0], obs, L.base, T, L.rs)  # the planner draws nothing from the stream
         nc = candidates(obs, blueprint, L.base, T, L.cand, L.key) if budget[0] > 0 else 0
         for i in range(nc):
             if budget[0] <= 0:
@@ -111,7 +111,7 @@ def level2(S, L2, L1, T, budget):
             break
         seat = current_player(S)
         obs = observe(S, seat)
-        blueprint = decide(L2.policy[0], obs, L2.base, T, L2.rs)
+        blueprint = decide_call(L2.policy[0], obs, L2.base, T, L2.rs)
         nc = candidates(obs, blueprint, L2.base, T, L2.cand, L2.key) if budget[0] > 0 else 0
         for i in range(nc):
             if budget[0] <= 0 or L2.score[0] >= SEARCH_WIN:

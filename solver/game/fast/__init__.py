@@ -62,7 +62,7 @@ TWINS = {
     "policies.board_slot": "game.policies.BoardView.usefulness",
     "policies.sync": "game.policies.SmartBase.view", "policies.refresh_live": "game.planner.PlannerPolicy.view",
     "policies.evaluate": "game.policies.BoardView.usefulness", "policies.random_action": "game.policies.RandomPolicy",
-    "policies.decide": "game.policies.Policy.act",
+    "policies.decide": "game.policies.Policy.act", "policies.decide_call": "game.policies.Policy.act",
     "play.play_out": "game.engine.play_out", "play.deal_game": "game.state.deal",
     "play.play_many": "game.engine.play_game",
     "search.new_search_memory": "game.search.SearchPolicy", "search.copy_memory": "game.search.SearchPolicy",

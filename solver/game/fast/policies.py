@@ -356,3 +356,11 @@ def decide(policy, obs, mem, T, rng):
         g = planner_place(piece, g, mem.mstate[M_NLIVE], mem.live, obs.occ, obs.cm, mem.tgt, mem.need,
                           mem.pair_bonus, T)
     return PLACE_BASE * (piece + 1) + g - T.pos_start[piece]
+
+
+@kernel(hot=True)
+def decide_call(policy, obs, mem, T, rng):
+    """``decide`` as a call, for the places outside the loops of the look-ahead games (a search
+    player's own decision, the table's other seats, a witness search's path): one copy of it for
+    them all, where each inlined copy costs compile time and saves nothing measurable."""
+    return decide(policy, obs, mem, T, rng)

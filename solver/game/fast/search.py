@@ -26,7 +26,7 @@ from solver.game.fast.play import deal_game, play_out
 from solver.game.fast.policies import (
     B_COLS,
     M_VERSION,
-    decide,
+    decide_call,
     new_memory,
     new_memory_with_boards,
     reset_memory,
@@ -356,7 +356,7 @@ def search_decide(obs, sm, T, rng):
     cannot get it there. Its samples go hardest first (where the planner's move scored least), so
     a hopeless candidate shows it early. The samples are drawn before any game is played, in the
     reference's order, so the stream moves as the reference's does."""
-    blueprint = decide(sm.blueprint[0], obs, sm.base, T, rng)  # the planner draws nothing from the stream
+    blueprint = decide_call(sm.blueprint[0], obs, sm.base, T, rng)  # the planner draws nothing from the stream
     k_samples = sm.samples[0]
     if k_samples <= 0:
         return blueprint
@@ -457,7 +457,7 @@ def table_games(S0, streams, seeds, seat_seeds, seat_group, group_policy, group_
             if policy == SEARCH:
                 code = search_decide(obs, sm_a if g == 0 else sm_b, T, S.own_rs)
             else:
-                code = decide(policy, obs, mem_a if g == 0 else mem_b, T, S.own_rs)
+                code = decide_call(policy, obs, mem_a if g == 0 else mem_b, T, S.own_rs)
             S.rs[seat] = S.own_rs[0]
             if not is_legal_action(S, code, T):
                 raise ValueError("a policy chose an action that is not legal")
