@@ -22,35 +22,52 @@ ROWS = (("b19", 2), ("p20", 4))
 
 ONE_RUN = """
 import hashlib, sys, time
-import numpy as np
-from solver.core.spec import GameSpec
-from solver.game.arrays import build_arrays
-from solver.game.fast import search as fs
-from solver.game.fast.state import spec_array
-from solver.game.planner import planner_library
-from solver.game.seeds import game_seeds, seat_seeds
-from solver.io.catalog import load_catalog
-from solver.io.missionfile import load_mission
-from solver.io.paths import bundled_mission
-samples, n = int(sys.argv[1]), int(sys.argv[2])
-catalog = load_catalog()
+sys.path.insert(0, {bench!r})
+from bench_search_cost import search_games
 for name, players in {rows}:
-    m = load_mission(bundled_mission(name), catalog)
+    play = search_games(name, players, int(sys.argv[1]), int(sys.argv[2]))
+    t = time.process_time()
+    traces = play()
+    ms = (time.process_time() - t) / int(sys.argv[2]) * 1000
+    print(f"{{name}}/{{players}} {{ms:.1f}} {{hashlib.md5(traces.tobytes()).hexdigest()[:8]}}", flush=True)
+"""
+
+
+def search_games(mission: str, players: int, samples: int, games: int, seed: int = 3):
+    """Games 0..games-1 of ``seed`` with the search player, ready to play: the kernels compiled and
+    the arrays built (outside any clock). Returns a function that plays them and returns their
+    traces. The project is imported here, from wherever the caller's path finds it."""
+    import numpy as np
+
+    from solver.core.spec import GameSpec
+    from solver.game.arrays import build_arrays
+    from solver.game.fast import search as fs
+    from solver.game.fast.state import spec_array
+    from solver.game.planner import planner_library
+    from solver.game.seeds import game_seeds, seat_seeds
+    from solver.io.catalog import load_catalog
+    from solver.io.missionfile import load_mission
+    from solver.io.paths import bundled_mission
+
+    catalog = load_catalog()
+    m = load_mission(bundled_mission(mission), catalog)
     T = build_arrays(m, catalog, planner_library(m, catalog))
     spec = spec_array(GameSpec.of(m, players))
-    seeds = game_seeds(3, 0, n)
-    out = [np.zeros(n, np.int64) for _ in range(3)] + [np.zeros(n, np.uint64)]
+    seeds = game_seeds(seed, 0, games)
+    out = [np.zeros(games, np.int64) for _ in range(3)] + [np.zeros(games, np.uint64)]
     fs.search_many(seeds[:1], seat_seeds(seeds[:1], players), spec, samples, T, *[r[:1] for r in out])
-    t = time.process_time()
-    fs.search_many(seeds, seat_seeds(seeds, players), spec, samples, T, *out)
-    ms = (time.process_time() - t) / n * 1000
-    print(f"{{name}}/{{players}} {{ms:.1f}} {{hashlib.md5(out[3].tobytes()).hexdigest()[:8]}}", flush=True)
-"""
+
+    def play():
+        fs.search_many(seeds, seat_seeds(seeds, players), spec, samples, T, *out)
+        return out[3]
+
+    return play
 
 
 def run(checkout: Path, samples: int, games: int) -> dict[str, tuple[float, str]]:
     env = dict(os.environ, PYTHONPATH=str(checkout))
-    out = subprocess.run([sys.executable, "-c", ONE_RUN.format(rows=ROWS), str(samples), str(games)], env=env,
+    code = ONE_RUN.format(rows=ROWS, bench=str(ROOT / "benchmarks"))
+    out = subprocess.run([sys.executable, "-c", code, str(samples), str(games)], env=env,
                          cwd="/tmp", capture_output=True, text=True, check=True).stdout
     return {row: (float(ms), digest) for row, ms, digest in (line.split() for line in out.splitlines())}
 

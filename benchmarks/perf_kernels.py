@@ -33,25 +33,12 @@ STACK = re.compile(r"push|mov +%r\w+,0x[0-9a-f]+\(%rsp\)|mov +0x[0-9a-f]+\(%rsp\
 def run(mission: str, players: int, samples: int, games: int) -> None:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="perf-kernel-cache-")  # not "kakapo-": a kernel folder
     sys.path.insert(0, str(ROOT))
-    import numpy as np
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_search_cost import search_games
 
-    from solver.core.spec import GameSpec
-    from solver.game.arrays import build_arrays
     from solver.game.fast import search as fs
-    from solver.game.fast.state import spec_array
-    from solver.game.planner import planner_library
-    from solver.game.seeds import game_seeds, seat_seeds
-    from solver.io.catalog import load_catalog
-    from solver.io.missionfile import load_mission
-    from solver.io.paths import bundled_mission
 
-    catalog = load_catalog()
-    m = load_mission(bundled_mission(mission), catalog)
-    T = build_arrays(m, catalog, planner_library(m, catalog))
-    spec = spec_array(GameSpec.of(m, players))
-    seeds = game_seeds(1, 0, games)
-    out = [np.zeros(games, np.int64) for _ in range(3)] + [np.zeros(games, np.uint64)]
-    fs.search_many(seeds[:1], seat_seeds(seeds[:1], players), spec, samples, T, *[r[:1] for r in out])
+    play = search_games(mission, players, samples, games, seed=1)
     functions = []
     for compiled in fs.table_games_py.overloads.values():
         library = compiled.library
@@ -74,7 +61,7 @@ def run(mission: str, players: int, samples: int, games: int) -> None:
                 code[short] = (address, ctypes.string_at(address, size))
     CODE.write_bytes(pickle.dumps(code))
     t0 = time.process_time()
-    fs.search_many(seeds, seat_seeds(seeds, players), spec, samples, T, *out)
+    play()
     print(f"{games} games of {mission} with search-{samples}: {time.process_time() - t0:.1f} CPU s")
 
 
