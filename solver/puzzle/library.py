@@ -124,11 +124,12 @@ class LibraryBuilder:
         return [tuple(self.cands[j] for j in out[i, :out_len[i]]) for i in range(found)]
 
     def add(self, pieces) -> Solution | None:
+        pieces = list(pieces)
+        cards = sum(1 << card.index for card, _ in pieces)
+        if cards in self.found:  # before the placements are built: most finds are found again
+            return None
         placements = tuple(sorted((Placement(card, frozenset(cells_of(m))) for card, m in pieces),
                                   key=lambda p: p.card))
-        cards = sum(1 << p.card.index for p in placements)
-        if cards in self.found:
-            return None
         _, scanned = check_placements(self.mission, self.catalog, placements)
         if len(scanned) < self.mission.clear:
             return None
