@@ -579,7 +579,7 @@ def test_decide_is_act_from_any_moment(path, players, policy, catalog):
             assert int(S.rs[seat]) == rngs.state
 
 
-@twin("policies.board_slot", "policies.new_memory_with_boards")
+@twin("policies.board_slot", "policies.new_memory_with_boards", "policies.new_boards")
 @pytest.mark.parametrize("path,players", [(MISSIONS[0], 2), (MISSIONS[2], 4)], ids=lambda x: str(x).split("/")[-1])
 def test_decisions_from_rows_kept_by_board_are_the_reference_policys(path, players, catalog):
     """A planner memory reading and writing usefulness and placements by board (``board_slot``)
@@ -591,8 +591,8 @@ def test_decisions_from_rows_kept_by_board_are_the_reference_policys(path, playe
 
     m = load(path, catalog)
     T = arrays_for(m, catalog, True)
-    one_row = np.zeros((2, fpol.B_COLS), np.int64)  # one row and the clock
-    shared = np.zeros((9, fpol.B_COLS), np.int64)
+    one_row = fpol.new_boards(1)  # one row and the clock
+    shared = fpol.new_boards(8)
     planner = int(PolicyId.PLANNER)
     states = []
     for seed in range(3):

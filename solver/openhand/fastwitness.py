@@ -22,8 +22,8 @@ import numpy as np
 
 from solver.core.codes import PolicyId
 from solver.game.fast.play import play_out
-from solver.game.fast.policies import B_COLS, decide_call, new_memory_with_boards, reset_memory
-from solver.game.fast.search import BOARD_SLOTS, MAX_CANDIDATES, candidates, copy_memory, points
+from solver.game.fast.policies import BOARD_SLOTS, decide_call, new_boards, new_memory_with_boards, reset_memory
+from solver.game.fast.search import MAX_CANDIDATES, candidates, copy_memory, points
 from solver.game.fast.state import (
     CLEARED,
     I_NMOVES,
@@ -137,7 +137,7 @@ def find_witness(S0, T, level, rollouts, out, score):
     with (cleared or not) into ``score[0]``."""
     S = new_state(S0.spec)
     copy_state(S0, S)
-    boards = np.zeros((BOARD_SLOTS + 1, B_COLS), np.int64)  # shared by both levels' memories
+    boards = new_boards(BOARD_SLOTS)  # shared by both levels' memories
     L1 = new_level(S0.spec, T, boards)
     budget = np.full(1, rollouts, np.int64)
     if level >= 2:

@@ -58,7 +58,7 @@ TWINS = {
     "planner.planner_place": "game.planner.PlannerPolicy.place",
     "planner.selectable_pieces": "core.spec.selectable_pieces",
     "policies.new_memory": "game.policies.SmartBase", "policies.reset_memory": "game.policies.SmartBase",
-    "policies.new_memory_with_boards": "game.policies.SmartBase",
+    "policies.new_memory_with_boards": "game.policies.SmartBase", "policies.new_boards": "game.policies.SmartBase",
     "policies.board_slot": "game.policies.BoardView.usefulness",
     "policies.sync": "game.policies.SmartBase.view", "policies.refresh_live": "game.planner.PlannerPolicy.view",
     "policies.evaluate": "game.policies.BoardView.usefulness", "policies.random_action": "game.policies.RandomPolicy",

@@ -65,6 +65,7 @@ B_KEY, B_KEY_SIZE = 0, 16
 B_STAMP, B_KNOWN, B_PLACED = 16, 17, 18
 B_CARD, B_CARD_SIZE = 19, 4  # card c at B_CARD + 4c: value, best position, best group, placement
 B_COLS = B_CARD + 40 * B_CARD_SIZE
+BOARD_SLOTS = 1024  # the rows a player that reaches boards again keeps (1.5 MB)
 HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as an int64 (a uint64 constant would make the hash a float)
 # rows of Memory.dealt: the usefulness cache on the dealt board, the same in every game
 D_VALUE, D_BEST_POS, D_BEST_GRP, D_KNOWN = 0, 1, 2, 3
@@ -87,9 +88,16 @@ Memory.__doc__ = "What a policy keeps between decisions, all of it derived from 
 
 
 @kernel()
+def new_boards(slots):
+    """What memories know by board (``board_slot``): ``slots`` rows (a power of two, or 0 for none)
+    and the clock's row, for memories of one player (the same arrays T) to share."""
+    return np.zeros((slots + 1, B_COLS), np.int64)
+
+
+@kernel()
 def new_memory(T):
     """A memory that keeps no usefulness values by board (a player whose boards do not repeat)."""
-    return new_memory_with_boards(T, np.zeros((1, B_COLS), np.int64))
+    return new_memory_with_boards(T, new_boards(0))
 
 
 @kernel()

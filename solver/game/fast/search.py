@@ -24,9 +24,10 @@ from solver.game.fast.cards import OPT_A, decision_card, legal_cards
 from solver.game.fast.heuristic import score_mask
 from solver.game.fast.play import deal_game, play_out
 from solver.game.fast.policies import (
-    B_COLS,
+    BOARD_SLOTS,
     M_VERSION,
     decide_call,
+    new_boards,
     new_memory,
     new_memory_with_boards,
     reset_memory,
@@ -67,7 +68,6 @@ from solver.runtime.jit import kernel
 
 PLANNER = int(PolicyId.PLANNER)
 SEARCH = int(PolicyId.SEARCH)
-BOARD_SLOTS = 1024  # rows of what its planner memories know by board, shared (1.5 MB)
 MAX_CANDIDATES = 48  # a hand's cards (16 at most), the selection options (10) or PLACE_CANDIDATES
 
 SearchMemory = namedtuple("SearchMemory", [
@@ -88,7 +88,7 @@ SearchMemory.__doc__ = "What the search player keeps: its planner memories, the 
 @kernel()
 def new_search_memory(spec, samples, T):
     players = spec[SPEC_PLAYERS]
-    boards = np.zeros((BOARD_SLOTS + 1, B_COLS), np.int64)  # public: the board's usefulness, shared by both
+    boards = new_boards(BOARD_SLOTS)  # public: what the board says, shared by both
     base = new_memory_with_boards(T, boards)
     play = new_memory_with_boards(T, boards)
     reset_memory(base)
