@@ -26,7 +26,7 @@ from solver.io.paths import bundled_mission
 from solver.io.records import catalog_text
 from solver.play.table import TableGame, replay_record
 from solver.studio.app import create_app
-from solver.studio.security import COOKIE
+from solver.studio.security import local_addresses
 from tests.referee import referee
 from tests.test_studio_games import client_for, game_of, start
 
@@ -324,14 +324,13 @@ def test_off_loopback_everything_but_a_seats_own_needs_the_host_token(tmp_path):
         assert anyone.get(f"/api/games/{gid}/seats/0").status_code == 403
         assert anyone.get(f"/api/games/{gid}/log").status_code == 403
         assert host.get(f"/api/games/{gid}/seats/0").status_code == 403  # the host does not see a seat either
-        # the host's link: a cookie, then the token out of the address bar
+        # the host's link opens the page (which keeps the token for its tab): no cookie, never cached
         res = TestClient(app).get("/?token=HOST", follow_redirects=False)
-        assert res.status_code == 303 and res.headers["location"] == "/"
-        assert f"{COOKIE}=HOST" in res.headers["set-cookie"] and "HttpOnly" in res.headers["set-cookie"]
-        browser = TestClient(app, cookies={COOKIE: "HOST"})
-        assert browser.get("/api/games").status_code == 200
-        assert TestClient(app, cookies={COOKIE: "nope"}).get("/api/games").status_code == 403
-        # a seat reviews its own game once it is over, and follows the job with the job's token
+        assert res.status_code == 200 and "set-cookie" not in res.headers
+        assert res.headers["cache-control"] == "no-store"
+        # a seat reviews its own game once it is over (not before), and follows the job with the job's token
+        assert anyone.get(f"/api/games/{gid}/log?token={token}").status_code == 403
+        assert anyone.post(f"/api/games/{gid}/review?token={token}").status_code == 403
         table = app.state.ctx.table
         while table.settle(gid) and table.live(gid).game.result() is None:
             q = anyone.get(f"/api/games/{gid}/seats/0?token={token}").json()["question"]
@@ -350,9 +349,11 @@ def test_a_studio_on_every_address_prints_the_host_link_and_says_who_can_do_what
                             text=True)
     try:
         line = proc.stdout.readline().strip()
-        m = re.match(r"^kakapo studio: http://0\.0\.0\.0:(\d+)/\?token=([\w-]+)$", line)
+        m = re.match(r"^kakapo studio: http://([^/:]+):(\d+)/\?token=([\w-]+)$", line)
         assert m, line
-        port, token = m.groups()
+        address, port, token = m.groups()
+        # an address a phone on that network can open: one of this machine's, never the wildcard
+        assert address not in ("0.0.0.0", "::") and address in [*local_addresses(), "127.0.0.1"], line
         base = f"http://127.0.0.1:{port}"  # traffic to loopback only, though it listens on every address
 
         def get(path, headers=None):
@@ -369,6 +370,7 @@ def test_a_studio_on_every_address_prints_the_host_link_and_says_who_can_do_what
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=15)
     assert "host's link" in err and "A seat's link lets whoever holds it see and play that seat only" in err
+    assert "scan it" in err and "\u2584" in err  # the host's link drawn as a QR code
     assert proc.returncode == 0 and "Traceback" not in err
 
 
@@ -385,7 +387,7 @@ def test_bots_think_in_worker_processes_while_the_server_answers(tmp_path):
         assert listed[gid]["result"] is None and listed[gid]["thinking"]  # the search game goes on behind
         assert app.state.ctx.table.settle(other, 300)
         doc = seat_get(client, other, 0, tokens[0])
-        assert doc["question"] is not None and doc["players"][1] == {"seat": 1, "name": "player 1", "bot": True,
+        assert doc["question"] is not None and doc["players"][1] == {"seat": 1, "name": "player 1", "bot": True, "handed": False,
                                                                      "policy": "heuristic"}
         assert app.state.ctx.table.live(gid).game.result() is None  # still thinking: we did not wait for it
 

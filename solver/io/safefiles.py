@@ -123,7 +123,8 @@ def read_plain_file(folder: Path, name: str, limit: int) -> bytes:
     UnsafeTarget, FileNotFoundError or OSError otherwise."""
     target = _open_folder(folder)
     try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=target)
+        # O_NONBLOCK: a FIFO (or a device) in the file's place is refused below, not waited on
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=target)
     except OSError as e:
         if e.errno == errno.ELOOP:
             raise UnsafeTarget(errno.ELOOP, "a symbolic link (not followed)", str(folder / name)) from None

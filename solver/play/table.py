@@ -25,7 +25,7 @@ from typing import Any
 from solver.core.cards import ALL_CARDS
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
-from solver.game.actions import Action, Phase
+from solver.game.actions import Action, ActionKind, Phase
 from solver.game.advice import ranked_actions
 from solver.game.engine import log_events
 from solver.game.rng import SplitMix64
@@ -78,9 +78,7 @@ class TableSetup:
         return dict(self.names).get(seat) or f"player {seat}"
 
     def bot_label(self) -> str:
-        if self.policy == PolicyId.SEARCH.label:
-            return f"search-{self.samples or DEFAULT_SAMPLES}"
-        return self.policy
+        return policy_label(self.policy, self.samples)
 
     def game_seed(self) -> int:
         return int(game_seeds(self.seed, self.game, 1)[0])
@@ -93,6 +91,22 @@ class Move:
     by: str  # PERSON, BOT or FORCED
 
 
+@dataclass(frozen=True)
+class Handover:
+    """Someone left the table or came back: from move ``move + 1`` on, ``seat`` is played by a bot
+    (``policy``, ``samples``) or, ``to_bot`` False, by a person again (on a new link)."""
+
+    move: int
+    seat: int
+    to_bot: bool
+    policy: str | None = None
+    samples: int | None = None
+
+
+def policy_label(policy: str, samples: int | None) -> str:
+    return f"search-{samples or DEFAULT_SAMPLES}" if policy == PolicyId.SEARCH.label else policy
+
+
 @dataclass
 class TableGame:
     """One game: its setup, its true state rebuilt from its moves, and the question waiting."""
@@ -101,6 +115,7 @@ class TableGame:
     moves: list[Move] = field(default_factory=list)
     streams: list[int] | None = None  # every seat's random stream where it stands (None: as dealt)
     play_forced: dict[int, bool] = field(default_factory=dict)  # a person's forced moves played for them
+    handovers: list[Handover] = field(default_factory=list)  # seats handed to a bot or back, in order
     state: GameState = field(init=False)
     pending: Question | None = field(default=None, init=False)
     pending_seat: int = field(default=-1, init=False)
@@ -115,6 +130,7 @@ class TableGame:
         except InputError as e:
             raise BrokenGame(f"its mission or catalog no longer reads: {e.problem}") from None
         moves, self.moves = list(self.moves), []
+        self.move_rounds: list[int] = []  # the round each move was made in
         for k, m in enumerate(moves, start=1):
             if self.state.is_over():
                 raise BrokenGame(f"move {k} comes after the end of the game")
@@ -122,6 +138,7 @@ class TableGame:
             if m.seat != seat or Action.from_code(m.action) not in self.state.legal_actions():
                 raise BrokenGame(f"move {k} ({m.by} at seat {m.seat}) is not legal where it stands "
                                  f"(round {self.state.round}, seat {seat} to act)")
+            self.move_rounds.append(self.state.round)
             self.state.apply(Action.from_code(m.action))
             self.moves.append(m)
         if self.streams is not None:
@@ -137,7 +154,37 @@ class TableGame:
 
     @property
     def humans(self) -> tuple[int, ...]:
-        return self.setup.humans
+        """The seats people play now (the setup's, less those handed to a bot, plus those given back)."""
+        return tuple(s for s in range(self.setup.players) if self.controller(s)[0])
+
+    def controller(self, seat: int) -> tuple[bool, str, int | None]:
+        """Who plays ``seat`` now: (a person?, the bot's policy, its samples)."""
+        person, policy, samples = seat in self.setup.humans, self.setup.policy, self.setup.samples
+        for h in self.handovers:
+            if h.seat == seat:
+                person = not h.to_bot
+                if h.to_bot:
+                    policy, samples = h.policy or policy, h.samples
+        return person, policy, samples
+
+    def hand_over(self, seat: int, to_bot: bool, policy: str | None = None, samples: int | None = None) -> Handover:
+        """The seat to a bot or back to a person, from the next move on (not stored: the caller
+        stores it, then ``adopt_handover``)."""
+        if not 0 <= seat < self.setup.players:
+            raise AnswerError(f"there is no seat {seat} at this table of {self.setup.players}")
+        if self.state.is_over():
+            raise AnswerError("the game is over")
+        person = self.controller(seat)[0]
+        if to_bot and not person:
+            raise AnswerError(f"seat {seat} is played by a bot already")
+        if not to_bot and person:
+            raise AnswerError(f"seat {seat} is played by a person already")
+        return Handover(len(self.moves), seat, to_bot, policy if to_bot else None, samples if to_bot else None)
+
+    def adopt_handover(self, h: Handover) -> None:
+        self.handovers.append(h)
+        if self.pending_seat == h.seat:
+            self.pending, self.pending_seat = None, -1
 
     def forced_for(self, seat: int) -> bool:
         """Whether a person's forced moves are played for them: their own choice, else only when
@@ -161,13 +208,24 @@ class TableGame:
     def apply(self, seat: int, action: Action, by: str, stream: int | None = None) -> None:
         """Apply a move of ``seat`` (checked: its turn, a legal action); ``stream``: the seat's random
         stream after a bot's decision."""
+        self.adopt(self.next_state(seat, action, stream), Move(seat, action.code, by))
+
+    def next_state(self, seat: int, action: Action, stream: int | None = None) -> GameState:
+        """The state after a move of ``seat`` (checked: its turn, a legal action), on a copy: this
+        game is unchanged until ``adopt`` (so that a move is stored before anyone sees it)."""
         st = self.state
         if st.is_over() or st.current_player() != seat or action not in st.legal_actions():
             raise AnswerError(f"{action} is not a legal move of seat {seat} now")
-        st.apply(action)
+        after = st.clone()
+        after.apply(action)
         if stream is not None:
-            st.seat_rngs[seat].state = int(stream)
-        self.moves.append(Move(seat, action.code, by))
+            after.seat_rngs[seat].state = int(stream)
+        return after
+
+    def adopt(self, after: GameState, move: Move) -> None:
+        self.move_rounds.append(self.state.round)
+        self.state = after
+        self.moves.append(move)
         self.pending, self.pending_seat = None, -1
 
     def ask(self, seat: int, ranked_codes: list[int]) -> Question:
@@ -178,6 +236,16 @@ class TableGame:
             raise AnswerError("the advice does not list this seat's legal moves")
         self.pending, self.pending_seat = question(obs, ranked), seat
         return self.pending
+
+    def think_request(self, kind: str, seat: int) -> ThinkRequest:
+        """What a worker needs to decide for the bot in ``seat`` (``kind`` BOT) or to order the
+        choices of the person there ("advice")."""
+        _, policy, samples = self.controller(seat)
+        handed = (kind == BOT and seat in self.setup.humans) or policy != self.setup.policy \
+            or samples != self.setup.samples
+        return ThinkRequest("decide" if kind == BOT else "advice", seat, self.setup,
+                            tuple(m.action for m in self.moves), tuple(self.streams_now()),
+                            policy if handed else None, samples if handed else None)
 
     def question_id(self) -> int:
         """The id of the question asked now: the number of the move it decides (new for each)."""
@@ -207,15 +275,42 @@ class TableGame:
             raise AnswerError(str(e)) from None
 
     # ------------------------------------------------------------ what it says
-    def streams_now(self) -> list[int]:
-        return [rng.state for rng in self.state.seat_rngs]
+    def streams_now(self, state: GameState | None = None) -> list[int]:
+        return [rng.state for rng in (state or self.state).seat_rngs]
 
-    def log(self) -> list[dict]:
+    def log(self, state: GameState | None = None, moves: list[Move] | None = None) -> list[dict]:
+        """The game's log (of ``state`` after ``moves``: by default this game's own). Once someone
+        has left the table (or come back), the setup line names who played each seat (``seats``:
+        the people and bots in turn, from which move), and a move made by a bot in a person's seat,
+        or by a person in a bot's, says ``"by"``."""
         s = self.setup
+        state = state or self.state
+        moves = self.moves if moves is None else moves
         meta: dict = {"seed": s.seed, "game": s.game, "policy": s.policy}
         if s.policy == PolicyId.SEARCH.label:
             meta["samples"] = s.samples or DEFAULT_SAMPLES
-        return log_events(self.state, {**meta, "human": list(self.humans)})
+        events = log_events(state, {**meta, "human": list(s.humans)})
+        if self.handovers:  # else "human" and "policy" say who played each seat
+            events[0]["seats"] = self.seats_played()
+            rounds_of = self.move_rounds + [self.state.round] * (len(moves) - len(self.move_rounds))  # a move ahead
+            _mark_who_played(events, moves, rounds_of, s.humans)
+        return events
+
+    def seats_played(self) -> list[dict]:
+        """Who played each seat, in turn: [{"seat", "name", "played_by": [{"by", "policy",
+        "from_move"}, ...]}] (``from_move``: the first move, from 1, made under that hand)."""
+        out = []
+        for seat in range(self.setup.players):
+            person = seat in self.setup.humans
+            turns: list[dict] = [{"by": PERSON if person else BOT, "policy": None if person else self.setup.bot_label(),
+                                  "from_move": 1}]
+            for h in self.handovers:
+                if h.seat == seat:
+                    label = policy_label(h.policy or self.setup.policy, h.samples) if h.to_bot else None
+                    turns.append({"by": BOT if h.to_bot else PERSON, "policy": label,
+                                  "from_move": h.move + 1})
+            out.append({"seat": seat, "name": self.setup.name_of(seat), "played_by": turns})
+        return out
 
     def result(self) -> dict | None:
         if not self.state.is_over():
@@ -223,9 +318,16 @@ class TableGame:
         return self.log()[-1]
 
     def players_json(self) -> list[dict]:
+        """Who plays each seat now; ``handed``: not whom the game started with (someone left, or
+        came back to a seat a bot played)."""
         s = self.setup
-        return [{"seat": k, "name": s.name_of(k), "bot": k not in s.humans,
-                 "policy": None if k in s.humans else s.bot_label()} for k in range(s.players)]
+        out = []
+        for k in range(s.players):
+            person, policy, samples = self.controller(k)
+            out.append({"seat": k, "name": s.name_of(k), "bot": not person,
+                        "policy": None if person else policy_label(policy, samples),
+                        "handed": person != (k in s.humans)})
+        return out
 
     def view(self, seat: int, thinking: bool = False) -> dict:
         """What seat ``seat`` is sent: ``seat_view`` of its own observation."""
@@ -248,8 +350,8 @@ class TableGame:
                "names": {str(k): v for k, v in s.names}, "policy": s.policy, "samples": s.samples,
                "created": s.created, "known_deal": s.known_deal, "round": self.state.round,
                "result": (self.result() or {}).get("result"),
-               "waiting_for": None if over or self.state.current_player() not in s.humans
-               else self.state.current_player()}
+               "waiting_for": None if over or self.state.current_player() not in self.humans
+               else self.state.current_player(), "seats": self.players_json()}
         if over:
             doc.update({"seed": s.seed, "game": s.game})
         return doc
@@ -266,15 +368,20 @@ class ThinkRequest:
     setup: TableSetup
     moves: tuple[int, ...]  # action codes, in order
     streams: tuple[int, ...]
+    policy: str | None = None  # the deciding bot's (None: the table's), for a seat handed to a bot
+    samples: int | None = None
 
 
 class _Thinker:
     """A worker's games, kept between requests (a game's state moves on by the new moves only) and
     its players (their arrays and memories are built once per game)."""
 
-    def __init__(self, keep: int = 16):
-        self.games: OrderedDict[str, tuple[TableGame, object, object]] = OrderedDict()
-        self.keep = keep
+    def __init__(self, keep: int = 64):
+        self.games: OrderedDict[str, tuple[TableGame, dict, object]] = OrderedDict()
+        self.keep = keep  # each live game is sent to one worker (studio/thinking.py): far more than it holds
+
+    def forget(self, game_id: str) -> None:
+        self.games.pop(game_id, None)
 
     def game(self, r: ThinkRequest) -> TableGame:
         held = self.games.get(r.setup.id)
@@ -294,7 +401,7 @@ class _Thinker:
             probe.apply(seat, Action.from_code(code), BOT)
             moves.append(Move(seat, code, BOT))
         samples = r.setup.samples or DEFAULT_SAMPLES
-        self.games[r.setup.id] = (probe, make_policy(r.setup.policy, samples), make_policy(r.setup.policy, samples))
+        self.games[r.setup.id] = (probe, {}, make_policy(r.setup.policy, samples))
         while len(self.games) > self.keep:
             self.games.popitem(last=False)
         return probe
@@ -303,14 +410,19 @@ class _Thinker:
         g = self.game(r)
         for rng, value in zip(g.state.seat_rngs, r.streams, strict=True):
             rng.state = int(value)
-        _, bot, advisor = self.games[r.setup.id]
+        _, bots, advisor = self.games[r.setup.id]
         st = g.state
         if st.is_over() or st.current_player() != r.seat:
             raise BrokenGame(f"seat {r.seat} is not to act in game {r.setup.id}")
         obs = st.observation(r.seat)
         if r.kind == "decide":
+            policy, samples = (r.policy, r.samples) if r.policy else (r.setup.policy, r.setup.samples)
+            key = (policy, samples or DEFAULT_SAMPLES)
+            if key not in bots:  # a game's bots share one player (their memories are per seat)
+                bots[key] = make_policy(*key)
+            bot = bots[key]
             rng = SplitMix64(st.seat_rngs[r.seat].state)
-            action = bot.act(obs, rng)  # type: ignore[attr-defined]
+            action = bot.act(obs, rng)
             return [action.code], rng.state
         ranked = ranked_actions(advisor, obs, st.seat_rngs[r.seat])
         return [a.code for a in ranked], st.seat_rngs[r.seat].state
@@ -322,7 +434,16 @@ _THINKER = _Thinker()
 def think(request: ThinkRequest) -> tuple[list[int], int]:
     """A bot's decision ([code], its stream after it) or a person's advice (the legal codes best
     first, the stream untouched): the same answer in any process."""
-    return _THINKER.think(request)
+    try:
+        return _THINKER.think(request)
+    except BaseException:
+        _THINKER.forget(request.setup.id)  # asked again, the game is built afresh
+        raise
+
+
+def forget(game_id: str) -> None:
+    """A game that has ended (or left this worker): what the worker kept for it is let go."""
+    _THINKER.forget(game_id)
 
 
 def play_here(g: TableGame, choose) -> TableGame:
@@ -338,9 +459,7 @@ def play_here(g: TableGame, choose) -> TableGame:
             assert g.pending is not None
             g.apply(seat, g.answer(seat, choose(g.pending)), PERSON)
             continue
-        request = ThinkRequest("decide" if kind == BOT else "advice", seat, g.setup,
-                               tuple(m.action for m in g.moves), tuple(g.streams_now()))
-        codes, stream = think(request)
+        codes, stream = think(g.think_request(kind, seat))
         if kind == BOT:
             g.apply(seat, Action.from_code(codes[0]), BOT, stream)
         else:
@@ -390,6 +509,27 @@ def replay_record(record: dict) -> tuple[TableSetup, list[Move], list[int], dict
         else:
             break
     return setup, g.moves, g.streams_now(), tokens
+
+
+def _mark_who_played(events: list[dict], moves: list[Move], rounds_of: list[int], humans: tuple[int, ...]) -> None:
+    """``"by"`` on the plays and placements (and ``"skill_by"`` on the round) a bot made in a
+    person's seat, or a person in a bot's: a round's moves in order are its plays, its choice and
+    its placements in order."""
+    rounds = {e["round"]: e for e in events if e.get("event") == "round"}
+    seen: dict[tuple[int, ActionKind], int] = {}
+    for m, rnd in zip(moves, rounds_of, strict=False):
+        kind = Action.from_code(m.action).kind
+        k = seen.get((rnd, kind), 0)
+        seen[(rnd, kind)] = k + 1
+        e = rounds.get(rnd)
+        if e is None or not ((m.by == BOT and m.seat in humans) or (m.by == PERSON and m.seat not in humans)):
+            continue
+        if kind == ActionKind.REVEAL and k < len(e["plays"]):
+            e["plays"][k]["by"] = m.by
+        elif kind == ActionKind.PLACE and k < len(e["placements"]):
+            e["placements"][k]["by"] = m.by
+        elif kind == ActionKind.SELECT:
+            e["skill_by"] = m.by
 
 
 # ---------------------------------------------------------------- what a seat is sent

@@ -16,9 +16,12 @@ from starlette.exceptions import HTTPException
 from solver.app.documents import Doc
 from solver.studio.context import HostAuthority, StudioContext
 from solver.studio.errors import StudioError
+from solver.studio.links import qr_rows
 from solver.studio.responses import ERRORS, Status
 from solver.studio.routers import catalogs, checks, games, jobs, missions
 from solver.studio.security import Guard
+from solver.studio.store import StoreBusy
+from solver.studio.table import BOT_PACE
 
 STATIC = resources.files("solver.studio") / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
@@ -26,10 +29,12 @@ TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
 
 
 def create_app(directory: str | Path = ".", pieces: str | None = None, workers: int = 1,
-               warm: bool = True, host_token: str | None = None, think_inline: bool = False) -> Guard:
+               warm: bool = True, host_token: str | None = None, think_inline: bool = False,
+               bot_pace: float = BOT_PACE) -> Guard:
     """The ASGI application (the security guard around FastAPI); ``.app.state.ctx`` its context.
-    ``host_token``: the token every request needs but a seat's own (off loopback)."""
-    ctx = StudioContext(directory, pieces, workers, warm, think_inline)
+    ``host_token``: the token every request needs but a seat's own (off loopback). ``bot_pace``:
+    the least time between a bot's move and the move before it, at a table of people."""
+    ctx = StudioContext(directory, pieces, workers, warm, think_inline, bot_pace)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -46,6 +51,13 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
     @api.exception_handler(StudioError)
     async def studio_error(_request: Request, e: StudioError) -> JSONResponse:
         return JSONResponse({"error": {"message": e.message, "fix": e.fix}}, status_code=e.status)
+
+    @api.exception_handler(StoreBusy)
+    async def busy(_request: Request, _e: StoreBusy) -> JSONResponse:
+        return JSONResponse({"error": {"message": "another program holds the studio's database locked: nothing was "
+                                                  "changed", "fix": "close the program that holds "
+                                                  ".kakapo/studio.sqlite3 open, then try again"}},
+                            status_code=503, headers={"Retry-After": "2"})
 
     @api.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, e: RequestValidationError) -> JSONResponse:
@@ -67,15 +79,20 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
 
     @api.get("/api/status", response_model=Status, responses=ERRORS)
     def status(host: HostAuthority) -> Doc:
-        doc: Doc = {"kernels": ctx.jobs.kernels, "kernels_progress": round(ctx.jobs.kernels_progress(), 3)}
-        if host:  # where things are, for the host only
+        doc: Doc = {"kernels": ctx.jobs.kernels, "kernels_progress": round(ctx.jobs.kernels_progress(), 3),
+                    "host": host, "link": None}
+        if host:  # where things are, and the host's own link to open on another device, for the host only
             doc.update({"dir": str(ctx.directory), "catalog": ctx.catalog.source, "state": str(ctx.store.path),
                         "notes": list(ctx.table.notes)})
+            if ctx.host_link is not None:
+                doc["link"] = {"url": ctx.host_link, "qr": qr_rows(ctx.host_link)}
         return doc
 
     @api.get("/", response_class=HTMLResponse, include_in_schema=False)
     def page() -> Response:
-        return _static("index.html")
+        res = _static("index.html")  # the host's link (/?token=T) opens it: its address is never cached
+        res.headers["Cache-Control"] = "no-store"
+        return res
 
     @api.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi import Path as PathParam
 
 from solver import __version__
 from solver.core.rules import Mission
@@ -20,7 +21,7 @@ from solver.runtime.workers import spawned_pool
 from solver.studio.errors import StudioError
 from solver.studio.jobs import JobManager
 from solver.studio.store import Store
-from solver.studio.table import LiveGame, SeatRefused, Table
+from solver.studio.table import BOT_PACE, LiveGame, SeatRefused, Table
 from solver.studio.thinking import Thinkers
 
 
@@ -30,7 +31,7 @@ class StudioContext:
     (the tests' quick studio) rather than in worker processes."""
 
     def __init__(self, directory: str | Path, pieces: str | None, workers: int, warm: bool = True,
-                 think_inline: bool = False):
+                 think_inline: bool = False, bot_pace: float = BOT_PACE):
         self.directory = Path(directory).resolve()
         self.pieces = pieces
         self.catalog = load_catalog(pieces)
@@ -39,9 +40,10 @@ class StudioContext:
         self.store.stop_unfinished_jobs()
         self.jobs = JobManager(pieces, workers, warm=warm, store=self.store)
         self.thinkers = Thinkers(min(2, max(1, workers)), inline=think_inline)
-        self.table = Table(self.directory, self.store, self.thinkers)  # the games played here
+        self.table = Table(self.directory, self.store, self.thinkers, bot_pace)  # the games played here
         self.table.open()
         self.share_base: str | None = None  # the seats' links when it listens beyond this machine
+        self.host_link: str | None = None  # the host's own link then (with its token), for other devices
         self.catalog_file: str | None = None  # the folder's catalog chosen in the page (None: --pieces or bundled)
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()
@@ -98,7 +100,10 @@ Ctx = Annotated[StudioContext, Depends(context)]
 HostAuthority = Annotated[bool, Depends(host_authority)]
 
 
-def seat_game(game_id: str, seat: int, ctx: Ctx, token: str | None = None) -> LiveGame:
+SeatNumber = Annotated[int, PathParam(ge=0, le=3, description="a seat of the table, from 0")]
+
+
+def seat_game(game_id: str, seat: SeatNumber, ctx: Ctx, token: str | None = None) -> LiveGame:
     """The game of a seat's request, if ``token`` is that seat's: 404 for no such game, 403 otherwise."""
     try:
         live = ctx.table.seat_game(game_id, seat, token)

@@ -37,7 +37,8 @@ from solver.runtime.workers import watch_parent
 from solver.studio.store import Store, token_hash
 
 FINAL = ("done", "failed", "cancelled")
-MAX_WAITING = 16
+MAX_WAITING = 16  # the host's jobs waiting
+MAX_SEAT_WAITING = 4  # the seats' jobs waiting (reviews of their finished games): never the host's room
 
 
 class QueueFull(Exception):
@@ -57,6 +58,7 @@ class Job:
     cancel_asked: bool = field(default=False, repr=False)
     token: str = field(default="", repr=False)
     shown: list[Doc] = field(default_factory=list)  # the answer's pieces so far (a review's decisions)
+    host: bool = True  # asked by the host (else by a seat of a finished game)
 
     def snapshot(self) -> Doc:
         return {"id": self.id, "kind": self.kind, "state": self.state, "progress": round(self.progress, 4),
@@ -98,6 +100,7 @@ class JobManager:
         self.pieces, self.workers = pieces, workers
         self.store = store  # the jobs' history (None: kept in memory only)
         self.jobs: dict[str, Job] = {}
+        self._keyed: dict[str, Job] = {}
         self._pending: deque[Job] = deque()
         self._lock = threading.Condition()
         self._stop = False
@@ -112,13 +115,25 @@ class JobManager:
         self._thread.start()
 
     # ---------------------------------------------------------------- the API's side
-    def submit(self, request: Doc, about: str = "") -> Job:
-        """A new job, queued; QueueFull when MAX_WAITING wait already. ``about``: what it is about,
-        in a few words, for the history."""
+    def submit(self, request: Doc, about: str = "", key: str | None = None, host: bool = True) -> Job:
+        """A new job, queued; QueueFull when MAX_WAITING of the host's wait already (or, for a job a
+        seat asked for, ``host`` False, MAX_SEAT_WAITING of the seats'). ``about``: what it is about,
+        in a few words, for the history. ``key``: a job asked again under the same key is the same
+        job, unless it failed or was cancelled."""
         with self._lock:
-            if sum(1 for j in self._pending if j.id != "warmup") >= MAX_WAITING:
-                raise QueueFull(f"{MAX_WAITING} jobs are waiting already")
-            job = Job(secrets.token_urlsafe(9), request["kind"], request, token=secrets.token_urlsafe(18))
+            if key is not None:
+                known = self._keyed.get(key)
+                if known is not None and known.state not in ("failed", "cancelled"):
+                    return known
+            waiting = [j for j in self._pending if j.id != "warmup" and j.host == host]
+            limit = MAX_WAITING if host else MAX_SEAT_WAITING
+            if len(waiting) >= limit:
+                raise QueueFull(f"{limit} jobs are waiting already" if host else
+                                f"{limit} jobs asked from seats' links are waiting already")
+            job = Job(secrets.token_urlsafe(9), request["kind"], request, token=secrets.token_urlsafe(18),
+                      host=host)
+            if key is not None:
+                self._keyed[key] = job
             if self.store is not None:
                 self.store.add_job(job.id, job.kind, token_hash(job.token), about[:200])
             self.jobs[job.id] = job
@@ -185,7 +200,8 @@ class JobManager:
                     self._lock.wait()
                 if self._stop:
                     return
-                job = self._pending.popleft()
+                job = next((j for j in self._pending if j.host), self._pending[0])  # the host's first
+                self._pending.remove(job)
                 out = self._ctx.Queue()
                 self._process = self._ctx.Process(target=_job_main,
                                                   args=(job.request, self.pieces, self.workers, out, os.getpid()),

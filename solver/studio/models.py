@@ -89,6 +89,13 @@ class SeatSettings(Strict):
     play_forced: bool
 
 
+class SeatBotRequest(Strict):
+    """Someone left: the bot that plays their seat from now on (``samples``: a search player's)."""
+
+    policy: PolicyName = TABLE_DEFAULT
+    samples: int | None = Field(default=None, ge=1, le=64)
+
+
 class ReviewRequest(Strict):
     log: str = Field(max_length=MAX_TEXT)
 

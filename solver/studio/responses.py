@@ -109,9 +109,21 @@ class CatalogRow(BaseModel):
     current: bool
 
 
+class Link(BaseModel):
+    """A link to open on another device, and its QR code: one string of '0' and '1' (dark) per row
+    of modules, without the quiet zone."""
+
+    url: str
+    qr: list[str]
+
+
 class Status(Open):
     kernels: Literal["compiling", "ready"]
     kernels_progress: float = Field(ge=0, le=1, description="the fraction of the kernels ready")
+    host: bool = Field(description="whether this request carries the host's authority (else: a seat's link "
+                                   "opens that seat only)")
+    link: Link | None = Field(default=None, description="the host's link, for the host, when the studio "
+                                                        "listens beyond this machine")
 
 
 # ---------------------------------------------------------------- jobs
@@ -146,6 +158,13 @@ class SeatLink(BaseModel):
     seat: int
     token: str
     url: str
+    qr: list[str] = Field(description="the link's QR code (rows of '0'/'1', no quiet zone)")
+
+
+class SeatBot(BaseModel):
+    seat: int
+    policy: str
+    samples: int | None
 
 
 class GameStarted(BaseModel):
@@ -167,6 +186,8 @@ class PlayerDoc(BaseModel):
     name: str
     bot: bool
     policy: str | None
+    handed: bool = Field(default=False, description="not played by whom the game started with (someone left "
+                                                    "and a bot took the seat, or a person came back)")
 
 
 class QuestionDoc(Open):

@@ -8,11 +8,15 @@
 - a body over 1 MB is refused (413), read no further than that;
 - every answer forbids framing (``frame-ancestors 'none'``, ``X-Frame-Options: DENY``), sniffing
   and referrers (a seat's link holds its token);
-- off loopback, a host token (``host_token``): the start line's link ``/?token=T`` sets a cookie,
-  scripts send ``Authorization: token T``; any other request is refused (403) unless it is a
-  seat's own (the seat's pages and API, which check the seat's token themselves) or a job
-  followed with its own token, or the static files a page needs. Handlers learn whether the
-  request carries the host's authority from ``scope["state"]["host"]``.
+- off loopback, a host token (``host_token``): the start line's link ``/?token=T`` opens the page,
+  which keeps the token for its tab (sessionStorage, never a cookie: cookies ignore ports, so
+  every other service on this machine would receive it) and sends ``Authorization: token T``;
+  any other request is refused (403) unless it is a seat's own (the seat's pages and API, which
+  check the seat's token themselves) or a job followed with its own token, or the page and the
+  static files it needs. Cookies carry nothing here. Handlers learn whether the request carries
+  the host's authority from ``scope["state"]["host"]``;
+- every answer but the page's static files says ``Cache-Control: no-store`` (hands, tokens and
+  logs never land in a browser's disk cache), and none says how long the server took.
 
 One ASGI middleware, ahead of routing, answering with the API's JSON error document.
 """
@@ -23,10 +27,7 @@ import hmac
 import json
 import re
 import socket
-import time
-from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -34,7 +35,6 @@ MAX_BODY = 1_000_000
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 WILDCARDS = ("0.0.0.0", "::", "[::]")
-COOKIE = "kakapo-studio-token"
 HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"),
            (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
 API_CSP = b"default-src 'none'; frame-ancestors 'none'"
@@ -92,21 +92,15 @@ class Guard:
             names.add(f"[{host}]")
         self.hosts = {f"{n}:{port}" for n in names}
 
-    def carries_host_token(self, headers: dict[str, str], query: dict[str, list[str]]) -> bool:
+    def carries_host_token(self, headers: dict[str, str]) -> bool:
+        """Whether the request says ``Authorization: token T`` with the host's token (a cookie never
+        counts: any other service on this machine's ports would receive it too)."""
         if self.host_token is None:
             return True
-        given = []
         auth = headers.get("authorization", "")
-        if auth.lower().startswith("token "):
-            given.append(auth[6:].strip())
-        cookie = SimpleCookie()
-        try:
-            cookie.load(headers.get("cookie", ""))
-        except Exception:  # a malformed cookie header is no token
-            cookie = SimpleCookie()
-        if COOKIE in cookie:
-            given.append(cookie[COOKIE].value)
-        return any(hmac.compare_digest(g.encode("utf-8", "replace"), self.host_token.encode()) for g in given)
+        if not auth.lower().startswith("token "):
+            return False
+        return hmac.compare_digest(auth[6:].strip().encode("utf-8", "replace"), self.host_token.encode())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -122,13 +116,8 @@ class Guard:
             if origin is not None and origin.lower() not in {f"http://{h}" for h in (self.hosts or {host.lower()})}:
                 return await _refuse(send, 403, f"requests from {origin[:80]!r} may not change anything here",
                                      "use the studio's own page")
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         path = scope["path"]
-        if self.host_token is not None and path == "/" and scope["method"] == "GET" and any(
-                hmac.compare_digest(t.encode("utf-8", "replace"), self.host_token.encode())
-                for t in query.get("token", [])):
-            return await _enter(send, self.host_token)  # the host's link: a cookie, and the token out of sight
-        host_ok = self.carries_host_token(headers, query)
+        host_ok = self.carries_host_token(headers)
         if not host_ok and not (OPEN_PATHS.match(path) or SEAT_PATHS.match(path)
                                 or (JOB_PATHS.match(path) and scope["method"] == "GET")):
             return await _refuse(send, 403, "this studio listens beyond this machine: this needs the host's link "
@@ -172,15 +161,7 @@ class Guard:
                 return {"type": "http.request", "body": whole, "more_body": False}
             return await receive()
 
-        t0 = time.perf_counter()
-
-        async def timed(message: Message) -> None:
-            if message["type"] == "http.response.start":  # the server's own time, for benchmarks/bench_studio.py
-                message = {**message, "headers": [*message.get("headers", []),
-                                                  (b"x-process-time", f"{time.perf_counter() - t0:.6f}".encode())]}
-            await send(message)
-
-        await self.app(scope, replay, timed)
+        await self.app(scope, replay, send)
 
 
 def _with_headers(send: Send) -> Send:
@@ -194,18 +175,12 @@ def _with_headers(send: Send) -> Send:
             headers += [h for h in HEADERS if h[0] not in names]
             if b"content-security-policy" not in names:
                 headers.append((b"content-security-policy", API_CSP))
+            if b"cache-control" not in names:
+                headers.append((b"cache-control", b"no-store"))
             message = {**message, "headers": headers}
         await send(message)
 
     return wrapped
-
-
-async def _enter(send: Send, token: str) -> None:
-    cookie = f"{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict".encode()
-    await send({"type": "http.response.start", "status": 303,
-                "headers": [(b"location", b"/"), (b"set-cookie", cookie), (b"content-length", b"0"),
-                            (b"cache-control", b"no-store")]})
-    await send({"type": "http.response.body", "body": b""})
 
 
 async def _refuse(send: Send, status: int, message: str, fix: str) -> None:

@@ -1,9 +1,17 @@
 """Serving the studio: take the folder (one studio a folder), bind the port (a port in use is an
 input error naming it), print the start line, serve with uvicorn until Ctrl-C or SIGTERM, and end
-every worker with it. Off loopback the start line carries the host token."""
+every worker with it (within 5 seconds, whatever a request is doing).
+
+Off loopback the start line carries the host token, at an address a phone on that network can
+open (never 0.0.0.0), and the terminal draws it as a QR code. The browser is never started with
+the token on its command line (every local user can read that): it opens a 0600 file in the
+studio's private folder that forwards to the page, as Jupyter does."""
 
 from __future__ import annotations
 
+import contextlib
+import html
+import json
 import os
 import secrets
 import signal
@@ -18,8 +26,11 @@ import uvicorn
 
 from solver.core.errors import InputError
 from solver.studio.app import create_app
+from solver.studio.links import terminal_qr
 from solver.studio.security import WILDCARDS, is_loopback, local_addresses
-from solver.studio.store import Busy, FolderLock
+from solver.studio.store import Busy, FolderLock, state_folder
+
+STOP_SECONDS = 4.5  # after SIGTERM or Ctrl-C, the studio is gone within this, whatever it was doing
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -64,37 +75,83 @@ def serve(host: str, port: int, directory: str, pieces: str | None, workers: int
         sock.close()
         raise
     app.allow(shown, port)
+    start_line = url
     if token is not None:
         lan = local_addresses() if host in WILDCARDS else [shown]
-        if lan:  # the seats' links must work from the table's phones, not only from this machine
-            app.state.ctx.share_base = f"http://{lan[0]}:{port}"
+        where = lan[0] if lan else "127.0.0.1"  # no network found: only this machine can open it
+        start_line = f"http://{where}:{port}/?token={token}"
+        app.state.ctx.share_base = f"http://{where}:{port}"  # the seats' links must work from the phones
+        app.state.ctx.host_link = start_line
         if warn is not None:
-            where = f"http://{lan[0]}:{port}/?token={token}" if lan else f"{url}?token={token}"
             warn(f"warning: the studio listens on {host}: anyone who can reach this machine on that network can "
-                 "reach it. Only the host's link (the one above, with its token; here "
-                 f"{where}) opens the editor, lists and starts games, saves missions in {directory} and runs jobs: "
-                 "keep it to yourself. A seat's link lets whoever holds it see and play that seat only (its hand, "
-                 "never another). Anyone else is refused (403).")
+                 "reach it. Only the host's link (the one above, with its token) opens the editor, lists and starts "
+                 f"games, saves missions in {directory} and runs jobs: keep it to yourself. A seat's link lets "
+                 "whoever holds it see and play that seat only (its hand, never another). Anyone else is refused "
+                 "(403)." + ("" if lan else " No network address of this machine was found: the links name "
+                             "127.0.0.1, which only this machine can open."))
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
                             access_log=False)
-    server = uvicorn.Server(config)
-    say(f"kakapo studio: {url}" + (f"?token={token}" if token else ""))
+    server = _Server(config)
+    say(f"kakapo studio: {start_line}")
+    if token is not None and warn is not None:
+        warn("the host's link, to open on a phone or a tablet (scan it):\n" + terminal_qr(start_line))
     sys.stdout.flush()
+    opener = None
     if open_browser and (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or sys.platform == "darwin"
                          or os.name == "nt"):
-        opened = f"http://127.0.0.1:{port}/?token={token}" if token and host in WILDCARDS else \
-            url + (f"?token={token}" if token else "")
-        threading.Timer(0.5, lambda: webbrowser.open(opened)).start()
+        local = f"http://127.0.0.1:{port}/" if host in WILDCARDS else url
+        opener = browser_file(Path(directory), local, token) if token else None
+        target = opener.as_uri() if opener is not None else local
+        threading.Timer(0.5, lambda: webbrowser.open(target)).start()
     previous = signal.signal(signal.SIGTERM, _stopped)  # uvicorn raises the signal again once it has stopped
     try:
         server.run(sockets=[sock])
     except (KeyboardInterrupt, Stopped):
         pass  # Ctrl-C or SIGTERM: a normal end (exit 0)
     finally:
+        _deadline()
         app.state.ctx.close()
         sock.close()
         lock.release()
+        if opener is not None:
+            with contextlib.suppress(OSError):
+                opener.unlink()
         signal.signal(signal.SIGTERM, previous)
+
+
+def browser_file(directory: Path, url: str, token: str) -> Path:
+    """A page in the studio's private folder (0600) that forwards the browser to ``url`` with the
+    token: opened by its path, so that no command line ever holds the token."""
+    target = f"{url}?token={token}"
+    text = ("<!doctype html><html><head><meta charset=\"utf-8\"><title>kakapo studio</title>"
+            f'<meta http-equiv="refresh" content="0;url={html.escape(target, quote=True)}">'
+            "</head><body><p>Opening the kakapo studio: "
+            f'<a href="{html.escape(target, quote=True)}">the studio</a></p>'
+            f"<script>window.location.replace({json.dumps(target)});</script></body></html>")
+    path = state_folder(directory) / f"open-{os.getpid()}.html"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+_DEADLINE: list[threading.Timer] = []
+
+
+def _deadline() -> None:
+    """From the first stop signal on, the studio has STOP_SECONDS to end (a request stuck in a
+    thread, reading a FIFO say, cannot hold it)."""
+    if not _DEADLINE:
+        timer = threading.Timer(STOP_SECONDS, _hard_exit)
+        timer.daemon = True
+        timer.start()
+        _DEADLINE.append(timer)
+
+
+class _Server(uvicorn.Server):
+    def handle_exit(self, sig: int, frame: object) -> None:
+        _deadline()
+        super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
 
 class Stopped(Exception):
@@ -103,3 +160,11 @@ class Stopped(Exception):
 
 def _stopped(_signum: int, _frame: object) -> None:
     raise Stopped
+
+
+def _hard_exit() -> None:
+    """The studio did not end in time (a request stuck in a thread): end it now, its workers too."""
+    with contextlib.suppress(Exception):
+        sys.stderr.write("kakapo studio: stopped (a request was still running)\n")
+        sys.stderr.flush()
+    os._exit(0)  # the workers watch this process: they end with it

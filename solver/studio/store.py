@@ -15,26 +15,31 @@ which names the studio holding it) refuses a second one, naming the first.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import hmac
 import json
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from solver.app.documents import Doc
+from solver.core.errors import InputError
 from solver.io.safefiles import private_folder
-from solver.play.table import Move, TableSetup
+from solver.play.table import Handover, Move, TableSetup
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 STATE_FOLDER = ".kakapo"
 DATABASE = "studio.sqlite3"
+SIDE_FILES = ("", "-wal", "-shm", "-journal")  # the database and the files SQLite keeps beside it
+BUSY_SECONDS = 2.0  # how long a write waits for another program's lock before the answer is a 503
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,7 +48,7 @@ CREATE TABLE IF NOT EXISTS games (
     mission_text TEXT NOT NULL, pieces_text TEXT NOT NULL, players INTEGER NOT NULL, humans TEXT NOT NULL,
     names TEXT NOT NULL, policy TEXT NOT NULL, samples INTEGER, seed INTEGER NOT NULL, game INTEGER NOT NULL,
     known_deal INTEGER NOT NULL, streams TEXT, round INTEGER NOT NULL DEFAULT 1, result TEXT, ended TEXT,
-    log TEXT, version TEXT NOT NULL);
+    log TEXT, version TEXT NOT NULL, broken TEXT);
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL, token_hash TEXT NOT NULL,
     play_forced INTEGER, PRIMARY KEY (game_id, seat));
@@ -54,7 +59,16 @@ CREATE TABLE IF NOT EXISTS jobs (
     id TEXT PRIMARY KEY, kind TEXT NOT NULL, state TEXT NOT NULL, progress REAL NOT NULL DEFAULT 0,
     created TEXT NOT NULL, ended TEXT, error TEXT, result TEXT, token_hash TEXT NOT NULL, about TEXT);
 CREATE TABLE IF NOT EXISTS imports (file TEXT PRIMARY KEY, game_id TEXT, at TEXT NOT NULL, outcome TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS handovers (
+    game_id TEXT NOT NULL REFERENCES games(id), k INTEGER NOT NULL, move INTEGER NOT NULL, seat INTEGER NOT NULL,
+    to_bot INTEGER NOT NULL, policy TEXT, samples INTEGER, at TEXT NOT NULL, PRIMARY KEY (game_id, k));
 """
+MIGRATIONS = {2: ["ALTER TABLE games ADD COLUMN broken TEXT"]}  # to schema N from N - 1
+
+
+def _is_busy(e: sqlite3.Error) -> bool:
+    text = str(e).lower()
+    return "locked" in text or "busy" in text
 
 
 def now() -> str:
@@ -130,46 +144,142 @@ class GameRow:
     log: str | None
     problem: str | None
     summary: Doc
+    handovers: list[Handover] = field(default_factory=list)
+
+
+class StoreBusy(Exception):
+    """Another program holds the database locked (the answer is a 503; nothing was written)."""
 
 
 class Store:
-    """The database; one connection shared by the server's threads, one transaction at a time."""
+    """The database: one connection for writes (one transaction at a time) and one for reads, so
+    that a write waiting for another program's lock never holds a seat's view behind it.
+
+    Its files are made only inside the private folder, never through a link: a link (or anything
+    but a plain file) in the place of the database or of its ``-wal``, ``-shm`` and ``-journal``
+    files is an input error naming it, as is a file that is not a SQLite database (kept as it is).
+    """
 
     def __init__(self, directory: Path, version: str):
         self.folder = state_folder(directory)
         self.path = self.folder / DATABASE
         self.version = version
-        for suffix in ("", "-wal", "-shm"):  # created private before SQLite opens them
-            with contextlib.suppress(FileExistsError):
-                os.close(os.open(f"{self.path}{suffix}", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
-            with contextlib.suppress(FileNotFoundError):
-                os.chmod(f"{self.path}{suffix}", 0o600)
-        self._db = sqlite3.connect(self.path, timeout=10, check_same_thread=False, isolation_level=None)
-        self._lock = threading.RLock()
-        with self._lock:
+        self._prepare_files()
+        self._lock = threading.RLock()  # the writer's
+        self._read_lock = threading.Lock()
+        self._db: sqlite3.Connection = self._connect()
+        self._read: sqlite3.Connection = self._connect()
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            with self.transaction() as db:
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
+            problem = self._db.execute("PRAGMA quick_check(1)").fetchone()
+            if problem is None or problem[0] != "ok":
+                raise sqlite3.DatabaseError(f"its check says: {problem[0] if problem else 'nothing'}")
+            self._schema()
+        except (sqlite3.DatabaseError, StoreBusy) as e:
+            self.close()
+            if isinstance(e, StoreBusy) or (isinstance(e, sqlite3.OperationalError) and _is_busy(e)):
+                raise InputError(str(self.path), "another program holds the studio's database locked",
+                                 "close that program (an SQLite browser, a backup tool) and start the studio "
+                                 "again") from None
+            raise InputError(str(self.path), f"this is not a SQLite database, or it is damaged ({e})",
+                             "the file was left as it is: move it aside (or restore a copy) and start the studio "
+                             "again; it then starts a new, empty one") from None
+        self._prepare_files()  # the -wal and -shm SQLite has just made: private too
+
+    def _prepare_files(self) -> None:
+        """Each of the database's files: absent (the first three are created, 0600, here), or a
+        plain file of ours made 0600 through its own descriptor; a link is refused, never followed."""
+        for suffix in SIDE_FILES:
+            name = f"{self.path}{suffix}"
+            try:
+                fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            except FileNotFoundError:
+                if suffix == "-journal":  # WAL mode needs none: SQLite makes it only to change modes
+                    continue
+                try:
+                    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+                except FileExistsError:  # made meanwhile: looked at again below
+                    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            except OSError as e:
+                if e.errno == errno.ELOOP:
+                    raise InputError(name, "a symbolic link is in the place of the studio's database file "
+                                     "(not followed: the games' hands stay inside --dir)",
+                                     "remove the link; the studio makes its own file there") from None
+                raise InputError(name, f"cannot open the studio's database file: {e.strerror or e}",
+                                 "check the folder's permissions") from None
+            try:
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode):
+                    raise InputError(name, "not a plain file in the place of the studio's database file",
+                                     "remove it; the studio makes its own file there")
+                if stat.S_IMODE(st.st_mode) != 0o600:
+                    os.fchmod(fd, 0o600)
+            finally:
+                os.close(fd)
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.path, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None)
+
+    def _schema(self) -> None:
+        with self.transaction() as db:
+            row = db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
+            found = None
+            if row is not None:
+                got = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+                found = int(got[0]) if got and str(got[0]).isdigit() else None
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            if found is not None and found < SCHEMA_VERSION:  # an older studio's database
+                for version in range(found + 1, SCHEMA_VERSION + 1):
+                    for statement in MIGRATIONS.get(version, []):
                         db.execute(statement)
-                db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; StoreBusy (nothing written) when another program holds the lock
+        past BUSY_SECONDS."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as e:
+                if _is_busy(e):
+                    raise StoreBusy(str(e)) from None
+                raise
             try:
                 yield self._db
             except BaseException:
-                self._db.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.OperationalError as e:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                if _is_busy(e):
+                    raise StoreBusy(str(e)) from None
+                raise
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The read connection (never behind a waiting write); StoreBusy when the database cannot be
+        read within BUSY_SECONDS."""
+        with self._read_lock:
+            try:
+                yield self._read
+            except sqlite3.OperationalError as e:
+                if _is_busy(e):
+                    raise StoreBusy(str(e)) from None
+                raise
 
     def close(self) -> None:
-        with self._lock, contextlib.suppress(sqlite3.Error):
-            self._db.close()
+        for db in (self._db, self._read):
+            with contextlib.suppress(sqlite3.Error):
+                db.close()
 
     # ------------------------------------------------------------ games
     def add_game(self, setup: TableSetup, token_hashes: dict[int, str], log: str, moves: tuple[Move, ...] = (),
@@ -212,21 +322,21 @@ class Store:
             db.execute("UPDATE seats SET play_forced = ? WHERE game_id = ? AND seat = ?", (int(value), game_id, seat))
 
     def seat_hash(self, game_id: str, seat: int) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT token_hash FROM seats WHERE game_id = ? AND seat = ?",
+        with self.reading() as db:
+            row = db.execute("SELECT token_hash FROM seats WHERE game_id = ? AND seat = ?",
                                    (game_id, seat)).fetchone()
         return row[0] if row else None
 
     def seat_hashes(self, game_id: str) -> list[str]:
-        with self._lock:
-            return [r[0] for r in self._db.execute("SELECT token_hash FROM seats WHERE game_id = ?", (game_id,))]
+        with self.reading() as db:
+            return [r[0] for r in db.execute("SELECT token_hash FROM seats WHERE game_id = ?", (game_id,))]
 
     def summaries(self) -> list[Doc]:
         """Every game's public columns (the seed too: the caller drops it before a game's end),
         oldest first; a value that no longer reads comes back as null."""
-        with self._lock:
-            cursor = self._db.execute("SELECT id, mission, name, players, humans, names, policy, samples, created, "
-                                      "known_deal, round, result, seed, game FROM games ORDER BY created, id")
+        with self.reading() as db:
+            cursor = db.execute("SELECT id, mission, name, players, humans, names, policy, samples, created, "
+                                      "known_deal, round, result, seed, game, broken FROM games ORDER BY created, id")
             cols = [d[0] for d in cursor.description]
             rows = cursor.fetchall()
         out = []
@@ -239,20 +349,22 @@ class Store:
         return out
 
     def has_game(self, game_id: str) -> bool:
-        with self._lock:
-            return self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+        with self.reading() as db:
+            return db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
 
     def game(self, game_id: str) -> GameRow | None:
         """A game's row read whole; a damaged one comes back with its problem, never an exception."""
-        with self._lock:
-            cursor = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,))
+        with self.reading() as db:
+            cursor = db.execute("SELECT * FROM games WHERE id = ?", (game_id,))
             row = cursor.fetchone()
             if row is None:
                 return None
             cols = [d[0] for d in cursor.description]
-            moves = self._db.execute("SELECT n, seat, action, by FROM moves WHERE game_id = ? ORDER BY n",
+            moves = db.execute("SELECT n, seat, action, by FROM moves WHERE game_id = ? ORDER BY n",
                                      (game_id,)).fetchall()
-            seats = self._db.execute("SELECT seat, play_forced FROM seats WHERE game_id = ?", (game_id,)).fetchall()
+            seats = db.execute("SELECT seat, play_forced FROM seats WHERE game_id = ?", (game_id,)).fetchall()
+            handed = db.execute("SELECT move, seat, to_bot, policy, samples FROM handovers WHERE game_id = ? "
+                                "ORDER BY k", (game_id,)).fetchall()
         r = dict(zip(cols, row, strict=True))
         summary = {"id": r["id"], "mission": r["mission"], "name": r["name"], "players": r["players"],
                    "created": r["created"], "policy": r["policy"], "result": r["result"], "round": r["round"]}
@@ -267,12 +379,33 @@ class Store:
                 raise ValueError("its moves are not numbered 1, 2, 3, ...")
             streams = None if r["streams"] is None else [int(s) for s in json.loads(r["streams"])]
             forced = {int(s): bool(v) for s, v in seats if v is not None}
+            handovers = [Handover(int(m), int(s), bool(b), p, None if n is None else int(n))
+                         for m, s, b, p, n in handed]
             return GameRow(r["id"], setup, [Move(int(s), int(a), str(b)) for _, s, a, b in moves], streams, forced,
-                           r["result"], r["log"], None, summary)
+                           r["result"], r["log"], r.get("broken"), summary, handovers)
         except (ValueError, TypeError, AttributeError, RecursionError) as e:
             summary.setdefault("human", [])
             return GameRow(r["id"], None, [], None, {}, r["result"], r["log"],
-                           f"its row in the database is damaged ({str(e)[:120]})", summary)
+                           r.get("broken") or f"its row in the database is damaged ({str(e)[:120]})", summary)
+
+    def set_broken(self, game_id: str, reason: str) -> None:
+        """The game cannot go on, for this reason: said from now on, after a restart too."""
+        with self.transaction() as db:
+            db.execute("UPDATE games SET broken = ? WHERE id = ?", (reason[:500], game_id))
+
+    def hand_over(self, game_id: str, handover: Handover, token_hash_: str | None) -> None:
+        """A seat handed to a bot (its link's token dropped) or to a person (a new token), with the
+        note of it (the log says who played which moves), in one transaction."""
+        with self.transaction() as db:
+            k = db.execute("SELECT COUNT(*) FROM handovers WHERE game_id = ?", (game_id,)).fetchone()[0]
+            db.execute("INSERT INTO handovers VALUES (?,?,?,?,?,?,?,?)",
+                       (game_id, k + 1, handover.move, handover.seat, int(handover.to_bot), handover.policy,
+                        handover.samples, now()))
+            if token_hash_ is None:
+                db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, handover.seat))
+            else:
+                db.execute("INSERT OR REPLACE INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
+                           (game_id, handover.seat, token_hash_))
 
     # ------------------------------------------------------------ jobs
     def add_job(self, job_id: str, kind: str, token_hash_: str, about: str) -> None:
@@ -291,8 +424,8 @@ class Store:
             db.execute("UPDATE jobs SET state = ? WHERE id = ?", (state, job_id))
 
     def jobs(self) -> list[Doc]:
-        with self._lock:
-            rows = self._db.execute("SELECT id, kind, state, progress, created, ended, error, about, token_hash, "
+        with self.reading() as db:
+            rows = db.execute("SELECT id, kind, state, progress, created, ended, error, about, token_hash, "
                                     "result FROM jobs ORDER BY created, id").fetchall()
         out = []
         for i, kind, state, progress, created, ended, error, about, th, result in rows:
@@ -312,8 +445,8 @@ class Store:
 
     # ------------------------------------------------------------ imported records
     def imported(self, file: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT outcome FROM imports WHERE file = ?", (file,)).fetchone()
+        with self.reading() as db:
+            row = db.execute("SELECT outcome FROM imports WHERE file = ?", (file,)).fetchone()
         return row[0] if row else None
 
     def note_import(self, file: str, game_id: str | None, outcome: str) -> None:
@@ -321,6 +454,6 @@ class Store:
             db.execute("INSERT OR REPLACE INTO imports VALUES (?,?,?,?)", (file, game_id, now(), outcome))
 
     def import_problems(self) -> list[Doc]:
-        with self._lock:
-            rows = self._db.execute("SELECT file, game_id, outcome FROM imports WHERE outcome != 'imported'")
+        with self.reading() as db:
+            rows = db.execute("SELECT file, game_id, outcome FROM imports WHERE outcome != 'imported'")
             return [{"file": f, "id": g, "problem": o} for f, g, o in rows]

@@ -38,14 +38,15 @@ from solver.play.table import (
     PERSON,
     AnswerError,
     BrokenGame,
+    Move,
     TableGame,
     TableSetup,
-    ThinkRequest,
+    forget,
     replay_record,
     think,
 )
-from solver.studio.store import Store, token_hash, token_matches
-from solver.studio.thinking import Thinkers
+from solver.studio.store import Store, StoreBusy, token_hash, token_matches
+from solver.studio.thinking import GaveUp, Stopping, Thinkers
 
 RECORD_FORMAT = 1  # the games/ID.json records of the studio's earlier versions, imported once
 MAX_RECORD = 8_000_000
@@ -55,21 +56,41 @@ class SeatRefused(Exception):
     """A seat's token is wrong or missing."""
 
 
+class TableFull(Exception):
+    """Too many games of bots only are unfinished already."""
+
+
+class GameSecret(Exception):
+    """What was asked would show hands nobody may see yet (the game has not ended)."""
+
+
+MAX_BOT_GAMES = 4  # unfinished games played by bots only (each keeps a worker busy)
+BOT_PACE = 0.25  # seconds: a bot's move at a table of people is shown no sooner after the move before
+BUSY_RETRY = 1.0  # seconds: a bot's move the database could not take (locked) is stored again after this
+
+
 @dataclass
 class LiveGame:
     """A game in memory: its state (None when it cannot be rebuilt: ``problem`` says why), and
-    whether a worker is thinking for it."""
+    whether a worker is thinking for it. ``lock`` is held by whatever changes the game (a move is
+    stored while it is held); ``view_lock`` only while the game in memory changes or is read, so
+    that a seat's view never waits for a write."""
 
     id: str
     game: TableGame | None
     problem: str | None = None
     thinking: bool = False
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    view_lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     changed: threading.Condition = field(init=False, repr=False)
     log_written: bool = False
+    last_move_at: float = 0.0
 
     def __post_init__(self) -> None:
         self.changed = threading.Condition(self.lock)
+
+    def over(self) -> bool:
+        return self.game is not None and self.game.state.is_over()
 
 
 def log_text(events: list[Doc]) -> str:
@@ -77,11 +98,12 @@ def log_text(events: list[Doc]) -> str:
 
 
 class Table:
-    def __init__(self, directory: Path, store: Store, thinkers: Thinkers):
+    def __init__(self, directory: Path, store: Store, thinkers: Thinkers, bot_pace: float = BOT_PACE):
         self.directory = directory
         self.games_folder = directory / "games"
         self.store = store
         self.thinkers = thinkers
+        self.bot_pace = bot_pace
         self._live: dict[str, LiveGame] = {}
         self._lock = threading.Lock()
         self._closed = False
@@ -89,17 +111,27 @@ class Table:
 
     # ------------------------------------------------------------ starting and loading
     def open(self) -> None:
-        """Load every unfinished game (its bots think on where they stopped) and import the old
-        records, in the background."""
+        """Load every unfinished game (its bots think on where they stopped, unless it was shown
+        unable to go on) and import the old records, in the background."""
         for row in self.store.summaries():
             if row["result"] is None:
                 self.live(row["id"])
         threading.Thread(target=self.import_records, name="kakapo-import", daemon=True).start()
 
+    def bot_games(self) -> int:
+        """Unfinished games that no person plays (that can still go on)."""
+        with self._lock:
+            games = list(self._live.values())
+        return sum(1 for live in games if live.game is not None and live.problem is None and not live.over()
+                   and not live.game.humans)
+
     def start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], policy: str,
               samples: int | None, seed: int | None, game: int | None,
               names: dict[int, str]) -> tuple[TableGame, dict[int, str]]:
-        """A new game; its seat tokens (given once, stored hashed)."""
+        """A new game; its seat tokens (given once, stored hashed). TableFull when it is a game of
+        bots only and MAX_BOT_GAMES of them are unfinished."""
+        if not humans and self.bot_games() >= MAX_BOT_GAMES:
+            raise TableFull(f"{MAX_BOT_GAMES} games of bots only are still being played here")
         known = seed is not None
         setup = TableSetup(f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}", mission.id, mission.name,
                            mission_text(mission), catalog_text(catalog), players, tuple(sorted(set(humans))),
@@ -110,7 +142,7 @@ class Table:
         g = TableGame(setup)
         tokens = {s: secrets.token_urlsafe(18) for s in setup.humans}
         self.store.add_game(setup, {s: token_hash(t) for s, t in tokens.items()}, log_text(g.log()))
-        live = LiveGame(setup.id, g)
+        live = LiveGame(setup.id, g, last_move_at=time.monotonic())
         with self._lock:
             self._live[setup.id] = live
         with live.lock:
@@ -125,18 +157,18 @@ class Table:
         row = self.store.game(game_id)
         if row is None:
             return None
-        live = LiveGame(game_id, None, row.problem)
+        live = LiveGame(game_id, None, row.problem, last_move_at=time.monotonic())
         if row.setup is not None:
             try:
-                live.game = TableGame(row.setup, row.moves, row.streams, row.play_forced)
+                live.game = TableGame(row.setup, row.moves, row.streams, row.play_forced, row.handovers)
                 live.log_written = row.result is not None
             except BrokenGame as e:
-                live.problem = str(e)
+                live.problem = live.problem or str(e)
             except (KakapoError, ValueError, TypeError, RecursionError) as e:
-                live.problem = f"it cannot be rebuilt ({type(e).__name__}: {str(e)[:120]})"
+                live.problem = live.problem or f"it cannot be rebuilt ({type(e).__name__}: {str(e)[:120]})"
         with self._lock:
             live = self._live.setdefault(game_id, live)
-        if live.game is not None:
+        if live.game is not None and live.problem is None:
             with live.lock:
                 self._pump(live)
         return live
@@ -146,69 +178,118 @@ class Table:
         """Play on (lock held) until a person must answer, a worker is thinking, or the game is over."""
         g = live.game
         assert g is not None
-        while not self._closed:
+        while not self._closed and live.problem is None:
             need = g.need()
             if need is None:
                 self._ended(live)
                 break
             kind, seat = need
             if kind == FORCED:
-                self._commit(live, seat, g.state.legal_actions()[0], FORCED)
+                try:
+                    self._commit(live, seat, g.state.legal_actions()[0], FORCED)
+                except StoreBusy:
+                    self._later(BUSY_RETRY, live)
+                    break
                 continue
             if kind == PERSON or live.thinking:
                 break
             live.thinking = True
-            request = ThinkRequest("decide" if kind == BOT else "advice", seat, g.setup,
-                                   tuple(m.action for m in g.moves), tuple(g.streams_now()))
             at = len(g.moves)
             try:
-                future = self.thinkers.submit(think, request)
-            except RuntimeError:  # stopping
+                future = self.thinkers.submit(g.id, think, g.think_request(kind, seat), people=bool(g.humans))
+            except Stopping:
                 live.thinking = False
                 break
             future.add_done_callback(functools.partial(self._thought, live, kind, seat, at))
             break
         live.changed.notify_all()
 
+    def _later(self, delay: float, live: LiveGame, then: Any = None) -> None:
+        """``then()`` (default: play on) with the game's lock, ``delay`` seconds from now."""
+        def run() -> None:
+            if self._closed:
+                return
+            with live.lock:
+                if then is not None:
+                    then()
+                elif live.game is not None and live.problem is None:
+                    self._pump(live)
+
+        timer = threading.Timer(max(0.0, delay), run)
+        timer.daemon = True
+        timer.start()
+
     def _thought(self, live: LiveGame, kind: str, seat: int, at: int, future: Future[Any]) -> None:
         with live.lock:
-            live.thinking = False
             g = live.game
             if g is None or self._closed:
+                live.thinking = False
                 return
             try:
                 codes, stream = future.result()
-            except concurrent.futures.CancelledError:  # the studio is stopping: resume() asks again
+            except (concurrent.futures.CancelledError, Stopping):  # the studio is stopping: resume() asks again
+                live.thinking = False
                 return
-            except Exception as e:  # a worker's failure: the game says so, the server goes on
-                live.problem = f"its bots could not decide ({type(e).__name__}: {str(e)[:160]})"
-                live.changed.notify_all()
+            except GaveUp as e:  # a fresh worker failed too, every time: this game truly cannot go on
+                live.thinking = False
+                self._break(live, f"its bots could not decide: {len(e.errors)} tries, each with a fresh worker, "
+                                  f"failed (the last: {e.errors[-1] if e.errors else '?'})")
                 return
-            if len(g.moves) == at and g.need() == (kind, seat):  # still the moment it was asked about
-                try:
-                    if kind == BOT:
-                        self._commit(live, seat, Action.from_code(codes[0]), BOT, stream)
-                    else:
+            except Exception as e:
+                live.thinking = False
+                self._break(live, f"its bots could not decide ({type(e).__name__}: {str(e)[:160]})")
+                return
+            wait = live.last_move_at + self.bot_pace - time.monotonic() if kind == BOT and g.humans else 0.0
+            if wait > 0:  # at a table of people a bot's move never comes sooner: its timing tells nothing
+                self._later(wait, live, lambda: self._decided(live, kind, seat, at, codes, stream))
+                return
+            self._decided(live, kind, seat, at, codes, stream)
+
+    def _decided(self, live: LiveGame, kind: str, seat: int, at: int, codes: list[int], stream: int) -> None:
+        """A worker's answer, taken (lock held) if the game still waits for it."""
+        live.thinking = False
+        g = live.game
+        if g is None or self._closed or live.problem is not None:
+            return
+        if len(g.moves) == at and g.need() == (kind, seat):  # still the moment it was asked about
+            try:
+                if kind == BOT:
+                    self._commit(live, seat, Action.from_code(codes[0]), BOT, stream)
+                else:
+                    with live.view_lock:
                         g.ask(seat, codes)
-                except AnswerError as e:
-                    live.problem = f"its bots gave a move the rules refuse ({e})"
-                    live.changed.notify_all()
-                    return
-            self._pump(live)
+            except AnswerError as e:
+                self._break(live, f"its bots gave a move the rules refuse ({e})")
+                return
+            except StoreBusy:  # another program holds the database: the move is stored a moment later
+                self._later(BUSY_RETRY, live)
+                return
+        self._pump(live)
+
+    def _break(self, live: LiveGame, reason: str) -> None:
+        """The game cannot go on (lock held): said now, and kept, so that a restart does not quietly
+        play it on."""
+        live.problem = reason
+        try:
+            self.store.set_broken(live.id, reason)
+        except Exception as e:  # the database is unreachable: said in /api/status
+            self.notes.append(f"game {live.id} cannot go on, and this could not be stored ({type(e).__name__})")
+        self.thinkers.release(live.id, forget)
+        live.changed.notify_all()
 
     def _commit(self, live: LiveGame, seat: int, action: Action, by: str, stream: int | None = None) -> None:
-        """Apply a move and store it, one transaction; if it cannot be stored, the game goes back to
-        what the database holds (and the error goes to the caller)."""
+        """Store a move (one transaction), then show it: the game in memory changes only once the
+        database holds the move (StoreBusy, nothing changed, when it cannot be stored now)."""
         g = live.game
         assert g is not None
-        g.apply(seat, action, by, stream)
-        try:
-            self.store.add_moves(g.id, len(g.moves), [g.moves[-1]], g.streams_now(), g.state.round,
-                                 g.state.result(), log_text(g.log()))
-        except Exception:
-            with self._lock:
-                self._live.pop(g.id, None)
-            raise
+        after = g.next_state(seat, action, stream)
+        move = Move(seat, action.code, by)
+        moves = [*g.moves, move]
+        self.store.add_moves(g.id, len(moves), [move], g.streams_now(after), after.round, after.result(),
+                             log_text(g.log(after, moves)))
+        with live.view_lock:
+            g.adopt(after, move)
+        live.last_move_at = time.monotonic()
 
     def _ended(self, live: LiveGame) -> None:
         """The finished game's log, written once into ``--dir/games/`` (readable by its owner only)."""
@@ -216,6 +297,7 @@ class Table:
         if live.log_written or g is None:
             return
         live.log_written = True
+        self.thinkers.release(g.id, forget)
         try:
             self.games_folder.mkdir(exist_ok=True)
             write_file(self.games_folder, f"{g.id}.jsonl", log_text(g.log()).encode(), overwrite=True, mode=0o600,
@@ -237,7 +319,7 @@ class Table:
         return any(token_matches(token, h) for h in self.store.seat_hashes(game_id))
 
     def view(self, live: LiveGame, seat: int) -> Doc:
-        with live.lock:
+        with live.view_lock:
             if live.game is None:
                 raise BrokenGame(live.problem or "it cannot be rebuilt")
             doc = live.game.view(seat, live.thinking)
@@ -249,24 +331,50 @@ class Table:
                question_id: int | None) -> Doc:
         with live.lock:
             g = live.game
-            if g is None:
+            if g is None or live.problem is not None:
                 raise BrokenGame(live.problem or "it cannot be rebuilt")
             action = g.answer(seat, choice, cells, question_id)
             self._commit(live, seat, action, PERSON)
             self._pump(live)
-            return self.view(live, seat)
+        return self.view(live, seat)
 
     def set_play_forced(self, live: LiveGame, seat: int, value: bool) -> Doc:
         with live.lock:
             g = live.game
-            if g is None:
+            if g is None or live.problem is not None:
                 raise BrokenGame(live.problem or "it cannot be rebuilt")
             self.store.set_play_forced(g.id, seat, value)
-            g.play_forced[seat] = value
-            if g.need() in ((FORCED, seat),):
-                g.pending, g.pending_seat = None, -1
+            with live.view_lock:
+                g.play_forced[seat] = value
+                if g.need() in ((FORCED, seat),):
+                    g.pending, g.pending_seat = None, -1
             self._pump(live)
-            return self.view(live, seat)
+        return self.view(live, seat)
+
+    def hand_over(self, live: LiveGame, seat: int, to_bot: bool, policy: str | None = None,
+                  samples: int | None = None) -> str | None:
+        """Someone left: ``seat`` is played by a bot from its next decision (its link stops working);
+        or it is given back to a person: the new link's token. AnswerError when it cannot be."""
+        with live.lock:
+            g = live.game
+            if g is None or live.problem is not None:
+                raise BrokenGame(live.problem or "it cannot be rebuilt")
+            h = g.hand_over(seat, to_bot, policy, samples if policy == PolicyId.SEARCH.label else None)
+            token = None if to_bot else secrets.token_urlsafe(18)
+            self.store.hand_over(g.id, h, None if token is None else token_hash(token))
+            with live.view_lock:
+                g.adopt_handover(h)
+            if live.thinking and not to_bot:
+                pass  # a bot thinking for it: its answer finds a person's seat and is dropped (_decided)
+            self._pump(live)
+            return token
+
+    def player(self, live: LiveGame, seat: int) -> Doc:
+        """Who plays ``seat`` now (as a seat's document lists the players)."""
+        with live.view_lock:
+            assert live.game is not None
+            doc: Doc = live.game.players_json()[seat]
+            return doc
 
     def settle(self, game_id: str, timeout: float = 60.0) -> bool:
         """Wait until no worker thinks for the game (a person must answer, or it is over)."""
@@ -282,19 +390,31 @@ class Table:
                 live.changed.wait(left)
         return True
 
-    def log_of(self, game_id: str) -> tuple[str | None, str | None]:
-        """(the game's log, None) once it has ended or cannot go on; (None, why not) before."""
+    def log_of(self, game_id: str, host: bool = False) -> tuple[str | None, str | None]:
+        """(the game's log, None) once it has ended; for the host, also of a game that cannot go on
+        (the page says that it shows every hand); else (None, why not): "no such game", "in play",
+        "broken" (a seat may not read it) or "its log was not kept"."""
         live = self.live(game_id)
         if live is None:
             return None, "no such game"
+        if live.game is not None and live.over():
+            with live.view_lock:
+                return log_text(live.game.log()), None
+        if live.problem is None:
+            return None, "in play"
+        if not host:
+            return None, "broken"
+        if live.game is not None:
+            with live.view_lock:
+                return log_text(live.game.log()), None
         row = self.store.game(game_id)
-        if live.game is not None and live.problem is None:
-            if not live.game.state.is_over():
-                return None, "in play"
-            return log_text(live.game.log()), None
         if row is not None and row.log:
             return row.log, None
         return None, "its log was not kept"
+
+    def ended(self, game_id: str) -> bool:
+        live = self.live(game_id)
+        return live is not None and live.over()
 
     def listing(self) -> list[Doc]:
         """Every game, newest last: finished ones from their rows (with their seed: the deal is no
@@ -306,9 +426,9 @@ class Table:
             if live is None and row["result"] is None:
                 live = self.live(row["id"])
             if live is None:
-                doc = {**row, "waiting_for": None, "thinking": False, "broken": None}
+                doc = {**row, "waiting_for": None, "thinking": False}
             else:
-                with live.lock:
+                with live.view_lock:
                     doc = live.game.public_summary() if live.game is not None else dict(row)
                     doc.update({"thinking": live.thinking, "broken": live.problem})
                     doc.setdefault("waiting_for", None)
@@ -354,9 +474,11 @@ class Table:
         if self.store.has_game(gid):
             return f"not imported: a copy of game {gid}, which the database holds already", gid
         try:
-            setup, moves, streams, tokens = self.thinkers.submit(replay_record, record).result()
+            setup, moves, streams, tokens = self.thinkers.submit(f"import {gid}", replay_record, record).result()
         except BrokenGame as e:
             return f"not imported: {e}", gid
+        except GaveUp as e:
+            return f"not imported: {e.errors[-1] if e.errors else 'it could not be replayed'}", gid
         except Exception as e:
             return f"not imported: {type(e).__name__}", gid
         g = TableGame(setup, moves, streams)

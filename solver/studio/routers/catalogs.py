@@ -28,7 +28,8 @@ def pieces_doc(catalog: Catalog, file: str | None) -> Doc:
 def read_dir_catalog(ctx: StudioContext, name: str) -> Catalog:
     """A catalog of ``--dir`` by its plain file name, read without following a link; InputError or
     StudioError when it is not one."""
-    if "/" in name or "\\" in name or name.startswith(".") or not name.endswith(".toml"):
+    if "/" in name or "\\" in name or name.startswith(".") or not name.endswith(".toml") \
+            or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
         raise StudioError(400, f"{name[:60]!r} is not a catalog file name", "give a plain name ending in .toml")
     try:
         data = read_plain_file(ctx.directory, name, MAX_CATALOG)

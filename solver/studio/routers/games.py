@@ -15,12 +15,14 @@ from solver.app.games import review_text
 from solver.app.inputs import mission_of_text, person_seats, table_size
 from solver.core.errors import InputError
 from solver.play.table import MAX_NAME, AnswerError, BrokenGame, StaleAnswer
-from solver.studio.context import Ctx, HostAuthority, SeatGame, StudioContext
+from solver.studio.context import Ctx, HostAuthority, SeatGame, SeatNumber, StudioContext
 from solver.studio.errors import StudioError, refused
 from solver.studio.jobs import QueueFull
-from solver.studio.models import GameRequest, ReviewRequest, SeatAnswer, SeatSettings
-from solver.studio.responses import ERRORS, GameRow, GameStarted, JobStarted, ReviewDoc, SeatDoc
+from solver.studio.links import qr_rows
+from solver.studio.models import GameRequest, ReviewRequest, SeatAnswer, SeatBotRequest, SeatSettings
+from solver.studio.responses import ERRORS, GameRow, GameStarted, JobStarted, ReviewDoc, SeatBot, SeatDoc, SeatLink
 from solver.studio.routers.missions import open_mission
+from solver.studio.table import LiveGame, TableFull
 
 router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
 
@@ -28,6 +30,17 @@ router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
 def seat_url(ctx: StudioContext, request: Request, game_id: str, seat: int, token: str) -> str:
     base = ctx.share_base or str(request.base_url).rstrip("/")
     return f"{base}/?game={game_id}&seat={seat}&token={token}"
+
+
+def seat_link(ctx: StudioContext, request: Request, game_id: str, seat: int, token: str) -> Doc:
+    """A seat's link, to open on that person's phone: its address and its QR code."""
+    url = seat_url(ctx, request, game_id, seat, token)
+    return {"seat": seat, "token": token, "url": url, "qr": qr_rows(url)}
+
+
+def _host_only(host: bool) -> None:
+    if not host:
+        raise StudioError(403, "only the host may do this", "open the host's link")
 
 
 def _names(given: dict[str, str], humans: list[int]) -> dict[int, str]:
@@ -66,11 +79,14 @@ def start_game(body: GameRequest, ctx: Ctx, request: Request) -> Doc:
     except InputError as e:
         raise refused(e) from None
     names = _names(body.names, body.human)
-    g, tokens = ctx.table.start(m, ctx.catalog, players, body.human, body.policy, body.samples, body.seed, body.game,
-                                names)
+    try:
+        g, tokens = ctx.table.start(m, ctx.catalog, players, body.human, body.policy, body.samples, body.seed,
+                                    body.game, names)
+    except TableFull as e:
+        raise StudioError(429, f"{e}: a game of bots only waits until one of them ends",
+                          "wait for one to end, or seat a person at this one") from None
     return {"id": g.id, "known_deal": g.setup.known_deal,
-            "seats": [{"seat": s, "token": t, "url": seat_url(ctx, request, g.id, s, t)}
-                      for s, t in sorted(tokens.items())]}
+            "seats": [seat_link(ctx, request, g.id, s, t) for s, t in sorted(tokens.items())]}
 
 
 @router.get("/games", response_model=list[GameRow])
@@ -79,7 +95,7 @@ def list_games(ctx: Ctx) -> list[Doc]:
 
 
 @router.get("/games/{game_id}/seats/{seat}", response_model=SeatDoc)
-def seat_view(game_id: str, seat: int, live: SeatGame, ctx: Ctx) -> Doc:
+def seat_view(game_id: str, seat: SeatNumber, live: SeatGame, ctx: Ctx) -> Doc:
     try:
         return ctx.table.view(live, seat)
     except BrokenGame as e:
@@ -87,7 +103,7 @@ def seat_view(game_id: str, seat: int, live: SeatGame, ctx: Ctx) -> Doc:
 
 
 @router.post("/games/{game_id}/seats/{seat}", response_model=SeatDoc)
-def answer(game_id: str, seat: int, body: SeatAnswer, live: SeatGame, ctx: Ctx) -> Doc:
+def answer(game_id: str, seat: SeatNumber, body: SeatAnswer, live: SeatGame, ctx: Ctx) -> Doc:
     try:
         return ctx.table.answer(live, seat, body.choice, body.cells, body.question)
     except StaleAnswer as e:
@@ -101,50 +117,92 @@ def answer(game_id: str, seat: int, body: SeatAnswer, live: SeatGame, ctx: Ctx) 
 
 
 @router.post("/games/{game_id}/seats/{seat}/settings", response_model=SeatDoc)
-def settings(game_id: str, seat: int, body: SeatSettings, live: SeatGame, ctx: Ctx) -> Doc:
+def settings(game_id: str, seat: SeatNumber, body: SeatSettings, live: SeatGame, ctx: Ctx) -> Doc:
     try:
         return ctx.table.set_play_forced(live, seat, body.play_forced)
     except BrokenGame as e:
         raise _broken(game_id, e) from None
 
 
-def _may_read(ctx: StudioContext, host: bool, game_id: str, token: str | None) -> None:
-    """The host, or a seat of that game (its token): 403 for anyone else."""
+def _readable_log(ctx: StudioContext, host: bool, game_id: str, token: str | None) -> str:
+    """The game's log for the host, or for a seat of that game (its token) once the game has ended:
+    before, whether or not it can go on, it would show hands nobody may see yet (403)."""
     if not host and not ctx.table.any_seat(game_id, token):
         raise StudioError(403, "this needs the host's link or a seat's link of that game", "")
+    text, why = ctx.table.log_of(game_id, host)
+    if text is not None:
+        return text
+    if why == "no such game":
+        raise StudioError(404, f"no game {game_id[:40]!r}", "see GET /api/games")
+    if not host:
+        raise StudioError(403, f"game {game_id} has not ended: its log, and a review of it, hold every hand",
+                          "ask again when the game has ended")
+    if why == "in play":
+        raise StudioError(409, f"game {game_id} is still in play: its log holds every hand",
+                          "ask again when the game has ended")
+    raise StudioError(409, f"game {game_id}: {why}", "")
 
 
 @router.get("/games/{game_id}/log", response_class=PlainTextResponse,
             responses={200: {"content": {"application/x-ndjson": {}}, "description": "the log (JSON Lines)"}})
 def game_log(game_id: str, ctx: Ctx, host: HostAuthority, token: str | None = None) -> PlainTextResponse:
-    _may_read(ctx, host, game_id, token)
-    text, why = ctx.table.log_of(game_id)
-    if text is None:
-        if why == "no such game":
-            raise StudioError(404, f"no game {game_id[:40]!r}", "see GET /api/games")
-        if why == "in play":
-            raise StudioError(409, f"game {game_id} is still in play: its log holds every hand",
-                              "ask again when the game has ended")
-        raise StudioError(409, f"game {game_id}: {why}", "")
+    text = _readable_log(ctx, host, game_id, token)
     return PlainTextResponse(text, media_type="application/x-ndjson",
-                             headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'})
+                             headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"',
+                                      "Cache-Control": "no-store"})
 
 
 @router.post("/games/{game_id}/review", response_model=JobStarted)
 def review_game(game_id: str, ctx: Ctx, host: HostAuthority, token: str | None = None) -> Doc:
     """The review of a finished game, as a job that whoever asked may follow with its token (a
-    seat's page, off loopback, has no other way to a job)."""
-    _may_read(ctx, host, game_id, token)
-    text, why = ctx.table.log_of(game_id)
-    if text is None:
-        raise StudioError(404 if why == "no such game" else 409, f"game {game_id[:40]}: {why}",
-                          "review a game once it has ended")
+    seat's page, off loopback, has no other way to a job). One job a game: asked again, the same
+    job (unless it failed or was cancelled); a seat's never takes the room the host's jobs need."""
+    text = _readable_log(ctx, host, game_id, token)
+    if not ctx.table.ended(game_id):
+        raise StudioError(409, f"game {game_id} has not ended", "review a game once it has ended")
     try:
         job = ctx.jobs.submit({"kind": "review", "text": text, "name": f"{game_id}.jsonl", "games": 0, "seed": 1},
-                              about=f"review of game {game_id}")
+                              about=f"review of game {game_id}", key=f"review:{game_id}", host=host)
     except QueueFull as e:
         raise StudioError(429, str(e), "wait for a job to end, or cancel one") from None
     return {"id": job.id, "token": job.token}
+
+
+def _live(ctx: StudioContext, game_id: str) -> LiveGame:
+    live = ctx.table.live(game_id)
+    if live is None:
+        raise StudioError(404, f"no game {game_id[:40]!r}", "see GET /api/games")
+    return live
+
+
+@router.post("/games/{game_id}/seats/{seat}/bot", response_model=SeatBot)
+def seat_to_bot(game_id: str, seat: SeatNumber, body: SeatBotRequest, ctx: Ctx, host: HostAuthority) -> Doc:
+    """Someone left the table: a bot plays their seat from its next decision; their link stops working."""
+    _host_only(host)
+    live = _live(ctx, game_id)
+    try:
+        ctx.table.hand_over(live, seat, True, body.policy, body.samples)
+    except AnswerError as e:
+        raise StudioError(409, str(e), "see who plays each seat in GET /api/games") from None
+    except BrokenGame as e:
+        raise _broken(game_id, e) from None
+    player = ctx.table.player(live, seat)
+    return {"seat": seat, "policy": player["policy"], "samples": body.samples}
+
+
+@router.post("/games/{game_id}/seats/{seat}/person", response_model=SeatLink)
+def seat_to_person(game_id: str, seat: SeatNumber, ctx: Ctx, host: HostAuthority, request: Request) -> Doc:
+    """A person takes the seat back (or a bot's seat): a new link, the only one that opens it."""
+    _host_only(host)
+    live = _live(ctx, game_id)
+    try:
+        token = ctx.table.hand_over(live, seat, False)
+    except AnswerError as e:
+        raise StudioError(409, str(e), "see who plays each seat in GET /api/games") from None
+    except BrokenGame as e:
+        raise _broken(game_id, e) from None
+    assert token is not None
+    return seat_link(ctx, request, game_id, seat, token)
 
 
 @router.post("/review", response_model=ReviewDoc)
