@@ -387,8 +387,8 @@ def test_bots_think_in_worker_processes_while_the_server_answers(tmp_path):
         assert listed[gid]["result"] is None and listed[gid]["thinking"]  # the search game goes on behind
         assert app.state.ctx.table.settle(other, 300)
         doc = seat_get(client, other, 0, tokens[0])
-        assert doc["question"] is not None and doc["players"][1] == {"seat": 1, "name": "player 1", "bot": True, "handed": False,
-                                                                     "policy": "heuristic"}
+        assert doc["question"] is not None and doc["players"][1] == {"seat": 1, "name": "player 1", "bot": True,
+                                                                     "policy": "heuristic", "handed": False}
         assert app.state.ctx.table.live(gid).game.result() is None  # still thinking: we did not wait for it
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import html
-import json
 import os
 import secrets
 import signal
@@ -126,8 +125,7 @@ def browser_file(directory: Path, url: str, token: str) -> Path:
     text = ("<!doctype html><html><head><meta charset=\"utf-8\"><title>kakapo studio</title>"
             f'<meta http-equiv="refresh" content="0;url={html.escape(target, quote=True)}">'
             "</head><body><p>Opening the kakapo studio: "
-            f'<a href="{html.escape(target, quote=True)}">the studio</a></p>'
-            f"<script>window.location.replace({json.dumps(target)});</script></body></html>")
+            f'<a href="{html.escape(target, quote=True)}">the studio</a></p></body></html>')
     path = state_folder(directory) / f"open-{os.getpid()}.html"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:

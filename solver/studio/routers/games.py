@@ -126,7 +126,10 @@ def settings(game_id: str, seat: SeatNumber, body: SeatSettings, live: SeatGame,
 
 def _readable_log(ctx: StudioContext, host: bool, game_id: str, token: str | None) -> str:
     """The game's log for the host, or for a seat of that game (its token) once the game has ended:
-    before, whether or not it can go on, it would show hands nobody may see yet (403)."""
+    before, whether or not it can go on, it would show hands nobody may see yet (403). A request
+    with a seat's token is that seat's, on this machine too (the host's page sends none)."""
+    if token is not None:
+        host = False
     if not host and not ctx.table.any_seat(game_id, token):
         raise StudioError(403, "this needs the host's link or a seat's link of that game", "")
     text, why = ctx.table.log_of(game_id, host)
@@ -158,6 +161,7 @@ def review_game(game_id: str, ctx: Ctx, host: HostAuthority, token: str | None =
     seat's page, off loopback, has no other way to a job). One job a game: asked again, the same
     job (unless it failed or was cancelled); a seat's never takes the room the host's jobs need."""
     text = _readable_log(ctx, host, game_id, token)
+    host = host and token is None
     if not ctx.table.ended(game_id):
         raise StudioError(409, f"game {game_id} has not ended", "review a game once it has ended")
     try:
