@@ -79,11 +79,13 @@ def answer_once(page, by_cells: bool = False) -> bool:
 
 
 def page_seat_path(page) -> str:
-    """The API path of the seat a page shows (its own link's game, seat and token)."""
+    """The API path of the seat a page shows (its own link's game, seat and token: the page keeps
+    the token in its tab's sessionStorage and takes it out of the address bar)."""
     from urllib.parse import parse_qs, urlparse
 
     q = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
-    return f"/api/games/{q['game']}/seats/{q['seat']}?token={q['token']}"
+    token = q.get("token") or page.evaluate(f"sessionStorage.getItem('kakapo-seat:{q['game']}:{q['seat']}')")
+    return f"/api/games/{q['game']}/seats/{q['seat']}?token={token}"
 
 
 def test_a_buddy_game_started_from_the_play_tab_and_played_to_its_end_by_clicks(browser, served):

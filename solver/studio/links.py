@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import io
 
+import segno
+
 
 def qr_rows(url: str) -> list[str]:
     """The QR code of ``url``: one string per row, '1' a dark module, without the quiet zone."""
-    import segno  # light, but only the table needs it
-
     code = segno.make(url, error="m", micro=False)
     return ["".join("1" if v else "0" for v in row) for row in code.matrix]
 
 
 def terminal_qr(url: str) -> str:
     """The QR code of ``url`` drawn with block characters, two rows a line, for a terminal."""
-    import segno
-
     out = io.StringIO()
     segno.make(url, error="m", micro=False).terminal(out=out, compact=True, border=2)
     return out.getvalue()

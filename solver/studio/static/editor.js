@@ -2,13 +2,12 @@
 // checked by the server at once (POST /api/validate); solving and the long jobs are asked of the
 // server too, and their answers are marked as being for the previous version once the mission
 // changes. The mission being drawn is kept as a draft in this browser, and can be shared as a link
-// that carries it (no server storage).
+// that carries it (no server storage); drafts.js offers a draft of before back, never overwriting it.
 import { api, followJob, message } from "./api.js";
 import { boardSvg, cellOf, cellRC, COLOURS, SIZE, pieceSvg } from "./board.js";
 import { ladderChart } from "./chart.js";
 import { $, button, el, pct } from "./dom.js";
-
-const DRAFT = "kakapo-draft";
+import { createDrafts } from "./drafts.js";
 
 export function emptyState() {
   return { name: "New mission", story: "", mode: "buddy", clear: 1, rounds: 8, skills: 5,
@@ -41,7 +40,9 @@ export function createEditor() {
     state: emptyState(), tool: ".", picked: [], solution: null, problems: { cells: new Set(), warn: new Set() },
     boardState: null, history: [], future: [], checkSeq: 0, checkTimer: null, painting: false, job: null,
     shapes: {}, listeners: [],
+    owns: false,  // whether the stored draft is what this page drew (else a draft of before, offered back)
   };
+  const drafts = createDrafts(ed);
 
   // ---------------------------------------------------------------- reading
   ed.text = () => $("toml").value;
@@ -150,17 +151,16 @@ export function createEditor() {
     check();
   }
 
-  // the mission changed: the answers about the previous one say so, and the draft follows
-  function changed() {
+  // the mission changed: the answers about the previous one say so, and the draft follows (not
+  // when ``quiet``: a mission opened from a share link is no drawing of this browser's yet)
+  function changed(quiet) {
     ed.solution = null;
     for (const r of document.querySelectorAll("#editor [data-result]")) {
       if (r.dataset.stale !== undefined || !r.textContent) continue;
       r.dataset.stale = "";
       r.prepend(el("strong", "for the previous version: ", "stale"));
     }
-    if (ed.ready) {  // not the empty board the page starts from: that would overwrite the draft offered
-      try { localStorage.setItem(DRAFT, JSON.stringify({ text: $("toml").value, file: $("filename").value })); } catch (e) { /* private mode */ }
-    }
+    if (ed.ready && !quiet) drafts.writeDraft();  // not the empty board the page starts from, nor a shared mission as it came
     for (const f of ed.listeners) f();
   }
 
@@ -232,13 +232,14 @@ export function createEditor() {
   }
 
   // ---------------------------------------------------------------- open, save, share, draft
-  ed.load = async (text, file) => {
+  ed.load = async (text, file, quiet) => {
     $("toml").value = text;
     if (file) $("filename").value = file;
     ed.picked = [];
     clearResults();
     await runCheck(true, ed.fieldEdits || 0);
-    changed();
+    if (quiet) ed.owns = false;  // what is stored is offered back, and set aside at the first edit
+    changed(quiet);
     remember();
   };
 
@@ -258,7 +259,7 @@ export function createEditor() {
       return;
     }
     msg.textContent = res.ok ? `saved ${res.doc.file}` : `not saved: ${message(res)}`;
-    if (res.ok) { try { localStorage.removeItem(DRAFT); } catch (e) { /* private mode */ } loadMissions(); }
+    if (res.ok) { drafts.saved(); loadMissions(); }  // a draft of before, still offered, stays
   }
 
   function download() {
@@ -293,19 +294,6 @@ export function createEditor() {
       return new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
     } catch (e) { return null; }
   };
-
-  function readDraft() {
-    try { return JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch (e) { return null; }
-  }
-
-  function offerDraft(draft) {
-    if (!draft || !draft.text || draft.text === $("toml").value) return;
-    const box = $("draft");
-    box.replaceChildren(el("span", "A mission you were drawing here was not saved. "),
-      button("Restore it", async () => { box.hidden = true; await ed.load(draft.text, draft.file); }, { "data-draft": "restore" }),
-      button("Discard it", () => { box.hidden = true; try { localStorage.removeItem(DRAFT); } catch (e) { /* private */ } }));
-    box.hidden = false;
-  }
 
   // ---------------------------------------------------------------- solving and jobs
   async function solve() {
@@ -343,7 +331,7 @@ export function createEditor() {
     followJob(ed.job, "j", (kind, d) => {
       out.textContent = jobWords(kind, d);
       if (kind === "ladder") $("curve").replaceChildren(ladderChart(d));
-    });
+    }, res.doc.token);
   }
 
   // ---------------------------------------------------------------- pieces to place
@@ -437,9 +425,12 @@ export function createEditor() {
       if (e.key === "z") { e.preventDefault(); ed.undo(); } else if (e.key === "y") { e.preventDefault(); ed.redo(); }
     });
     const linked = ed.fromLink();
-    const draft = readDraft();
     showFields(); drawBoard();
-    if (linked) { ed.ready = true; ed.load(linked, "shared.toml"); } else { commit(); ed.ready = true; offerDraft(draft); }
+    if (linked) { ed.ready = true; ed.load(linked, "shared.toml", true).then(drafts.offerDrafts); } else { commit(); ed.ready = true; drafts.offerDrafts(); }
+    addEventListener("hashchange", () => {  // a share link pasted into this page's address bar
+      const text = ed.fromLink();
+      if (text && text !== $("toml").value) ed.load(text, "shared.toml", true).then(drafts.offerDrafts);
+    });
     loadMissions();
   };
   return ed;

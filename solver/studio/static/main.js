@@ -1,7 +1,10 @@
 // kakapo studio: the page's entry. A seat's own link (?game=ID&seat=N&token=T) is that seat's page
 // and nothing else; any other address is the host's page (editor, the table in front of you, Play,
-// Review). Each component is a module of its own; they share nothing but what is handed to them.
-import { api } from "./api.js";
+// Review), or, off loopback without the host's token, a word that the studio is the host's. A
+// token in the address is kept in this tab's sessionStorage (never a cookie) and taken out of the
+// address bar at once. Each component is a module of its own; they share nothing but what is
+// handed to them.
+import { api, forgetHostToken, HOST_TOKEN, hostToken } from "./api.js";
 import { $ } from "./dom.js";
 import { createEditor } from "./editor.js";
 import { createPlay } from "./play.js";
@@ -21,18 +24,46 @@ function showView(name) {
 
 function isSeatPage() {
   const q = new URLSearchParams(window.location.search);
-  return !!(q.get("game") && q.get("seat") !== null && q.get("token"));
+  return !!(q.get("game") && q.get("seat") !== null);
 }
 
-async function pollStatus() {
-  const res = await api("GET", "/api/status");
+// ?token=T: a seat's (with ?game and ?seat) or the host's; kept for this tab, out of the address
+function takeToken() {
+  const u = new URL(window.location.href);
+  const q = u.searchParams;
+  const token = q.get("token");
+  if (token === null) return;
+  const game = q.get("game");
+  const seat = q.get("seat");
+  try {
+    if (game && seat !== null) sessionStorage.setItem(`kakapo-seat:${game}:${seat}`, token);
+    else if (!game) sessionStorage.setItem(HOST_TOKEN, token);
+    else return;
+  } catch (e) { return; }  // storage refused: the token stays in the address, where the page still reads it
+  q.delete("token");
+  const rest = q.toString();
+  history.replaceState(history.state, "", u.pathname + (rest ? `?${rest}` : "") + u.hash);
+}
+
+// off loopback without the host's token: nothing of the editor, a word on how to take a seat
+function guest(hadToken) {
+  document.body.classList.add("guest");
+  showView("nohost");
+  if (hadToken) {  // a token this studio does not know (started again since?): not sent again
+    forgetHostToken();
+    $("nohost-stale").hidden = false;
+  }
+}
+
+async function pollStatus(first) {
+  const res = first || await api("GET", "/api/status");
   const box = $("status");
   if (res.ok && res.doc.kernels === "ready") { box.textContent = "ready"; box.className = "status ready"; return; }
   const done = res.ok ? Math.round(100 * (res.doc.kernels_progress || 0)) : 0;
   box.textContent = `compiling the simulator's kernels in the background (${done} %, once per install): `
     + "checks and solving work now, jobs start when they are ready";
   box.className = "status";
-  setTimeout(pollStatus, 1000);
+  setTimeout(() => pollStatus(), 1000);
 }
 
 async function catalogs(editor) {
@@ -49,20 +80,26 @@ async function catalogs(editor) {
   if (pieces.ok) editor.setShapes(pieces.doc.pieces);
 }
 
-function init() {
+async function init() {
+  takeToken();
   const review = createReview();
   review.init();
   if (isSeatPage()) {
     showView("seat");
+    document.body.classList.remove("starting");
     createSeat((seat, doc) => { document.body.classList.remove("seatonly"); showView("review"); review.fromSeat(seat, doc); }).init();
     return;
   }
+  const status = await api("GET", "/api/status");
+  document.body.classList.remove("starting");
+  if (status.ok && status.doc && status.doc.host === false) { guest(!!hostToken()); return; }
+  showView("editor");
   const editor = createEditor();
   const table = createTableState(editor);
   const play = createPlay(editor);
   editor.init();
   table.init();
-  play.init();
+  play.init(status.ok && status.doc ? status.doc.link || null : null);
   createRate().init();
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {
     b.addEventListener("click", () => {
@@ -78,7 +115,7 @@ function init() {
     await catalogs(editor);
   });
   catalogs(editor);
-  pollStatus();
+  pollStatus(status);
 }
 
 document.addEventListener("DOMContentLoaded", init);

@@ -1,10 +1,16 @@
-// The Play tab (the host's): start a game at the studio's table, each person on their own link;
-// the games of the folder; the links this browser started, kept until forgotten. The deal is
-// secret unless the host asks for a known one, and the page says what that reveals.
-import { api, message } from "./api.js";
+// The Play tab (the host's): start a game at the studio's table, each person on their own link
+// (with its QR code); the games of the folder, a seat handed to a bot when its person leaves and
+// given back with a new link; the links this browser started, kept until forgotten; the host's own
+// link off loopback. The deal is secret unless the host asks for a known one, and the page says
+// what that reveals.
+import { api, download, message } from "./api.js";
 import { $, button, el } from "./dom.js";
+import { linkCard } from "./qr.js";
 
 const LINKS = "kakapo-games";
+
+// what is remembered of a seat's link (not its QR code: the link makes it again)
+const kept = (s) => ({ seat: s.seat, token: s.token, url: s.url });
 
 function remembered() {
   try { return JSON.parse(localStorage.getItem(LINKS) || "{}"); } catch (e) { return {}; }
@@ -15,6 +21,7 @@ function keep(links) {
 }
 
 export function createPlay(editor) {
+  const fresh = new Map();  // "game:seat" -> a seat's new link given back to a person, with its code, while the page lives
   function seatBoxes() {
     const n = parseInt($("g-players").value, 10);
     const was = new Set([...document.querySelectorAll("#g-seats input:checked")].map((i) => i.value));
@@ -77,14 +84,14 @@ export function createPlay(editor) {
     const res = await api("POST", "/api/games", body);
     if (!res.ok) { $("g-msg").textContent = `not started: ${message(res)}`; return; }
     const links = remembered();
-    links[res.doc.id] = res.doc.seats;
+    links[res.doc.id] = res.doc.seats.map(kept);
     keep(links);
     $("g-msg").textContent = (res.doc.seats.length ? `game ${res.doc.id} started: each person opens their seat's link`
-      : `game ${res.doc.id} is played by the bots`) + (res.doc.known_deal ? " (a known deal)" : " (a secret deal)");
+      + " (or scans its code)" : `game ${res.doc.id} is played by the bots`) + (res.doc.known_deal ? " (a known deal)" : " (a secret deal)");
     $("g-links").replaceChildren(...res.doc.seats.map((s) => {
-      const li = el("li", `seat ${s.seat}${body.names[s.seat] ? ` (${body.names[s.seat]})` : ""}: `);
-      const a = el("a", s.url, null, { href: s.url, target: "_blank", rel: "noopener", "data-seat": String(s.seat) });
-      li.appendChild(a);
+      const li = el("li");
+      const who = body.names[s.seat] ? ` (${body.names[s.seat]})` : "";
+      li.appendChild(linkCard(s.url, s.qr, `seat ${s.seat}${who}: its link`, { "data-seat": String(s.seat) }));
       return li;
     }));
     listGames();
@@ -94,28 +101,113 @@ export function createPlay(editor) {
     const links = remembered();
     if (id === undefined) for (const k of Object.keys(links)) delete links[k]; else delete links[id];
     keep(links);
+    for (const k of [...fresh.keys()]) if (id === undefined || k.startsWith(`${id}:`)) fresh.delete(k);
     listGames();
+  }
+
+  // the policies a bot may play: the server's list (the Start panel's), never one of the page's own
+  function policies() {
+    return [...$("g-policy").options].map((o) => o.value);
+  }
+
+  async function handToBot(g, seat, policy, said) {
+    said.textContent = "handing over…";
+    const res = await api("POST", `/api/games/${encodeURIComponent(g.id)}/seats/${seat}/bot`, { policy });
+    if (!res.ok) { said.textContent = `seat ${seat} not handed over: ${message(res)}`; said.dataset.error = ""; return; }
+    const links = remembered();
+    if (links[g.id]) { links[g.id] = links[g.id].filter((s) => s.seat !== seat); keep(links); }  // that link plays no more
+    fresh.delete(`${g.id}:${seat}`);
+    const d = res.doc;
+    $("g-listmsg").textContent = `game ${g.id}: seat ${d.seat} is played by a bot now (${d.policy}`
+      + (d.samples ? `, ${d.samples} samples` : "") + ")";
+    listGames();
+  }
+
+  async function giveBack(g, seat, said) {
+    said.textContent = "giving it back…";
+    const res = await api("POST", `/api/games/${encodeURIComponent(g.id)}/seats/${seat}/person`, {});
+    if (!res.ok) { said.textContent = `seat ${seat} not given back: ${message(res)}`; said.dataset.error = ""; return; }
+    const d = res.doc;
+    const links = remembered();
+    links[g.id] = (links[g.id] || []).filter((s) => s.seat !== d.seat).concat([kept(d)]).sort((a, b) => a.seat - b.seat);
+    keep(links);
+    fresh.set(`${g.id}:${d.seat}`, d);
+    $("g-listmsg").textContent = `game ${g.id}: seat ${d.seat} is a person's again: give them its new link`;
+    listGames();
+  }
+
+  // who plays each seat of an unfinished game, and the host's hand on it
+  function seatControls(g) {
+    const list = el("ul", null, "seatctl", { "aria-label": `the seats of game ${g.id}` });
+    for (const p of g.seats) {
+      const li = el("li", null, null, { "data-seat-control": String(p.seat) });
+      const said = el("span", "", "msg", { role: "status" });
+      if (!p.bot) {
+        li.append(el("span", `seat ${p.seat}: ${p.name} (a person)`));
+        const sel = el("select", null, null, { "data-hand-policy": String(p.seat) });
+        sel.replaceChildren(...policies().map((v) => new Option(v, v)));
+        if (g.policy && policies().includes(g.policy)) sel.value = g.policy;
+        const lab = el("label", `bot for seat ${p.seat} `);
+        lab.appendChild(sel);
+        li.append(lab, button(`Hand seat ${p.seat} to a bot`, () => handToBot(g, p.seat, sel.value, said),
+          { "data-hand": String(p.seat) }));
+      } else if (p.handed) {
+        li.append(el("span", `seat ${p.seat}: ${p.name} (a bot, ${p.policy}, in a person's place)`),
+          button(`Give seat ${p.seat} back to a person`, () => giveBack(g, p.seat, said), { "data-give-back": String(p.seat) }));
+      } else {
+        li.append(el("span", `seat ${p.seat}: ${p.name} (a bot, ${p.policy})`));
+      }
+      li.append(said);
+      const f = fresh.get(`${g.id}:${p.seat}`);
+      if (f && !p.bot) {
+        const card = linkCard(f.url, f.qr, `seat ${p.seat}: its new link`, { "data-seat": String(p.seat) });
+        card.dataset.newLink = String(p.seat);
+        li.appendChild(card);
+      }
+      list.appendChild(li);
+    }
+    return list;
+  }
+
+  async function saveLog(g, said) {
+    const failed = await download(`/api/games/${encodeURIComponent(g.id)}/log`, `${g.id}.jsonl`);
+    said.textContent = failed ? `not downloaded: ${failed}` : "";
   }
 
   async function listGames() {
     const res = await api("GET", "/api/games");
-    if (!res.ok) return;
+    if (!res.ok) { $("g-listmsg").textContent = `the games cannot be listed: ${message(res)}`; return; }
     const links = remembered();
     $("g-list").replaceChildren(...res.doc.slice().reverse().map((g) => {
       const state = g.broken ? `cannot go on: ${g.broken}` : g.result ? g.result.replace("_", " ")
         : `in play, round ${g.round}` + (g.thinking ? " (a bot is thinking)" : "");
-      const who = (g.human || []).map((s) => (g.names && g.names[s]) || `seat ${s}`).join(", ") || "-";
-      const li = el("li", `${g.id}: ${g.mission || "?"} (${g.name || "?"}), ${g.players || "?"} players, people: ${who}; ${state} `);
-      if (g.broken) li.className = "error";
+      const people = g.seats ? g.seats.filter((p) => !p.bot).map((p) => p.name)
+        : (g.human || []).map((s) => (g.names && g.names[s]) || `seat ${s}`);
+      const li = el("li", null, g.broken ? "error" : null, { "data-game": g.id });
+      li.append(el("span", `${g.id}: ${g.mission || "?"} (${g.name || "?"}), ${g.players || "?"} players, `
+        + `people: ${people.join(", ") || "-"}; ${state} `, null, { "data-game-state": g.broken ? "broken" : g.result ? "over" : "playing" }));
       for (const s of links[g.id] || []) li.append(" ", el("a", `seat ${s.seat}`, null, { href: s.url, target: "_blank", rel: "noopener" }));
       if (links[g.id]) li.append(" ", button("forget the links", () => forget(g.id)));
-      if (g.result || (g.broken && g.players)) li.append(" ", el("a", "log", null, { href: `/api/games/${encodeURIComponent(g.id)}/log` }));
+      const said = el("span", "", "msg", { role: "status" });
+      if (g.result) li.append(" ", button("Download the log", () => saveLog(g, said), { "data-log": g.id }));
+      else if (g.broken && g.players) {
+        li.append(" ", button("Download its log (it shows every hand)", () => saveLog(g, said), { "data-log": g.id }));
+      }
+      li.append(" ", said);
+      if (!g.result && !g.broken && Array.isArray(g.seats) && g.seats.length) li.appendChild(seatControls(g));
       return li;
     }));
   }
 
+  function showHostLink(link) {
+    $("g-invite").hidden = !link;
+    if (!link) return;
+    $("g-hostlink").replaceChildren(linkCard(link.url, link.qr, "the host's link (it opens everything here)"));
+  }
+
   return {
-    init() {
+    init(hostLink) {
+      showHostLink(hostLink);
       $("g-players").addEventListener("change", seatBoxes);
       $("g-start").addEventListener("click", startGame);
       $("g-known").addEventListener("change", knownDeal);

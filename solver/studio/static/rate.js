@@ -31,7 +31,7 @@ export function createRate() {
     $("rt-expected").replaceChildren();
     const res = await api("POST", "/api/jobs", { kind: "rate" });
     if (!res.ok) { $("rt-state").textContent = `cannot rate: ${message(res)}`; return; }
-    followJob(res.doc.id, "rt", (_kind, result) => show(result));
+    followJob(res.doc.id, "rt", (_kind, result) => show(result), res.doc.token);
   }
   return { init() { $("rt-rate").addEventListener("click", start); } };
 }

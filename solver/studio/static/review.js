@@ -28,10 +28,10 @@ export function createReview() {
     for (const id of ["r-chart", "r-rounds", "r-board", "r-decisions", "r-seats"]) $(id).replaceChildren();
   }
 
-  function follow(id, token) {
+  function follow(id, token, canCancel) {
     clear();
     if (rv.events) rv.events.close();
-    rv.events = followJob(id, "r", (_kind, result) => show(result), token, showJudged);
+    rv.events = followJob(id, "r", (_kind, result) => show(result), token, showJudged, canCancel);
   }
 
   // the decisions judged so far, as the review streams them (no boards yet: those come with the
@@ -56,7 +56,7 @@ export function createReview() {
     rv.players = null;
     const res = await api("POST", "/api/jobs", { kind: "review", text, name: "the log" });
     if (!res.ok) { $("r-state").textContent = `cannot review: ${message(res)}`; return; }
-    follow(res.doc.id, res.doc.token);
+    follow(res.doc.id, res.doc.token, true);
   }
 
   // a finished game of the studio's table, from a seat's page (its own token)
@@ -65,7 +65,7 @@ export function createReview() {
     rv.players = seatDoc.players;
     const res = await api("POST", `/api/games/${encodeURIComponent(seat.game)}/review?token=${encodeURIComponent(seat.token)}`);
     if (!res.ok) { $("r-state").textContent = `cannot review: ${message(res)}`; return; }
-    follow(res.doc.id, res.doc.token);
+    follow(res.doc.id, res.doc.token, false);  // a seat follows it; cancelling is the host's
   }
 
   function show(doc) {

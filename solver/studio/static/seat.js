@@ -1,10 +1,11 @@
-// A seat's page (its own link: ?game=ID&seat=N&token=T): sent only what its seat may see. It asks
+// A seat's page (its own link: ?game=ID&seat=N&token=T; the token is kept in this tab's
+// sessionStorage and out of the address bar, so a reload finds it): sent only what its seat may see. It asks
 // the server again while others play and shows their moves one at a time. The hand is a row of
 // cards, each with its piece drawn; a placement is chosen by tapping the board (a preview of a
 // legal placement covering that cell; tapping again cycles through them) and sent only by the
 // confirm button; the numbered choices stay for the keyboard. Every answer carries its question's
 // id, so a double tap is answered once.
-import { api, message } from "./api.js";
+import { api, download, message } from "./api.js";
 import { boardSvg, cellOf, LONG, pieceSvg } from "./board.js";
 import { $, button, el } from "./dom.js";
 
@@ -20,6 +21,9 @@ function atOnce() {
 export function createSeat(onReview) {
   const q = new URLSearchParams(window.location.search);
   const seat = { game: q.get("game"), seat: parseInt(q.get("seat"), 10), token: q.get("token") };
+  if (!seat.token) {  // the link's token, kept for this tab when the page first opened it
+    try { seat.token = sessionStorage.getItem(`kakapo-seat:${seat.game}:${q.get("seat")}`); } catch (e) { seat.token = null; }
+  }
   const st = { doc: null, shown: 0, pending: [], picked: null, cycle: 0, timer: null, busy: false, pacing: false };
   const url = (more) => `/api/games/${encodeURIComponent(seat.game)}/seats/${seat.seat}${more || ""}?token=${encodeURIComponent(seat.token)}`;
 
@@ -169,9 +173,13 @@ export function createSeat(onReview) {
     const r = d.result;
     res.append(el("p", r.result === "cleared" ? `Cleared in ${r.rounds_played} round(s): scanned ${r.scanned.join(", ")}`
       : `Not cleared (${r.result.replace("_", " ")}) after ${r.rounds_played} round(s)`, r.result === "cleared" ? "won" : "lost"));
-    const a = el("a", "Download the log", null, { id: "s-log",
-      href: `/api/games/${encodeURIComponent(d.game)}/log?token=${encodeURIComponent(seat.token)}` });
-    res.append(a, " ", button("Review this game", () => onReview(seat, d), { id: "s-review" }));
+    const said = el("span", "", "msg", { role: "status" });
+    const log = button("Download the log", async () => {
+      const failed = await download(`/api/games/${encodeURIComponent(seat.game)}/log?token=${encodeURIComponent(seat.token)}`,
+        `${seat.game}.jsonl`);
+      said.textContent = failed ? `not downloaded: ${failed}` : "";
+    }, { id: "s-log" });
+    res.append(log, " ", button("Review this game", () => onReview(seat, d), { id: "s-review" }), " ", said);
   }
 
   // a tap on the board during a placement: the legal placements covering that cell, in turn
@@ -209,6 +217,11 @@ export function createSeat(onReview) {
     init() {
       document.body.classList.add("seatonly");
       document.title = `kakapo: seat ${seat.seat}`;
+      if (!seat.token) {
+        $("s-prompt").textContent = "This address lacks the seat's token: open the whole link the host gave you "
+          + "(or scan its QR code again).";
+        return;
+      }
       $("s-board").addEventListener("click", (e) => { const n = cellOf(e); if (n) tap(n); });
       $("s-confirm").addEventListener("click", () => { if (st.picked) answer({ cells: st.picked.slice() }); });
       $("s-advice").addEventListener("change", () => draw(false));

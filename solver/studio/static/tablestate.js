@@ -102,7 +102,7 @@ export function createTableState(editor) {
       games: parseInt($("t-games").value, 10) || 100, seed: 1, exclude: [...t.gone], rounds: t.rounds,
       skills: t.skills, trump: t.trump });
     if (!res.ok) { $("tc-state").textContent = `not started: ${message(res)}`; return; }
-    followJob(res.doc.id, "tc", (kind, d) => { out.textContent = jobWords(kind, d); });
+    followJob(res.doc.id, "tc", (kind, d) => { out.textContent = jobWords(kind, d); }, res.doc.token);
   }
 
   function saveFile() {
