@@ -196,19 +196,24 @@ def pieces(pieces, as_json, png):
 
 
 @main.command(name="list")
+@pieces_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def list_missions(as_json):
+def list_missions(pieces, as_json):
     """The bundled missions in campaign order: id, name, mode, player counts, fewest new pieces
     and difficulty (the shortfall per player count: the share of the clearable deals that tables
     from naive to strong miss, 0 = every table clears them; docs/policies.md).
 
-    Any command takes a bundled mission by its id, from any directory (kakapo solve b01).
+    Any command takes a bundled mission by its id, from any directory (kakapo solve b01). With
+    --pieces, every mission is listed, and one that does not fit that catalog (a pre-placed piece
+    whose cells are not its shape there) says why.
 
     \b
     Example: kakapo list --json
+    Example: kakapo list --pieces my_pieces.toml
     """
-    rows = campaign_listing(load_catalog())
+    catalog = load_catalog(pieces)
+    rows = campaign_listing(catalog)
     if as_json:
         emit_json({"missions": rows})
         return
@@ -224,3 +229,8 @@ def list_missions(as_json):
         players = ",".join(str(p) for p in r["players"])
         click.echo(f"{r['id']:<4} {r['name']:<{width}}  {r['mode']:<5}  {players:<7}  "
                    f"{per_table(r['min_pieces']):<13}  {per_table(r['shortfall'])}")
+        if not r["fits"]:
+            click.echo(f"     does not fit this catalog: {r['why']}")
+    if pieces is not None and catalog.key != load_catalog().key:
+        click.echo(f"\nno campaign measured for this catalog: the figures are left out (measured with the "
+                   f"bundled shapes, they are not about {pieces})")

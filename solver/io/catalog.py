@@ -39,6 +39,15 @@ class Catalog(Mapping):
         return tuple(sorted((card.index, shape.cells) for card, shape in self._shapes.items()))
 
 
+CATALOG_TABLE = re.compile(r"^\s*\[\s*(red|yellow|green|blue|purple)\s*\]\s*(#.*)?$", re.MULTILINE)
+
+
+def is_catalog_text(text: str) -> bool:
+    """Whether a TOML file's text is a piece catalog (it has a colour's table: ``[red]`` ...) rather
+    than a mission; read by what it holds, whether or not it loads."""
+    return CATALOG_TABLE.search(text) is not None
+
+
 def load_catalog(path: str | Path | None = None, text: str | None = None) -> Catalog:
     """Parse a catalog TOML file (default: the bundled one), or ``text`` (a catalog a game log
     carries; ``path`` then names the log); raises InputError."""

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solver.core.spec import MODE_RULES
-from solver.io.missionfile import load_mission
+from solver.io.catalog import load_catalog
+from solver.io.missionfile import mission_fit
 from solver.io.paths import MISSIONS, bundled_mission
 
 DIFFICULTY_FILE = MISSIONS / "difficulty.json"
@@ -73,16 +74,18 @@ def campaign_difficulty(catalog_key: tuple | None = None, default_key: tuple | N
 def campaign_listing(catalog) -> list[dict]:
     """`kakapo list`: every bundled mission in campaign order with its name, mode, player counts,
     fewest pieces and shortfall per player count (None where the shipped table has no row for
-    the file as it is now)."""
-    measured = campaign_difficulty()
+    the file as it is now, and for every mission when ``catalog`` is not the one the campaign was
+    measured with: those figures are not about that catalog), and whether it fits ``catalog``
+    (``fits``; ``why`` not: a pre-placed piece whose cells are not its shape there)."""
+    measured = campaign_difficulty(catalog.key, load_catalog().key)
     out = []
     for folder in ("buddy", "party"):
         for path in sorted((MISSIONS / folder).glob("*.toml")):
-            m = load_mission(path, catalog)
+            m, why = mission_fit(path, catalog)
             players = list(MODE_RULES[m.mode].players)
             rows = {p: measured.get((m.id, p)) for p in players}
             out.append({"id": m.id, "name": m.name, "mode": m.mode, "players": players,
                         "min_pieces": {str(p): r.min_pieces if r else None for p, r in rows.items()},
                         "shortfall": {str(p): round(r.shortfall, 4) if r else None for p, r in rows.items()},
-                        "file": str(path)})
+                        "fits": why is None, "why": why, "file": str(path)})
     return out

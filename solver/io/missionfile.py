@@ -11,11 +11,30 @@ from solver.core.errors import InputError, InputErrors, ParseError
 from solver.core.rules import Bird, Board, Mission, Placement, blocked_reason, mask_of
 from solver.core.spec import MAX_SKILLS, MODE_RULES, max_rounds
 from solver.core.text import clean
+from solver.io.catalog import load_catalog
 from solver.io.tomlfile import TomlSource
 
 KNOWN_KEYS = ("name", "story", "mode", "clear", "rounds", "skills", "board", "placed")
 PLACED_KEYS = ("piece", "cells")
 MARK_LETTERS = {c.letter: c for c in Colour}
+
+
+def mission_fit(path: str | Path, catalog, text: str | None = None) -> tuple[Mission, str | None]:
+    """The mission read with ``catalog``, and None; or, when it reads only with the bundled catalog
+    (a pre-placed piece whose cells are not that piece's shape in ``catalog``), the mission as the
+    bundled catalog reads it and why it does not fit ``catalog`` (its line and piece named).
+    InputError when it does not read with the bundled catalog either (a broken mission)."""
+    try:
+        return load_mission(path, catalog, text=text), None
+    except InputError as e:
+        bundled = load_catalog()
+        if catalog.key == bundled.key:
+            raise
+        try:
+            m = load_mission(path, bundled, text=text)
+        except InputError:
+            raise e from None
+        return m, (f"line {e.line}: " if e.line else "") + f"{e.problem} (with this catalog)"
 
 
 def load_mission(path: str | Path, catalog, warnings: list[str] | None = None, text: str | None = None,

@@ -41,6 +41,9 @@ class MissionRow(Open):
     file: str
     name: str | None = None
     mode: str | None = None
+    fits: bool = Field(default=True, description="whether it reads with the catalog in use (a pre-placed piece "
+                                                 "whose cells are its shape there)")
+    why: str | None = Field(default=None, description="why it does not fit, or does not load")
 
 
 class MissionFile(BaseModel):

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from solver.app.documents import Doc
 from solver.core.cards import ALL_CARDS
 from solver.core.errors import InputError
-from solver.io.catalog import Catalog, load_catalog
+from solver.io.catalog import Catalog, is_catalog_text, load_catalog
 from solver.io.safefiles import UnsafeTarget, read_plain_file
 from solver.studio.context import Ctx, StudioContext
 from solver.studio.errors import StudioError, refused
@@ -55,10 +55,10 @@ def catalogs(ctx: Ctx) -> list[Doc]:
         if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_CATALOG:
             continue
         try:
-            head = path.read_text(encoding="utf-8", errors="replace")
+            head = read_plain_file(ctx.directory, path.name, MAX_CATALOG).decode("utf-8", "replace")
         except OSError:
             continue
-        if "[red]" not in head:  # a mission, not a catalog
+        if not is_catalog_text(head):  # a mission, not a catalog
             continue
         row: Doc = {"file": path.name, "name": path.stem, "valid": True, "error": None,
                     "current": ctx.catalog_file == path.name}

@@ -11,7 +11,9 @@ from solver.app.documents import Doc
 from solver.core.errors import InputError
 from solver.io.difficulty import campaign_listing
 from solver.io.paths import bundled_mission
-from solver.io.safefiles import TargetExists, UnsafeTarget, write_file
+from solver.io.catalog import is_catalog_text
+from solver.io.missionfile import mission_fit
+from solver.io.safefiles import TargetExists, UnsafeTarget, read_plain_file, write_file
 from solver.studio.context import Ctx, StudioContext
 from solver.studio.errors import StudioError
 from solver.studio.models import SaveRequest
@@ -35,17 +37,27 @@ def inside(directory: Path, path: Path) -> bool:
 
 
 def dir_missions(ctx: StudioContext) -> list[Doc]:
+    """The folder's missions (a file is a mission or a catalog by what it holds: catalogs are
+    listed by /api/catalogs), each with ``fits`` (and ``why`` not) for the catalog in use."""
     out = []
     for path in sorted(ctx.directory.glob("*.toml")):
         if path.name == "pieces.toml" or not inside(ctx.directory, path) or not path.is_file() \
                 or path.stat().st_size > 1_000_000:
             continue
-        row: Doc = {"id": path.stem, "source": "dir", "file": path.name, "name": None, "mode": None, "valid": False}
         try:
-            m = ctx.mission_of_file(path)
-            row.update({"name": m.name, "mode": m.mode, "players": list(m.player_counts()), "valid": True})
-        except (InputError, OSError):
-            pass
+            text = read_plain_file(ctx.directory, path.name, 1_000_000).decode("utf-8", "replace")
+        except OSError:
+            continue
+        if is_catalog_text(text):
+            continue
+        row: Doc = {"id": path.stem, "source": "dir", "file": path.name, "name": None, "mode": None, "valid": False,
+                    "fits": False, "why": None}
+        try:
+            m, why = mission_fit(path, ctx.catalog, text)
+            row.update({"name": m.name, "mode": m.mode, "players": list(m.player_counts()), "valid": True,
+                        "fits": why is None, "why": why})
+        except InputError as e:
+            row["why"] = (f"line {e.line}: " if e.line else "") + e.problem
         out.append(row)
     return out
 

@@ -385,10 +385,15 @@ export function createEditor() {
 
   async function loadMissions() {
     const res = await api("GET", "/api/missions");
-    if (!res.ok) return;
+    if (!res.ok) { $("status").textContent = `the missions could not be listed: ${message(res)}`; return; }
     const groups = { bundled: el("optgroup"), dir: el("optgroup") };
     groups.bundled.label = "Bundled campaign"; groups.dir.label = "Your folder";
-    for (const m of res.doc) groups[m.source === "dir" ? "dir" : "bundled"].appendChild(new Option(`${m.id}: ${m.name || "(does not load)"}`, m.id));
+    for (const m of res.doc) {
+      const note = !m.name ? " (does not load)" : m.fits === false ? " (does not fit this catalog)" : "";
+      const o = new Option(`${m.id}: ${m.name || ""}${note}`, m.id);
+      if (m.why) o.title = m.why;
+      groups[m.source === "dir" ? "dir" : "bundled"].appendChild(o);
+    }
     $("open").replaceChildren(new Option("choose a mission…", ""), groups.dir, groups.bundled);
   }
   ed.loadMissions = loadMissions;

@@ -61,11 +61,17 @@ export function createPlay(editor) {
 
   async function fillMissions() {
     const res = await api("GET", "/api/missions");
-    if (!res.ok) return;
+    if (!res.ok) { $("g-msg").textContent = `the missions could not be listed: ${message(res)}`; return; }
     const sel = $("g-mission");
     const chosen = sel.value;  // a choice made while the list was on its way stays
     const opts = [new Option("the one in the editor", "")];
-    for (const m of res.doc) if (m.valid !== false) opts.push(new Option(`${m.id}: ${m.name}`, m.id));
+    for (const m of res.doc) {
+      if (m.valid === false) continue;
+      const o = new Option(`${m.id}: ${m.name}${m.fits === false ? " (does not fit this catalog)" : ""}`, m.id);
+      o.disabled = m.fits === false;
+      if (m.why) o.title = m.why;
+      opts.push(o);
+    }
     sel.replaceChildren(...opts);
     if (chosen) sel.value = chosen;
   }
