@@ -7,8 +7,9 @@
   think in the background (one always running: a new one starts when the last ends),
   ``--tables`` tables of 2 to 4 people play at once, one thread a person: each polls its seat
   and answers (choice 1, with the question's id) as soon as it is asked. Every request's round
-  trip (client wall time) and server time (X-Process-Time) is kept: median, 95th percentile and
-  max, for the seats' documents, the answers and the starts.
+  trip (client wall time only) is kept: median, 95th percentile and max, for the seats'
+  documents, the answers and the starts. (The studio's X-Process-Time header, the server's time,
+  was removed on 2026-11-27, issue 49: it told how long a bot thought.)
 - Every table's log is fetched at its end and refereed (tests/referee.py): every move legal.
 - A doubled answer: each person sends every answer twice at once, once in ten; exactly one of
   each pair must be taken (the other is 409).
@@ -41,22 +42,22 @@ TABLES = [("b05", 2, [0, 1]), ("b12", 2, [0, 1]), ("p03", 3, [0, 1, 2]), ("p10",
           ("p18", 4, [0, 1, 2, 3]), ("p01", 3, [0, 1, 2])]
 
 
-def call(url: str, path: str, doc=None) -> tuple[int, object, float, float]:
+def call(url: str, path: str, doc=None) -> tuple[int, object, float]:
     data = None if doc is None else json.dumps(doc).encode()
     req = urllib.request.Request(url + path.lstrip("/"), data=data, method="POST" if data else "GET",
                                  headers={"Content-Type": "application/json"})
     t = time.perf_counter()
     try:
         with urllib.request.urlopen(req, timeout=120) as r:
-            body, status, server = r.read(), r.status, float(r.headers.get("X-Process-Time", "nan"))
+            body, status = r.read(), r.status
     except urllib.error.HTTPError as e:
-        body, status, server = e.read(), e.code, float(e.headers.get("X-Process-Time", "nan"))
+        body, status = e.read(), e.code
     wall = time.perf_counter() - t
     text = body.decode()
     try:
-        return status, json.loads(text), wall, server
+        return status, json.loads(text), wall
     except ValueError:  # a log: JSON Lines
-        return status, text, wall, server
+        return status, text, wall
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -67,18 +68,18 @@ def pct(xs: list[float], q: float) -> float:
 class Timings:
     def __init__(self):
         self.lock = threading.Lock()
-        self.rows: dict[str, list[tuple[float, float]]] = {}
+        self.rows: dict[str, list[float]] = {}
 
-    def add(self, kind: str, wall: float, server: float) -> None:
+    def add(self, kind: str, wall: float) -> None:
         with self.lock:
-            self.rows.setdefault(kind, []).append((1000 * wall, 1000 * server))
+            self.rows.setdefault(kind, []).append(1000 * wall)
 
 
 def person(url: str, gid: str, seat: int, token: str, timings: Timings, doubles: list, rng: random.Random) -> None:
     path = f"/api/games/{gid}/seats/{seat}?token={token}"
     while True:
-        status, doc, wall, server = call(url, path)
-        timings.add("seat document", wall, server)
+        status, doc, wall = call(url, path)
+        timings.add("seat document", wall)
         assert status == 200, (status, doc)
         if doc["result"] is not None:
             return
@@ -97,8 +98,8 @@ def person(url: str, gid: str, seat: int, token: str, timings: Timings, doubles:
                 t.join()
             doubles.append(sorted(out))
             continue
-        status, _, wall, server = call(url, path, body)
-        timings.add("answer", wall, server)
+        status, _, wall = call(url, path, body)
+        timings.add("answer", wall)
         assert status in (200, 409), status
 
 
@@ -120,10 +121,9 @@ def main() -> None:
 
         def keep_searching() -> None:  # one all-bot search game thinking at every moment of the run
             while not done.is_set():
-                _, doc, wall, server = call(url, "/api/games", {"mission": "p15", "players": 4, "human": [],
-                                                                     "policy": "search",
-                                                                     "samples": args.search_samples})
-                timings.add("start", wall, server)
+                _, doc, wall = call(url, "/api/games", {"mission": "p15", "players": 4, "human": [],
+                                                             "policy": "search", "samples": args.search_samples})
+                timings.add("start", wall)
                 search_games.append(doc["id"])
                 while not done.is_set():
                     listed = {g["id"]: g for g in call(url, "/api/games")[1]}
@@ -137,11 +137,11 @@ def main() -> None:
         games, threads, doubles = [], [], []
         t0 = time.perf_counter()
         for k, (mission, players, human) in enumerate(TABLES[:args.tables]):
-            status, doc, wall, server = call(url, "/api/games", {"mission": mission, "players": players,
+            status, doc, wall = call(url, "/api/games", {"mission": mission, "players": players,
                                                                  "human": human, "policy": "planner",
                                                                  "names": {str(s): f"P{k}.{s}" for s in human}})
             assert status == 200, doc
-            timings.add("start", wall, server)
+            timings.add("start", wall)
             games.append((doc["id"], mission, players, human))
             for s in doc["seats"]:
                 threads.append(threading.Thread(target=person, args=(url, doc["id"], s["seat"], s["token"], timings,
@@ -168,14 +168,11 @@ def main() -> None:
         print(f"{len(games)} tables, {len(threads)} people, all at once, {played:.1f} s; every log refereed "
               f"({refereed}); all-bot search-{args.search_samples} games (p15/4) thinking all along: "
               f"{len(search_games)} started, the last {'still thinking' if still else 'over'} at the end")
-        print("| request | count | round trip ms: median | p95 | max | server ms: median | p95 | max |")
-        print("|---|---|---|---|---|---|---|---|")
-        for kind, rows in sorted(timings.rows.items()):
-            w = [r[0] for r in rows]
-            s = [r[1] for r in rows]
-            print(f"| {kind} | {len(rows)} | {statistics.median(w):.1f} | {pct(w, 0.95):.1f} | {max(w):.1f} | "
-                  f"{statistics.median(s):.1f} | {pct(s, 0.95):.1f} | {max(s):.1f} |")
-        every = [r[0] for rows in timings.rows.values() for r in rows]
+        print("| request | count | round trip ms: median | p95 | max |")
+        print("|---|---|---|---|---|")
+        for kind, w in sorted(timings.rows.items()):
+            print(f"| {kind} | {len(w)} | {statistics.median(w):.1f} | {pct(w, 0.95):.1f} | {max(w):.1f} |")
+        every = [x for rows in timings.rows.values() for x in rows]
         print(f"every request ({len(every)}): round trip p95 {pct(every, 0.95):.1f} ms, max {max(every):.1f} ms")
         print(f"doubled answers: {len(doubles)} pairs, {sum(1 for d in doubles if d == [200, 409])} taken exactly "
               f"once, {sum(1 for d in doubles if d != [200, 409])} otherwise")

@@ -9,10 +9,10 @@ from fastapi import APIRouter
 
 from solver.app.documents import Doc
 from solver.core.errors import InputError
-from solver.io.difficulty import campaign_listing
-from solver.io.paths import bundled_mission
 from solver.io.catalog import is_catalog_text
+from solver.io.difficulty import campaign_listing
 from solver.io.missionfile import mission_fit
+from solver.io.paths import bundled_mission
 from solver.io.safefiles import TargetExists, UnsafeTarget, read_plain_file, write_file
 from solver.studio.context import Ctx, StudioContext
 from solver.studio.errors import StudioError
