@@ -112,6 +112,28 @@ class CatalogRow(BaseModel):
     current: bool
 
 
+class CatalogProblem(BaseModel):
+    line: int | None
+    piece: str | None
+    message: str
+    fix: str
+
+
+class CatalogCheck(BaseModel):
+    """A catalog's text checked as `--pieces` loads it: every problem, each piece drawn as written."""
+
+    valid: bool
+    errors: list[CatalogProblem]
+    pieces: list[PieceRow]
+
+
+class CatalogFile(BaseModel):
+    """A catalog's text (``file`` null: the bundled one)."""
+
+    file: str | None
+    text: str
+
+
 class Link(BaseModel):
     """A link to open on another device, and its QR code: one string of '0' and '1' (dark) per row
     of modules, without the quiet zone."""
@@ -227,3 +249,15 @@ class ReviewDoc(Open):
     seats: list[dict[str, Any]]
     lost_by: dict[str, Any] | None
     summary: str
+
+
+# ---------------------------------------------------------------- the rules the page uses
+class RulesDoc(Open):
+    """The modes, table sizes, limits, colours, policies (``{"name", "about"}``) and job kinds."""
+
+    modes: list[dict[str, Any]]
+    players: list[int]
+    limits: dict[str, list[int]]
+    colours: list[str]
+    policies: list[dict[str, str]]
+    jobs: list[dict[str, str]]

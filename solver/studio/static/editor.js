@@ -8,9 +8,11 @@ import { boardSvg, cellOf, cellRC, COLOURS, SIZE, pieceSvg } from "./board.js";
 import { ladderChart } from "./chart.js";
 import { $, button, el, pct } from "./dom.js";
 import { createDrafts } from "./drafts.js";
+import { firstMode, LIMITS, modeDefaults, tableSizes } from "./gamerules.js";
 
 export function emptyState() {
-  return { name: "New mission", story: "", mode: "buddy", clear: 1, rounds: 8, skills: 5,
+  const mode = firstMode();
+  return { name: "New mission", story: "", mode, clear: 1, rounds: modeDefaults(mode).rounds, skills: modeDefaults(mode).skills,
            board: Array(SIZE).fill(".".repeat(SIZE)), placed: [] };
 }
 
@@ -25,13 +27,14 @@ export function toml(s) {
   return out.join("\n") + "\n";
 }
 
-// what each field allows: {value} or {error}
+// what each field allows: {value} or {error}; the limits are the server's (rules.js sets them)
 const whole = (v, lo, hi) => /^\d+$/.test(v.trim()) && +v >= lo && +v <= hi;
+const within = (v, [lo, hi], what) => (whole(v, lo, hi) ? { value: +v } : { error: `${what} is a whole number from ${lo} to ${hi}` });
 export const FIELD_RULES = {
-  clear: (v) => (v.trim().toLowerCase() === "all" ? { value: "all" } : whole(v, 1, 26) ? { value: +v }
+  clear: (v) => (v.trim().toLowerCase() === "all" ? { value: "all" } : whole(v, 1, LIMITS.birds) ? { value: +v }
     : { error: "Clear is how many birds must be scanned: a whole number, 1 or more, or all" }),
-  rounds: (v) => (whole(v, 1, 13) ? { value: +v } : { error: "Rounds is a whole number from 1 to 13" }),
-  skills: (v) => (whole(v, 0, 20) ? { value: +v } : { error: "Skills is a whole number from 0 to 20" }),
+  rounds: (v) => within(v, LIMITS.rounds, "Rounds"),
+  skills: (v) => within(v, LIMITS.skills, "Skills"),
   name: (v) => (v.trim() ? { value: v } : { error: "a mission needs a name" }),
 };
 
@@ -106,7 +109,7 @@ export function createEditor() {
     $("f-name").value = s.name; $("f-story").value = s.story || ""; $("f-mode").value = s.mode;
     $("f-clear").value = s.clear; $("f-rounds").value = s.rounds; $("f-skills").value = s.skills;
     for (const f of ["name", "clear", "rounds", "skills"]) fieldError(f, null);
-    const counts = s.mode === "party" ? [4, 3] : [2];
+    const counts = tableSizes(s.mode);
     for (const id of ["s-players", "j-players"]) {
       const sel = $(id), keep = sel.value;
       sel.replaceChildren(...counts.map((n) => new Option(String(n), String(n))));
@@ -127,7 +130,7 @@ export function createEditor() {
     ed.fieldEdits = (ed.fieldEdits || 0) + 1;
     if (field === "mode") {
       s.mode = $("f-mode").value;
-      s.rounds = s.mode === "party" ? 10 : 8; s.skills = s.mode === "party" ? 3 : 5;
+      s.rounds = modeDefaults(s.mode).rounds; s.skills = modeDefaults(s.mode).skills;
       showFields();
       return true;
     }

@@ -10,6 +10,7 @@ import { createEditor } from "./editor.js";
 import { createPlay } from "./play.js";
 import { createRate } from "./rate.js";
 import { createReview } from "./review.js";
+import { loadRules } from "./rules.js";
 import { createSeat } from "./seat.js";
 import { createTableState } from "./tablestate.js";
 
@@ -93,6 +94,7 @@ async function init() {
   const status = await api("GET", "/api/status");
   document.body.classList.remove("starting");
   if (status.ok && status.doc && status.doc.host === false) { guest(!!hostToken()); return; }
+  await loadRules();  // the menus and limits, before anything reads them
   showView("editor");
   const editor = createEditor();
   const table = createTableState(editor);

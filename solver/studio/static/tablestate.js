@@ -7,6 +7,7 @@ import { api, followJob, message } from "./api.js";
 import { boardSvg, CARDS, cellOf, COLOURS, LONG, pieceSvg } from "./board.js";
 import { $, button, el } from "./dom.js";
 import { jobWords, reasonCells, solveWords, toml } from "./editor.js";
+import { tableSizes } from "./gamerules.js";
 
 const FORMAT = "kakapo-table-1";
 
@@ -20,7 +21,7 @@ export function createTableState(editor) {
   function fromEditor() {
     t.base = structuredClone(editor.state);
     t.placed = []; t.gone = new Set(); t.rounds = t.base.rounds; t.skills = t.base.skills; t.trump = "purple";
-    t.players = t.base.mode === "party" ? 4 : 2;
+    t.players = tableSizes(t.base.mode)[0];
     refresh();
   }
 
@@ -35,7 +36,7 @@ export function createTableState(editor) {
     if (!t.base) return;
     $("t-name").textContent = `${t.base.name}: ${t.placed.length} piece(s) placed since the start`;
     $("t-rounds").value = t.rounds; $("t-skills").value = t.skills; $("t-trump").value = t.trump;
-    const counts = t.base.mode === "party" ? [4, 3] : [2];
+    const counts = tableSizes(t.base.mode);
     $("t-players").replaceChildren(...counts.map((n) => new Option(String(n), String(n))));
     $("t-players").value = String(t.players);
     for (const b of document.querySelectorAll("#t-gone [data-gone]")) b.setAttribute("aria-pressed", t.gone.has(b.dataset.gone) ? "true" : "false");
@@ -129,7 +130,7 @@ export function createTableState(editor) {
     t.gone = new Set((doc.gone || []).filter((c) => CARDS.includes(c)));
     t.rounds = +doc.rounds || m.rounds; t.skills = Number.isInteger(doc.skills) ? doc.skills : m.skills;
     t.trump = COLOURS.includes(doc.trump) ? doc.trump : "purple";
-    t.players = +doc.players || (m.mode === "party" ? 4 : 2);
+    t.players = +doc.players || tableSizes(m.mode)[0];
     $("t-msg").textContent = `loaded ${f.name}`;
     refresh();
   }
