@@ -16,13 +16,17 @@ export function emptyState() {
            board: Array(SIZE).fill(".".repeat(SIZE)), placed: [] };
 }
 
-// the TOML text of a state document (a JSON string is a TOML basic string)
+// the TOML text of a state document, as the server's writer (io/missionwrite.mission_toml) writes
+// it: rounds and skills only where they are not the mode's (a JSON string is a TOML basic string)
 export function toml(s) {
   const q = (t) => JSON.stringify(String(t));
   const out = [`name = ${q(s.name || "Untitled")}`];
   if (s.story) out.push(`story = ${q(s.story)}`);
-  out.push(`mode = ${q(s.mode)}`, `clear = ${s.clear === "all" ? '"all"' : s.clear}`, `rounds = ${s.rounds}`,
-           `skills = ${s.skills}`, 'board = """', ...s.board, '"""');
+  out.push(`mode = ${q(s.mode)}`, `clear = ${s.clear === "all" ? '"all"' : s.clear}`);
+  const d = modeDefaults(s.mode);
+  if (s.rounds !== d.rounds) out.push(`rounds = ${s.rounds}`);
+  if (s.skills !== d.skills) out.push(`skills = ${s.skills}`);
+  out.push('board = """', ...s.board, '"""');
   for (const p of s.placed) out.push("", "[[placed]]", `piece = ${q(p.piece)}`, `cells = [${p.cells.map(q).join(", ")}]`);
   return out.join("\n") + "\n";
 }
