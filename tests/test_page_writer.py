@@ -34,7 +34,8 @@ def test_the_pages_toml_is_the_servers_on_every_bundled_mission(tmp_path):
     if node is None:
         pytest.skip("node is not installed (the page's writer is run by node)")
     catalog = load_catalog()
-    missions = [load_mission(p, catalog) for folder in ("buddy", "party") for p in sorted((MISSIONS / folder).glob("*.toml"))]
+    files = [p for folder in ("buddy", "party") for p in sorted((MISSIONS / folder).glob("*.toml"))]
+    missions = [load_mission(p, catalog) for p in files]
     script = tmp_path / "run.mjs"
     script.write_text(RUN)
     res = subprocess.run([node, str(script), STATIC.as_uri()], capture_output=True, text=True, timeout=60,
