@@ -12,8 +12,7 @@ from solver.core.codes import BAND_POLICIES, PolicyId
 from solver.core.errors import InputError
 from solver.core.stats import wilson
 from solver.game.search import DEFAULT_SAMPLES
-from solver.io.catalog import load_catalog
-from solver.io.difficulty import campaign_difficulty
+from solver.io.difficulty import measured_for, no_campaign_text
 from solver.io.missionfile import check_file, load_mission, warning_items
 from solver.io.paths import MISSIONS
 from solver.openhand.ceiling import ceiling
@@ -35,9 +34,12 @@ def mission_warnings(m, min_pieces: int | None) -> list[str]:
 
 
 def measured_campaign(catalog) -> dict:
-    """The shipped table of the campaign's ladder (io/difficulty.py) when it holds every bundled
-    mission and player count for this catalog, else {}."""
-    table = campaign_difficulty(catalog.key, load_catalog().key)
+    """The campaign measured for this catalog (io/difficulty.measured_for): the shipped table when
+    it holds every bundled mission and player count, or the table `kakapo campaign` measured for
+    another catalog; else {}."""
+    table, source = measured_for(catalog)
+    if source != "bundled":
+        return table
     for path in sorted(BUNDLED.glob("*/*.toml")):
         m = load_mission(path, catalog)
         if any((m.id, players) not in table for players in m.player_counts()):
@@ -158,6 +160,10 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
             entry["shortfall"] = shortfall_of_rates(rates, entry["band"]["ceiling"]["clear_rate"])
             if shortfalls and (m.mode, players) in shortfalls:
                 entry["shortfall_place"] = place_by_difficulty(entry["shortfall"], shortfalls[(m.mode, players)])
+                entry["shortfall_place"]["source"] = measured_for(catalog)[1]
+            elif shortfalls is not None and measured_for(catalog)[1] is None:
+                entry["shortfall_place"] = None  # never a place among figures of other shapes
+                entry["campaign_text"] = no_campaign_text(catalog)
         if baseline is not None and (m.mode, players) in baseline:
             entry.update(place_among(entry["clear_rate"], baseline[(m.mode, players)]))
         doc["difficulty"].append(entry)

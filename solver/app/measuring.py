@@ -19,6 +19,7 @@ from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
 from solver.game.moment import moment_spec
 from solver.io.catalog import DEFAULT_CATALOG, Catalog
+from solver.io.difficulty import measured_for, no_campaign_text
 from solver.io.missionfile import check_file
 from solver.io.paths import mission_path
 
@@ -121,9 +122,13 @@ def place_in_campaign(doc: Doc, m: Mission, catalog: Catalog, players: int) -> N
     from solver.analysis.validate import bundled_shortfalls, place_by_difficulty, placement_phrase  # heavy: OR-Tools
 
     others = [(mid, v) for mid, v in bundled_shortfalls(catalog).get((m.mode, players), []) if mid != m.id]
+    source = measured_for(catalog)[1]
     if others:
-        doc["difficulty"]["campaign"] = place_by_difficulty(doc["difficulty"]["value"], others)
+        doc["difficulty"]["campaign"] = {**place_by_difficulty(doc["difficulty"]["value"], others), "source": source}
         doc["difficulty"]["campaign_text"] = placement_phrase(doc["difficulty"]["campaign"])
+    elif source is None:  # no campaign measured with these shapes: nothing to compare with, and said so
+        doc["difficulty"]["campaign"] = None
+        doc["difficulty"]["campaign_text"] = no_campaign_text(catalog)
 
 
 def mission_job(kind: str, text: str, catalog: Catalog, name: str | None, players: int | None, games: int,

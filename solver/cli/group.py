@@ -14,7 +14,7 @@ COMMANDS = {
     "solve": "puzzle", "show": "puzzle", "pieces": "puzzle", "list": "puzzle",
     "play": "games", "review": "games", "rate": "games",
     "simulate": "measure", "chance": "measure", "ceiling": "measure", "ladder": "measure", "validate": "measure",
-    "generate": "measure", "report": "measure",
+    "generate": "measure", "report": "measure", "campaign": "measure",
     "studio": "serve",
 }
 

@@ -276,8 +276,10 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
         click.echo(f"  {'open-hand ceiling':<20} {c['clear_rate']:>7.1%}  (cheats: sees every hand{undecided})")
         d = doc["difficulty"]
         click.echo(f"{d['name']}: {d['value']:.2f} (the share of clearable deals a rung misses, on average)")
-        if "campaign" in d:
+        if d.get("campaign"):
             click.echo(f"in the campaign: {placement_phrase(d['campaign'])}")
+        elif "campaign_text" in d:
+            click.echo(d["campaign_text"])
     if png_path:  # after the answer is printed: a failed write never loses it
         from solver.view.report_plots import ladder_plot  # heavy: matplotlib
 
@@ -422,8 +424,10 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
             if "shortfall" in entry:
                 click.echo(f"    difficulty: shortfall {entry['shortfall']:.2f} (the share of clearable deals a rung "
                            "of the ladder misses, on average; 0 = every rung clears them all)")
-                if "shortfall_place" in entry:
+                if entry.get("shortfall_place"):
                     click.echo(f"    by its shortfall: {placement_phrase(entry['shortfall_place'])}")
+                elif "campaign_text" in entry:
+                    click.echo(f"    {entry['campaign_text']}")
     sys.exit(code)
 
 
@@ -532,3 +536,96 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
             "command": "kakapo " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("kakapo") else ""}
     for f in write_outputs(rows_of(plan, progress), out, {m.id: m for _, m in plan.missions}, meta):
         click.echo(str(f))
+
+
+# ---------------------------------------------------------------- campaign
+@main.command()
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
+@pieces_option
+@click.option("--games", type=click.IntRange(min=1), default=500, show_default=True,
+              help="Deals per rung (the search player's 32 and 64 samples: the first 200 at most).")
+@click.option("--players", "players", type=int, multiple=True,
+              help="Measure only this table size (repeatable; default each mission's).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="A Dask scheduler (tcp://HOST:PORT): the same numbers as a local run.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Where difficulty.json goes (default DIRECTORY; required for the bundled campaign).")
+@click.option("--force", is_flag=True, help="Replace a difficulty.json measured for another catalog.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def campaign(directory, pieces, games, players, seed, workers, scheduler, out_dir, force, as_json):
+    """Measure the campaign for your copy's pieces: the ladder of every mission of DIRECTORY (the
+    bundled campaign when left out) for each player count, with --pieces FILE; the missions in
+    order of shortfall; DIRECTORY/difficulty.json written with the catalog's digest inside.
+
+    Ctrl-C keeps the finished work; the same command finishes the rest. From then on `list`,
+    `ladder` and `validate` compare a mission with this campaign when they use that catalog.
+
+    \b
+    Example: kakapo campaign my_missions --pieces my_pieces.toml --games 200
+    Example: kakapo campaign --pieces my_pieces.toml --out my_campaign
+    """
+    from solver.analysis.cluster import NoWorkers  # heavy: with the task runners
+    from solver.analysis.report import claim_folder, plan_report, report_identity, rows_of, run_plan
+    from solver.app.campaign import (
+        CEILING_TIME_LIMIT,
+        campaign_doc,
+        campaign_missions,
+        difficulty_rows,
+        write_difficulty,
+    )
+
+    if directory is None and out_dir is None:
+        raise InputError("--out", "the bundled campaign is measured into a folder of yours",
+                         "add --out DIR (difficulty.json is written there)")
+    catalog = load_catalog(pieces)
+    catalog_bytes = Path(pieces or DEFAULT_CATALOG).read_bytes()
+    digest = catalog.digest
+    paths = campaign_missions(None if directory is None else Path(directory))
+    out = Path(out_dir or directory)
+    check_writable(str(out), "--out", folder=True)
+    plan = plan_report(paths, catalog, catalog_bytes, games, seed, set(players) or None, BAND_POLICIES[1],
+                       CEILING_TIME_LIMIT, baseline=True, ceiling_games=games, ladder_games=games)
+    if not plan.rows:
+        raise InputError("--players", "no mission of these is played by that many players", "check --players")
+    work = out / f".campaign-{digest}"
+    claim_folder(work, report_identity(plan), force=True)  # the folder of this catalog's measurements
+    bar = ProgressBar("campaign", enabled=not as_json)
+    state = {"done": 0, "total": 0}
+
+    def tick(done, total, label):
+        if label is None and done and not as_json:
+            click.echo(f"resuming: {done} of {total} results already measured", err=True)
+        state.update(done=done, total=total)
+        bar.update(done, total, label)
+
+    try:
+        progress = run_plan(plan, work, workers or default_workers(), scheduler, tick)
+    except NoWorkers as e:
+        bar.close()
+        click.echo(f"error: {e}; {state['done']} of {state['total']} results are kept", err=True)
+        click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(f"interrupted: {state['done']} of {state['total']} results kept in {work}; run the same "
+                   "command again to finish the campaign", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    bar.close()
+    rows = difficulty_rows(rows_of(plan, progress), {m.id: p for p, m in plan.missions}, games, seed)
+    doc = campaign_doc(rows, digest, Path(pieces).name if pieces else "bundled")
+    written = write_difficulty(out, doc, force)
+    if as_json:
+        emit_json({"pieces_digest": digest, "file": str(written),
+                   "rows": [{k: r[k] for k in ("mission", "players", "shortfall", "rates", "ceiling_rate",
+                                               "min_pieces")} for r in rows], "order": doc["order"]})
+        return
+    names = {m.id: m.name for _, m in plan.missions}
+    click.echo(f"the campaign measured with {pieces or 'the bundled catalog'} ({games} deals a rung, seed {seed}), "
+               "easiest first:")
+    for k, mid in enumerate(doc["order"], start=1):
+        parts = [f"{r['players']}p {r['shortfall']:.3f}" for r in rows if r["mission"] == mid]
+        click.echo(f"{k:>3}. {mid:<6} {names[mid]:<28} shortfall {', '.join(parts)}")
+    click.echo(str(written))

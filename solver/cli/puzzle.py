@@ -27,7 +27,7 @@ from solver.core.board import parse_cell
 from solver.core.cards import ALL_CARDS, Colour
 from solver.core.rules import Board, blocked_reason
 from solver.io.catalog import load_catalog
-from solver.io.difficulty import campaign_listing
+from solver.io.difficulty import campaign_listing, measured_for, no_campaign_text
 from solver.io.missionwrite import mission_json
 from solver.view.render import LEGEND, draw, shape_strip, use_colour
 
@@ -231,6 +231,8 @@ def list_missions(pieces, as_json):
                    f"{per_table(r['min_pieces']):<13}  {per_table(r['shortfall'])}")
         if not r["fits"]:
             click.echo(f"     does not fit this catalog: {r['why']}")
-    if pieces is not None and catalog.key != load_catalog().key:
-        click.echo(f"\nno campaign measured for this catalog: the figures are left out (measured with the "
-                   f"bundled shapes, they are not about {pieces})")
+    where = measured_for(catalog)[1]
+    if where is None:
+        click.echo(f"\n{no_campaign_text(catalog)}; the figures of the bundled shapes are left out")
+    elif where != "bundled":
+        click.echo(f"\nthe figures: the campaign measured for this catalog ({where})")

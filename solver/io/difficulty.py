@@ -50,34 +50,69 @@ def campaign_difficulty(catalog_key: tuple | None = None, default_key: tuple | N
     not ``default_key`` (the one the campaign was measured with)."""
     if catalog_key is not None and catalog_key != default_key:
         return {}
+    return read_table(path)
+
+
+def read_table(path: Path, pieces_digest: str | None = None, folder: Path | None = None
+               ) -> dict[tuple[str, int], MeasuredRow]:
+    """The rows of a ``difficulty.json`` whose mission file is still the one measured (a mission of
+    ``folder`` by its id, else a bundled one); with ``pieces_digest``, only a table measured for
+    that catalog (else {})."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
         rows = doc["rows"]
-    except (OSError, ValueError, KeyError, TypeError):
+        if pieces_digest is not None and doc.get("pieces_digest") != pieces_digest:
+            return {}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
     out: dict[tuple[str, int], MeasuredRow] = {}
     for r in rows if isinstance(rows, list) else ():
         try:
-            file = bundled_mission(r["mission"])
+            own = None if folder is None else folder / f"{r['mission']}.toml"
+            file = own if own is not None and own.is_file() else bundled_mission(r["mission"])
             if file is None or file_digest(file) != r["digest"]:
                 continue  # the mission changed since it was measured
             row = MeasuredRow(str(r["mission"]), str(r["mode"]), int(r["players"]), int(r["games"]), int(r["seed"]),
                               {str(k): float(v) for k, v in r["rates"].items()}, float(r["ceiling_rate"]),
                               int(r["undecided"]), float(r["shortfall"]),
                               None if r.get("min_pieces") is None else int(r["min_pieces"]))
-        except (KeyError, TypeError, ValueError, AttributeError):
+        except (KeyError, TypeError, ValueError, AttributeError, OSError):
             continue
         out[(row.mission, row.players)] = row
     return out
 
 
+def measured_for(catalog, near: tuple[Path, ...] = ()) -> tuple[dict[tuple[str, int], MeasuredRow], str | None]:
+    """The campaign measured for ``catalog`` and where it was found: the shipped table for the
+    bundled shapes ("bundled"); for another catalog, the first ``difficulty.json`` measured for it
+    (`kakapo campaign`) in the folders ``near`` or the catalog file's own folder. ({}, None) when
+    none was: nothing is then compared with figures of other shapes."""
+    if catalog.key == load_catalog().key:
+        return read_table(DIFFICULTY_FILE), "bundled"
+    places = list(near)
+    if catalog.source and Path(catalog.source).is_file():
+        places.append(Path(catalog.source).resolve().parent)
+    for folder in places:
+        table = read_table(folder / "difficulty.json", catalog.digest, folder)
+        if table:
+            return table, str(folder / "difficulty.json")
+    return {}, None
+
+
+def no_campaign_text(catalog) -> str:
+    """What is said where no campaign was measured for the catalog in use."""
+    source = catalog.source or "FILE"
+    return (f"no campaign measured for this catalog: kakapo campaign --pieces {source} --out DIR (then keep "
+            "DIR/difficulty.json beside the catalog)")
+
+
 def campaign_listing(catalog) -> list[dict]:
     """`kakapo list`: every bundled mission in campaign order with its name, mode, player counts,
-    fewest pieces and shortfall per player count (None where the shipped table has no row for
-    the file as it is now, and for every mission when ``catalog`` is not the one the campaign was
-    measured with: those figures are not about that catalog), and whether it fits ``catalog``
+    fewest pieces and shortfall per player count from the campaign measured for ``catalog``
+    (``measured_for``; None where it has no row for the file as it is now, and for every mission
+    when none was measured for that catalog), and whether it fits ``catalog``
     (``fits``; ``why`` not: a pre-placed piece whose cells are not its shape there)."""
-    measured = campaign_difficulty(catalog.key, load_catalog().key)
+    measured, _ = measured_for(catalog)
     out = []
     for folder in ("buddy", "party"):
         for path in sorted((MISSIONS / folder).glob("*.toml")):

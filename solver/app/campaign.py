@@ -1,0 +1,99 @@
+"""The campaign measured for a catalog (`kakapo campaign`): the ladder of every mission of a folder
+(the bundled campaign when none is given) for each of its player counts, played with that
+catalog's shapes; the missions in order of their shortfall; and ``difficulty.json`` written with
+the catalog's digest inside, so that what is compared later is compared with figures of the same
+shapes.
+
+The work is the batch report's (``analysis/report.py``): each rung's games, the open-hand
+ceiling and the fewest pieces are tasks, kept as they finish in a progress file of the output
+folder (``.campaign-DIGEST/``): Ctrl-C keeps them, the same command finishes the rest, and a
+Dask scheduler runs the same tasks with the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from solver.analysis.ladder import LADDER_SAMPLES, rung_games
+from solver.app.documents import Doc
+from solver.core.codes import BAND_POLICIES
+from solver.core.errors import InputError
+from solver.io.catalog import is_catalog_text
+from solver.io.difficulty import file_digest
+from solver.io.paths import MISSIONS
+from solver.io.safefiles import write_file
+
+DIFFICULTY = "difficulty.json"
+CEILING_TIME_LIMIT = 60.0  # seconds a deal of the ceiling, as `kakapo ladder`
+
+
+def campaign_missions(directory: Path | None) -> list[Path]:
+    """The missions of ``directory`` (its ``*.toml`` files that are not catalogs; the bundled
+    campaign, Buddy then Party, when None)."""
+    if directory is None:
+        return [p for mode in ("buddy", "party") for p in sorted((MISSIONS / mode).glob("*.toml"))]
+    if not directory.is_dir():
+        raise InputError(str(directory), "not a folder", "give the folder of your missions (or none: the bundled "
+                         "campaign, with --out)")
+    found = []
+    for p in sorted(directory.glob("*.toml")):
+        try:
+            if p.is_file() and not is_catalog_text(p.read_text(encoding="utf-8", errors="replace")):
+                found.append(p)
+        except OSError:
+            continue
+    if not found:
+        raise InputError(str(directory), "no mission files (*.toml) in this folder", "give the folder of your "
+                         "missions")
+    return found
+
+
+def difficulty_rows(rows: list[Doc], paths: dict[str, Path], games: int, seed: int) -> list[Doc]:
+    """The batch report's rows as ``difficulty.json``'s: each rung's rate, the ceiling, the
+    shortfall and the fewest pieces, with the digest of the mission file measured."""
+    out = []
+    for r in rows:
+        rates = {p: r[f"{p}_rate"] for p in BAND_POLICIES}
+        rates.update({f"search-{k}": r[f"search{k}_rate"] for k in LADDER_SAMPLES})
+        out.append({"mission": r["mission"], "mode": r["mode"], "players": int(r["players"]), "games": games,
+                    "seed": seed, "digest": file_digest(paths[r["mission"]]), "rates": rates,
+                    "rung_games": {f"search-{k}": rung_games(k, games) for k in LADDER_SAMPLES
+                                   if rung_games(k, games) != games},
+                    "ceiling_rate": r["ceiling_rate"], "undecided": int(r["ceiling_undecided"]),
+                    "shortfall": r["shortfall"], "min_pieces": r["min_pieces"]})
+    return out
+
+
+def campaign_order(rows: list[Doc]) -> list[str]:
+    """The missions easiest first: by the mean of their shortfalls over their player counts."""
+    by_mission: dict[str, list[float]] = {}
+    for r in rows:
+        by_mission.setdefault(r["mission"], []).append(float(r["shortfall"]))
+    return sorted(by_mission, key=lambda m: (sum(by_mission[m]) / len(by_mission[m]), m))
+
+
+def campaign_doc(rows: list[Doc], digest: str, catalog_name: str) -> Doc:
+    return {"about": f"The campaign's ladder measured with the catalog {catalog_name} (kakapo campaign): each "
+                     "rung's clear rate on the same deals, the open-hand ceiling, the shortfall per mission and "
+                     "player count, and the fewest new pieces. A row counts while its mission file has this digest, "
+                     "for the catalog of this pieces_digest only.",
+            "pieces_digest": digest, "rows": rows, "order": campaign_order(rows)}
+
+
+def write_difficulty(out_dir: Path, doc: Doc, force: bool = False) -> Path:
+    """``out_dir/difficulty.json``, written whole and never through a link; one measured for another
+    catalog is not replaced unless ``force``."""
+    target = out_dir / DIFFICULTY
+    if target.is_file() and not target.is_symlink() and not force:
+        try:
+            theirs = json.loads(target.read_text(encoding="utf-8")).get("pieces_digest")
+        except (OSError, ValueError, AttributeError):
+            theirs = "?"
+        if theirs != doc["pieces_digest"]:
+            raise InputError(str(target), "holds a campaign measured for another catalog (or a file kakapo did not "
+                             "write)", "measure into another folder with --out, or add --force to replace it")
+    scratch = out_dir / f".campaign-{doc['pieces_digest']}" / "tmp"
+    scratch.mkdir(parents=True, exist_ok=True)
+    write_file(out_dir, DIFFICULTY, (json.dumps(doc, indent=1) + "\n").encode(), overwrite=True, scratch=scratch)
+    return target

@@ -1,0 +1,97 @@
+"""`kakapo campaign`: the campaign measured for your copy's pieces. Every mission's ladder with that
+catalog, in order of shortfall, written to difficulty.json with the catalog's digest; the same
+numbers resumed, with any workers and on a Dask cluster; and from then on `list` and `ladder`
+compare with it, while a catalog with no campaign says so instead of comparing with the bundled
+shapes' figures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.io.catalog import DEFAULT_CATALOG, load_catalog
+from solver.io.paths import mission_path
+
+RED_5 = '5 = "###/#.."       # L tetromino'
+
+
+def folder_with_catalog(tmp_path):
+    d = tmp_path / "copy"
+    d.mkdir()
+    for mid in ("b01", "b05"):
+        shutil.copy(mission_path(mid), d / f"{mid}.toml")
+    (d / "mine.toml").write_text(DEFAULT_CATALOG.read_text().replace(RED_5, '5 = "####"'))
+    return d
+
+
+def run(*args):
+    res = CliRunner().invoke(main, [str(a) for a in args])
+    return res
+
+
+def test_a_campaign_for_another_catalog_is_measured_written_resumed_and_compared_with(tmp_path):
+    d = folder_with_catalog(tmp_path)
+    res = run("campaign", d, "--pieces", d / "mine.toml", "--games", 4, "--workers", 1, "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    catalog = load_catalog(str(d / "mine.toml"))
+    assert doc["pieces_digest"] == catalog.digest != load_catalog().digest
+    assert sorted((r["mission"], r["players"]) for r in doc["rows"]) == [("b01", 2), ("b05", 2)]
+    assert sorted(doc["order"]) == ["b01", "b05"]
+    shortfall = {r["mission"]: r["shortfall"] for r in doc["rows"]}
+    assert shortfall[doc["order"][0]] <= shortfall[doc["order"][1]]
+    assert set(doc["rows"][0]["rates"]) >= {"greedy", "heuristic", "planner", "search-2", "search-64"}
+    written = json.loads((d / "difficulty.json").read_text())
+    assert written["pieces_digest"] == catalog.digest and len(written["rows"]) == 2  # the catalog is no mission
+    # the same command again: the work is kept, the same numbers; and with two workers the same
+    again = run("campaign", d, "--pieces", d / "mine.toml", "--games", 4, "--workers", 2, "--json")
+    assert again.exit_code == 0 and json.loads(again.output) == doc
+    # from then on list and ladder compare with the campaign measured for this catalog
+    rows = {r["id"]: r for r in json.loads(run("list", "--pieces", d / "mine.toml", "--json").output)["missions"]}
+    assert rows["b05"]["shortfall"]["2"] == round(shortfall["b05"], 4) and rows["b02"]["shortfall"]["2"] is None
+    ladder = json.loads(run("ladder", d / "b05.toml", "--pieces", d / "mine.toml", "--games", 4, "--json").output)
+    assert ladder["difficulty"]["campaign"]["source"] == str((d / "difficulty.json").resolve())
+
+
+def test_a_catalog_with_no_campaign_says_so_instead_of_comparing(tmp_path):
+    d = folder_with_catalog(tmp_path)
+    res = run("ladder", "b05", "--pieces", d / "mine.toml", "--games", 4, "--json")
+    assert res.exit_code == 0, res.output
+    diff = json.loads(res.output)["difficulty"]
+    assert diff["campaign"] is None and "no campaign measured for this catalog" in diff["campaign_text"]
+    bundled = json.loads(run("ladder", "b05", "--games", 4, "--json").output)["difficulty"]
+    assert bundled["campaign"]["source"] == "bundled"
+
+
+def test_the_bundled_campaign_needs_a_folder_of_yours_and_another_catalogs_table_is_not_replaced(tmp_path):
+    d = folder_with_catalog(tmp_path)
+    res = run("campaign", "--pieces", d / "mine.toml")
+    assert res.exit_code == 2 and "--out" in res.output
+    (d / "difficulty.json").write_text(json.dumps({"pieces_digest": "another", "rows": []}))
+    res = run("campaign", d, "--pieces", d / "mine.toml", "--games", 2, "--workers", 1)
+    assert res.exit_code == 2 and "another catalog" in res.output
+    assert json.loads((d / "difficulty.json").read_text())["pieces_digest"] == "another"
+
+
+@pytest.mark.slow
+def test_a_campaign_on_a_dask_cluster_gives_the_local_numbers(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    d = folder_with_catalog(tmp_path)
+    local = run("campaign", d, "--pieces", d / "mine.toml", "--games", 3, "--workers", 1, "--json")
+    assert local.exit_code == 0, local.output
+    other = tmp_path / "other"
+    shutil.copytree(d, other, ignore=shutil.ignore_patterns(".campaign-*", "difficulty.json"))
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+    try:
+        remote = run("campaign", other, "--pieces", other / "mine.toml", "--games", 3, "--scheduler",
+                     cluster.scheduler_address, "--json")
+    finally:
+        cluster.close()
+    assert remote.exit_code == 0, remote.output
+    strip = lambda doc: {**doc, "file": None}  # noqa: E731
+    assert strip(json.loads(remote.output)) == strip(json.loads(local.output))
