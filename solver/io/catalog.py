@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
 from solver.core.board import Shape
 from solver.core.cards import ALL_CARDS, VALUES, Card, Colour
-from solver.core.errors import ParseError
+from solver.core.errors import InputError, InputErrors, ParseError
 from solver.io.paths import MISSIONS
 from solver.io.tomlfile import TomlSource
 
@@ -38,6 +39,12 @@ class Catalog(Mapping):
         """The shapes as one hashable value: equal for two catalogs that select the same pieces."""
         return tuple(sorted((card.index, shape.cells) for card, shape in self._shapes.items()))
 
+    @property
+    def digest(self) -> str:
+        """The shapes' digest (comments and layout of the file aside): what a campaign measured for
+        this catalog names (``difficulty.json``'s ``pieces_digest``)."""
+        return hashlib.sha256(repr(self.key).encode()).hexdigest()[:16]
+
 
 CATALOG_TABLE = re.compile(r"^\s*\[\s*(red|yellow|green|blue|purple)\s*\]\s*(#.*)?$", re.MULTILINE)
 
@@ -50,45 +57,100 @@ def is_catalog_text(text: str) -> bool:
 
 def load_catalog(path: str | Path | None = None, text: str | None = None) -> Catalog:
     """Parse a catalog TOML file (default: the bundled one), or ``text`` (a catalog a game log
-    carries; ``path`` then names the log); raises InputError."""
+    carries; ``path`` then names the log); raises InputErrors naming every independent problem."""
     path = DEFAULT_CATALOG if path is None else path
     src = TomlSource(path, "piece catalog", text)
-    data = src.data
-    shapes: dict[Card, Shape] = {}
-    for key in data:
-        try:
-            Colour.parse(key)
-            ok = key == Colour.parse(key).long
-        except ParseError:
-            ok = False
-        if not ok:
-            close = difflib.get_close_matches(key, [c.long for c in Colour], n=1, cutoff=0.6)
-            hint = f": did you mean [{close[0]}]?" if close else ""
-            raise src.error(f"unknown table or key [{key}]{hint}",
-                            "the catalog has exactly the tables [red] [yellow] [green] [blue] [purple]",
-                            src.table_line(key) or src.key_line(key) or src.line_of(re.escape(key)) or 1)
-    for colour in Colour:
-        table = data.get(colour.long)
-        if not isinstance(table, dict):
-            raise src.error(f"missing table [{colour.long}]",
-                            f"add a [{colour.long}] table with keys 1 to 8, each a shape such as \"##/#.\"")
-        start = src.table_line(colour.long) or 1
-        for key in table:
-            if key not in {str(v) for v in VALUES}:
-                raise src.error(f"[{colour.long}] has key {key!r}; keys are the values 1 to 8",
-                                "rename or remove that key", src.key_line(key, start))
-        for v in VALUES:
-            if str(v) not in table:
-                raise src.error(f"[{colour.long}] has no piece for value {v}",
-                                f"add a line {v} = \"...\" with the shape of {colour.long}-{v}", start)
-            raw = table[str(v)]
-            line = src.key_line(str(v), start)
-            if not isinstance(raw, str):
-                raise src.error(f"{colour.long}-{v}: the shape must be a string of '#' and '.'",
-                                'write it like 3 = "###" or 4 = "##/#."', line)
-            try:
-                shapes[Card(colour, v)] = Shape.parse(raw)
-            except ParseError as e:
-                raise src.error(f"{colour.long}-{v}: {e}", "draw one edge-connected piece with '#' cells",
-                                line) from None
+    shapes, problems = read_catalog(src)
+    if problems:
+        raise InputErrors([e for _, e in problems])
     return Catalog(shapes, str(path), src.text)
+
+
+Problem = tuple[str | None, InputError]  # the piece it concerns ("red-5"; None: a table or key), what and where
+MAX_PROBLEMS = 50  # a catalog's problems named at most: one per piece and a few more (a hostile file holds thousands)
+VALUE_KEYS = tuple(str(v) for v in VALUES)
+SHAPE_FIX = "draw one edge-connected piece with '#' cells"
+STRING_FIX = 'write it like 3 = "###" or 4 = "##/#."'
+_HEADER = re.compile(r"""^\s*\[\s*["']?([^\[\]"'\s]+)["']?\s*\]""")
+_KEY = re.compile(r"""^\s*["']?([A-Za-z0-9_-]+)["']?\s*=""")
+
+
+def piece_shape(raw: object) -> Shape:
+    """One piece as a catalog gives it: a string of rows of '#' and '.' whose '#' cells are one
+    edge-connected polyomino of at most MAX_SHAPE_CELLS cells (``Shape.parse``); ParseError saying
+    what is wrong. The rule every piece of every catalog is read by."""
+    if not isinstance(raw, str):
+        raise ParseError("the shape must be a string of '#' and '.'")
+    return Shape.parse(raw)
+
+
+def read_catalog(src: TomlSource) -> tuple[dict[Card, Shape], list[Problem]]:
+    """The shapes of a parsed catalog and every independent problem in it (the first MAX_PROBLEMS),
+    each with the piece it concerns: exactly the five colour tables, each with the keys 1 to 8 and
+    nothing else, each piece one shape (``piece_shape``). What `--pieces` loads and the studio's
+    piece editor checks: the one set of rules."""
+    data = src.data
+    lines = key_lines(src.lines)
+    colours = [c.long for c in Colour]
+    shapes: dict[Card, Shape] = {}
+    problems: list[Problem] = []
+
+    def problem(piece: str | None, message: str, fix: str, line: int | None) -> None:
+        if len(problems) < MAX_PROBLEMS:
+            problems.append((piece, src.error(message, fix, line)))
+
+    misspelt = set()  # a colour whose table is there under a misspelt name: said once, where it is misspelt
+    for key in data:
+        if key in colours:
+            continue
+        if len(problems) >= MAX_PROBLEMS:
+            break
+        close = difflib.get_close_matches(key, colours, n=1, cutoff=0.6)
+        misspelt.update(close)
+        hint = f": did you mean [{close[0]}]?" if close else ""
+        line = lines.get((key, None)) or lines.get(("", key)) or src.line_of(re.escape(key)) or 1
+        problem(None, f"unknown table or key [{key}]{hint}",
+                "the catalog has exactly the tables [red] [yellow] [green] [blue] [purple]", line)
+    for colour in Colour:
+        name = colour.long
+        table = data.get(name)
+        if not isinstance(table, dict):
+            if name not in misspelt:
+                problem(None, f"missing table [{name}]",
+                        f"add a [{name}] table with keys 1 to 8, each a shape such as \"##/#.\"", None)
+            continue
+        start = lines.get((name, None)) or lines.get(("", name)) or 1
+        for key in table:
+            if key not in VALUE_KEYS:
+                problem(None, f"[{name}] has key {key!r}; keys are the values 1 to 8", "rename or remove that key",
+                        lines.get((name, key)))
+        for v in VALUES:
+            piece = f"{name}-{v}"
+            if str(v) not in table:
+                problem(piece, f"[{name}] has no piece for value {v}",
+                        f"add a line {v} = \"...\" with the shape of {piece}", start)
+                continue
+            raw = table[str(v)]
+            try:
+                shapes[Card(colour, v)] = piece_shape(raw)
+            except ParseError as e:
+                problem(piece, f"{piece}: {e}", SHAPE_FIX if isinstance(raw, str) else STRING_FIX,
+                        lines.get((name, str(v))) or start)
+    return shapes, problems
+
+
+def key_lines(lines: list[str]) -> dict[tuple[str, str | None], int]:
+    """Where each table header ``(table, None)`` and each key under it ``(table, key)`` first appears
+    (``""``: before any header), in one pass over the lines."""
+    out: dict[tuple[str, str | None], int] = {}
+    table = ""
+    for i, text in enumerate(lines, 1):
+        m = _HEADER.match(text)
+        if m:
+            table = m.group(1)
+            out.setdefault((table, None), i)
+            continue
+        m = _KEY.match(text)
+        if m:
+            out.setdefault((table, m.group(1)), i)
+    return out
