@@ -481,6 +481,8 @@ class Table:
             return f"not imported: {e.errors[-1] if e.errors else 'it could not be replayed'}", gid
         except Exception as e:
             return f"not imported: {type(e).__name__}", gid
+        finally:
+            self.thinkers.release(f"import {gid}")
         g = TableGame(setup, moves, streams)
         self.store.add_game(setup, {int(s): token_hash(t) for s, t in tokens.items()}, log_text(g.log()), moves,
                             streams, g.state.round, g.state.result(), imported_from=path.name)
