@@ -6,5 +6,6 @@ seats, the policies and their defaults, the job kinds) is said once, here.
 ``inputs``: resolving what a request names (missions, catalogs, logs, seats, pieces);
 ``registry``: the policies and the job kinds; ``solving``: solve, count and the checks a mission
 text gets; ``measuring``: simulate, ceiling, ladder, validate, generate, report; ``games``: play,
-review and rate; ``jobs``: the long work as the studio runs it.
+review and rate; ``jobs``: the long work as the studio runs it; ``catalogs``: a piece
+catalog's text checked (the studio's piece editor).
 """

@@ -568,8 +568,8 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     Example: kakapo campaign --pieces my_pieces.toml --out my_campaign
     """
     from solver.analysis.cluster import NoWorkers  # heavy: with the task runners
-    from solver.analysis.report import claim_folder, plan_report, report_identity, rows_of, run_plan
-    from solver.app.campaign import (
+    from solver.analysis.report import claim_folder, plan_report, report_identity, rows_of, run_plan  # heavy: pandas
+    from solver.app.campaign import (  # heavy: the ladder's analysis
         CEILING_TIME_LIMIT,
         campaign_doc,
         campaign_missions,

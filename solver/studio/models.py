@@ -104,3 +104,17 @@ class CatalogChoice(Strict):
     """The catalog to use: a file of the folder (``x.toml``), or null for the bundled one."""
 
     file: str | None = Field(default=None, max_length=200)
+
+
+class CatalogText(Strict):
+    """A piece catalog's text, to check (the page's piece editor)."""
+
+    text: str = Field(max_length=MAX_TEXT)
+
+
+class CatalogSave(Strict):
+    """A piece catalog written as ``--dir/file``; ``replace``: over a file of that name."""
+
+    file: str = Field(max_length=200)
+    text: str = Field(max_length=MAX_TEXT)
+    replace: bool = False

@@ -8,6 +8,7 @@ import { api, forgetHostToken, HOST_TOKEN, hostToken } from "./api.js";
 import { $ } from "./dom.js";
 import { createEditor } from "./editor.js";
 import { createPlay } from "./play.js";
+import { createPieces } from "./pieces.js";
 import { createRate } from "./rate.js";
 import { createReview } from "./review.js";
 import { loadRules } from "./rules.js";
@@ -67,6 +68,7 @@ async function pollStatus(first) {
   setTimeout(() => pollStatus(), 1000);
 }
 
+// the header's Catalog menu and the pieces the editor draws, as the server has them now
 async function catalogs(editor) {
   const res = await api("GET", "/api/catalogs");
   if (!res.ok) return;
@@ -103,11 +105,14 @@ async function init() {
   table.init();
   play.init(status.ok && status.doc ? status.doc.link || null : null);
   createRate().init();
+  const pieces = createPieces(() => catalogs(editor));
+  pieces.init();
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {
     b.addEventListener("click", () => {
       showView(b.dataset.tab);
       if (b.dataset.tab === "play") play.shown();
       if (b.dataset.tab === "tablestate") table.showPiece();
+      if (b.dataset.tab === "pieces") pieces.shown();
     });
   }
   $("catalog").addEventListener("change", async () => {
