@@ -38,7 +38,7 @@ def need_browser():
 
 def start_studio(folder: Path, *extra: str) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "studio", "--port", "0", "--no-browser",
-                             "--dir", str(folder), "--workers", "2", *extra],
+                             "--dir", str(folder), "--workers", "2", "--bot-pace", "0", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(folder))
     t0 = time.time()
     line = proc.stdout.readline()

@@ -34,8 +34,9 @@ def folder(tmp_path):
 
 
 def client_for(folder):
-    """A studio on ``folder`` whose bots think in a thread of this process (the quick studio)."""
-    app = create_app(folder, None, 1, warm=False, think_inline=True)
+    """A studio on ``folder`` whose bots think in a thread of this process and move at once (the
+    quick studio; the pace of bots at a table of people has a test of its own)."""
+    app = create_app(folder, None, 1, warm=False, think_inline=True, bot_pace=0)
     client = TestClient(app)
     client.ctx = app.state.ctx
     return client

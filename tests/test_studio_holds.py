@@ -187,7 +187,7 @@ def test_a_link_or_a_damaged_database_stops_the_studio_with_exit_2_naming_the_fi
 
 # ---------------------------------------------------------------- 3. no credential in a cookie
 def test_no_cookie_grants_anything_and_none_is_ever_set(tmp_path):
-    app = create_app(tmp_path, None, 1, warm=False, host_token="HOST", think_inline=True)
+    app = create_app(tmp_path, None, 1, warm=False, host_token="HOST", think_inline=True, bot_pace=0)
     with TestClient(app) as anyone:
         for cookies in ({"kakapo-studio-token": "HOST"}, {"token": "HOST"}, {"Authorization": "token HOST"}):
             res = TestClient(app, cookies=cookies).get("/api/games")
@@ -401,7 +401,7 @@ def test_out_of_range_seats_and_nul_names_are_4xx_and_private_answers_are_not_ca
 
 # ---------------------------------------------------------------- 9. a phone joins by scanning
 def test_links_come_with_their_qr_codes_and_the_host_link_is_the_hosts_only(tmp_path):
-    app = create_app(tmp_path, None, 1, warm=False, host_token="HOST", think_inline=True)
+    app = create_app(tmp_path, None, 1, warm=False, host_token="HOST", think_inline=True, bot_pace=0)
     app.state.ctx.host_link = "http://192.0.2.7:8765/?token=HOST"
     app.state.ctx.share_base = "http://192.0.2.7:8765"
     with TestClient(app) as anyone:
@@ -463,7 +463,7 @@ def test_the_host_hands_a_seat_to_a_bot_and_back_and_the_log_says_who_played(tmp
 
 
 def test_only_the_host_hands_seats_over(tmp_path):
-    app = create_app(tmp_path, None, 1, warm=False, host_token="HOST", think_inline=True)
+    app = create_app(tmp_path, None, 1, warm=False, host_token="HOST", think_inline=True, bot_pace=0)
     with TestClient(app) as anyone:
         host = TestClient(app, headers={"Authorization": "token HOST"})
         doc = host.post("/api/games", json={"mission": "b05", "human": [0]}).json()

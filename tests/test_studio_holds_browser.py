@@ -34,7 +34,7 @@ def far(tmp_path_factory):
     """`kakapo studio --host 0.0.0.0`: (base on 127.0.0.1, host token, folder)."""
     folder = tmp_path_factory.mktemp("far")
     proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "studio", "--host", "0.0.0.0", "--port", "0",
-                             "--no-browser", "--dir", str(folder), "--workers", "2"],
+                             "--no-browser", "--dir", str(folder), "--workers", "2", "--bot-pace", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(folder))
     t0 = time.time()
     line = proc.stdout.readline()

@@ -304,7 +304,7 @@ def test_no_answer_can_be_framed(tmp_path):
 
 # ---------------------------------------------------------------- 7. the host token
 def test_off_loopback_everything_but_a_seats_own_needs_the_host_token(tmp_path):
-    app = create_app(tmp_path, None, 1, warm=False, host_token="HOST", think_inline=True)
+    app = create_app(tmp_path, None, 1, warm=False, host_token="HOST", think_inline=True, bot_pace=0)
     with TestClient(app) as anyone:
         host = TestClient(app, headers={"Authorization": "token HOST"})
         assert anyone.get("/").status_code == 200 and anyone.get("/static/main.js").status_code == 200

@@ -21,8 +21,11 @@ from solver.runtime.workers import default_workers
 @pieces_option
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes a job uses (default: all cores).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+@click.option("--bot-pace", type=click.FloatRange(min=0, max=10), default=0.25, show_default=True,
+              help="At a table of people, the least seconds between a bot's move and the move before it (so that "
+                   "how long it thought tells nothing of its hand); 0 shows the bots' moves at once.")
 @user_errors
-def studio(host, port, directory, pieces, workers, no_browser):
+def studio(host, port, directory, pieces, workers, no_browser, bot_pace):
     """Serve the studio: draw a mission in the browser and see it checked, solved and rated.
 
     Prints `kakapo studio: http://HOST:PORT/` once it serves; Ctrl-C (or SIGTERM) stops it
@@ -40,4 +43,4 @@ def studio(host, port, directory, pieces, workers, no_browser):
             from None
     load_catalog(pieces)  # a broken catalog is said before anything is served
     serve(host, port, directory, pieces, workers or default_workers(), not no_browser,
-          say=lambda text: click.echo(text), warn=lambda text: click.echo(text, err=True))
+          say=lambda text: click.echo(text), warn=lambda text: click.echo(text, err=True), bot_pace=bot_pace)

@@ -28,6 +28,7 @@ from solver.studio.app import create_app
 from solver.studio.links import terminal_qr
 from solver.studio.security import WILDCARDS, is_loopback, local_addresses
 from solver.studio.store import Busy, FolderLock, state_folder
+from solver.studio.table import BOT_PACE
 
 STOP_SECONDS = 4.5  # after SIGTERM or Ctrl-C, the studio is gone within this, whatever it was doing
 
@@ -48,7 +49,8 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(host: str, port: int, directory: str, pieces: str | None, workers: int, open_browser: bool,
-          say: Callable[[str], None] = print, warn: Callable[[str], None] | None = None) -> None:
+          say: Callable[[str], None] = print, warn: Callable[[str], None] | None = None,
+          bot_pace: float = BOT_PACE) -> None:
     if not os.path.isdir(directory):
         raise InputError(directory, "--dir is not a folder", "give an existing folder (default: the current one)")
     sock = bind(host, port)
@@ -68,7 +70,7 @@ def serve(host: str, port: int, directory: str, pieces: str | None, workers: int
                          "give a folder you may write in") from None
     token = None if is_loopback(host) else secrets.token_urlsafe(24)
     try:
-        app = create_app(directory, pieces, workers, host_token=token)
+        app = create_app(directory, pieces, workers, host_token=token, bot_pace=bot_pace)
     except BaseException:
         lock.release()
         sock.close()

@@ -94,8 +94,11 @@ async function init() {
     return;
   }
   const status = await api("GET", "/api/status");
-  document.body.classList.remove("starting");
-  if (status.ok && status.doc && status.doc.host === false) { guest(!!hostToken()); return; }
+  if (status.ok && status.doc && status.doc.host === false) {
+    document.body.classList.remove("starting");
+    guest(!!hostToken());
+    return;
+  }
   await loadRules();  // the menus and limits, before anything reads them
   showView("editor");
   const editor = createEditor();
@@ -121,6 +124,7 @@ async function init() {
     $("status").textContent = res.ok ? `catalog: ${file || "the bundled one"}` : res.doc.error.message;
     await catalogs(editor);
   });
+  document.body.classList.remove("starting");  // shown once every control answers
   catalogs(editor);
   pollStatus(status);
 }
