@@ -29,7 +29,7 @@ TWO_PARTS = BUNDLED.replace(RED_5, '5 = "#.#/#.."')
 
 @pytest.fixture
 def studio(tmp_path):
-    app = create_app(tmp_path, None, 1, warm=False)
+    app = create_app(tmp_path, None, 1, warm=False, bot_pace=0)
     with TestClient(app) as client:
         client.folder = tmp_path
         client.ctx = app.state.ctx

@@ -28,7 +28,7 @@ board = """
 
 @pytest.fixture
 def studio(tmp_path):
-    app = create_app(tmp_path, None, 1, warm=False)
+    app = create_app(tmp_path, None, 1, warm=False, bot_pace=0)
     with TestClient(app) as client:
         client.app_ctx = app.state.ctx
         client.folder = tmp_path
@@ -146,7 +146,7 @@ def test_malformed_requests_are_4xx_with_a_json_error(studio):
 
 
 def test_security_host_origin_and_size(tmp_path):
-    app = create_app(tmp_path, None, 1, warm=False)
+    app = create_app(tmp_path, None, 1, warm=False, bot_pace=0)
     app.allow("127.0.0.1", 8765)
     with TestClient(app, base_url="http://127.0.0.1:8765") as client:
         assert client.get("/api/status").json()["kernels_progress"] == 1.0  # nothing to compile: ready

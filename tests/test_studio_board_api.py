@@ -86,7 +86,7 @@ def test_the_exact_answer_with_the_cards_gone_is_solve_exclude(tmp_path):
 
 @pytest.mark.slow
 def test_the_chance_job_is_kakapo_chance(tmp_path):
-    app = create_app(tmp_path, None, 1, warm=False)
+    app = create_app(tmp_path, None, 1, warm=False, bot_pace=0)
     text = bundled_mission("b05").read_text(encoding="utf-8")
     gone = ["red-1", "red-2", "red-3", "blue-4"]
     with TestClient(app) as client:

@@ -376,7 +376,7 @@ def test_a_studio_on_every_address_prints_the_host_link_and_says_who_can_do_what
 
 # ---------------------------------------------------------------- 8. bots off the request path
 def test_bots_think_in_worker_processes_while_the_server_answers(tmp_path):
-    app = create_app(tmp_path, None, 1, warm=False)  # thinking in a worker process, as the studio serves
+    app = create_app(tmp_path, None, 1, warm=False, bot_pace=0)  # thinking in a worker process, as the studio serves
     with TestClient(app) as client:
         slow = client.post("/api/games", json={"mission": "p15", "players": 4, "human": [], "policy": "search",
                                                "samples": 64})
@@ -395,7 +395,7 @@ def test_bots_think_in_worker_processes_while_the_server_answers(tmp_path):
 def test_the_job_queue_is_bounded(tmp_path):
     from solver.studio.jobs import MAX_WAITING
 
-    app = create_app(tmp_path, None, 1, warm=False)
+    app = create_app(tmp_path, None, 1, warm=False, bot_pace=0)
     app.state.ctx.jobs.shutdown()  # no job runs: they all wait
     client = TestClient(app)
     text = bundled_mission("b01").read_text()
@@ -411,7 +411,7 @@ def test_the_api_fuzzed_briefly_answers_no_5xx(tmp_path):
     schemathesis = pytest.importorskip("schemathesis")
     from hypothesis import HealthCheck, settings
 
-    app = create_app(tmp_path, None, 1, warm=False, think_inline=True)
+    app = create_app(tmp_path, None, 1, warm=False, think_inline=True, bot_pace=0)
     schema = schemathesis.openapi.from_asgi("/api/openapi.json", app)
     seen = []
     for op in schema.get_all_operations():
