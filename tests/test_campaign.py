@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import shutil
 
-import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
@@ -75,23 +74,3 @@ def test_the_bundled_campaign_needs_a_folder_of_yours_and_another_catalogs_table
     res = run("campaign", d, "--pieces", d / "mine.toml", "--games", 2, "--workers", 1)
     assert res.exit_code == 2 and "another catalog" in res.output
     assert json.loads((d / "difficulty.json").read_text())["pieces_digest"] == "another"
-
-
-@pytest.mark.slow
-def test_a_campaign_on_a_dask_cluster_gives_the_local_numbers(tmp_path):
-    distributed = pytest.importorskip("distributed")
-    d = folder_with_catalog(tmp_path)
-    local = run("campaign", d, "--pieces", d / "mine.toml", "--games", 3, "--workers", 1, "--json")
-    assert local.exit_code == 0, local.output
-    other = tmp_path / "other"
-    shutil.copytree(d, other, ignore=shutil.ignore_patterns(".campaign-*", "difficulty.json"))
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
-    try:
-        remote = run("campaign", other, "--pieces", other / "mine.toml", "--games", 3, "--scheduler",
-                     cluster.scheduler_address, "--json")
-    finally:
-        cluster.close()
-    assert remote.exit_code == 0, remote.output
-    strip = lambda doc: {**doc, "file": None}  # noqa: E731
-    assert strip(json.loads(remote.output)) == strip(json.loads(local.output))

@@ -109,3 +109,25 @@ def test_a_ladder_with_no_worker_gives_up_with_exit_2(tmp_path):
     finally:
         cluster.close()
     assert res.exit_code == 2 and "no Dask worker" in res.output and "Traceback" not in res.output, res.output
+
+
+def test_a_campaign_on_the_cluster_gives_the_local_numbers(tmp_path, scheduler):
+    """`kakapo campaign --scheduler`: the campaign measured for another catalog, on the cluster's
+    workers, is the local one."""
+    import json
+    import shutil
+
+    from click.testing import CliRunner
+
+    from solver.cli import main
+    from tests.test_campaign import folder_with_catalog
+
+    d = folder_with_catalog(tmp_path)
+    other = tmp_path / "other"
+    shutil.copytree(d, other)
+    local = CliRunner().invoke(main, ["campaign", str(d), "--pieces", str(d / "mine.toml"), "--games", "3",
+                                      "--workers", "1", "--json"])
+    remote = CliRunner().invoke(main, ["campaign", str(other), "--pieces", str(other / "mine.toml"), "--games", "3",
+                                       "--scheduler", scheduler, "--json"])
+    assert local.exit_code == 0 and remote.exit_code == 0, (local.output, remote.output)
+    assert {**json.loads(remote.output), "file": None} == {**json.loads(local.output), "file": None}

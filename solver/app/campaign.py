@@ -81,19 +81,24 @@ def campaign_doc(rows: list[Doc], digest: str, catalog_name: str) -> Doc:
             "pieces_digest": digest, "rows": rows, "order": campaign_order(rows)}
 
 
-def write_difficulty(out_dir: Path, doc: Doc, force: bool = False) -> Path:
-    """``out_dir/difficulty.json``, written whole and never through a link; one measured for another
-    catalog is not replaced unless ``force``."""
+def check_target(out_dir: Path, digest: str, force: bool = False) -> None:
+    """Before any work: ``out_dir/difficulty.json`` may be written (absent, or measured for this
+    catalog); one measured for another catalog is not replaced unless ``force``."""
     target = out_dir / DIFFICULTY
     if target.is_file() and not target.is_symlink() and not force:
         try:
             theirs = json.loads(target.read_text(encoding="utf-8")).get("pieces_digest")
         except (OSError, ValueError, AttributeError):
             theirs = "?"
-        if theirs != doc["pieces_digest"]:
+        if theirs != digest:
             raise InputError(str(target), "holds a campaign measured for another catalog (or a file kakapo did not "
                              "write)", "measure into another folder with --out, or add --force to replace it")
+
+
+def write_difficulty(out_dir: Path, doc: Doc, force: bool = False) -> Path:
+    """``out_dir/difficulty.json``, written whole and never through a link (``check_target``)."""
+    check_target(out_dir, doc["pieces_digest"], force)
     scratch = out_dir / f".campaign-{doc['pieces_digest']}" / "tmp"
     scratch.mkdir(parents=True, exist_ok=True)
     write_file(out_dir, DIFFICULTY, (json.dumps(doc, indent=1) + "\n").encode(), overwrite=True, scratch=scratch)
-    return target
+    return out_dir / DIFFICULTY

@@ -573,6 +573,7 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
         CEILING_TIME_LIMIT,
         campaign_doc,
         campaign_missions,
+        check_target,
         difficulty_rows,
         write_difficulty,
     )
@@ -586,6 +587,7 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     paths = campaign_missions(None if directory is None else Path(directory))
     out = Path(out_dir or directory)
     check_writable(str(out), "--out", folder=True)
+    check_target(out, digest, force)  # before any work, not after it
     plan = plan_report(paths, catalog, catalog_bytes, games, seed, set(players) or None, BAND_POLICIES[1],
                        CEILING_TIME_LIMIT, baseline=True, ceiling_games=games, ladder_games=games)
     if not plan.rows:
