@@ -243,6 +243,22 @@ def test_unfinished_games_of_bots_only_are_bounded(tmp_path):
     assert client.post("/api/games", json={"mission": "b05", "human": [0]}).status_code == 200  # people still play
 
 
+def test_the_bound_holds_for_games_of_bots_asked_for_at_once(tmp_path):
+    client = client_for(tmp_path)
+    client.ctx.thinkers.close()
+    codes: list[int] = []
+
+    def ask():
+        codes.append(client.post("/api/games", json={"mission": "b05", "human": []}).status_code)
+
+    threads = [threading.Thread(target=ask) for _ in range(3 * MAX_BOT_GAMES)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [200] * MAX_BOT_GAMES + [429] * (2 * MAX_BOT_GAMES)
+
+
 def test_a_worker_serves_games_in_turn_and_peoples_tables_first(tmp_path):
     thinkers = Thinkers(1, inline=True)
     gate = threading.Event()

@@ -36,6 +36,7 @@ from solver.game.state import GameState, Observation, deal, decision_card
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import board_json, board_rows
+from solver.io.paths import mission_path
 from solver.play.question import Question, question, seat_name
 
 PERSON, BOT, FORCED = "person", "bot", "forced"  # who made a move: a person, a bot, or the rules (one legal move)
@@ -439,6 +440,15 @@ def think(request: ThinkRequest) -> tuple[list[int], int]:
     except BaseException:
         _THINKER.forget(request.setup.id)  # asked again, the game is built afresh
         raise
+
+
+def warm_up() -> None:
+    """In a fresh worker: load what a bot's first decision needs (the compiled players, from the
+    kernels' cache), so that the first person at a table does not wait for it."""
+    setup = TableSetup("warm-up", "b01", "warm-up", mission_path("b01").read_text(encoding="utf-8"),
+                       load_catalog().text, 2, (), PolicyId.SEARCH.label, 1, 1, 0, True)
+    g = TableGame(setup)
+    _Thinker(keep=1).think(g.think_request(BOT, g.state.current_player()))
 
 
 def forget(game_id: str) -> None:

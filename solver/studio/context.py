@@ -17,6 +17,8 @@ from solver import __version__
 from solver.core.rules import Mission
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.missionfile import load_mission
+from solver.play.table import warm_up
+from solver.runtime.cachedir import kernels_cached
 from solver.runtime.workers import spawned_pool
 from solver.studio.errors import StudioError
 from solver.studio.jobs import JobManager
@@ -62,9 +64,12 @@ class StudioContext:
         return load_mission(path, self.catalog)
 
     def start_work(self) -> None:
-        """The workers again, after ``stop_work`` (a server's lifespan may start more than once)."""
+        """The workers again, after ``stop_work`` (a server's lifespan may start more than once);
+        the thinking workers started at once where the kernels are compiled already."""
         self.jobs.restart()
         self.thinkers.reopen()
+        if not self.thinkers.inline and kernels_cached():
+            self.thinkers.warm(warm_up)
         self.table.resume()
 
     def stop_work(self) -> None:

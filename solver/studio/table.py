@@ -106,6 +106,7 @@ class Table:
         self.bot_pace = bot_pace
         self._live: dict[str, LiveGame] = {}
         self._lock = threading.Lock()
+        self._start_lock = threading.Lock()
         self._closed = False
         self.notes: list[str] = []  # what went wrong beside the games (said in /api/status)
 
@@ -130,8 +131,14 @@ class Table:
               names: dict[int, str]) -> tuple[TableGame, dict[int, str]]:
         """A new game; its seat tokens (given once, stored hashed). TableFull when it is a game of
         bots only and MAX_BOT_GAMES of them are unfinished."""
-        if not humans and self.bot_games() >= MAX_BOT_GAMES:
-            raise TableFull(f"{MAX_BOT_GAMES} games of bots only are still being played here")
+        with self._start_lock:  # the bound holds for requests that come at once
+            if not humans and self.bot_games() >= MAX_BOT_GAMES:
+                raise TableFull(f"{MAX_BOT_GAMES} games of bots only are still being played here")
+            return self._start(mission, catalog, players, humans, policy, samples, seed, game, names)
+
+    def _start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], policy: str,
+               samples: int | None, seed: int | None, game: int | None,
+               names: dict[int, str]) -> tuple[TableGame, dict[int, str]]:
         known = seed is not None
         setup = TableSetup(f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}", mission.id, mission.name,
                            mission_text(mission), catalog_text(catalog), players, tuple(sorted(set(humans))),

@@ -201,6 +201,13 @@ class Thinkers:
         self.home(game).enqueue(task)
         return task.outer
 
+    def warm(self, fn: Callable[[], None]) -> None:
+        """Start every worker now, each running ``fn`` (loading what a first decision needs), so that
+        no person waits for a worker to start."""
+        for k, w in enumerate(self.workers):
+            with contextlib.suppress(Stopping):
+                w.enqueue(Task(f"warm-up {k}", fn, (), False, tries=1))
+
     def release(self, game: str, forget: Callable[[str], None] | None = None) -> None:
         """A game that has ended: its worker lets go of what it kept for it (``forget(game)`` there)."""
         with self._lock:
