@@ -21,9 +21,9 @@ from solver.runtime.workers import default_workers
 @pieces_option
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes a job uses (default: all cores).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
-@click.option("--bot-pace", type=click.FloatRange(min=0, max=10), default=0.25, show_default=True,
+@click.option("--bot-pace", type=click.FloatRange(min=0, max=10), default=None,
               help="At a table of people, the least seconds between a bot's move and the move before it (so that "
-                   "how long it thought tells nothing of its hand); 0 shows the bots' moves at once.")
+                   "how long it thought tells nothing of its hand; default 0.15); 0 shows the bots' moves at once.")
 @user_errors
 def studio(host, port, directory, pieces, workers, no_browser, bot_pace):
     """Serve the studio: draw a mission in the browser and see it checked, solved and rated.

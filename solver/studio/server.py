@@ -50,7 +50,7 @@ def bind(host: str, port: int) -> socket.socket:
 
 def serve(host: str, port: int, directory: str, pieces: str | None, workers: int, open_browser: bool,
           say: Callable[[str], None] = print, warn: Callable[[str], None] | None = None,
-          bot_pace: float = BOT_PACE) -> None:
+          bot_pace: float | None = None) -> None:
     if not os.path.isdir(directory):
         raise InputError(directory, "--dir is not a folder", "give an existing folder (default: the current one)")
     sock = bind(host, port)
@@ -70,7 +70,8 @@ def serve(host: str, port: int, directory: str, pieces: str | None, workers: int
                          "give a folder you may write in") from None
     token = None if is_loopback(host) else secrets.token_urlsafe(24)
     try:
-        app = create_app(directory, pieces, workers, host_token=token, bot_pace=bot_pace)
+        app = create_app(directory, pieces, workers, host_token=token,
+                         bot_pace=BOT_PACE if bot_pace is None else bot_pace)
     except BaseException:
         lock.release()
         sock.close()

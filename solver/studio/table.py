@@ -65,7 +65,7 @@ class GameSecret(Exception):
 
 
 MAX_BOT_GAMES = 4  # unfinished games played by bots only (each keeps a worker busy)
-BOT_PACE = 0.25  # seconds: a bot's move at a table of people is shown no sooner after the move before
+BOT_PACE = 0.15  # seconds: a bot's move at a table of people is shown no sooner after the move before
 BUSY_RETRY = 1.0  # seconds: a bot's move the database could not take (locked) is stored again after this
 
 

@@ -4,9 +4,10 @@ player's included) ever runs on the server's request path or holds its interpret
 Each request is one decision of one game (``tablegame.ThinkRequest``). The tables are served
 fairly, whatever one of them asks:
 
-- each game thinks in one worker (the one with the fewest games when it first asks), which keeps
-  what the game needs between its decisions (its state and its players' memories), so that many
-  games never make a worker build a game again for each decision;
+- each game thinks in one worker (tables of people and games of bots only in different ones where
+  there are two workers or more), which keeps what the game needs between its decisions (its
+  state and its players' memories), so that many games never make a worker build a game again
+  for each decision;
 - a worker serves its games in turn (round robin), the games with a person at the table before
   the games of bots only, so that bots playing among themselves never make a person wait behind
   them for longer than one decision;
@@ -59,6 +60,7 @@ class Worker:
         self.busy = False
         self.closed = False
         self.games: set[str] = set()  # the games that think here
+        self.people: set[str] = set()  # those of them with a person at the table
         self._lock = threading.Lock()
 
     def enqueue(self, task: Task, first: bool = False) -> None:
@@ -182,15 +184,19 @@ class Thinkers:
         self._lock = threading.Lock()
         self._closed = False
 
-    def home(self, game: str) -> Worker:
-        """The worker a game thinks in (given the first time it asks)."""
+    def home(self, game: str, people: bool = False) -> Worker:
+        """The worker a game thinks in (given the first time it asks): the one with the fewest
+        games of the other kind, then the fewest games, so that tables of people and games of
+        bots only think apart where there are workers enough."""
         with self._lock:
             if self._closed:
                 raise Stopping("the studio is stopping")
             w = self._home.get(game)
             if w is None:
-                w = min(self.workers, key=lambda x: len(x.games))
+                w = min(self.workers, key=lambda x: (len(x.games - x.people if people else x.people), len(x.games)))
                 w.games.add(game)
+                if people:
+                    w.people.add(game)
                 self._home[game] = w
             return w
 
@@ -198,7 +204,7 @@ class Thinkers:
         """``fn(*args)`` in ``game``'s worker, in the game's turn; its result, or GaveUp once every
         try has failed; Stopping when the studio stops."""
         task = Task(game, fn, args, people)
-        self.home(game).enqueue(task)
+        self.home(game, people).enqueue(task)
         return task.outer
 
     def warm(self, fn: Callable[[], None]) -> None:
@@ -214,6 +220,7 @@ class Thinkers:
             w = self._home.pop(game, None)
             if w is not None:
                 w.games.discard(game)
+                w.people.discard(game)
         if w is not None and forget is not None:
             with contextlib.suppress(Stopping):
                 w.enqueue(Task(game, forget, (game,), False))
