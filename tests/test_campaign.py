@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
@@ -32,6 +33,7 @@ def run(*args):
     return res
 
 
+@pytest.mark.slow  # every rung of two missions' ladders, twice
 def test_a_campaign_for_another_catalog_is_measured_written_resumed_and_compared_with(tmp_path):
     d = folder_with_catalog(tmp_path)
     res = run("campaign", d, "--pieces", d / "mine.toml", "--games", 4, "--workers", 1, "--json")
@@ -56,6 +58,7 @@ def test_a_campaign_for_another_catalog_is_measured_written_resumed_and_compared
     assert ladder["difficulty"]["campaign"]["source"] == str((d / "difficulty.json").resolve())
 
 
+@pytest.mark.slow  # two ladders
 def test_a_catalog_with_no_campaign_says_so_instead_of_comparing(tmp_path):
     d = folder_with_catalog(tmp_path)
     res = run("ladder", "b05", "--pieces", d / "mine.toml", "--games", 4, "--json")

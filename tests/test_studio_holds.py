@@ -103,6 +103,7 @@ def test_a_game_whose_bots_cannot_decide_is_broken_secret_from_seats_and_stays_b
     again.ctx.close()
 
 
+@pytest.mark.slow  # a whole game
 def test_a_worker_that_fails_once_is_replaced_and_the_game_goes_on(tmp_path, monkeypatch):
     real = table_module.think
     failed = []
@@ -131,6 +132,7 @@ def _die_always(_flag: str) -> int:
     os._exit(3)
 
 
+@pytest.mark.slow  # worker processes started four times
 def test_a_worker_process_that_dies_is_replaced_and_one_that_always_dies_is_given_up(tmp_path):
     thinkers = Thinkers(1)
     try:
@@ -165,6 +167,7 @@ def test_a_link_in_the_place_of_a_database_file_is_refused_and_nothing_outside_i
         assert not outside.exists()
 
 
+@pytest.mark.slow  # two studio processes
 def test_a_link_or_a_damaged_database_stops_the_studio_with_exit_2_naming_the_file(tmp_path):
     state = tmp_path / ".kakapo"
     state.mkdir(mode=0o700)
@@ -200,6 +203,7 @@ def test_no_cookie_grants_anything_and_none_is_ever_set(tmp_path):
 
 
 # ---------------------------------------------------------------- 4. no token on a command line
+@pytest.mark.slow  # a studio process
 def test_the_browser_is_opened_on_a_private_file_never_with_the_token_on_its_command_line(tmp_path):
     seen = tmp_path / "browser-argv.json"
     browser = tmp_path / "browser.py"
@@ -321,6 +325,7 @@ def test_seats_jobs_have_a_quota_of_their_own_and_a_review_is_one_job(tmp_path):
     assert jobs.submit(request, key="review:g0", host=False) is not same  # a cancelled one is asked anew
 
 
+@pytest.mark.slow  # a whole game
 def test_a_seat_asking_twice_for_its_review_gets_the_same_job(tmp_path):
     client = client_for(tmp_path)
     client.ctx.jobs.shutdown()
@@ -342,6 +347,7 @@ def test_a_fifo_named_like_a_catalog_or_mission_is_refused_at_once(tmp_path):
     assert time.monotonic() - t0 < 5
 
 
+@pytest.mark.slow  # a studio process and its workers
 def test_sigterm_stops_the_studio_within_5_seconds_while_bots_think(tmp_path):
     from tests.studio_helpers import start_studio
 

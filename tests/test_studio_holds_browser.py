@@ -26,6 +26,8 @@ from tests.conftest import ROOT
 from tests.studio_helpers import stop, wait_text
 from tests.test_studio_page_browser import no_sideways_scroll, serious_violations, wait_until
 
+pytestmark = pytest.mark.slow  # the full suite (CI runs it): a studio and a browser
+
 HOST_LINK = re.compile(r"http://[^:/]+:(\d+)/\?token=([\w-]+)")
 
 
