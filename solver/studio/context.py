@@ -38,6 +38,7 @@ class StudioContext:
         self.pieces = pieces
         self.catalog = load_catalog(pieces)
         self.workers = workers
+        self.warm = warm  # the kernels compiled and the thinking workers started ahead (the server; not the tests)
         self.store = Store(self.directory, __version__)
         self.store.stop_unfinished_jobs()
         self.jobs = JobManager(pieces, workers, warm=warm, store=self.store)
@@ -68,7 +69,7 @@ class StudioContext:
         the thinking workers started at once where the kernels are compiled already."""
         self.jobs.restart()
         self.thinkers.reopen()
-        if not self.thinkers.inline and kernels_cached():
+        if self.warm and not self.thinkers.inline and kernels_cached():
             self.thinkers.warm(warm_up)
         self.table.resume()
 
