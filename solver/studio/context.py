@@ -70,7 +70,7 @@ class StudioContext:
         self.jobs.restart()
         self.thinkers.reopen()
         if self.warm and not self.thinkers.inline and kernels_cached():
-            self.thinkers.warm(warm_up)
+            self.table.on_first_game = lambda: self.thinkers.warm(warm_up)  # started with the first game
         self.table.resume()
 
     def stop_work(self) -> None:

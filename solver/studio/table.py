@@ -19,6 +19,7 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,6 +108,7 @@ class Table:
         self._live: dict[str, LiveGame] = {}
         self._lock = threading.Lock()
         self._start_lock = threading.Lock()
+        self.on_first_game: Callable[[], None] | None = None  # the thinking workers started ahead, once
         self._closed = False
         self.notes: list[str] = []  # what went wrong beside the games (said in /api/status)
 
@@ -134,6 +136,9 @@ class Table:
         with self._start_lock:  # the bound holds for requests that come at once
             if not humans and self.bot_games() >= MAX_BOT_GAMES:
                 raise TableFull(f"{MAX_BOT_GAMES} games of bots only are still being played here")
+            first, self.on_first_game = self.on_first_game, None
+            if first is not None:  # every thinking worker starts now, while the people look at their hands
+                first()
             return self._start(mission, catalog, players, humans, policy, samples, seed, game, names)
 
     def _start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], policy: str,
