@@ -480,7 +480,6 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
     Example: kakapo report --baseline --ceiling-games 200 --out campaign-report
     Example: kakapo report p15 p20 --baseline --ladder-games 200 --ceiling-games 200 --out ladder
     """
-    from solver.analysis.cluster import NoWorkers  # heavy: with the task runners
     from solver.analysis.report import (  # heavy: pandas, the engines
         PROGRESS,
         claim_folder,
@@ -518,24 +517,34 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
         else:
             click.echo("a worker is connected again", err=True)
 
-    try:
-        progress = run_plan(plan, out, workers or default_workers(), scheduler, tick, worker_timeout, status)
-    except NoWorkers as e:
-        bar.close()
-        click.echo(f"error: {e}; {state['done']} of {state['total']} results are kept in {out / PROGRESS}", err=True)
-        click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again, or run it "
-                   "without --scheduler to finish the report here", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        bar.close()
-        click.echo(f"interrupted: {state['done']} of {state['total']} results kept in {out / PROGRESS}; "
-                   "run the same command again to finish the report", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    bar.close()
+    progress = run_kept(lambda: run_plan(plan, out, workers or default_workers(), scheduler, tick, worker_timeout,
+                                         status), bar, state, out / PROGRESS, "report")
     meta = {"policy": policy, "seed": seed, "date": datetime.date.today().isoformat(), "version": version("kakapo"),
             "command": "kakapo " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("kakapo") else ""}
     for f in write_outputs(rows_of(plan, progress), out, {m.id: m for _, m in plan.missions}, meta):
         click.echo(str(f))
+
+
+def run_kept(run, bar, state: dict, kept_in: Path, what: str):
+    """``run()`` (a report's or campaign's tasks), its work kept as it finishes: no worker on the
+    cluster is exit 2, Ctrl-C exit 130, each saying how much is kept where and how to go on."""
+    from solver.analysis.cluster import NoWorkers  # heavy: with the task runners
+
+    try:
+        return run()
+    except NoWorkers as e:
+        bar.close()
+        click.echo(f"error: {e}; {state['done']} of {state['total']} results are kept in {kept_in}", err=True)
+        click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again, or run it "
+                   f"without --scheduler to finish the {what} here", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(f"interrupted: {state['done']} of {state['total']} results kept in {kept_in}; "
+                   f"run the same command again to finish the {what}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    finally:
+        bar.close()
 
 
 # ---------------------------------------------------------------- campaign
@@ -567,7 +576,6 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     Example: kakapo campaign my_missions --pieces my_pieces.toml --games 200
     Example: kakapo campaign --pieces my_pieces.toml --out my_campaign
     """
-    from solver.analysis.cluster import NoWorkers  # heavy: with the task runners
     from solver.analysis.report import claim_folder, plan_report, report_identity, rows_of, run_plan  # heavy: pandas
     from solver.app.campaign import (  # heavy: the ladder's analysis
         CEILING_TIME_LIMIT,
@@ -603,19 +611,8 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
         state.update(done=done, total=total)
         bar.update(done, total, label)
 
-    try:
-        progress = run_plan(plan, work, workers or default_workers(), scheduler, tick)
-    except NoWorkers as e:
-        bar.close()
-        click.echo(f"error: {e}; {state['done']} of {state['total']} results are kept", err=True)
-        click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        bar.close()
-        click.echo(f"interrupted: {state['done']} of {state['total']} results kept in {work}; run the same "
-                   "command again to finish the campaign", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    bar.close()
+    progress = run_kept(lambda: run_plan(plan, work, workers or default_workers(), scheduler, tick), bar, state,
+                        work, "campaign")
     rows = difficulty_rows(rows_of(plan, progress), {m.id: p for p, m in plan.missions}, games, seed)
     doc = campaign_doc(rows, digest, Path(pieces).name if pieces else "bundled")
     written = write_difficulty(out, doc, force)
