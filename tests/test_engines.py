@@ -82,21 +82,24 @@ def test_step_parity_on_some_campaign_rows(path, players, policy, catalog):
 @pytest.mark.slow
 @pytest.mark.parametrize("policy", POLICIES)
 def test_step_parity_on_every_campaign_row(policy, catalog):
-    """Every campaign mission and player count, every policy, states from the middle of games."""
+    """Every campaign mission and player count, states from the middle of games: each row with one
+    policy in turn (a third of the rows each), so that the three cover every row once."""
     rows = list(campaign_rows())
     assert len(rows) == 60
     for i, (path, players) in enumerate(rows):
+        if i % len(POLICIES) != POLICIES.index(policy):
+            continue
         check_moments(load_mission(path, catalog), catalog, players, policy, 1000 + i, cuts=2)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,players", [*CASES, ("buddy/b04", 2)])  # b04: pieces placed before play
-def test_engines_agree_game_by_game_200_deals(name, players, catalog):
+def test_engines_agree_game_by_game_on_many_deals(name, players, catalog):
     m = load_mission(ROOT / f"tests/missions/{name}.toml", catalog)
-    seeds = game_seeds(20261122, 0, 200)
+    seeds = game_seeds(20261122, 0, 100)
     tables = build_arrays(m, catalog)
     spec = spec_array(GameSpec.of(m, players))
-    for policy, count in (("heuristic", 200), ("random", 100), ("greedy", 100)):
+    for policy, count in (("heuristic", 100), ("random", 60), ("greedy", 60)):
         res, rounds, scanned, traces = fast.run(tables, spec, seeds[:count], policy)
         pol = make_policy(policy)
         for i in range(count):

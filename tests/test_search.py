@@ -199,7 +199,7 @@ def test_look_ahead(catalog):
 
 
 @twin("search.search_decide", "search.new_search_memory", "search.copy_memory")
-@pytest.mark.parametrize("samples", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("samples", [1, 2])
 def test_search_decide(catalog, samples):
     """The same decision and the same stream afterwards, from the same moment and stream (the Numba
     search stops a candidate's samples once it cannot win: it plays fewer games for that decision)."""

@@ -49,7 +49,7 @@ function catalogText(shapes, from) {
 
 export function createPieces(refreshCatalogs) {
   const p = { shapes: new Map(CARDS.map((c) => [c, new Set()])), chosen: "red-1", history: [], errors: [],
-              file: null, from: "the bundled catalog", dirty: false, seq: 0, timer: null, loaded: false };
+              file: null, from: "the bundled catalog", dirty: false, seq: 0, loadSeq: 0, timer: null, loaded: false };
 
   const errorsOf = (piece) => p.errors.filter((e) => e.piece === piece);
 
@@ -180,9 +180,13 @@ export function createPieces(refreshCatalogs) {
       return;
     }
     const file = $("pc-source").value || null;
+    // the last catalog chosen wins: a load still answering for an earlier choice is dropped
+    const seq = ++p.loadSeq;
     const res = await api("GET", "/api/catalogs/text" + (file ? `?file=${encodeURIComponent(file)}` : ""));
+    if (seq !== p.loadSeq) return;
     if (!res.ok) { $("pc-state").textContent = `cannot open it: ${message(res)}`; return; }
     const checked = await api("POST", "/api/catalogs/validate", { text: res.doc.text });
+    if (seq !== p.loadSeq) return;
     if (!checked.ok) { $("pc-state").textContent = `cannot check it: ${message(checked)}`; return; }
     p.shapes = new Map(CARDS.map((c) => [c, new Set()]));
     for (const piece of checked.doc.pieces) p.shapes.set(piece.piece, cellsOf(piece.shape));
