@@ -36,6 +36,10 @@ def test_the_pages_toml_is_the_servers_on_every_bundled_mission(tmp_path):
     catalog = load_catalog()
     files = [p for folder in ("buddy", "party") for p in sorted((MISSIONS / folder).glob("*.toml"))]
     missions = [load_mission(p, catalog) for p in files]
+    # and one that says which catalog it was made with (pieces_digest)
+    made_with = files[0].read_text().replace("board =", f'pieces_digest = "{catalog.digest}"\nboard =', 1)
+    missions.append(load_mission(tmp_path / "made-with.toml", catalog, text=made_with))
+    assert missions[-1].pieces_digest == catalog.digest
     script = tmp_path / "run.mjs"
     script.write_text(RUN)
     res = subprocess.run([node, str(script), STATIC.as_uri()], capture_output=True, text=True, timeout=60,

@@ -187,6 +187,7 @@ def test_a_draft_survives_a_reload_and_a_share_link_opens_the_same_mission(brows
     wait_until(page, "document.getElementById('toml').value.includes('.....r......')")
     assert page.input_value("#toml") == drawn
     page.click("[data-share]")
+    wait_until(page, "document.getElementById('share-url').dataset.shareUrl !== undefined")
     link = page.get_attribute("[data-share-url]", "data-share-url")
     assert link.startswith(url) and "#mission=" in link and "token" not in link
     other = browser.new_context().new_page()  # any browser: the mission travels in the link itself

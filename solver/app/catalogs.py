@@ -10,7 +10,7 @@ from solver.app.documents import Doc
 from solver.core.board import MAX_SHAPE_CELLS, SIZE, Shape
 from solver.core.cards import ALL_CARDS, Colour
 from solver.core.errors import InputError
-from solver.io.catalog import read_catalog
+from solver.io.catalog import Catalog, read_catalog
 from solver.io.tomlfile import TomlSource
 
 _HEADER = re.compile(r"""^\s*\[\s*["']?([a-z]+)["']?\s*\]""")
@@ -35,7 +35,9 @@ def check_catalog(text: str, name: str) -> Doc:
         if shape is not None:
             pieces.append({"piece": str(card), "cells": shape.size, "shape": shape.format()})
     errors = sorted(problems, key=lambda p: (p[1].line is None, p[1].line or 0))
-    return {"valid": not problems, "errors": [_item(piece, e) for piece, e in errors], "pieces": pieces}
+    digest = None if problems else Catalog(shapes).digest  # what a mission made with it declares
+    return {"valid": not problems, "errors": [_item(piece, e) for piece, e in errors], "pieces": pieces,
+            "digest": digest}
 
 
 def drawing(raw: object) -> Shape | None:

@@ -15,9 +15,9 @@ from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
 from solver.core.spec import GameSpec
 from solver.game.search import DEFAULT_SAMPLES
-from solver.io.catalog import Catalog, load_catalog
+from solver.io.catalog import Catalog, is_catalog_text, load_catalog
 from solver.io.gamelog import GameLog, parse_log, read_log
-from solver.io.missionfile import load_mission
+from solver.io.missionfile import declared_pieces, load_mission
 from solver.io.paths import mission_path
 from solver.io.records import log_inputs
 
@@ -25,9 +25,38 @@ TEXT_NAME = "mission.toml"  # the name a mission given as text goes by, when it 
 
 
 def load_inputs(mission: str, pieces: str | None, warnings: list[str] | None = None) -> tuple[Catalog, Mission]:
-    """The catalog and the mission (a file, or a bundled mission's id)."""
-    catalog = load_catalog(pieces)
-    return catalog, load_mission(mission_path(mission), catalog, warnings)
+    """The catalog and the mission (a file, or a bundled mission's id). A mission that says it was
+    made with another catalog (``pieces_digest``) is read with the catalog of that digest beside it
+    when no ``--pieces`` is given (``notes`` says so), and never with other shapes in silence."""
+    path = mission_path(mission)
+    catalog = load_catalog(pieces) if pieces is not None else catalog_beside(path, warnings)
+    return catalog, load_mission(path, catalog, warnings)
+
+
+def catalog_beside(path: Path, notes: list[str] | None = None) -> Catalog:
+    """The bundled catalog, or the catalog file beside a mission with the digest it declares."""
+    bundled = load_catalog()
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() and path.stat().st_size <= 1_000_000 else ""
+    except (OSError, UnicodeDecodeError):
+        return bundled  # load_mission says what is wrong with the file
+    wanted = declared_pieces(text)
+    if wanted is None or wanted == bundled.digest:
+        return bundled
+    for other in sorted(path.parent.glob("*.toml")):
+        if other == path or other.is_symlink() or not other.is_file() or other.stat().st_size > 1_000_000:
+            continue
+        try:
+            if not is_catalog_text(other.read_text(encoding="utf-8")):
+                continue
+            found = load_catalog(other)
+        except (InputError, OSError, UnicodeDecodeError):
+            continue
+        if found.digest == wanted:
+            if notes is not None:
+                notes.append(f"{path.name} was made with the catalog {other.name} beside it: read with its shapes")
+            return found
+    return bundled  # load_mission refuses it, naming the digest and the fix
 
 
 def mission_id(name: str | None) -> str:

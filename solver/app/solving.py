@@ -15,7 +15,7 @@ from solver.game.resume import board_mission, replay
 from solver.game.state import GameState
 from solver.io.catalog import Catalog
 from solver.io.gamelog import GameLog
-from solver.io.missionfile import warning_items
+from solver.io.missionfile import declared_pieces, warning_items
 from solver.io.missionwrite import board_json, board_rows, mission_json
 
 if TYPE_CHECKING:  # heavy at run time: OR-Tools
@@ -94,18 +94,20 @@ def solve_text(text: str, catalog: Catalog, name: str | None = None, players: in
 def editable(m: Mission) -> Doc:
     """The mission as the page's state document: the fields it edits and the board drawn row by row."""
     return {"name": m.name, "story": m.story, "mode": m.mode, "clear": "all" if m.clear_all else m.clear,
-            "rounds": m.rounds, "skills": m.skills, "board": board_rows(m),
+            "rounds": m.rounds, "skills": m.skills, "pieces_digest": m.pieces_digest, "board": board_rows(m),
             "placed": [p.to_json() for p in m.placed], "players": list(m.player_counts()), "show": mission_json(m),
             "state": board_json(Board.start(m))}
 
 
 def check_text(text: str, catalog: Catalog, name: str | None = None) -> Doc:
     """`POST /api/validate`: the checks `validate` makes before it solves or plays."""
+    # the catalog the text says it was made with, beside the one in use: the page offers to switch
+    made = {"pieces_digest": declared_pieces(text), "catalog_digest": catalog.digest}
     try:
         m = mission_of_text(text, catalog, name)
     except InputError as e:
-        return {"valid": False, "errors": [_item(x) for x in e.all()], "warnings": [], "mission": None}
-    return {"valid": True, "errors": [], "warnings": warning_items(m), "mission": editable(m)}
+        return {"valid": False, "errors": [_item(x) for x in e.all()], "warnings": [], "mission": None, **made}
+    return {"valid": True, "errors": [], "warnings": warning_items(m), "mission": editable(m), **made}
 
 
 def _item(e: InputError) -> Doc:

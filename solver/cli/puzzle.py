@@ -181,6 +181,7 @@ def pieces(pieces, as_json, png):
         emit_json([{"piece": str(c), "cells": len(catalog[c].cells), "shape": catalog[c].format()} for c in ALL_CARDS])
     else:
         click.echo(f"piece catalog: {catalog.source}")
+        click.echo(f"digest: {catalog.digest}  (a mission made with it says  pieces_digest = \"{catalog.digest}\")")
         colour = use_colour()
         for col in Colour:
             cards = [c for c in ALL_CARDS if c.colour == col]

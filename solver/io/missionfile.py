@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import re
+import tomllib
+from functools import lru_cache
 from pathlib import Path
 
 from solver.core.board import SIZE, cell, cell_name, col_of, is_connected, neighbours, parse_cell, row_of
@@ -14,7 +17,7 @@ from solver.core.text import clean
 from solver.io.catalog import load_catalog
 from solver.io.tomlfile import TomlSource
 
-KNOWN_KEYS = ("name", "story", "mode", "clear", "rounds", "skills", "board", "placed")
+KNOWN_KEYS = ("name", "story", "mode", "clear", "rounds", "skills", "pieces_digest", "board", "placed")
 PLACED_KEYS = ("piece", "cells")
 MARK_LETTERS = {c.letter: c for c in Colour}
 
@@ -27,24 +30,24 @@ def mission_fit(path: str | Path, catalog, text: str | None = None) -> tuple[Mis
     try:
         return load_mission(path, catalog, text=text), None
     except InputError as e:
-        bundled = load_catalog()
-        if catalog.key == bundled.key:
-            raise
-        try:
-            m = load_mission(path, bundled, text=text)
-        except InputError:
-            raise e from None
-        return m, (f"line {e.line}: " if e.line else "") + f"{e.problem} (with this catalog)"
+        why = (f"line {e.line}: " if e.line else "") + f"{e.problem} (with this catalog)"
+        for other in (catalog, load_catalog()):  # a mission made with another catalog reads, but not here
+            try:
+                return load_mission(path, other, text=text, check_made_with=False), why
+            except InputError:
+                continue
+        raise
 
 
 def load_mission(path: str | Path, catalog, warnings: list[str] | None = None, text: str | None = None,
-                 mission_id: str | None = None) -> Mission:
+                 mission_id: str | None = None, check_made_with: bool = True) -> Mission:
     """Parse and check a mission file against a catalog; raises InputErrors naming file and line
     of every independent problem found (a problem that makes later checks meaningless stops there).
 
     ``text``: that text instead of the file's (a mission a game log carries; ``path`` then names the
     log), ``mission_id`` the id it had. ``warnings`` (non-fatal remarks) is kept for callers that
     collect them; an unknown key is an error (a misspelled ``rounds`` would otherwise play the default silently).
+    ``check_made_with``: False reads a mission made with another catalog (``pieces_digest``) anyway.
     """
     src = TomlSource(path, "mission", text)
     d = src.data
@@ -80,11 +83,12 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None, t
         misspelled = {m for k in d if k not in KNOWN_KEYS for m in difflib.get_close_matches(k, KNOWN_KEYS, 1, 0.6)}
         raise InputErrors([e for e in problems if e.problem not in {f"missing required key {k!r}" for k in misspelled}])
     clear, clear_all = clear
+    made_with = _parse_pieces_digest(src, d, catalog if check_made_with else None)
     mission = Mission(mission_id, name, mode, clear, clear_all, rounds, skills,
                       tuple(birds), tuple(sorted(marks.items())), ())
     placed = _parse_placed(src, d, mission, catalog)
     return Mission(mission_id, mission.name, mode, clear, clear_all, rounds, skills,
-                   mission.birds, mission.marks, tuple(placed), story, src.text)
+                   mission.birds, mission.marks, tuple(placed), story, src.text, made_with)
 
 
 def check_file(path, catalog) -> dict | None:
@@ -128,6 +132,44 @@ def _parse_story(src: TomlSource, d: dict) -> str:
                         'write it like  story = "A young kakapo hides near the track."',
                         src.key_line("story"))
     return clean(story.strip())
+
+
+DIGEST = re.compile(r"^[0-9a-f]{16}$")
+
+
+def declared_pieces(text: str) -> str | None:
+    """The ``pieces_digest`` a mission's text declares (the catalog it was made with), read without
+    checking the rest of the file; None when it declares none or the text does not parse."""
+    try:
+        value = tomllib.loads(text).get("pieces_digest")
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+        return None
+    return value if isinstance(value, str) and DIGEST.match(value) else None
+
+
+def _parse_pieces_digest(src: TomlSource, d: dict, catalog) -> str | None:
+    """The catalog the mission was made with (its shapes' digest). Read with other shapes, its placed
+    pieces and its difficulty would be another mission's: an error, never a silent reading."""
+    value = d.get("pieces_digest")
+    if value is None:
+        return None
+    line = src.key_line("pieces_digest")
+    if not isinstance(value, str) or not DIGEST.match(value):
+        raise src.error("'pieces_digest' must be 16 hexadecimal digits (the digest of the catalog the mission "
+                        "was made with, as `kakapo pieces --pieces FILE` prints it)",
+                        'write it like  pieces_digest = "3f2a9c1b0d4e5f67", or remove the line', line)
+    if catalog is not None and value != catalog.digest:
+        used = "the bundled catalog" if catalog.digest == bundled_digest() else (Path(catalog.source).name or "it")
+        raise src.error(f"the mission was made with another catalog (pieces_digest {value}), not with {used} "
+                        f"(digest {catalog.digest}): its shapes would be read as another mission's",
+                        "use the catalog it was made with (--pieces FILE; in the studio, the Catalog menu), or "
+                        "remove the pieces_digest line to read it with these shapes", line)
+    return value
+
+
+@lru_cache(maxsize=1)
+def bundled_digest() -> str:
+    return load_catalog().digest
 
 
 def _parse_mode(src: TomlSource, d: dict) -> str:

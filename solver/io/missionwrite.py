@@ -32,6 +32,8 @@ def mission_toml(m: Mission, comment: str | None = None) -> str:
         out.append(f"rounds = {m.rounds}")
     if m.skills != MODE_RULES[m.mode].skills:
         out.append(f"skills = {m.skills}")
+    if m.pieces_digest:
+        out.append(f'pieces_digest = "{m.pieces_digest}"')
     out.append('board = """')
     out += board_rows(m)
     out.append('"""')

@@ -72,6 +72,8 @@ class CheckDoc(BaseModel):
     errors: list[CheckItem]
     warnings: list[CheckItem]
     mission: dict[str, Any] | None
+    pieces_digest: str | None = None  # the catalog the text says it was made with
+    catalog_digest: str | None = None  # the catalog in use
 
 
 class PlacementDoc(BaseModel):
@@ -102,6 +104,7 @@ class PiecesDoc(BaseModel):
 
     file: str | None
     pieces: list[PieceRow]
+    digest: str | None = None  # its shapes' digest (a mission's ``pieces_digest``)
 
 
 class CatalogRow(BaseModel):
@@ -110,6 +113,7 @@ class CatalogRow(BaseModel):
     valid: bool
     error: str | None
     current: bool
+    digest: str | None  # its shapes' digest when it loads (a mission's ``pieces_digest``)
 
 
 class CatalogProblem(BaseModel):
@@ -125,6 +129,7 @@ class CatalogCheck(BaseModel):
     valid: bool
     errors: list[CatalogProblem]
     pieces: list[PieceRow]
+    digest: str | None = None  # its shapes' digest when it loads
 
 
 class CatalogFile(BaseModel):

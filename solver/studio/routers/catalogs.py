@@ -23,8 +23,9 @@ MAX_CATALOG = 1_000_000
 
 def pieces_doc(catalog: Catalog, file: str | None) -> Doc:
     """The catalog as `kakapo pieces --json` lists it, with the file it comes from (null: bundled)."""
-    return {"file": file, "pieces": [{"piece": str(c), "cells": len(catalog[c].cells), "shape": catalog[c].format()}
-                                     for c in ALL_CARDS]}
+    return {"file": file, "digest": catalog.digest,
+            "pieces": [{"piece": str(c), "cells": len(catalog[c].cells), "shape": catalog[c].format()}
+                       for c in ALL_CARDS]}
 
 
 def catalog_name(name: str) -> str:
@@ -63,7 +64,7 @@ def catalogs(ctx: Ctx) -> list[Doc]:
     """The bundled catalog and every file of the folder that reads as one (those that look like a
     catalog but do not load are listed with the reason)."""
     out: list[Doc] = [{"file": None, "name": "the bundled catalog", "valid": True, "error": None,
-                       "current": ctx.catalog_file is None}]
+                       "current": ctx.catalog_file is None, "digest": load_catalog().digest}]
     for path in sorted(ctx.directory.glob("*.toml")):
         if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_CATALOG:
             continue
@@ -74,9 +75,9 @@ def catalogs(ctx: Ctx) -> list[Doc]:
         if not is_catalog_text(head):  # a mission, not a catalog
             continue
         row: Doc = {"file": path.name, "name": path.stem, "valid": True, "error": None,
-                    "current": ctx.catalog_file == path.name}
+                    "current": ctx.catalog_file == path.name, "digest": None}
         try:
-            read_dir_catalog(ctx, path.name)
+            row["digest"] = read_dir_catalog(ctx, path.name).digest
         except InputError as e:
             row.update({"valid": False, "error": f"line {e.line}: {e.problem}" if e.line else e.problem})
         except StudioError as e:

@@ -8,6 +8,7 @@ import { boardSvg, cellOf, cellRC, COLOURS, SIZE, pieceSvg } from "./board.js";
 import { ladderChart } from "./chart.js";
 import { $, button, el, pct } from "./dom.js";
 import { createDrafts } from "./drafts.js";
+import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.js";
 import { firstMode, LIMITS, modeDefaults, tableSizes } from "./gamerules.js";
 
 export function emptyState() {
@@ -26,6 +27,7 @@ export function toml(s) {
   const d = modeDefaults(s.mode);
   if (s.rounds !== d.rounds) out.push(`rounds = ${s.rounds}`);
   if (s.skills !== d.skills) out.push(`skills = ${s.skills}`);
+  if (s.pieces_digest) out.push(`pieces_digest = ${q(s.pieces_digest)}`);
   out.push('board = """', ...s.board, '"""');
   for (const p of s.placed) out.push("", "[[placed]]", `piece = ${q(p.piece)}`, `cells = [${p.cells.map(q).join(", ")}]`);
   return out.join("\n") + "\n";
@@ -212,12 +214,14 @@ export function createEditor() {
       if (fromText) {  // the text was edited: the board and the fields follow it
         const m = d.mission;
         ed.state = { name: m.name, story: m.story || "", mode: m.mode, clear: m.clear, rounds: m.rounds, skills: m.skills,
+                     pieces_digest: m.pieces_digest || null,
                      board: m.board.slice(), placed: m.placed.map((p) => ({ piece: p.piece, cells: p.cells.slice() })) };
         if (edits === (ed.fieldEdits || 0)) showFields();  // a field edited meanwhile keeps what was typed
         remember();
       }
     }
     showProblems(d);
+    offer($("made-with"), d, "This mission");
     drawBoard();
   }
 
@@ -256,7 +260,15 @@ export function createEditor() {
     await ed.load(res.doc.text, res.doc.source === "dir" ? res.doc.file : `${id}.toml`);
   }
 
+  // what is saved, downloaded or shared says which catalog it was made with (when not the bundled one)
+  function stampText() {
+    const text = stamped($("toml").value);
+    if (text !== $("toml").value) { $("toml").value = text; changed(); check(true); remember(); }
+    return text;
+  }
+
   async function save(overwrite) {
+    stampText();
     const file = $("filename").value.trim();
     const res = await api("POST", "/api/missions", { file, text: $("toml").value, overwrite: !!overwrite });
     const msg = $("savemsg");
@@ -270,6 +282,7 @@ export function createEditor() {
   }
 
   function download() {
+    stampText();
     const a = el("a");
     a.href = URL.createObjectURL(new Blob([$("toml").value], { type: "application/toml" }));
     a.download = $("filename").value.trim() || "mission.toml";
@@ -277,12 +290,24 @@ export function createEditor() {
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
 
-  function share() {
-    const bytes = new TextEncoder().encode($("toml").value);
+  // text as it travels in a link: UTF-8, base64url
+  function linkCode(text) {
+    const bytes = new TextEncoder().encode(text);
     let bin = "";
     for (const b of bytes) bin += String.fromCharCode(b);
-    const code = btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-    const url = `${location.origin}/#mission=${code}`;
+    return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function fromCode(code) {
+    try {
+      const bin = atob(code.replace(/-/g, "+").replace(/_/g, "/"));
+      return new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
+    } catch (e) { return null; }
+  }
+
+  // the link carries the mission and, made with a catalog other than the bundled one, that catalog
+  async function share() {
+    const pieces = await carriedText();
+    const url = `${location.origin}/#mission=${linkCode(stampText())}` + (pieces ? `&pieces=${linkCode(pieces)}` : "");
     const out = $("share-url");
     out.value = url;
     out.dataset.shareUrl = url;
@@ -295,12 +320,19 @@ export function createEditor() {
   // a link made by share(): the mission it carries, or null
   ed.fromLink = () => {
     const m = /(?:^#|&)mission=([A-Za-z0-9_-]+)/.exec(location.hash);
-    if (!m) return null;
-    try {
-      const bin = atob(m[1].replace(/-/g, "+").replace(/_/g, "/"));
-      return new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
-    } catch (e) { return null; }
+    return m ? fromCode(m[1]) : null;
   };
+  ed.piecesFromLink = () => {
+    const m = /(?:^#|&)pieces=([A-Za-z0-9_-]+)/.exec(location.hash);
+    return m ? fromCode(m[1]) : null;
+  };
+  // a mission opened from a link: the catalog it carries is remembered first, so that the check
+  // that follows can offer it
+  async function openLinked(text) {
+    await carry(ed.piecesFromLink());
+    await ed.load(text, "shared.toml", true);
+    drafts.offerDrafts();
+  }
 
   // ---------------------------------------------------------------- solving and jobs
   async function solve() {
@@ -438,11 +470,12 @@ export function createEditor() {
     });
     const linked = ed.fromLink();
     showFields(); drawBoard();
-    if (linked) { ed.ready = true; ed.load(linked, "shared.toml", true).then(drafts.offerDrafts); } else { commit(); ed.ready = true; drafts.offerDrafts(); }
+    if (linked) { ed.ready = true; openLinked(linked); } else { commit(); ed.ready = true; drafts.offerDrafts(); }
     addEventListener("hashchange", () => {  // a share link pasted into this page's address bar
       const text = ed.fromLink();
-      if (text && text !== $("toml").value) ed.load(text, "shared.toml", true).then(drafts.offerDrafts);
+      if (text && text !== $("toml").value) openLinked(text);
     });
+    onCatalogSwitch(() => runCheck(true, ed.fieldEdits || 0));
     loadMissions();
   };
   return ed;

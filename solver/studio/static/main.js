@@ -7,6 +7,7 @@
 import { api, forgetHostToken, HOST_TOKEN, hostToken } from "./api.js";
 import { $ } from "./dom.js";
 import { createEditor } from "./editor.js";
+import { catalogSwitched, setCatalogRows } from "./madewith.js";
 import { createPlay } from "./play.js";
 import { createPieces } from "./pieces.js";
 import { createRate } from "./rate.js";
@@ -72,6 +73,7 @@ async function pollStatus(first) {
 async function catalogs(editor) {
   const res = await api("GET", "/api/catalogs");
   if (!res.ok) return;
+  setCatalogRows(res.doc, () => catalogs(editor));
   const sel = $("catalog");
   sel.replaceChildren(...res.doc.map((c) => {
     const o = new Option(c.valid ? c.name : `${c.name} (does not load: ${c.error})`, c.file || "");
@@ -104,6 +106,7 @@ async function init() {
   const editor = createEditor();
   const table = createTableState(editor);
   const play = createPlay(editor);
+  await catalogs(editor);  // the catalogs known before a mission is opened (made with another: offered)
   editor.init();
   table.init();
   play.init(status.ok && status.doc ? status.doc.link || null : null);
@@ -123,9 +126,9 @@ async function init() {
     const res = await api("POST", "/api/catalogs", { file });
     $("status").textContent = res.ok ? `catalog: ${file || "the bundled one"}` : res.doc.error.message;
     await catalogs(editor);
+    await catalogSwitched();
   });
   document.body.classList.remove("starting");  // shown once every control answers
-  catalogs(editor);
   pollStatus(status);
 }
 

@@ -8,11 +8,12 @@ import { boardSvg, CARDS, cellOf, COLOURS, LONG, pieceSvg } from "./board.js";
 import { $, button, el } from "./dom.js";
 import { jobWords, reasonCells, solveWords, toml } from "./editor.js";
 import { tableSizes } from "./gamerules.js";
+import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.js";
 
 const FORMAT = "kakapo-table-1";
 
 export function createTableState(editor) {
-  const t = { base: null, placed: [], gone: new Set(), rounds: 8, skills: 5, trump: "purple", players: 2,
+  const t = { base: null, placed: [], gone: new Set(), rounds: 8, skills: 5, trump: "purple", players: 2, pending: null,
               picked: [], check: null, solution: null, problems: new Set(), seq: 0 };
 
   // the mission as the table stands: the mission's board with every piece on it, and what is left
@@ -106,9 +107,12 @@ export function createTableState(editor) {
     followJob(res.doc.id, "tc", (kind, d) => { out.textContent = jobWords(kind, d); }, res.doc.token);
   }
 
-  function saveFile() {
-    const doc = { format: FORMAT, mission: toml(t.base), placed: t.placed, gone: [...t.gone].sort(), rounds: t.rounds,
-                  skills: t.skills, trump: t.trump, players: t.players };
+  // the state saved as a file; made with a catalog other than the bundled one, it carries that catalog
+  async function saveFile() {
+    const doc = { format: FORMAT, mission: stamped(toml(t.base)), placed: t.placed, gone: [...t.gone].sort(),
+                  rounds: t.rounds, skills: t.skills, trump: t.trump, players: t.players };
+    const pieces = await carriedText();
+    if (pieces) doc.pieces_text = pieces;
     const a = el("a");
     a.href = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" }));
     a.download = "table.json";
@@ -119,23 +123,38 @@ export function createTableState(editor) {
     const f = $("t-file").files[0];
     if (!f) return;
     let doc;
-    try { doc = JSON.parse(await f.text()); } catch (e) { $("t-msg").textContent = `${f.name} is not a table's state (not JSON)`; return; }
-    if (!doc || doc.format !== FORMAT || typeof doc.mission !== "string") { $("t-msg").textContent = `${f.name} is not a table's state saved here`; return; }
+    try { doc = JSON.parse(await f.text()); } catch (e) { $("t-filemsg").textContent = `${f.name} is not a table's state (not JSON)`; return; }
+    if (!doc || doc.format !== FORMAT || typeof doc.mission !== "string") { $("t-filemsg").textContent = `${f.name} is not a table's state saved here`; return; }
+    doc.file = f.name;
+    await carry(doc.pieces_text);
+    await loadDoc(doc);
+  }
+
+  // a saved state read: made with another catalog, it waits (offered) until that catalog is in use
+  async function loadDoc(doc) {
     const res = await api("POST", "/api/validate", { text: doc.mission, name: "table.toml" });
-    if (!res.ok || !res.doc.valid) { $("t-msg").textContent = `the mission in ${f.name} does not load`; return; }
+    offer($("t-made-with"), res.doc, `The table saved in ${doc.file}`);
+    t.pending = null;
+    if (res.ok && res.doc.pieces_digest && res.doc.pieces_digest !== res.doc.catalog_digest) {
+      t.pending = doc;
+      $("t-filemsg").textContent = `${doc.file} is not loaded yet: it was made with another catalog`;
+      return;
+    }
+    if (!res.ok || !res.doc.valid) { $("t-filemsg").textContent = `the mission in ${doc.file} does not load`; return; }
     const m = res.doc.mission;
     t.base = { name: m.name, story: m.story || "", mode: m.mode, clear: m.clear, rounds: m.rounds, skills: m.skills,
-               board: m.board, placed: m.placed };
+               pieces_digest: m.pieces_digest || null, board: m.board, placed: m.placed };
     t.placed = Array.isArray(doc.placed) ? doc.placed.filter((p) => p && CARDS.includes(p.piece) && Array.isArray(p.cells)) : [];
     t.gone = new Set((doc.gone || []).filter((c) => CARDS.includes(c)));
     t.rounds = +doc.rounds || m.rounds; t.skills = Number.isInteger(doc.skills) ? doc.skills : m.skills;
     t.trump = COLOURS.includes(doc.trump) ? doc.trump : "purple";
     t.players = +doc.players || tableSizes(m.mode)[0];
-    $("t-msg").textContent = `loaded ${f.name}`;
+    $("t-filemsg").textContent = `loaded ${doc.file}`;
     refresh();
   }
 
   t.init = () => {
+    onCatalogSwitch(async () => { if (t.pending) await loadDoc(t.pending); });
     $("t-from-editor").addEventListener("click", fromEditor);
     $("t-board").addEventListener("click", (e) => {
       const name = cellOf(e);

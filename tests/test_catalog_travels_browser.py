@@ -1,0 +1,84 @@
+"""A catalog travels, in headless Chromium: a mission shared while another catalog is in use
+carries it in the link; opened where the bundled catalog is in use, the page says the mission was
+made with another catalog and offers it (from the folder, or saved into it from the link); a
+table's saved state carries its catalog likewise and waits until that catalog is in use."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver.io.catalog import load_catalog
+from tests.studio_helpers import open_page, wait_text
+from tests.test_catalog_travels import made_with
+from tests.test_studio_page_browser import serious_violations, wait_until
+from tests.test_your_copy import other_catalog
+
+pytestmark = pytest.mark.slow
+
+
+def use_catalog(page, file: str) -> None:
+    """Choose it in the header's Catalog menu, and wait until the page has read it back."""
+    with page.expect_response(lambda r: r.url.endswith("/api/pieces")):
+        page.select_option("#catalog", file)
+
+
+def test_a_shared_mission_brings_its_catalog_and_the_page_offers_it(browser, served):
+    url, folder = served
+    mine = load_catalog(other_catalog(folder))
+    page = open_page(browser, url)
+    page.wait_for_selector("#catalog option[value='mine.toml']", state="attached")
+    use_catalog(page, "mine.toml")
+    page.select_option("#open", "b01")
+    wait_text(page, "#problems", "valid")
+    page.click("[data-share]")
+    wait_until(page, "document.getElementById('share-url').dataset.shareUrl !== undefined")
+    link = page.get_attribute("[data-share-url]", "data-share-url")
+    assert "#mission=" in link and "&pieces=" in link
+    assert f'pieces_digest = "{mine.digest}"' in page.input_value("#toml")  # what travels says what it was made with
+    use_catalog(page, "")
+
+    other = open_page(browser, link)
+    wait_text(other, "#made-with", f"made with another catalog \\(digest {mine.digest}\\)")
+    assert other.is_visible("[data-use-catalog='mine.toml']")
+    assert other.get_attribute("#problems", "data-valid") == "false"  # not read with the bundled shapes
+    assert serious_violations(other) == []
+    other.click("[data-use-catalog='mine.toml']")
+    wait_until(other, "document.getElementById('made-with').hidden")
+    wait_text(other, "#problems", "valid: no errors")
+    assert other.input_value("#catalog") == "mine.toml"
+
+    # the catalog's file gone from the folder: the link's own copy is offered, saved and used
+    (folder / "mine.toml").unlink()
+    use_catalog(other, "")
+    third = open_page(browser, link)
+    third.wait_for_selector("[data-use-catalog=carried]")
+    third.click("[data-use-catalog=carried]")
+    wait_text(third, "#problems", "valid: no errors")
+    saved = folder / f"shared-{mine.digest[:8]}.toml"
+    assert load_catalog(saved).digest == mine.digest and third.input_value("#catalog") == saved.name
+    assert not page.errors and not other.errors and not third.errors
+
+
+def test_a_saved_table_made_with_another_catalog_waits_for_it(browser, served):
+    url, folder = served
+    elsewhere = folder / "elsewhere"
+    elsewhere.mkdir()
+    mine_path = other_catalog(elsewhere)  # not in the studio's folder: the saved table carries it
+    mine = load_catalog(mine_path)
+    state = elsewhere / "table.json"
+    state.write_text(json.dumps({"format": "kakapo-table-1", "mission": made_with(elsewhere, mine.digest).read_text(),
+                                 "pieces_text": mine_path.read_text(), "placed": [], "gone": ["red-1"], "rounds": 5,
+                                 "skills": 2, "trump": "purple", "players": 2}))
+    page = open_page(browser, url)
+    page.click("#tabs [data-tab=tablestate]")
+    page.set_input_files("#t-file", str(state))
+    wait_text(page, "#t-made-with", "made with another catalog")
+    wait_text(page, "#t-filemsg", "not loaded yet")
+    page.click("#t-made-with [data-use-catalog=carried]")
+    wait_text(page, "#t-filemsg", "loaded table.json")
+    wait_until(page, "document.getElementById('t-made-with').hidden")
+    assert page.input_value("#t-rounds") == "5" and "1 card(s) gone" in page.text_content("#t-gonecount")
+    assert (folder / f"shared-{mine.digest[:8]}.toml").exists()
+    assert not page.errors
