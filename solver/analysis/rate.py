@@ -78,11 +78,12 @@ class RatedGame:
     note: str | None = None
 
 
-def read_games(paths: list[str], seats: tuple[int, ...] | None) -> list[RatedGame]:
-    """Every log, checked by the rules (InputError names the file and line)."""
+def read_games(paths: list[str], seats: tuple[int, ...] | None, read=read_log) -> list[RatedGame]:
+    """Every log, checked by the rules (InputError names the file and line); ``read``: how a file
+    becomes a log (the app layer's reads a game's sheet too)."""
     games = []
     for path in paths:
-        log = read_log(path)
+        log = read(path)
         inputs = log_inputs(log)
         final = replay(log, inputs.mission, inputs.catalog)
         rated = tuple(seats) if seats else tuple(log.human) or tuple(range(log.players))
@@ -204,9 +205,9 @@ def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) 
 
 
 def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RATE_PLAYS, missions=(),
-         seed: int = 1, workers: int = 1, progress=None) -> dict:
+         seed: int = 1, workers: int = 1, progress=None, read=read_log) -> dict:
     """`kakapo rate`'s document."""
-    games = read_games(paths, seats)
+    games = read_games(paths, seats, read)
     j = judge(games, measure(games, plays, seed, workers, progress))
     rungs, best_i, plausible = j["rungs"], j["best_index"], j["plausible_index"]
     players = sorted({g.start.players for g in games})

@@ -142,8 +142,9 @@ def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: 
          progress: Counted | None = None) -> Doc:
     """`kakapo rate`'s document."""
     from solver.analysis.rate import rate as run_rate  # heavy: Numba
+    from solver.app.recording import read_game_file
 
-    doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress)
+    doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress, read=read_game_file)
     return doc
 
 

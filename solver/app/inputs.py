@@ -16,7 +16,7 @@ from solver.core.rules import Mission
 from solver.core.spec import GameSpec
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.catalog import Catalog, is_catalog_text, load_catalog
-from solver.io.gamelog import GameLog, parse_log, read_log
+from solver.io.gamelog import GameLog
 from solver.io.missionfile import declared_pieces, load_mission
 from solver.io.paths import mission_path
 from solver.io.records import log_inputs
@@ -142,13 +142,17 @@ class LoggedGame:
 def logged_game(log_path: str, mission: str | None = None, pieces: str | None = None) -> LoggedGame:
     """A log file and what it was played on: the mission and catalog it carries (format 2), else
     MISSION or the bundled mission it names."""
-    log = read_log(log_path)
+    from solver.app.recording import read_game_file  # (it reads catalogs as this module does)
+
+    log = read_game_file(log_path)
     inputs = log_inputs(log, mission, pieces)
     return LoggedGame(log, inputs.catalog, inputs.mission, inputs.note)
 
 
 def logged_text(text: str, name: str = "the log") -> LoggedGame:
     """A log given as text (the studio's review), read as `kakapo review` reads a file."""
-    log = parse_log(text, name)
+    from solver.app.recording import game_of_text
+
+    log = game_of_text(text, name)
     inputs = log_inputs(log)
     return LoggedGame(log, inputs.catalog, inputs.mission, inputs.note)

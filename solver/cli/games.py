@@ -316,3 +316,48 @@ def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
             click.echo(line)
     if png_path:
         likelihood_plot(doc, Path(png_path))
+
+
+@main.command()
+@click.argument("sheet", metavar="SHEET", required=False, type=click.Path())
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the game's log here (default: standard output).")
+@click.option("--sheet-of", "sheet_of_log", type=click.Path(), default=None, metavar="LOG",
+              help="Instead: print the sheet of a game's log (or sheet).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def record(sheet, log_path, sheet_of_log, as_json):
+    """Record a game played with the printed cards from its sheet, as a log.
+
+    The sheet is the game written down as it is played: the mission, the names in seat order,
+    one line per round (the cards in the order they were played, then the pieces placed with
+    their cells) and the cards each person still holds at the end (docs/logs.md). It is checked
+    against the rules (the hands are the cards played plus the cards left); an impossible sheet
+    is exit 2 naming the line, the round, the person and the rule. Every command that reads a log
+    also reads a sheet.
+
+    \b
+    Example: kakapo record game.txt --log game.jsonl
+    Example: kakapo record --sheet-of game.jsonl
+    """
+    from solver.app.recording import read_game_file, record_file, sheet_of
+
+    if sheet_of_log is not None:
+        if sheet is not None:
+            raise InputError(sheet, "give a SHEET or --sheet-of LOG, not both", "kakapo record --sheet-of game.jsonl")
+        click.echo(sheet_of(read_game_file(sheet_of_log)), nl=False)
+        return
+    if sheet is None:
+        raise InputError("SHEET", "no sheet given", "kakapo record game.txt --log game.jsonl")
+    check_output_path(log_path, [sheet], None, "--log")
+    rec = record_file(sheet)
+    if log_path:
+        write_log(log_path, rec.events)
+    if as_json:
+        emit_json(rec.summary(log_path))
+    elif log_path:
+        result = (rec.state.result() or "not ended").replace("_", " ")
+        click.echo(f"recorded {rec.state.rounds_played()} round(s) of {', '.join(rec.names)}: {result}; "
+                   f"log: {log_path}")
+    else:
+        click.echo(rec.text, nl=False)

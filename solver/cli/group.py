@@ -12,7 +12,7 @@ import click
 # the module of each command (solver.cli.<module>)
 COMMANDS = {
     "solve": "puzzle", "show": "puzzle", "pieces": "puzzle", "list": "puzzle",
-    "play": "games", "review": "games", "rate": "games",
+    "play": "games", "review": "games", "rate": "games", "record": "games",
     "simulate": "measure", "chance": "measure", "ceiling": "measure", "ladder": "measure", "validate": "measure",
     "generate": "measure", "report": "measure", "campaign": "measure",
     "studio": "serve",

@@ -69,6 +69,8 @@ class GameLog:
     pieces_text: str | None = None
     pieces_digest: str | None = None
     human: tuple[int, ...] = ()  # the seats a person played
+    names: dict = field(default_factory=dict)  # seat -> the name of who played it, when the log says
+    source: str | None = None  # "recorded": written from a sheet of a game played with the printed cards
 
     def line_of_round(self, r: int) -> int | None:
         for x in self.rounds_logged:
@@ -228,6 +230,13 @@ def _record(ln: _Line, players: int) -> dict:
         out[f"{what}_text"], out[f"{what}_digest"] = text, logged
     seats = ln.get("human", list, False) or []
     out["human"] = tuple(sorted({ln.seat(k, players, "a human seat") for k in seats}))
+    names = ln.get("names", dict, False) or {}
+    out["names"] = {}
+    for k, v in names.items():
+        if not (isinstance(k, str) and k.isdigit() and int(k) < players) or not isinstance(v, str):
+            raise ln.error(f"'names' maps seats to names, like {{\"0\": \"Ann\"}}, not {_short(names)}")
+        out["names"][int(k)] = clean(v)[:60]
+    out["source"] = clean(ln.get("source", str, False))[:20] if ln.has("source") else None
     return out
 
 
