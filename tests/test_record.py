@@ -134,10 +134,10 @@ def test_impossible_sheets_name_the_line_round_person_and_rule(catalog, tmp_path
     swapped[first] = "1. " + ", ".join([b, a, *rest]) + " / " + placed
     assert "round 1:" in refused(swapped, tmp_path)
     # the cells of a piece that are not its shape
-    piece, *cells = placed.split(", ")[0].split()
+    _, *cells = placed.split(", ")[0].split()
     if placed != "-":
         bent = list(lines)
-        bent[first] = lines[first].replace(" ".join(cells), " ".join(cells[:-1] + ["l12"]), 1)
+        bent[first] = lines[first].replace(" ".join(cells), " ".join([*cells[:-1], "l12"]), 1)
         said = refused(bent, tmp_path)
         assert f"line {first + 1}: round 1: " in said and ("not its shape" in said or "cannot place" in said), said
     # a card played twice; a name not at the table; no cards left for a game that ended early

@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from solver.app.inputs import catalog_beside
 from solver.core.board import cell_name
@@ -39,7 +40,7 @@ Resolve = Callable[[Sheet], tuple[Catalog, Mission]]
 class Recorded:
     """A sheet recorded: the log's events, the state at its end and the names by seat."""
 
-    events: list[dict]
+    events: list[dict[str, Any]]
     state: GameState
     names: tuple[str, ...]
 
@@ -47,7 +48,7 @@ class Recorded:
     def text(self) -> str:
         return "".join(json.dumps(e) + "\n" for e in self.events)
 
-    def summary(self, log: str | None) -> dict:
+    def summary(self, log: str | None) -> dict[str, Any]:
         return {"log": log, "rounds": self.state.rounds_played(), "result": self.state.result(),
                 "names": list(self.names)}
 
@@ -69,10 +70,7 @@ def beside(folder: Path) -> Resolve:
                                   "give a bundled id (kakapo list) or the name of a mission file beside the sheet",
                                   sheet.lines["mission"])
             path = found
-        if sheet.pieces:
-            catalog = load_catalog(folder / sheet.pieces)
-        else:
-            catalog = catalog_beside(mission_path(path))
+        catalog = load_catalog(folder / sheet.pieces) if sheet.pieces else catalog_beside(mission_path(path))
         return catalog, load_mission(path, catalog)
 
     return resolve
@@ -158,7 +156,7 @@ def record(sheet: Sheet, resolve: Resolve) -> Recorded:
     for r in sheet.rounds:
         if state.is_over():
             raise sheet.error(f"round {r.number}: the game ended after round {state.rounds_played()} "
-                              f"({state.result().replace('_', ' ')}), yet the sheet goes on",
+                              f"({str(state.result()).replace('_', ' ')}), yet the sheet goes on",
                               "remove the rounds after the end", r.line)
         _round(sheet, state, r, names, seat)
     meta = {"names": {str(k): n for k, n in enumerate(names)}, "source": "recorded",

@@ -207,7 +207,7 @@ def _is_card(word: str) -> bool:
 
 # ---------------------------------------------------------------- writing
 def write_sheet(mission: str, pieces: str | None, names: list[str], rounds: list[dict],
-                left: dict[str, list[str]] | None, notes: list[str] = ()) -> str:
+                left: dict[str, list[str]] | None, notes: tuple[str, ...] | list[str] = ()) -> str:
     """A sheet from a log's round events (``plays`` with ``player`` seats, ``pieces``,
     ``placements``) and the cards each person still holds."""
     out = [f"# {n}" for n in notes]
