@@ -17,7 +17,7 @@ from solver.app.registry import BATCH_DEFAULT
 from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
-from solver.game.moment import moment_spec
+from solver.game.moment import check_hand, moment_spec
 from solver.io.catalog import DEFAULT_CATALOG, Catalog
 from solver.io.difficulty import measured_for, no_campaign_text
 from solver.io.missionfile import check_file
@@ -78,12 +78,14 @@ def ladder(m: Mission, catalog: Catalog, players: int, games: int, seed: int, wo
 
 
 def chance(m: Mission, catalog: Catalog, players: int, gone: list[Card], games: int, seed: int,
-           trump: Colour | None = None, samples: int | None = None, progress: Counted | None = None) -> Doc:
+           trump: Colour | None = None, samples: int | None = None, progress: Counted | None = None,
+           hand: list[Card] | None = None) -> Doc:
     """`kakapo chance`: the search player's clear rate from the board ``m`` (its rounds and skills
     those left) with the cards ``gone`` out of the game, over ``games`` deals of the unseen cards."""
     from solver.analysis.chance import chance as run_chance  # heavy: Numba
 
-    return run_chance(m, catalog, players, gone, games, seed, trump, samples_for("search", samples), progress)
+    return run_chance(m, catalog, players, gone, games, seed, trump, samples_for("search", samples), progress,
+                      hand)
 
 
 @dataclass(frozen=True)
@@ -95,10 +97,12 @@ class Moment:
     players: int
     gone: list[Card]
     trump: Colour | None
+    hand: list[Card] | None = None  # the asking seat's cards, when given
 
 
 def table_moment(m: Mission, players: int | None, exclude: Iterable[object], rounds: int | None = None,
-                 skills: int | None = None, trump: str | None = None, source: str = "mission") -> Moment:
+                 skills: int | None = None, trump: str | None = None, source: str = "mission",
+                 hand: Iterable[object] | None = None) -> Moment:
     """The moment a request describes (the studio's table panel, `kakapo chance`); InputError when
     it cannot be (cards gone that are not whole rounds', hands that cannot last the rounds left)."""
     if rounds is not None and rounds < 1:
@@ -112,8 +116,18 @@ def table_moment(m: Mission, players: int | None, exclude: Iterable[object], rou
         colour = None if not trump else Colour.parse(trump)
     except ParseError as e:
         raise InputError("--trump", str(e), "give a colour: red, yellow, green, blue or purple") from None
-    moment_spec(m, n, gone, colour)
-    return Moment(m, n, gone, colour)
+    spec, held = moment_spec(m, n, gone, colour)
+    mine = None
+    if hand is not None:
+        mine = check_hand(spec, held, [_hand_card(x) for item in hand for x in str(item).split(",") if x.strip()])
+    return Moment(m, n, gone, colour, mine)
+
+
+def _hand_card(name: str) -> Card:
+    try:
+        return Card.parse(name)
+    except ParseError as e:
+        raise InputError("--hand", str(e), "name cards like red-5 or p8, separated by commas") from None
 
 
 def place_in_campaign(doc: Doc, m: Mission, catalog: Catalog, players: int) -> None:
@@ -142,9 +156,9 @@ def mission_job(kind: str, text: str, catalog: Catalog, name: str | None, player
     if kind == "chance":
         moment = moment or {}
         at = table_moment(m, players, moment.get("exclude") or [], moment.get("rounds"), moment.get("skills"),
-                          moment.get("trump"), name or "mission.toml")
+                          moment.get("trump"), name or "mission.toml", moment.get("hand"))
         return chance(at.mission, catalog, at.players, at.gone, games, seed, at.trump,
-                      progress=lambda d, t: tell(d / max(t, 1)))
+                      progress=lambda d, t: tell(d / max(t, 1)), hand=at.hand)
     players = table_size(m, players, name or "mission.toml")
     if kind == "simulate":
         policy = policy or BATCH_DEFAULT

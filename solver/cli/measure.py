@@ -106,6 +106,8 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
               help="The skill counters left (default: the mission file's skills).")
 @click.option("--trump", type=click.Choice(["red", "yellow", "green", "blue", "purple"]), default=None,
               help="The trump colour in force: the colour of the last decision card (default purple).")
+@click.option("--hand", default=None, metavar="CARD[,CARD...]",
+              help="The cards you hold: yours in every deal; only the other unseen cards are dealt anew.")
 @click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
               help="Deals of the cards nobody has seen.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
@@ -113,7 +115,7 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
 @pieces_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def chance(mission, exclude, players, rounds, skills, trump, games, seed, samples, pieces, as_json):
+def chance(mission, exclude, players, rounds, skills, trump, hand, games, seed, samples, pieces, as_json):
     """The chance a careful table clears a game from where it stands.
 
     MISSION is the board in front of the players: its [[placed]] pieces are those on the board,
@@ -124,12 +126,14 @@ def chance(mission, exclude, players, rounds, skills, trump, games, seed, sample
 
     \b
     Example: kakapo chance board.toml --exclude red-3,red-7,blue-2,red-1 --rounds 7 --skills 4
+    Example: kakapo chance b05 --hand red-1,red-4,blue-2,blue-3,green-5,purple-2,purple-8,yellow-6
     """
     catalog, m = load_inputs(mission, pieces)
-    at = table_moment(m, players, exclude, rounds, skills, trump, mission)
+    at = table_moment(m, players, exclude, rounds, skills, trump, mission, None if hand is None else [hand])
     bar = ProgressBar("deals", enabled=not as_json)
     try:
-        doc = run_chance(at.mission, catalog, at.players, at.gone, games, seed, at.trump, samples, bar.update)
+        doc = run_chance(at.mission, catalog, at.players, at.gone, games, seed, at.trump, samples, bar.update,
+                         at.hand)
     finally:
         bar.close()
     if as_json:
@@ -137,6 +141,8 @@ def chance(mission, exclude, players, rounds, skills, trump, games, seed, sample
         return
     lo, hi = doc["ci95"]
     gone = f"{len(at.gone)} card(s) gone" if at.gone else "no card gone yet"
+    if at.hand is not None:
+        gone += f", your hand {' '.join(map(str, at.hand))}"
     click.echo(f"{m.name} ({m.id}), {at.players} players, from here: {gone}, {at.mission.rounds} round(s) and "
                f"{at.mission.skills} skill counter(s) left, trump {doc['trump']}")
     click.echo(f"a careful table (the search player, {doc['samples']} samples, in every seat) clears "

@@ -48,15 +48,38 @@ def moment_spec(m: Mission, players: int, gone: list[Card], trump: Colour | None
     return spec, held
 
 
-def deal_moment(m: Mission, catalog, spec: GameSpec, held: int, seed: int) -> GameState:
-    """One deal of the unseen cards from the moment (see the module docstring)."""
+def check_hand(spec: GameSpec, held: int, hand: list[Card]) -> list[Card]:
+    """The asking seat's hand (seat 0's in every deal): InputError when it overlaps the cards gone
+    or out of the game, names a card twice, or is not as many cards as a hand holds now."""
+    if len(set(hand)) != len(hand):
+        raise InputError("--hand", "a card is named twice in the hand", "name each card once")
+    out = sorted(set(hand) & set(spec.removed))
+    if out:
+        raise InputError("--hand", f"{', '.join(map(str, out))} is gone (or out of the game), so it cannot be in "
+                         "the hand", "leave the cards gone out of the hand, or out of --exclude")
+    if len(hand) != held:
+        raise InputError("--hand", f"the hand has {len(hand)} card(s); with the cards gone, each hand holds {held} "
+                         "now", f"give the {held} cards you hold")
+    return sorted(hand)
+
+
+def deal_moment(m: Mission, catalog, spec: GameSpec, held: int, seed: int,
+                hand: list[Card] | None = None) -> GameState:
+    """One deal of the unseen cards from the moment (see the module docstring); ``hand``: seat 0
+    holds it in every deal, and only the other cards nobody at seat 0 has seen are dealt."""
     rng = SplitMix64(seed)
-    deck = [c for c in ALL_CARDS if c not in spec.removed]
+    mine = set(hand or ())
+    deck = [c for c in ALL_CARDS if c not in spec.removed and c not in mine]
     for i in range(len(deck) - 1, 0, -1):
         j = rng.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     aside = sorted(deck[:spec.set_aside])
-    hands = [sorted(deck[spec.set_aside + k * held: spec.set_aside + (k + 1) * held]) for k in range(spec.players)]
+    if hand is None:
+        hands = [sorted(deck[spec.set_aside + k * held: spec.set_aside + (k + 1) * held])
+                 for k in range(spec.players)]
+    else:
+        hands = [sorted(hand)] + [sorted(deck[spec.set_aside + k * held: spec.set_aside + (k + 1) * held])
+                                  for k in range(spec.players - 1)]
     # who leads: as at a game's start (the engine's players infer that its leader held purple-8 when
     # that card is still unseen, so the leader is its holder; else drawn)
     holders = [k for k in range(spec.players) if spec.start_card in hands[k]]

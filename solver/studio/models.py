@@ -45,6 +45,7 @@ class JobRequest(Strict):
     rounds: int | None = Field(default=None, ge=1, le=13)  # chance: the rounds left
     skills: int | None = Field(default=None, ge=0, le=20)  # chance: the skill counters left
     trump: Literal["red", "yellow", "green", "blue", "purple"] | None = None  # chance: the trump in force
+    hand: list[str] | None = Field(default=None, max_length=20)  # chance: the cards the asking seat holds
     text: str = Field(default="", max_length=MAX_TEXT)
     name: str | None = Field(default=None, max_length=200)
     logs: list[str] | None = Field(default=None, max_length=1000)

@@ -61,7 +61,7 @@ def start(body: JobRequest, ctx: Ctx) -> Doc:
                           "choose another number of players")
     if body.kind == "chance":  # the table's state is said now too, not in the job
         try:
-            table_moment(m, body.players, body.exclude, body.rounds, body.skills, body.trump)
+            table_moment(m, body.players, body.exclude, body.rounds, body.skills, body.trump, hand=body.hand)
         except InputError as e:
             raise refused(e) from None
     return _submit(ctx, body.model_dump(), f"{body.kind} of {m.name[:80]}")
