@@ -164,3 +164,14 @@ def test_a_sheet_reads_names_with_comments_and_any_case(catalog, tmp_path):
     path = tmp_path / "g.txt"
     path.write_text(text)
     assert record_file(path).state.rounds_played() == len(sheet.rounds)
+
+
+def test_the_review_of_a_recorded_game_uses_the_names(catalog, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(sheet_lines(catalog)) + "\n")
+    res = run("review", path, "--samples", 0, "--time-limit", 2, "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert [s["name"] for s in doc["seats"]] == ["Ann", "Ben"] and doc["human"] == [0, 1]
+    text = run("review", path, "--samples", 0, "--time-limit", 2).stdout
+    assert "Ann" in text and "Ben (a person)" in text and "player 0" not in text

@@ -217,7 +217,9 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
            "rungs": rungs, "best": {"policy": rungs[best_i]["policy"], "samples": rungs[best_i]["samples"]},
            "plausible": [{"policy": rungs[i]["policy"], "samples": rungs[i]["samples"]} for i in plausible],
            "told_apart": len(plausible) == 1,
-           "notes": [g.note for g in games if g.note]}
+           "notes": [g.note for g in games if g.note],
+           # who the rated seats were, by the logs' names (a recorded or studio game's), once each
+           "names": sorted({g.log.names[s] for g in games for s in g.seats if s in g.log.names})}
     if j["finished"] < len(games):
         doc["notes"].append(f"{len(games) - j['finished']} game(s) not finished: their decisions count in the "
                             "agreement, not in the likelihood")

@@ -177,10 +177,11 @@ class SeatSummary:
     decisions: int
     classes: dict[str, int]
     accuracy: float | None
+    name: str | None = None  # the log's name for the seat (a recorded or studio game), else None
 
     def to_json(self) -> dict:
-        return {"seat": self.seat, "human": self.human, "decisions": self.decisions, "classes": self.classes,
-                "accuracy": None if self.accuracy is None else round(self.accuracy, 1)}
+        return {"seat": self.seat, "name": self.name, "human": self.human, "decisions": self.decisions,
+                "classes": self.classes, "accuracy": None if self.accuracy is None else round(self.accuracy, 1)}
 
 
 @dataclass
@@ -215,6 +216,10 @@ class Review:
     careful: bool = False  # every decision measured as far as the yardstick goes (SCREEN)
     human: tuple[int, ...] = ()
     catalog: Any = field(default=None, repr=False)
+
+    def who(self, seat: int, possessive: bool = False) -> str:
+        """A seat in words: its name in the log, "you", or "player N" (``who``)."""
+        return who(seat, self.human, possessive, self.log.names)
 
     def to_json(self) -> dict:
         return {"mission": self.mission.id, "players": self.players, "result": self.result,
@@ -295,7 +300,7 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
         elif lost_at > 1 and reviews[lost_at - 2].open_hand == CLEARABLE:
             lost_in = lost_at - 1
     rv = Review(mission, log, final.players, final.result() or "in_play", reviews, lost_at, lost_in, samples,
-                playouts, seed, 0.0, final.board.copy(), decisions, _seats(final.players, decisions, human),
+                playouts, seed, 0.0, final.board.copy(), decisions, _seats(final.players, decisions, human, log.names),
                 human=human, catalog=catalog, careful=careful)
     rv.lost_by = _lost_by(rv)
     rv.story = _story(rv)
@@ -543,18 +548,22 @@ def _costlier(a: Decision | None, b: Decision | None) -> Decision | None:
     return b if a is None or b.cost > a.cost else a
 
 
-def _seats(players: int, decisions: list[Decision], human: tuple[int, ...]) -> list[SeatSummary]:
+def _seats(players: int, decisions: list[Decision], human: tuple[int, ...],
+           names: dict | None = None) -> list[SeatSummary]:
     out = []
     for seat in range(players):
         mine = [d for d in decisions if d.seat == seat]
         classes = {c: sum(d.klass == c for d in mine) for c in CLASSES}
         accuracy = float(np.mean([move_accuracy(d.cost) for d in mine])) if mine else None
-        out.append(SeatSummary(seat, seat in human, len(mine), classes, accuracy))
+        out.append(SeatSummary(seat, seat in human, len(mine), classes, accuracy, (names or {}).get(seat)))
     return out
 
 
-def who(seat: int, human: tuple[int, ...], possessive: bool = False) -> str:
-    """A seat in words: "you" in a game a person played alone, else "player N"."""
+def who(seat: int, human: tuple[int, ...], possessive: bool = False, names: dict | None = None) -> str:
+    """A seat in words: its name when the log has one, "you" in a game a person played alone,
+    else "player N"."""
+    if names and names.get(seat):
+        return f"{names[seat]}'s" if possessive else names[seat]
     if len(human) == 1 and seat == human[0]:
         return "your" if possessive else "you"
     return f"player {seat}'s" if possessive else f"player {seat}"
@@ -570,7 +579,7 @@ def _lost_by(rv: Review) -> LostBy | None:
     if not candidates:
         return None
     d = max(candidates, key=lambda x: (x.cost, -x.round))
-    return LostBy(d, f"after {who(d.seat, rv.human, True)} {d.played} in round {d.round} a careful table clears "
+    return LostBy(d, f"after {rv.who(d.seat, True)} {d.played} in round {d.round} a careful table clears "
                      f"{pct(d.rate_played)}" + ("" if d.rate_before is None else f" ({pct(d.rate_before)} before)")
                      + f"; {d.best} would have kept "
                      f"{pct(d.rate_best)}")
@@ -600,7 +609,7 @@ def _story(rv: Review) -> str:
         worst = max(rv.decisions, key=lambda d: d.cost, default=None)
         if worst is None or worst.cost < LOST_BY_MIN:
             return "cleared, and no decision put the clear at risk."
-        return (f"cleared; the riskiest decision was {who(worst.seat, rv.human, True)} {worst.played} in round "
+        return (f"cleared; the riskiest decision was {rv.who(worst.seat, True)} {worst.played} in round "
                 f"{worst.round} (a careful table clears {pct(worst.rate_played)} after it, "
                 f"{pct(worst.rate_best)} after {worst.best}).")
     if rv.result == "in_play":

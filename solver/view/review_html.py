@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from solver.analysis.review import Decision, Review, pct, who
+from solver.analysis.review import Decision, Review, pct
 from solver.core.board import all_positions
 from solver.core.rules import Placement
 from solver.game.actions import ActionKind
@@ -47,7 +47,7 @@ def review_html(rv: Review) -> str:
         c = r.costliest
         if c is not None and c.board is not None:
             ghost = _ghost(c, catalog) if catalog is not None else []
-            label = (f"the costliest decision: {who(c.seat, rv.human, True)} {c.played} ({pct(c.rate_played)}); "
+            label = (f"the costliest decision: {rv.who(c.seat, True)} {c.played} ({pct(c.rate_played)}); "
                      f"better: {c.best} ({pct(c.rate_best)})" + (", dashed" if ghost else ""))
             tiles.append(f"<figure>{board_svg(c.board, cell=16, ghost=ghost, title=label)}"
                          f"<figcaption>{escape(label)}</figcaption></figure>")

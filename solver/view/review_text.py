@@ -3,7 +3,7 @@ review page shares with them."""
 
 from __future__ import annotations
 
-from solver.analysis.review import THRESHOLDS, Review, RoundReview, SeatSummary, pct, who
+from solver.analysis.review import THRESHOLDS, Review, RoundReview, SeatSummary, pct
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, UNDECIDED
 
 
@@ -34,7 +34,7 @@ OPEN_WORDS = {CLEARABLE: "winnable with every hand open", NOT_CLEARABLE: "lost e
 
 
 def seat_line(rv: Review, s: SeatSummary) -> str:
-    name = who(s.seat, rv.human)
+    name = rv.who(s.seat)
     label = f"you (player {s.seat})" if name == "you" else name
     policy = rv.log.meta.get("policy")
     if s.human and name != "you":
@@ -52,10 +52,10 @@ def round_story(rv: Review, r: RoundReview) -> list[str]:
     out = []
     rec = r.record
     if rec is not None:
-        plays = ", ".join(f"{who(p, rv.human)} {c}" for p, c in rec.plays)
-        out.append(f"round {r.round} (trump {rec.trump}): {plays}; {rec.decision} wins, {who(rec.in_charge, rv.human)}"
+        plays = ", ".join(f"{rv.who(p)} {c}" for p, c in rec.plays)
+        out.append(f"round {r.round} (trump {rec.trump}): {plays}; {rec.decision} wins, {rv.who(rec.in_charge)}"
                    " in charge")
-        owner = who(rec.in_charge, rv.human)
+        owner = rv.who(rec.in_charge)
         if rec.skill.json:
             out.append(f"  {owner} used the skill {rec.skill.json.replace('_', ' ')}")
         for p in rec.placements:
@@ -69,7 +69,7 @@ def round_story(rv: Review, r: RoundReview) -> list[str]:
     out.append(f"  from its start a careful table clears {pct(r.search_rate)}; {OPEN_WORDS[r.open_hand]}")
     for d in rv.decisions:
         if d.round == r.round and d.klass not in ("best", "good"):
-            out.append(f"  {d.klass}: {who(d.seat, rv.human, True)} {d.kind} {d.played}: a careful table clears "
+            out.append(f"  {d.klass}: {rv.who(d.seat, True)} {d.kind} {d.played}: a careful table clears "
                        f"{pct(d.rate_played)} after it, {pct(d.rate_best)} after {d.best}")
     return out
 
