@@ -31,13 +31,16 @@ def api(url: str, path: str, body: dict | None = None):
 
 
 def settled(url: str, seat_path: str, timeout: float = 120) -> dict:
-    """The seat's document once no bot thinks (the bots play in the background)."""
+    """The seat's document once the bots have played on to a person's turn or the end (the bots
+    play in the background, paced: between two of their moves none thinks)."""
     import time
 
     t0 = time.time()
     while True:
         doc = api(url, seat_path)
-        if not doc["thinking"] or time.time() - t0 > timeout:
+        to_act = doc.get("to_act")
+        person = to_act is not None and not next(p for p in doc["players"] if p["seat"] == to_act)["bot"]
+        if doc["result"] is not None or (person and not doc["thinking"]) or time.time() - t0 > timeout:
             return doc
         time.sleep(0.05)
 
@@ -63,7 +66,7 @@ def moves_at_once(page):
 def answer_once(page, by_cells: bool = False) -> bool:
     """Answer the question on the page (choice 1, or a placement by clicking its cells); False
     once the game is over."""
-    page.wait_for_selector(READY, timeout=60_000)
+    page.wait_for_selector(READY, timeout=120_000)  # a loaded machine: the bots think in the background
     if page.query_selector("#s-log"):
         return False
     placing = page.is_visible("[data-confirm]")
