@@ -18,7 +18,7 @@ from solver.studio.context import HostAuthority, StudioContext
 from solver.studio.errors import StudioError
 from solver.studio.links import qr_rows
 from solver.studio.responses import ERRORS, Status
-from solver.studio.routers import catalogs, checks, games, jobs, missions, rules
+from solver.studio.routers import catalogs, checks, games, jobs, missions, records, rules
 from solver.studio.security import Guard
 from solver.studio.store import StoreBusy
 from solver.studio.table import BOT_PACE
@@ -45,12 +45,16 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
     api = FastAPI(title="kakapo studio", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json",
                   lifespan=lifespan)
     api.state.ctx = ctx
-    for r in (missions.router, catalogs.router, checks.router, jobs.router, games.router, rules.router):
+    for r in (missions.router, catalogs.router, checks.router, jobs.router, games.router, records.router,
+              rules.router):
         api.include_router(r)
 
     @api.exception_handler(StudioError)
     async def studio_error(_request: Request, e: StudioError) -> JSONResponse:
-        return JSONResponse({"error": {"message": e.message, "fix": e.fix}}, status_code=e.status)
+        error: dict[str, object] = {"message": e.message, "fix": e.fix}
+        if e.line is not None:
+            error["line"] = e.line
+        return JSONResponse({"error": error}, status_code=e.status)
 
     @api.exception_handler(StoreBusy)
     async def busy(_request: Request, _e: StoreBusy) -> JSONResponse:

@@ -7,12 +7,12 @@ from solver.core.errors import InputError
 
 
 class StudioError(Exception):
-    def __init__(self, status: int, message: str, fix: str = ""):
+    def __init__(self, status: int, message: str, fix: str = "", line: int | None = None):
         super().__init__(message)
-        self.status, self.message, self.fix = status, message, fix
+        self.status, self.message, self.fix, self.line = status, message, fix, line
 
 
 def refused(e: InputError) -> StudioError:
     """A broken mission or log as a 422, its line named as `validate` and `review` name it."""
     where = f"line {e.line}: " if e.line else ""
-    return StudioError(422, f"{where}{e.problem}", e.fix)
+    return StudioError(422, f"{where}{e.problem}", e.fix, e.line)

@@ -58,6 +58,12 @@ class JobRequest(Strict):
 PolicyName = Literal[POLICIES]  # type: ignore[valid-type]
 
 
+class RecordRequest(Strict):
+    """A game's sheet (docs/logs.md: "The game sheet")."""
+
+    sheet: str = Field(max_length=200_000)
+
+
 class GameRequest(Strict):
     """A game at the studio's table: the mission by id (bundled or in the folder) or as text.
     Without ``seed`` the deal comes from the system's randomness and stays secret until the end;

@@ -197,6 +197,16 @@ class SeatBot(BaseModel):
     samples: int | None
 
 
+class RecordDoc(BaseModel):
+    """A sheet recorded: the game's id in this folder and its log (JSON Lines)."""
+
+    game: str
+    log: str
+    rounds: int
+    result: str | None
+    names: list[str]
+
+
 class GameStarted(BaseModel):
     id: str
     known_deal: bool

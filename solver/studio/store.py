@@ -302,6 +302,17 @@ class Store:
                 db.execute("INSERT OR REPLACE INTO imports VALUES (?,?,?,?)", (imported_from, setup.id, now(),
                                                                                "imported"))
 
+    def add_recorded(self, setup: TableSetup, log: str, round_: int, result: str | None) -> None:
+        """A game played with the printed cards and recorded from its sheet: its log, whole, in one
+        transaction (no seat, no move: nothing is left to play)."""
+        with self.transaction() as db:
+            db.execute("INSERT INTO games (id, created, mission, name, mission_text, pieces_text, players, humans, "
+                       "names, policy, samples, seed, game, known_deal, log, version, round, result, ended) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                       (setup.id, setup.created, setup.mission_id, setup.name, setup.mission_text, setup.pieces_text,
+                        setup.players, json.dumps(list(setup.humans)), json.dumps(dict(setup.names)), setup.policy,
+                        None, 0, 0, 1, log, self.version, round_, result, now() if result else None))
+
     def add_moves(self, game_id: str, first: int, moves: Sequence[Move], streams: list[int], round_: int,
                   result: str | None, log: str) -> None:
         """Moves ``first``.. of a game and its row after them, in one transaction (a move already

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.app.documents import Doc
+from solver.app.recording import Recorded
 from solver.core.codes import PolicyId
 from solver.core.errors import KakapoError
 from solver.core.rules import Mission
@@ -65,6 +66,7 @@ class GameSecret(Exception):
     """What was asked would show hands nobody may see yet (the game has not ended)."""
 
 
+RECORDED = "recorded"  # the policy column of a game played with the printed cards, recorded from its sheet
 MAX_BOT_GAMES = 4  # unfinished games played by bots only (each keeps a worker busy)
 BOT_PACE = 0.15  # seconds: a bot's move at a table of people is shown no sooner after the move before
 BUSY_RETRY = 1.0  # seconds: a bot's move the database could not take (locked) is stored again after this
@@ -86,12 +88,13 @@ class LiveGame:
     changed: threading.Condition = field(init=False, repr=False)
     log_written: bool = False
     last_move_at: float = 0.0
+    recorded: str | None = None  # a game played with the printed cards: its log (nothing to play)
 
     def __post_init__(self) -> None:
         self.changed = threading.Condition(self.lock)
 
     def over(self) -> bool:
-        return self.game is not None and self.game.state.is_over()
+        return self.recorded is not None or (self.game is not None and self.game.state.is_over())
 
 
 def log_text(events: list[Doc]) -> str:
@@ -170,7 +173,9 @@ class Table:
         if row is None:
             return None
         live = LiveGame(game_id, None, row.problem, last_move_at=time.monotonic())
-        if row.setup is not None:
+        if row.setup is not None and row.setup.policy == RECORDED:
+            live.recorded = row.log or ""
+        elif row.setup is not None:
             try:
                 live.game = TableGame(row.setup, row.moves, row.streams, row.play_forced, row.handovers)
                 live.log_written = row.result is not None
@@ -402,6 +407,17 @@ class Table:
                 live.changed.wait(left)
         return True
 
+    def add_record(self, recorded: Recorded, mission: Mission, catalog: Catalog) -> str:
+        """A game played with the printed cards, recorded from its sheet: one of the table's games,
+        finished (or as far as the sheet goes), with its names; its log kept whole."""
+        state = recorded.state
+        setup = TableSetup(f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}", mission.id, mission.name,
+                           recorded.events[0].get("mission_text", ""), recorded.events[0].get("pieces_text", ""),
+                           state.players, tuple(range(state.players)), RECORDED, None, 0, 0, True,
+                           tuple(enumerate(recorded.names)), time.strftime("%Y-%m-%dT%H:%M:%S"))
+        self.store.add_recorded(setup, recorded.text, state.round, state.result())
+        return setup.id
+
     def log_of(self, game_id: str, host: bool = False) -> tuple[str | None, str | None]:
         """(the game's log, None) once it has ended; for the host, also of a game that cannot go on
         (the page says that it shows every hand); else (None, why not): "no such game", "in play",
@@ -409,6 +425,8 @@ class Table:
         live = self.live(game_id)
         if live is None:
             return None, "no such game"
+        if live.recorded is not None:
+            return live.recorded, None
         if live.game is not None and live.over():
             with live.view_lock:
                 return log_text(live.game.log()), None

@@ -1,0 +1,71 @@
+"""`POST /api/records`: a sheet recorded in the studio joins the folder's games, finished, with its
+names; its log is what `kakapo record` writes; review and rate take it like a played game; a sheet
+that breaks a rule is a 422 naming the line; it is kept across a restart."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("fastapi")
+from tests.test_record import sheet_lines, simulated  # noqa: E402
+from tests.test_studio_games import client_for  # noqa: E402
+
+
+def test_a_recorded_sheet_is_one_of_the_folders_games(catalog, tmp_path):
+    client = client_for(tmp_path)
+    sheet = "\n".join(sheet_lines(catalog)) + "\n"
+    res = client.post("/api/records", json={"sheet": sheet})
+    assert res.status_code == 200, res.text
+    doc = res.json()
+    _, events = simulated(catalog, "buddy/b05", 2, 3)
+    logged = [json.loads(x) for x in doc["log"].splitlines()]
+    assert logged[1:] == events[1:] and logged[0]["names"] == {"0": "Ann", "1": "Ben"}
+    assert doc["names"] == ["Ann", "Ben"] and doc["result"] == events[-1]["result"]
+    row = next(g for g in client.get("/api/games").json() if g["id"] == doc["game"])
+    assert row["result"] == events[-1]["result"] and row["names"] == {"0": "Ann", "1": "Ben"}
+    assert row["policy"] == "recorded" and row["human"] == [0, 1]
+    assert client.get(f"/api/games/{doc['game']}/log").text == doc["log"]
+    # review and rate take it as they take a game played here
+    assert client.post(f"/api/games/{doc['game']}/review").status_code == 200
+    # a restart keeps it
+    again = client_for(tmp_path)
+    assert again.get(f"/api/games/{doc['game']}/log").text == doc["log"]
+    assert any(g["id"] == doc["game"] and g["result"] for g in again.get("/api/games").json())
+
+
+def test_a_sheet_that_breaks_a_rule_is_refused_naming_the_line(catalog, tmp_path):
+    client = client_for(tmp_path)
+    lines = sheet_lines(catalog)
+    first = next(i for i, x in enumerate(lines) if x.startswith("1. "))
+    lines[first] = lines[first].replace("Ann ", "Zoe ", 1)
+    res = client.post("/api/records", json={"sheet": "\n".join(lines)})
+    assert res.status_code == 422
+    err = res.json()["error"]
+    assert err["line"] == first + 1 and "'Zoe' is not at the table" in err["message"] and err["fix"]
+    assert client.get("/api/games").json() == []
+    nowhere = client.post("/api/records", json={"sheet": "mission: zz99\nplayers: A, B\n"})
+    assert nowhere.status_code == 422 and nowhere.json()["error"]["line"] == 1
+
+
+def test_a_sheet_names_a_mission_and_catalog_of_the_folder(catalog, tmp_path):
+    from tests.test_catalog_travels import made_with
+    from tests.test_your_copy import other_catalog
+
+    client = client_for(tmp_path)
+    mine = other_catalog(tmp_path)
+    from solver.io.catalog import load_catalog
+
+    made_with(tmp_path, load_catalog(mine).digest, "fan.toml")  # b01, made with mine
+    text, _ = simulated(load_catalog(mine), "buddy/b01", 2, 1)
+    from solver.app.recording import sheet_of
+    from solver.io.gamelog import parse_log
+
+    sheet = sheet_of(parse_log(text, "g")).replace("mission: b01", "mission: fan\npieces: mine.toml")
+    sheet = "\n".join(x for x in sheet.splitlines() if not x.startswith("#") and not x.startswith("pieces: pieces"))
+    res = client.post("/api/records", json={"sheet": sheet})
+    assert res.status_code == 200, res.text
+    setup = json.loads(res.json()["log"].splitlines()[0])
+    assert setup["mission"] == "fan" and "pieces_digest" in setup
+    assert load_catalog("x", setup["pieces_text"]).digest == load_catalog(mine).digest
