@@ -9,8 +9,8 @@ import json
 import pytest
 
 pytest.importorskip("fastapi")
-from tests.test_record import sheet_lines, simulated  # noqa: E402
-from tests.test_studio_games import client_for  # noqa: E402
+from tests.test_record import sheet_lines, simulated
+from tests.test_studio_games import client_for
 
 
 def test_a_recorded_sheet_is_one_of_the_folders_games(catalog, tmp_path):

@@ -217,8 +217,7 @@ class Review:
     human: tuple[int, ...] = ()
     catalog: Any = field(default=None, repr=False)
 
-    def who(self, seat: int, possessive: bool = False) -> str:
-        """A seat in words: its name in the log, "you", or "player N" (``who``)."""
+    def who(self, seat: int, possessive: bool = False) -> str:  # a seat in words (``who``)
         return who(seat, self.human, possessive, self.log.names)
 
     def to_json(self) -> dict:
@@ -560,8 +559,7 @@ def _seats(players: int, decisions: list[Decision], human: tuple[int, ...],
 
 
 def who(seat: int, human: tuple[int, ...], possessive: bool = False, names: dict | None = None) -> str:
-    """A seat in words: its name when the log has one, "you" in a game a person played alone,
-    else "player N"."""
+    """A seat in words: its name in the log, "you" in a game a person played alone, or "player N"."""
     if names and names.get(seat):
         return f"{names[seat]}'s" if possessive else names[seat]
     if len(human) == 1 and seat == human[0]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from solver.app.documents import Counted, Doc, Fraction, Said, Shown
 from solver.app.inputs import LoggedGame, logged_text, samples_for, table_size
+from solver.app.recording import read_game_file
 from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
 from solver.core.codes import OPEN_HAND, PolicyId
 from solver.core.errors import InputError
@@ -142,7 +143,6 @@ def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: 
          progress: Counted | None = None) -> Doc:
     """`kakapo rate`'s document."""
     from solver.analysis.rate import rate as run_rate  # heavy: Numba
-    from solver.app.recording import read_game_file
 
     doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress, read=read_game_file)
     return doc

@@ -9,15 +9,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from solver.app.recording import game_of_text, read_game_file
 from solver.core.cards import Card
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
 from solver.core.spec import GameSpec
 from solver.game.search import DEFAULT_SAMPLES
-from solver.io.catalog import Catalog, is_catalog_text, load_catalog
+from solver.io.catalog import Catalog, load_catalog
 from solver.io.gamelog import GameLog
-from solver.io.missionfile import declared_pieces, load_mission
+from solver.io.missionfile import catalog_beside, load_mission
 from solver.io.paths import mission_path
 from solver.io.records import log_inputs
 
@@ -33,30 +34,6 @@ def load_inputs(mission: str, pieces: str | None, warnings: list[str] | None = N
     return catalog, load_mission(path, catalog, warnings)
 
 
-def catalog_beside(path: Path, notes: list[str] | None = None) -> Catalog:
-    """The bundled catalog, or the catalog file beside a mission with the digest it declares."""
-    bundled = load_catalog()
-    try:
-        text = path.read_text(encoding="utf-8") if path.is_file() and path.stat().st_size <= 1_000_000 else ""
-    except (OSError, UnicodeDecodeError):
-        return bundled  # load_mission says what is wrong with the file
-    wanted = declared_pieces(text)
-    if wanted is None or wanted == bundled.digest:
-        return bundled
-    for other in sorted(path.parent.glob("*.toml")):
-        if other == path or other.is_symlink() or not other.is_file() or other.stat().st_size > 1_000_000:
-            continue
-        try:
-            if not is_catalog_text(other.read_text(encoding="utf-8")):
-                continue
-            found = load_catalog(other)
-        except (InputError, OSError, UnicodeDecodeError):
-            continue
-        if found.digest == wanted:
-            if notes is not None:
-                notes.append(f"{path.name} was made with the catalog {other.name} beside it: read with its shapes")
-            return found
-    return bundled  # load_mission refuses it, naming the digest and the fix
 
 
 def mission_id(name: str | None) -> str:
@@ -142,8 +119,6 @@ class LoggedGame:
 def logged_game(log_path: str, mission: str | None = None, pieces: str | None = None) -> LoggedGame:
     """A log file and what it was played on: the mission and catalog it carries (format 2), else
     MISSION or the bundled mission it names."""
-    from solver.app.recording import read_game_file  # (it reads catalogs as this module does)
-
     log = read_game_file(log_path)
     inputs = log_inputs(log, mission, pieces)
     return LoggedGame(log, inputs.catalog, inputs.mission, inputs.note)
@@ -151,8 +126,6 @@ def logged_game(log_path: str, mission: str | None = None, pieces: str | None = 
 
 def logged_text(text: str, name: str = "the log") -> LoggedGame:
     """A log given as text (the studio's review), read as `kakapo review` reads a file."""
-    from solver.app.recording import game_of_text
-
     log = game_of_text(text, name)
     inputs = log_inputs(log)
     return LoggedGame(log, inputs.catalog, inputs.mission, inputs.note)

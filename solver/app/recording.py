@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.app.inputs import catalog_beside
 from solver.core.board import cell_name
 from solver.core.cards import ALL_CARDS, Card
 from solver.core.errors import InputError
@@ -25,13 +24,15 @@ from solver.core.rules import Board, Mission, Placement
 from solver.core.spec import GameSpec
 from solver.game.actions import Action
 from solver.game.engine import log_events
+from solver.game.resume import replay
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState, IllegalAction, Phase, legal_positions, position_of
 from solver.io.catalog import Catalog, load_catalog
-from solver.io.gamelog import GameLog, parse_log
-from solver.io.missionfile import load_mission
+from solver.io.gamelog import GameLog, parse_log, read_log
+from solver.io.missionfile import catalog_beside, load_mission
 from solver.io.paths import bundled_mission, mission_path
-from solver.io.sheet import Sheet, SheetRound, parse_sheet, write_sheet
+from solver.io.records import log_inputs
+from solver.io.sheet import MAX_BYTES, Sheet, SheetRound, is_sheet_text, parse_sheet, read_sheet, write_sheet
 
 Resolve = Callable[[Sheet], tuple[Catalog, Mission]]
 
@@ -78,8 +79,6 @@ def beside(folder: Path) -> Resolve:
 
 def record_file(path: str | Path) -> Recorded:
     """A sheet file recorded, its mission and catalog found beside it."""
-    from solver.io.sheet import read_sheet
-
     sheet = read_sheet(path)
     return record(sheet, beside(Path(path).resolve().parent))
 
@@ -228,9 +227,6 @@ def _round(sheet: Sheet, state: GameState, r: SheetRound, names: tuple[str, ...]
 def sheet_of(log: GameLog, names: list[str] | None = None) -> str:
     """The sheet of a log: its mission (a bundled id, else the mission's file name to put beside it),
     its names (or "player 1" ...), each round, and the cards still held at the end."""
-    from solver.game.resume import replay
-    from solver.io.records import log_inputs
-
     inputs = log_inputs(log)
     state = replay(log, inputs.mission, inputs.catalog)
     names = names or [log.names.get(k) or f"player {k + 1}" for k in range(log.players)]
@@ -253,9 +249,6 @@ def sheet_of(log: GameLog, names: list[str] | None = None) -> str:
 # ---------------------------------------------------------------- any file that holds a game
 def read_game_file(path: str | Path) -> GameLog:
     """A log file, or a sheet file recorded as one: what every command that reads a log reads."""
-    from solver.io.gamelog import read_log
-    from solver.io.sheet import MAX_BYTES, is_sheet_text
-
     p = Path(path)
     try:
         head = p.read_bytes()[:MAX_BYTES].decode("utf-8", "replace") if p.is_file() else ""
@@ -268,8 +261,6 @@ def read_game_file(path: str | Path) -> GameLog:
 
 def game_of_text(text: str, name: str, resolve: Resolve | None = None) -> GameLog:
     """A log's text, or a sheet's (its mission a bundled id, or what ``resolve`` finds)."""
-    from solver.io.sheet import is_sheet_text
-
     if is_sheet_text(text):
         return parse_log(record_text(text, name, resolve or beside(Path.cwd() / ".nowhere")).text, name)
     return parse_log(text, name)

@@ -15,7 +15,7 @@ from solver.game.resume import board_mission, replay
 from solver.game.state import GameState
 from solver.io.catalog import Catalog
 from solver.io.gamelog import GameLog
-from solver.io.missionfile import declared_pieces, warning_items
+from solver.io.missionfile import declared_pieces, made_with, warning_items
 from solver.io.missionwrite import board_json, board_rows, mission_json
 
 if TYPE_CHECKING:  # heavy at run time: OR-Tools
@@ -94,7 +94,7 @@ def solve_text(text: str, catalog: Catalog, name: str | None = None, players: in
 def editable(m: Mission) -> Doc:
     """The mission as the page's state document: the fields it edits and the board drawn row by row."""
     return {"name": m.name, "story": m.story, "mode": m.mode, "clear": "all" if m.clear_all else m.clear,
-            "rounds": m.rounds, "skills": m.skills, "pieces_digest": m.pieces_digest, "board": board_rows(m),
+            "rounds": m.rounds, "skills": m.skills, "pieces_digest": made_with(m), "board": board_rows(m),
             "placed": [p.to_json() for p in m.placed], "players": list(m.player_counts()), "show": mission_json(m),
             "state": board_json(Board.start(m))}
 

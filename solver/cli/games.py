@@ -21,6 +21,7 @@ from solver.app.inputs import (
     seat_numbers,
     table_size,
 )
+from solver.app.recording import read_game_file, record_file, sheet_of
 from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
 from solver.cli.common import (
     EXIT_INTERRUPTED,
@@ -340,8 +341,6 @@ def record(sheet, log_path, sheet_of_log, as_json):
     Example: kakapo record game.txt --log game.jsonl
     Example: kakapo record --sheet-of game.jsonl
     """
-    from solver.app.recording import read_game_file, record_file, sheet_of
-
     if sheet_of_log is not None:
         if sheet is not None:
             raise InputError(sheet, "give a SHEET or --sheet-of LOG, not both", "kakapo record --sheet-of game.jsonl")

@@ -126,8 +126,6 @@ class Mission:
     story: str = ""  # one line for players (optional)
     # the file's text as read (what a game log records, io/records.py); "" for a mission made in code
     source: str = field(default="", compare=False, repr=False)
-    # the digest of the catalog it was made with, when its file says (``pieces_digest``); else None
-    pieces_digest: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def mark_map(self) -> dict[Cell, Colour]:

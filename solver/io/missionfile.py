@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from solver.core.errors import InputError, InputErrors, ParseError
 from solver.core.rules import Bird, Board, Mission, Placement, blocked_reason, mask_of
 from solver.core.spec import MAX_SKILLS, MODE_RULES, max_rounds
 from solver.core.text import clean
-from solver.io.catalog import load_catalog
+from solver.io.catalog import Catalog, is_catalog_text, load_catalog
 from solver.io.tomlfile import TomlSource
 
 KNOWN_KEYS = ("name", "story", "mode", "clear", "rounds", "skills", "pieces_digest", "board", "placed")
@@ -83,12 +82,12 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None, t
         misspelled = {m for k in d if k not in KNOWN_KEYS for m in difflib.get_close_matches(k, KNOWN_KEYS, 1, 0.6)}
         raise InputErrors([e for e in problems if e.problem not in {f"missing required key {k!r}" for k in misspelled}])
     clear, clear_all = clear
-    made_with = _parse_pieces_digest(src, d, catalog if check_made_with else None)
+    _parse_pieces_digest(src, d, catalog if check_made_with else None)
     mission = Mission(mission_id, name, mode, clear, clear_all, rounds, skills,
                       tuple(birds), tuple(sorted(marks.items())), ())
     placed = _parse_placed(src, d, mission, catalog)
     return Mission(mission_id, mission.name, mode, clear, clear_all, rounds, skills,
-                   mission.birds, mission.marks, tuple(placed), story, src.text, made_with)
+                   mission.birds, mission.marks, tuple(placed), story, src.text)
 
 
 def check_file(path, catalog) -> dict | None:
@@ -135,16 +134,19 @@ def _parse_story(src: TomlSource, d: dict) -> str:
 
 
 DIGEST = re.compile(r"^[0-9a-f]{16}$")
+DECLARED = re.compile(r"""^[ \t]*pieces_digest[ \t]*=[ \t]*["']([0-9a-f]{16})["'][ \t]*(?:#.*)?$""", re.MULTILINE)
+
+
+def made_with(m: Mission) -> str | None:
+    """The digest of the catalog a mission says it was made with (its file's ``pieces_digest``)."""
+    return declared_pieces(m.source) if m.source else None
 
 
 def declared_pieces(text: str) -> str | None:
     """The ``pieces_digest`` a mission's text declares (the catalog it was made with), read without
     checking the rest of the file; None when it declares none or the text does not parse."""
-    try:
-        value = tomllib.loads(text).get("pieces_digest")
-    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
-        return None
-    return value if isinstance(value, str) and DIGEST.match(value) else None
+    found = DECLARED.search(text[:1_000_000])  # a line of the file, never a parse of untrusted text
+    return found.group(1) if found else None
 
 
 def _parse_pieces_digest(src: TomlSource, d: dict, catalog) -> str | None:
@@ -391,3 +393,29 @@ def warning_items(m: Mission) -> list[dict]:
         out.append({"line": None, "message": "the mission is already cleared by the pre-placed pieces", "fix": "",
                     "cells": []})
     return out
+
+
+def catalog_beside(path: Path, notes: list[str] | None = None) -> Catalog:
+    """The bundled catalog, or the catalog file beside a mission with the digest it declares."""
+    bundled = load_catalog()
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() and path.stat().st_size <= 1_000_000 else ""
+    except (OSError, UnicodeDecodeError):
+        return bundled  # load_mission says what is wrong with the file
+    wanted = declared_pieces(text)
+    if wanted is None or wanted == bundled.digest:
+        return bundled
+    for other in sorted(path.parent.glob("*.toml")):
+        if other == path or other.is_symlink() or not other.is_file() or other.stat().st_size > 1_000_000:
+            continue
+        try:
+            if not is_catalog_text(other.read_text(encoding="utf-8")):
+                continue
+            found = load_catalog(other)
+        except (InputError, OSError, UnicodeDecodeError):
+            continue
+        if found.digest == wanted:
+            if notes is not None:
+                notes.append(f"{path.name} was made with the catalog {other.name} beside it: read with its shapes")
+            return found
+    return bundled  # load_mission refuses it, naming the digest and the fix

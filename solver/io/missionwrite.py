@@ -8,6 +8,7 @@ import json
 from solver.core.board import SIZE, cell_name, col_of, row_of
 from solver.core.rules import Board, Mission, blocked_reason
 from solver.core.spec import MODE_RULES
+from solver.io.missionfile import made_with
 
 
 def board_rows(m: Mission) -> list[str]:
@@ -32,8 +33,9 @@ def mission_toml(m: Mission, comment: str | None = None) -> str:
         out.append(f"rounds = {m.rounds}")
     if m.skills != MODE_RULES[m.mode].skills:
         out.append(f"skills = {m.skills}")
-    if m.pieces_digest:
-        out.append(f'pieces_digest = "{m.pieces_digest}"')
+    digest = made_with(m)
+    if digest:
+        out.append(f'pieces_digest = "{digest}"')
     out.append('board = """')
     out += board_rows(m)
     out.append('"""')

@@ -57,11 +57,12 @@ class Sheet:
 
 
 def is_sheet_text(text: str) -> bool:
-    """Whether a file holding a game is a sheet rather than a JSON Lines log (whose lines are objects)."""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line and not line.startswith("#"):
-            return not line.startswith("{")
+    """Whether a file holding a game is a sheet rather than a JSON Lines log: its first line that is
+    no comment is a sheet's (``mission:`` ... or a round); anything else is read as a log."""
+    for raw in text[:MAX_BYTES].splitlines():
+        line = _strip(raw)
+        if line:
+            return bool(KEY.match(line) or ROUND.match(line))
     return False
 
 

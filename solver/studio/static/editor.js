@@ -8,6 +8,7 @@ import { boardSvg, cellOf, cellRC, COLOURS, SIZE, pieceSvg } from "./board.js";
 import { ladderChart } from "./chart.js";
 import { $, button, el, pct } from "./dom.js";
 import { createDrafts } from "./drafts.js";
+import { fromLink, linkCode } from "./linkcode.js";
 import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.js";
 import { firstMode, LIMITS, modeDefaults, tableSizes } from "./gamerules.js";
 
@@ -290,20 +291,6 @@ export function createEditor() {
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
 
-  // text as it travels in a link: UTF-8, base64url
-  function linkCode(text) {
-    const bytes = new TextEncoder().encode(text);
-    let bin = "";
-    for (const b of bytes) bin += String.fromCharCode(b);
-    return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  }
-  function fromCode(code) {
-    try {
-      const bin = atob(code.replace(/-/g, "+").replace(/_/g, "/"));
-      return new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
-    } catch (e) { return null; }
-  }
-
   // the link carries the mission and, made with a catalog other than the bundled one, that catalog
   async function share() {
     const pieces = await carriedText();
@@ -318,18 +305,11 @@ export function createEditor() {
   }
 
   // a link made by share(): the mission it carries, or null
-  ed.fromLink = () => {
-    const m = /(?:^#|&)mission=([A-Za-z0-9_-]+)/.exec(location.hash);
-    return m ? fromCode(m[1]) : null;
-  };
-  ed.piecesFromLink = () => {
-    const m = /(?:^#|&)pieces=([A-Za-z0-9_-]+)/.exec(location.hash);
-    return m ? fromCode(m[1]) : null;
-  };
+  ed.fromLink = () => fromLink("mission");
   // a mission opened from a link: the catalog it carries is remembered first, so that the check
   // that follows can offer it
   async function openLinked(text) {
-    await carry(ed.piecesFromLink());
+    await carry(fromLink("pieces"));
     await ed.load(text, "shared.toml", true);
     drafts.offerDrafts();
   }
