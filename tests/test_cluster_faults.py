@@ -25,7 +25,7 @@ pytest.importorskip("distributed")  # the cluster extra; .ci/run installs it
 
 MISSIONS = [ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/buddy/b04.toml",
             ROOT / "tests/missions/party/p01.toml"]
-SETTINGS = ["--games", "4000", "--baseline", "--time-limit", "20", "--players", "2,4"]
+SETTINGS = ["--games", "2000", "--baseline", "--time-limit", "20", "--players", "2,4"]
 
 
 def free_port() -> int:

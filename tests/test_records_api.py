@@ -69,3 +69,29 @@ def test_a_sheet_names_a_mission_and_catalog_of_the_folder(catalog, tmp_path):
     setup = json.loads(res.json()["log"].splitlines()[0])
     assert setup["mission"] == "fan" and "pieces_digest" in setup
     assert load_catalog("x", setup["pieces_text"]).digest == load_catalog(mine).digest
+
+
+def test_a_tables_names_are_used_in_the_moves_and_the_prompts(tmp_path):
+    from tests.test_studio_games import game_of, start
+
+    client = client_for(tmp_path)
+    gid, tokens, _ = start(client, mission="p03", players=3, human=[0, 2], policy="heuristic", seed=5, game=2,
+                           names={"0": "Ann", "2": "Cleo"})
+    seen = None
+    for _ in range(60):  # both people answer their first choice until Ann is asked in round 2
+        for seat in (0, 2):
+            game_of(client, gid)  # the bot has moved
+            url = f"/api/games/{gid}/seats/{seat}?token={tokens[seat]}"
+            doc = client.get(url).json()
+            if seat == 0 and doc["question"] is not None and doc["round"] >= 2:
+                seen = doc
+                break
+            if doc["question"] is not None:
+                client.post(url, json={"choice": 1, "question": doc["question"]["id"]})
+        if seen is not None:
+            break
+    assert seen is not None
+    assert seen["question"]["prompt"].startswith(f"round {seen['round']}, you (Ann):")
+    texts = [m["text"] for m in seen["moves"]]
+    assert any(t.startswith("Cleo ") for t in texts), texts
+    assert not any(t.startswith(("player 0", "player 2")) for t in texts), texts

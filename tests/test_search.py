@@ -204,7 +204,7 @@ def test_search_decide(catalog, samples):
     """The same decision and the same stream afterwards, from the same moment and stream (the Numba
     search stops a candidate's samples once it cannot win: it plays fewer games for that decision)."""
     decided = pruned = 0
-    for k, (m, state) in enumerate(some_moments(catalog, every=7)):
+    for k, (m, state) in enumerate(some_moments(catalog, every=10)):
         seat = state.current_player()
         obs = state.observation(seat)
         rng = SplitMix64(777 + k)

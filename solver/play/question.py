@@ -112,8 +112,9 @@ def forced_text(obs: Observation, action: Action) -> str:
 
 
 # ---------------------------------------------------------------- words and small boards
-def seat_name(seat: int, me: int) -> str:
-    return "you" if seat == me else f"player {seat}"
+def seat_name(seat: int, me: int, names: dict[int, str] | None = None) -> str:
+    """A seat as the seat ``me`` reads it: "you", the seat's name when the table gave one, or "player N"."""
+    return "you" if seat == me else (names or {}).get(seat) or f"player {seat}"
 
 
 def new_pieces(board: Board) -> list[Placement]:

@@ -551,11 +551,12 @@ def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | 
     in_charge = None
     if obs.phase in (Phase.SELECT, Phase.PLACE) or (obs.trick and len(obs.trick) == obs.spec.players):
         in_charge = decision_card(obs.trick, obs.trump)[0]
+    names = {int(k): str(v) for k, v in (game.get("names") or {}).items()}  # the table's names, public
     moves = []
     for r in obs.history:
-        moves += _round_moves(r.round, r.plays, r.in_charge, r.skill, r.pieces, r.placements, me)
+        moves += _round_moves(r.round, r.plays, r.in_charge, r.skill, r.pieces, r.placements, me, names)
     skill = obs.options[obs.option].skill if obs.option >= 0 else None  # this round's, once chosen
-    moves += _round_moves(obs.round, obs.trick, in_charge, skill, (), obs.placed, me)
+    moves += _round_moves(obs.round, obs.trick, in_charge, skill, (), obs.placed, me, names)
     last: list[str] = []  # the cells of the last piece placed (this round's, else the last round's)
     for placements in [r.placements for r in obs.history] + [obs.placed]:
         if placements:
@@ -575,28 +576,30 @@ def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | 
         "pieces": [p.to_json() for p in obs.board.pieces.values()], "last": last, "state": board_json(obs.board),
         "shapes": {str(c): obs.catalog[c].format() for c in ALL_CARDS},  # the game's catalog: public
         "moves": moves,
-        "question": None if q is None else question_json(q),
+        "question": None if q is None else question_json(q, names.get(me)),
         "result": result,
     }
 
 
-def _round_moves(rnd, plays, in_charge, skill, pieces, placements, me) -> list[dict]:
-    out = [{"round": rnd, "seat": p, "text": f"{seat_name(p, me)} revealed {c}"} for p, c in plays]
+def _round_moves(rnd, plays, in_charge, skill, pieces, placements, me, names=None) -> list[dict]:
+    out = [{"round": rnd, "seat": p, "text": f"{seat_name(p, me, names)} revealed {c}"} for p, c in plays]
     if in_charge is not None and len(plays):
         if skill is not None and skill.json:
             out.append({"round": rnd, "seat": in_charge,
-                        "text": f"{seat_name(in_charge, me)} used the skill {skill.json.replace('_', ' ')}"})
+                        "text": f"{seat_name(in_charge, me, names)} used the skill {skill.json.replace('_', ' ')}"})
         for p in placements:
             out.append({"round": rnd, "seat": in_charge,
-                        "text": f"{seat_name(in_charge, me)} placed {p.card} at {' '.join(p.cell_names())}"})
+                        "text": f"{seat_name(in_charge, me, names)} placed {p.card} at {' '.join(p.cell_names())}"})
         if len(pieces) > len(placements):
             out.append({"round": rnd, "seat": in_charge, "text": f"{pieces[-1]} fits nowhere"})
     return out
 
 
-def question_json(q: Question) -> dict:
+def question_json(q: Question, name: str | None = None) -> dict:
+    """A question as the page shows it (``name``: the seat's name, said in the prompt for "player N")."""
     obs = q.obs
-    doc: dict[str, Any] = {"kind": q.kind, "prompt": q.prompt, "choices": list(q.choices), "help": q.help}
+    prompt = q.prompt.replace(f"you (player {obs.seat})", f"you ({name})") if name else q.prompt
+    doc: dict[str, Any] = {"kind": q.kind, "prompt": prompt, "choices": list(q.choices), "help": q.help}
     if q.kind == "card":
         doc["cards"] = [str(a.card) for a in q.actions]
     elif q.kind == "select":

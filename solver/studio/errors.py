@@ -15,4 +15,4 @@ class StudioError(Exception):
 def refused(e: InputError) -> StudioError:
     """A broken mission or log as a 422, its line named as `validate` and `review` name it."""
     where = f"line {e.line}: " if e.line else ""
-    return StudioError(422, f"{where}{e.problem}", e.fix, e.line)
+    return StudioError(422, f"{where}{e.problem}", e.fix)

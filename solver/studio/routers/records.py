@@ -51,8 +51,8 @@ def record_sheet(body: RecordRequest, ctx: Ctx) -> Doc:
     rule) and kept as a finished game of this folder: ``{"game": id, "log": JSON Lines}``."""
     try:
         recorded = record_text(body.sheet, "the sheet", _resolver(ctx))
-    except InputError as e:
-        raise refused(e) from None
+    except InputError as e:  # the line apart too: the page marks it on the sheet
+        raise StudioError(422, refused(e).message, e.fix, e.line) from None
     state = recorded.state
     game_id = ctx.table.add_record(recorded, state.mission, state.catalog)
     return {"game": game_id, "log": recorded.text, "rounds": state.rounds_played(), "result": state.result(),
