@@ -95,3 +95,23 @@ def test_a_tables_names_are_used_in_the_moves_and_the_prompts(tmp_path):
     texts = [m["text"] for m in seen["moves"]]
     assert any(t.startswith("Cleo ") for t in texts), texts
     assert not any(t.startswith(("player 0", "player 2")) for t in texts), texts
+
+
+def test_logs_and_sheets_dropped_into_the_games_folder_join_the_folders_games(catalog, tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    text, events = simulated(catalog, "party/p02", 3, 4)
+    (games / "from-elsewhere.jsonl").write_text(text)
+    (games / "thursday.txt").write_text("\n".join(sheet_lines(catalog)) + "\n")
+    (games / "broken.txt").write_text("mission: b05\nplayers: Ann, Ben\n1. Ann red-9 / -\n")
+    client = client_for(tmp_path)
+    client.ctx.table.import_records()  # (the studio starts it in the background)
+    rows = {g.get("file") or g["id"]: g for g in client.get("/api/games").json()}
+    recorded = [g for g in rows.values() if g.get("policy") == "recorded"]
+    assert len(recorded) == 2, rows
+    by_names = {tuple(sorted(g["names"].values())): g for g in recorded}
+    assert by_names[("Ann", "Ben")]["result"] and by_names[()]["result"] == events[-1]["result"]
+    assert client.get(f"/api/games/{by_names[()]['id']}/log").text == text
+    assert "line 3" in rows["broken.txt"]["broken"]
+    client.ctx.table.import_records()  # once each
+    assert len([g for g in client.get("/api/games").json() if g.get("policy") == "recorded"]) == 2

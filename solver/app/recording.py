@@ -43,7 +43,7 @@ class Recorded:
 
     events: list[dict[str, Any]]
     state: GameState
-    names: tuple[str, ...]
+    names: tuple[str, ...]  # by seat ("" where the log names nobody)
 
     @property
     def text(self) -> str:
@@ -264,3 +264,15 @@ def game_of_text(text: str, name: str, resolve: Resolve | None = None) -> GameLo
     if is_sheet_text(text):
         return parse_log(record_text(text, name, resolve or beside(Path.cwd() / ".nowhere")).text, name)
     return parse_log(text, name)
+
+
+def game_file(text: str, name: str, folder: Path) -> Recorded:
+    """A dropped file's game as a recording: a sheet recorded (its mission and catalog beside it or
+    bundled), or a log replayed by the rules (it carries what it was played on)."""
+    if is_sheet_text(text):
+        return record_text(text, name, beside(folder))
+    log = parse_log(text, name)
+    inputs = log_inputs(log)
+    state = replay(log, inputs.mission, inputs.catalog)
+    events = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return Recorded(events, state, tuple(log.names.get(k, "") for k in range(log.players)))

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from solver.app.documents import Doc
-from solver.app.recording import Recorded
+from solver.app.recording import Recorded, game_file
 from solver.core.codes import PolicyId
-from solver.core.errors import KakapoError
+from solver.core.errors import InputError, KakapoError
 from solver.core.rules import Mission
 from solver.game.actions import Action
 from solver.io.catalog import Catalog
@@ -105,6 +105,7 @@ class Table:
     def __init__(self, directory: Path, store: Store, thinkers: Thinkers, bot_pace: float = BOT_PACE):
         self.directory = directory
         self.games_folder = directory / "games"
+        self._importing = threading.Lock()
         self.store = store
         self.thinkers = thinkers
         self.bot_pace = bot_pace
@@ -413,8 +414,9 @@ class Table:
         state = recorded.state
         setup = TableSetup(f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}", mission.id, mission.name,
                            recorded.events[0].get("mission_text", ""), recorded.events[0].get("pieces_text", ""),
-                           state.players, tuple(range(state.players)), RECORDED, None, 0, 0, True,
-                           tuple(enumerate(recorded.names)), time.strftime("%Y-%m-%dT%H:%M:%S"))
+                           state.players, tuple(recorded.events[0].get("human", range(state.players))), RECORDED,
+                           None, 0, 0, True, tuple((k, n) for k, n in enumerate(recorded.names) if n),
+                           time.strftime("%Y-%m-%dT%H:%M:%S"))
         self.store.add_recorded(setup, recorded.text, state.round, state.result())
         return setup.id
 
@@ -473,6 +475,10 @@ class Table:
 
     # ------------------------------------------------------------ the old records, once
     def import_records(self) -> None:
+        with self._importing:  # one import at a time: each file joins once
+            self._import_records()
+
+    def _import_records(self) -> None:
         if not self.games_folder.is_dir():
             return
         # shortest names first: a record's own name (ID.json) before its copies (ID copy.json)
@@ -485,6 +491,35 @@ class Table:
             outcome, game_id = self._import(path)
             if outcome != "imported":  # an imported one is noted with the game, in one transaction
                 self.store.note_import(name, game_id, outcome)
+        self.import_dropped()
+
+    def import_dropped(self) -> None:
+        """Logs and sheets of games played elsewhere (with the printed cards, another studio,
+        `kakapo play --log`) dropped into ``--dir/games/``: each joins the folder's games once, as a
+        recorded game with its names; the logs this studio wrote of its own games are skipped."""
+        found = sorted(self.games_folder.glob("*.jsonl")) + sorted(self.games_folder.glob("*.txt"))
+        for path in found:
+            if self._closed:
+                return
+            name = path.name
+            if self.store.imported(name) is not None or self.store.has_game(path.stem) or \
+                    path.with_suffix(".json").exists():
+                continue
+            try:
+                recorded = game_file(read_plain_file(self.games_folder, name, MAX_RECORD).decode("utf-8"), name,
+                                     self.games_folder)
+            except UnsafeTarget as e:
+                self.store.note_import(name, None, f"not imported: {e.strerror}")
+                continue
+            except (OSError, UnicodeDecodeError) as e:
+                self.store.note_import(name, None, f"not imported: {type(e).__name__}")
+                continue
+            except InputError as e:
+                where = f"line {e.line}: " if e.line else ""
+                self.store.note_import(name, None, f"not imported: {where}{e.problem}"[:300])
+                continue
+            game_id = self.add_record(recorded, recorded.state.mission, recorded.state.catalog)
+            self.store.note_import(name, game_id, "imported")
 
     def _import(self, path: Path) -> tuple[str, str | None]:
         try:
