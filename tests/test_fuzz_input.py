@@ -1,5 +1,6 @@
 """Mangled mission and catalog files give an InputError (clear message), never another exception."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ def test_mangled_catalog_is_input_error_or_valid(tmp_path, data):
         assert str(path) in str(e)
 
 
+@pytest.mark.slow
 def test_corpus_fuzzer_briefly():
     """The long fuzzer (benchmarks/fuzz_files.py: mutations and hostile generators over missions, catalogs and
     game logs), briefly."""

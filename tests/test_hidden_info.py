@@ -156,8 +156,8 @@ def cases():
     for name, players in ROWS:
         for policy in ("random", "greedy", "heuristic", "planner", "search"):
             # the Python twins of the planner and the search player take seconds a game: one game in
-            # the quick tier (the search player's on the Buddy row only), more in the slow tier
-            slow = policy == "search" and players > 2
+            # the quick tier (not the search player's: test_search checks it there), more in the slow tier
+            slow = policy == "search"
             marks = [pytest.mark.slow] if slow else []
             yield pytest.param(name, players, policy, 1, marks=marks, id=f"{policy}-{name}-{players}")
             if policy != "search":  # the search player's second game adds a minute and no new kind of moment

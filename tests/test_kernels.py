@@ -579,6 +579,7 @@ def test_decide_is_act_from_any_moment(path, players, policy, catalog):
             assert int(S.rs[seat]) == rngs.state
 
 
+@pytest.mark.slow
 @twin("policies.board_slot", "policies.new_memory_with_boards", "policies.new_boards")
 @pytest.mark.parametrize("path,players", [(MISSIONS[0], 2), (MISSIONS[2], 4)], ids=lambda x: str(x).split("/")[-1])
 def test_decisions_from_rows_kept_by_board_are_the_reference_policys(path, players, catalog):

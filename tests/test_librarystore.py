@@ -60,6 +60,7 @@ def test_the_shipped_libraries_are_current(catalog):
     assert doc["mission"] == "b01" and doc["kind"] == "deal-2" and doc["solutions"]
 
 
+@pytest.mark.slow
 def test_a_damaged_shipped_file_is_not_trusted(store, mission, catalog, monkeypatch):
     built = planner.planner_library(mission, catalog)
     librarystore.library_path(mission, catalog).unlink()
@@ -92,6 +93,7 @@ def damage_file(path, damage: str) -> None:
         path.write_text(json.dumps(doc))
 
 
+@pytest.mark.slow
 def test_a_file_that_cannot_be_trusted_is_built_again(store, mission, catalog, monkeypatch):
     built = planner.planner_library(mission, catalog)
     path = librarystore.library_path(mission, catalog)
@@ -124,6 +126,7 @@ def test_the_key_is_the_content_not_the_name(mission, catalog):
     assert librarystore.library_key(harder, catalog) != librarystore.library_key(mission, catalog)
 
 
+@pytest.mark.slow
 def test_an_unwritable_cache_only_costs_time(tmp_path, monkeypatch, mission, catalog):
     blocked = tmp_path / "file"
     blocked.write_text("a file where the folder should be")

@@ -30,6 +30,7 @@ def bot_logs(folder: Path, mission: str, policy: str, games: int, seed: int = 9,
     return out
 
 
+@pytest.mark.slow
 def test_rate_document_and_picture(tmp_path):
     logs = bot_logs(tmp_path, "b05", "planner", 3)
     png = tmp_path / "rate.png"

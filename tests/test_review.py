@@ -157,6 +157,7 @@ class Worst:
         return f"{n}\n"
 
 
+@pytest.mark.slow
 def test_a_person_who_plays_the_worst_answers_is_judged(tmp_path, monkeypatch):
     """Every decision of every seat is judged, the person's named as theirs; the classes follow the
     documented thresholds; the summary names a decision at or before the round the deal was lost."""

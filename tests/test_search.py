@@ -150,6 +150,7 @@ def test_determinize(catalog):
         assert again.board.occupied == obs.board.occupied
 
 
+@pytest.mark.slow
 @twin("search.plan_score", "search.candidates")
 def test_candidates(catalog):
     kinds = set()
@@ -198,6 +199,7 @@ def test_look_ahead(catalog):
     assert len(scores) > 1  # games that end differently
 
 
+@pytest.mark.slow
 @twin("search.search_decide", "search.new_search_memory", "search.copy_memory")
 @pytest.mark.parametrize("samples", [1, 2])
 def test_search_decide(catalog, samples):

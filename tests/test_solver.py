@@ -209,7 +209,7 @@ def test_solution_picture_names_its_pieces_and_the_birds_it_scans(tmp_path, monk
 
 # b01: 32 arrangements of 15 sets; b04: 1,158 arrangements (b02 has 4,952 and took half a minute: no more
 # to catch, the same code path)
-@pytest.mark.parametrize("mission", ["buddy/b01", "buddy/b04"])
+@pytest.mark.parametrize("mission", ["buddy/b01", pytest.param("buddy/b04", marks=pytest.mark.slow)])
 def test_solution_count_equals_an_independent_exhaustive_enumeration(catalog, mission):
     from solver.puzzle.cpsat import count_solutions, solve
     from solver.puzzle.exhaustive import all_answers

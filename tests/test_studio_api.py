@@ -90,6 +90,7 @@ def test_validate_agrees_with_the_cli_on_errors(studio, tmp_path):
     assert [(e["line"], e["message"]) for e in api["errors"]] == [(e["line"], e["message"]) for e in cli_errors]
 
 
+@pytest.mark.slow
 def test_solve_is_the_clis_answer(studio, tmp_path):
     doc = studio.post("/api/solve", json={"text": B05, "name": "b05.toml", "count": True}).json()
     cli = json.loads(CliRunner().invoke(main, ["solve", "b05", "--json"]).stdout)
@@ -109,6 +110,7 @@ def test_solve_is_the_clis_answer(studio, tmp_path):
     assert res.status_code == 422 and error_of(res)
 
 
+@pytest.mark.slow
 def test_save_never_overwrites_unasked_and_stays_in_the_folder(studio):
     res = studio.post("/api/missions", json={"file": "new.toml", "text": ONE_BIRD})
     assert res.status_code == 200 and (studio.folder / "new.toml").read_text(encoding="utf-8") == ONE_BIRD

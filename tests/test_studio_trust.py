@@ -406,6 +406,7 @@ def test_the_job_queue_is_bounded(tmp_path):
     assert len(ids) == MAX_WAITING and not any(re.fullmatch(r"j\d+", i) for i in ids)  # random, not sequential
 
 
+@pytest.mark.slow
 # ---------------------------------------------------------------- 10. fuzz, briefly
 def test_the_api_fuzzed_briefly_answers_no_5xx(tmp_path):
     schemathesis = pytest.importorskip("schemathesis")
