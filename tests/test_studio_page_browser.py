@@ -227,6 +227,17 @@ def test_the_cards_gone_change_the_answer_and_the_chance_runs(browser, served):
     page.fill("#t-games", "4")
     page.click("#t-chance-btn")
     wait_text(page, "[data-result=chance]", "clears", timeout=180)
+    # my hand, tapped: a hand that cannot be held is refused saying why; a whole one is mine in every deal
+    mine = ["red-1", "red-2", "red-3", "red-4", "red-5", "red-6", "red-7", "red-8", "yellow-1", "yellow-2",
+            "yellow-3", "yellow-4", "yellow-5", "yellow-6", "yellow-7", "yellow-8"]
+    page.click(f"[data-hand='{mine[0]}']")
+    page.click("#t-chance-btn")
+    wait_text(page, "#tc-state", "not started: .*each hand holds 16")
+    for card in mine[1:]:
+        page.click(f"[data-hand='{card}']")
+    assert "16 card(s) in my hand" in page.text_content("#t-handcount")
+    page.click("#t-chance-btn")
+    wait_text(page, "[data-result=chance]", "clears", timeout=180)
     assert not page.errors
 
 

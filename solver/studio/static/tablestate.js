@@ -13,7 +13,7 @@ import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.
 const FORMAT = "kakapo-table-1";
 
 export function createTableState(editor) {
-  const t = { base: null, placed: [], gone: new Set(), rounds: 8, skills: 5, trump: "purple", players: 2, pending: null,
+  const t = { base: null, placed: [], gone: new Set(), hand: new Set(), rounds: 8, skills: 5, trump: "purple", players: 2, pending: null,
               picked: [], check: null, solution: null, problems: new Set(), seq: 0 };
 
   // the mission as the table stands: the mission's board with every piece on it, and what is left
@@ -21,7 +21,7 @@ export function createTableState(editor) {
 
   function fromEditor() {
     t.base = structuredClone(editor.state);
-    t.placed = []; t.gone = new Set(); t.rounds = t.base.rounds; t.skills = t.base.skills; t.trump = "purple";
+    t.placed = []; t.gone = new Set(); t.hand = new Set(); t.rounds = t.base.rounds; t.skills = t.base.skills; t.trump = "purple";
     t.players = tableSizes(t.base.mode)[0];
     refresh();
   }
@@ -42,6 +42,9 @@ export function createTableState(editor) {
     $("t-players").value = String(t.players);
     for (const b of document.querySelectorAll("#t-gone [data-gone]")) b.setAttribute("aria-pressed", t.gone.has(b.dataset.gone) ? "true" : "false");
     $("t-gonecount").textContent = `${t.gone.size} card(s) gone`;
+    for (const b of document.querySelectorAll("#t-hand [data-hand]")) b.setAttribute("aria-pressed", t.hand.has(b.dataset.hand) ? "true" : "false");
+    $("t-handcount").textContent = t.hand.size ? `${t.hand.size} card(s) in my hand: only the others' cards are dealt anew`
+      : "none chosen: every unseen card is dealt anew";
     stale();
     check();
   }
@@ -102,7 +105,7 @@ export function createTableState(editor) {
     out.replaceChildren();
     const res = await api("POST", "/api/jobs", { kind: "chance", text: t.text(), name: "table.toml", players: t.players,
       games: parseInt($("t-games").value, 10) || 100, seed: 1, exclude: [...t.gone], rounds: t.rounds,
-      skills: t.skills, trump: t.trump });
+      skills: t.skills, trump: t.trump, ...(t.hand.size ? { hand: [...t.hand] } : {}) });
     if (!res.ok) { $("tc-state").textContent = `not started: ${message(res)}`; return; }
     followJob(res.doc.id, "tc", (kind, d) => { out.textContent = jobWords(kind, d); }, res.doc.token);
   }
@@ -110,7 +113,7 @@ export function createTableState(editor) {
   // the state saved as a file; made with a catalog other than the bundled one, it carries that catalog
   async function saveFile() {
     const doc = { format: FORMAT, mission: stamped(toml(t.base)), placed: t.placed, gone: [...t.gone].sort(),
-                  rounds: t.rounds, skills: t.skills, trump: t.trump, players: t.players };
+                  hand: [...t.hand].sort(), rounds: t.rounds, skills: t.skills, trump: t.trump, players: t.players };
     const pieces = await carriedText();
     if (pieces) doc.pieces_text = pieces;
     const a = el("a");
@@ -146,6 +149,7 @@ export function createTableState(editor) {
                pieces_digest: m.pieces_digest || null, board: m.board, placed: m.placed };
     t.placed = Array.isArray(doc.placed) ? doc.placed.filter((p) => p && CARDS.includes(p.piece) && Array.isArray(p.cells)) : [];
     t.gone = new Set((doc.gone || []).filter((c) => CARDS.includes(c)));
+    t.hand = new Set((Array.isArray(doc.hand) ? doc.hand : []).filter((c) => CARDS.includes(c)));
     t.rounds = +doc.rounds || m.rounds; t.skills = Number.isInteger(doc.skills) ? doc.skills : m.skills;
     t.trump = COLOURS.includes(doc.trump) ? doc.trump : "purple";
     t.players = +doc.players || tableSizes(m.mode)[0];
@@ -182,18 +186,18 @@ export function createTableState(editor) {
     }
     $("t-trump").addEventListener("change", () => { t.trump = $("t-trump").value; stale(); });
     $("t-players").addEventListener("change", () => { t.players = parseInt($("t-players").value, 10); stale(); });
-    $("t-gone").replaceChildren(...COLOURS.map((col) => {
+    // two grids of the 40 cards: the cards gone, and the cards in my hand (the server checks both)
+    const grid = (id, set, hook, said) => $(id).replaceChildren(...COLOURS.map((col) => {
       const row = el("div", null, "gonerow", { role: "group", "aria-label": `${col} cards` });
       for (let v = 1; v <= 8; v++) {
         const card = `${col}-${v}`;
-        const b = button(`${v}`, () => {
-          if (t.gone.has(card)) t.gone.delete(card); else t.gone.add(card);
-          refresh();
-        }, { "data-gone": card, "aria-pressed": "false", "aria-label": `${card} is gone`, class: `card small c-${LONG[col]}` });
-        row.appendChild(b);
+        row.appendChild(button(`${v}`, () => { if (set.has(card)) set.delete(card); else set.add(card); refresh(); },
+          { [hook]: card, "aria-pressed": "false", "aria-label": `${card} ${said}`, class: `card small c-${LONG[col]}` }));
       }
       return row;
     }));
+    grid("t-gone", t.gone, "data-gone", "is gone");
+    grid("t-hand", t.hand, "data-hand", "is in my hand");
     $("t-piece").replaceChildren(...CARDS.map((c) => new Option(c, c)));
     $("t-piece").addEventListener("change", showPiece);
     refresh();
