@@ -115,3 +115,24 @@ def test_logs_and_sheets_dropped_into_the_games_folder_join_the_folders_games(ca
     assert "line 3" in rows["broken.txt"]["broken"]
     client.ctx.table.import_records()  # once each
     assert len([g for g in client.get("/api/games").json() if g.get("policy") == "recorded"]) == 2
+
+
+def test_a_seat_sees_the_last_trick_until_the_next_card(tmp_path):
+    from tests.test_studio_games import game_of, start
+
+    client = client_for(tmp_path)
+    gid, tokens, _ = start(client, mission="b05", human=[0], policy="planner", seed=3, game=1)
+    url = f"/api/games/{gid}/seats/0?token={tokens[0]}"
+    for _ in range(40):
+        game_of(client, gid)
+        doc = client.get(url).json()
+        if doc["result"] is not None:
+            break
+        if doc["round"] >= 2 and not doc["trick"]:
+            game = game_of(client, gid)
+            last = game.state.history[doc["round"] - 2]
+            assert doc["last_trick"] == [{"player": p, "card": str(c)} for p, c in last.plays]
+            assert doc["last_in_charge"] == last.in_charge
+            return
+        client.post(url, json={"choice": 1, "question": doc["question"]["id"]})
+    raise AssertionError("no round began with the person to lead")

@@ -571,6 +571,9 @@ def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | 
         "lead": None if obs.lead is None else str(obs.lead), "start_player": obs.start_player,
         "hand": [str(c) for c in obs.hand], "hand_sizes": list(obs.hand_sizes),
         "trick": [{"player": p, "card": str(c)} for p, c in obs.trick],
+        # the last round's cards, shown until this round's first card (what the table still sees)
+        "last_trick": [{"player": p, "card": str(c)} for p, c in obs.history[-1].plays] if obs.history else [],
+        "last_in_charge": obs.history[-1].in_charge if obs.history else None,
         "in_charge": in_charge, "to_act": None if to_act < 0 else to_act,
         "skills_left": obs.skills_left, "scanned": obs.board.scanned(),
         "pieces": [p.to_json() for p in obs.board.pieces.values()], "last": last, "state": board_json(obs.board),

@@ -91,8 +91,11 @@ export function createSeat(onReview) {
       el("p", `round ${d.round} of ${d.rounds} · trump ${d.trump} · skill counters left ${d.skills_left} · scanned `
         + `${d.scanned.length} of ${d.mission.needed} (${d.scanned.join(", ") || "-"}) · ${who}`, "state"));
     $("s-head").dataset.turn = d.to_act === d.seat ? "yours" : "others";
-    $("s-trick").replaceChildren(el("span", d.trick.length ? "this round: " : "this round: no card yet", "what"),
-      ...d.trick.map((t) => card(t.card, label(d, t.player))));
+    const last = !d.trick.length && (d.last_trick || []).length;  // the last trick stays until the next card
+    $("s-trick").replaceChildren(el("span", d.trick.length ? "this round: " : last ? `round ${d.round - 1}, won by `
+      + `${label(d, d.last_in_charge)}: ` : "this round: no card yet", "what"),
+      ...(last ? d.last_trick : d.trick).map((t) => card(t.card, label(d, t.player))));
+    $("s-trick").dataset.trick = last ? "last" : "this";
     if (d.lead) $("s-trick").append(el("span", ` led ${d.lead}`, "what"));
     const q = catchingUp ? null : d.question;
     drawBoard(q);
