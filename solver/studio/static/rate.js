@@ -25,13 +25,44 @@ async function show(d) {
   $("rt-expected").replaceChildren(head, ...rows);
 }
 
+// the folder's finished games by table: the set of names its people gave (played here, recorded
+// from a sheet, or dropped into games/); games that name nobody are a table of their own
+async function tables() {
+  const res = await api("GET", "/api/games");
+  const by = new Map();
+  if (res.ok) {
+    for (const g of res.doc) {
+      if (g.result === null || g.result === undefined || g.broken) continue;
+      const key = Object.values(g.names || {}).map((n) => n.trim()).filter(Boolean).sort().join(", ");
+      if (!by.has(key)) by.set(key, []);
+      by.get(key).push(g.id);
+    }
+  }
+  const sel = $("rt-table");
+  const was = sel.value;
+  sel.replaceChildren(new Option("every finished game", ""), ...[...by.entries()].map(([key, ids]) => {
+    const o = new Option(`${key || "unnamed"} (${ids.length} game${ids.length > 1 ? "s" : ""})`, ids.join(" "));
+    o.dataset.table = key;
+    return o;
+  }));
+  if ([...sel.options].some((o) => o.value === was)) sel.value = was;
+}
+
 export function createRate() {
   async function start() {
     $("rt-state").textContent = "rating…";
     $("rt-expected").replaceChildren();
-    const res = await api("POST", "/api/jobs", { kind: "rate" });
+    const chosen = $("rt-table").value;
+    const res = await api("POST", "/api/jobs", chosen ? { kind: "rate", logs: chosen.split(" ") } : { kind: "rate" });
     if (!res.ok) { $("rt-state").textContent = `cannot rate: ${message(res)}`; return; }
     followJob(res.doc.id, "rt", (_kind, result) => show(result), res.doc.token);
   }
-  return { init() { $("rt-rate").addEventListener("click", start); } };
+  return {
+    init() {
+      $("rt-rate").addEventListener("click", start);
+      $("rt-table").addEventListener("focus", tables);
+      tables();
+    },
+    tables,
+  };
 }
