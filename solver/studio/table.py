@@ -66,6 +66,7 @@ class GameSecret(Exception):
     """What was asked would show hands nobody may see yet (the game has not ended)."""
 
 
+RESCAN_EVERY = 3.0  # seconds: how often the games listing looks for games dropped into games/
 RECORDED = "recorded"  # the policy column of a game played with the printed cards, recorded from its sheet
 MAX_BOT_GAMES = 4  # unfinished games played by bots only (each keeps a worker busy)
 BOT_PACE = 0.15  # seconds: a bot's move at a table of people is shown no sooner after the move before
@@ -106,6 +107,7 @@ class Table:
         self.directory = directory
         self.games_folder = directory / "games"
         self._importing = threading.Lock()
+        self._scanned_at = time.monotonic()
         self.store = store
         self.thinkers = thinkers
         self.bot_pace = bot_pace
@@ -448,9 +450,19 @@ class Table:
         live = self.live(game_id)
         return live is not None and live.over()
 
+    def rescan(self) -> None:
+        """Games dropped into ``games/`` since the last look are imported in the background (at most
+        every few seconds; the listing that asked shows them at its next look)."""
+        now = time.monotonic()
+        if now - self._scanned_at < RESCAN_EVERY or self._importing.locked() or self._closed:
+            return
+        self._scanned_at = now
+        threading.Thread(target=self.import_records, name="kakapo-import", daemon=True).start()
+
     def listing(self) -> list[Doc]:
         """Every game, newest last: finished ones from their rows (with their seed: the deal is no
         secret any more), the others as they stand now; broken ones with the reason."""
+        self.rescan()
         out = []
         for row in self.store.summaries():
             with self._lock:

@@ -187,17 +187,18 @@ export function createTableState(editor) {
     $("t-trump").addEventListener("change", () => { t.trump = $("t-trump").value; stale(); });
     $("t-players").addEventListener("change", () => { t.players = parseInt($("t-players").value, 10); stale(); });
     // two grids of the 40 cards: the cards gone, and the cards in my hand (the server checks both)
-    const grid = (id, set, hook, said) => $(id).replaceChildren(...COLOURS.map((col) => {
+    const grid = (id, key, hook, said) => $(id).replaceChildren(...COLOURS.map((col) => {
       const row = el("div", null, "gonerow", { role: "group", "aria-label": `${col} cards` });
       for (let v = 1; v <= 8; v++) {
         const card = `${col}-${v}`;
-        row.appendChild(button(`${v}`, () => { if (set.has(card)) set.delete(card); else set.add(card); refresh(); },
+        const toggle = () => { const set = t[key]; if (set.has(card)) set.delete(card); else set.add(card); refresh(); };
+        row.appendChild(button(`${v}`, toggle,
           { [hook]: card, "aria-pressed": "false", "aria-label": `${card} ${said}`, class: `card small c-${LONG[col]}` }));
       }
       return row;
     }));
-    grid("t-gone", t.gone, "data-gone", "is gone");
-    grid("t-hand", t.hand, "data-hand", "is in my hand");
+    grid("t-gone", "gone", "data-gone", "is gone");  // by name: a new table's sets replace these
+    grid("t-hand", "hand", "data-hand", "is in my hand");
     $("t-piece").replaceChildren(...CARDS.map((c) => new Option(c, c)));
     $("t-piece").addEventListener("change", showPiece);
     refresh();
