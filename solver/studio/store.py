@@ -288,12 +288,7 @@ class Store:
         """A new game (with the moves it has already when it comes from an old record, and the
         note that the record was imported), in one transaction."""
         with self.transaction() as db:
-            db.execute("INSERT INTO games (id, created, mission, name, mission_text, pieces_text, players, humans, "
-                       "names, policy, samples, seed, game, known_deal, log, version) "
-                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       (setup.id, setup.created, setup.mission_id, setup.name, setup.mission_text, setup.pieces_text,
-                        setup.players, json.dumps(list(setup.humans)), json.dumps(dict(setup.names)), setup.policy,
-                        setup.samples, setup.seed, setup.game, int(setup.known_deal), log, self.version))
+            self._insert_game(db, setup, log)
             for seat, h in token_hashes.items():
                 db.execute("INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)", (setup.id, seat, h))
             if moves:
@@ -302,16 +297,25 @@ class Store:
                 db.execute("INSERT OR REPLACE INTO imports VALUES (?,?,?,?)", (imported_from, setup.id, now(),
                                                                                "imported"))
 
-    def add_recorded(self, setup: TableSetup, log: str, round_: int, result: str | None) -> None:
-        """A game played with the printed cards and recorded from its sheet: its log, whole, in one
-        transaction (no seat, no move: nothing is left to play)."""
+    def add_recorded(self, setup: TableSetup, log: str, round_: int, result: str | None,
+                     imported_from: str | None = None) -> None:
+        """A game played with the printed cards and recorded from its sheet (or a log dropped into
+        games/): its log, whole, in one transaction (no seat, no move: nothing is left to play)."""
         with self.transaction() as db:
-            db.execute("INSERT INTO games (id, created, mission, name, mission_text, pieces_text, players, humans, "
-                       "names, policy, samples, seed, game, known_deal, log, version, round, result, ended) "
-                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       (setup.id, setup.created, setup.mission_id, setup.name, setup.mission_text, setup.pieces_text,
-                        setup.players, json.dumps(list(setup.humans)), json.dumps(dict(setup.names)), setup.policy,
-                        None, 0, 0, 1, log, self.version, round_, result, now() if result else None))
+            self._insert_game(db, setup, log, {"round": round_, "result": result, "ended": now() if result else None})
+            if imported_from is not None:
+                db.execute("INSERT OR REPLACE INTO imports VALUES (?,?,?,?)", (imported_from, setup.id, now(),
+                                                                               "imported"))
+
+    def _insert_game(self, db: sqlite3.Connection, setup: TableSetup, log: str,
+                     more: dict[str, Any] | None = None) -> None:
+        """The games row of ``setup`` (``more``: other columns, as column -> value)."""
+        cols = {"id": setup.id, "created": setup.created, "mission": setup.mission_id, "name": setup.name,
+                "mission_text": setup.mission_text, "pieces_text": setup.pieces_text, "players": setup.players,
+                "humans": json.dumps(list(setup.humans)), "names": json.dumps(dict(setup.names)),
+                "policy": setup.policy, "samples": setup.samples, "seed": setup.seed, "game": setup.game,
+                "known_deal": int(setup.known_deal), "log": log, "version": self.version, **(more or {})}
+        db.execute(f"INSERT INTO games ({', '.join(cols)}) VALUES ({','.join('?' * len(cols))})", tuple(cols.values()))
 
     def add_moves(self, game_id: str, first: int, moves: Sequence[Move], streams: list[int], round_: int,
                   result: str | None, log: str) -> None:

@@ -410,7 +410,8 @@ class Table:
                 live.changed.wait(left)
         return True
 
-    def add_record(self, recorded: Recorded, mission: Mission, catalog: Catalog) -> str:
+    def add_record(self, recorded: Recorded, mission: Mission, catalog: Catalog,
+                   imported_from: str | None = None) -> str:
         """A game played with the printed cards, recorded from its sheet: one of the table's games,
         finished (or as far as the sheet goes), with its names; its log kept whole."""
         state = recorded.state
@@ -419,7 +420,7 @@ class Table:
                            state.players, tuple(recorded.events[0].get("human", range(state.players))), RECORDED,
                            None, 0, 0, True, tuple((k, n) for k, n in enumerate(recorded.names) if n),
                            time.strftime("%Y-%m-%dT%H:%M:%S"))
-        self.store.add_recorded(setup, recorded.text, state.round, state.result())
+        self.store.add_recorded(setup, recorded.text, state.round, state.result(), imported_from)
         return setup.id
 
     def log_of(self, game_id: str, host: bool = False) -> tuple[str | None, str | None]:
@@ -530,8 +531,7 @@ class Table:
                 where = f"line {e.line}: " if e.line else ""
                 self.store.note_import(name, None, f"not imported: {where}{e.problem}"[:300])
                 continue
-            game_id = self.add_record(recorded, recorded.state.mission, recorded.state.catalog)
-            self.store.note_import(name, game_id, "imported")
+            self.add_record(recorded, recorded.state.mission, recorded.state.catalog, imported_from=name)
 
     def _import(self, path: Path) -> tuple[str, str | None]:
         try:
