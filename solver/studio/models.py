@@ -64,6 +64,44 @@ class RecordRequest(Strict):
     sheet: str = Field(max_length=200_000)
 
 
+class RecordingRequest(Strict):
+    """The Record tab's new game: the mission by id, the names in seat order, who leads round one."""
+
+    mission: str = Field(max_length=200)
+    names: list[str] = Field(min_length=2, max_length=4)
+    leader: int = Field(default=0, ge=0, le=3)
+
+
+CARD_PATTERN = r"^[a-z]{1,6}-[1-8]$"
+
+
+class RecordingEntry(Strict):
+    """One entry: ``card`` (revealed), ``pieces`` (selected; [] when the piece is on the board
+    already), ``place`` with ``cells`` (a piece placed), or ``seat`` with ``left`` (the cards that
+    person still holds at the end). ``at``: the entries the page saw."""
+
+    at: int = Field(ge=0, le=1000)
+    card: str | None = Field(default=None, max_length=12, pattern=CARD_PATTERN)
+    pieces: list[str] | None = Field(default=None, max_length=2)
+    place: str | None = Field(default=None, max_length=12, pattern=CARD_PATTERN)
+    cells: list[str] | None = Field(default=None, max_length=12)
+    seat: int | None = Field(default=None, ge=0, le=3)
+    left: list[str] | None = Field(default=None, max_length=20)
+
+    def entry(self) -> dict[str, object] | None:
+        """The entry as the recording keeps it; None when it is not exactly one kind."""
+        given = self.model_dump(exclude={"at"}, exclude_none=True)
+        kinds = [k for k in ("card", "pieces", "place", "left") if k in given]
+        if len(kinds) != 1 or ("place" in given) != ("cells" in given) or ("left" in given) != ("seat" in given):
+            return None
+        return given
+
+
+class RecordingUndo(Strict):
+    at: int = Field(ge=0, le=1000)
+    to: int | None = Field(default=None, ge=0, le=1000)
+
+
 class GameRequest(Strict):
     """A game at the studio's table: the mission by id (bundled or in the folder) or as text.
     Without ``seed`` the deal comes from the system's randomness and stays secret until the end;

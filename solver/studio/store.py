@@ -62,6 +62,9 @@ CREATE TABLE IF NOT EXISTS imports (file TEXT PRIMARY KEY, game_id TEXT, at TEXT
 CREATE TABLE IF NOT EXISTS handovers (
     game_id TEXT NOT NULL REFERENCES games(id), k INTEGER NOT NULL, move INTEGER NOT NULL, seat INTEGER NOT NULL,
     to_bot INTEGER NOT NULL, policy TEXT, samples INTEGER, at TEXT NOT NULL, PRIMARY KEY (game_id, k));
+CREATE TABLE IF NOT EXISTS recordings (
+    id TEXT PRIMARY KEY, created TEXT NOT NULL, updated TEXT NOT NULL, setup TEXT NOT NULL,
+    entries TEXT NOT NULL, game_id TEXT);
 """
 MIGRATIONS = {2: ["ALTER TABLE games ADD COLUMN broken TEXT"]}  # to schema N from N - 1
 
@@ -298,11 +301,14 @@ class Store:
                                                                                "imported"))
 
     def add_recorded(self, setup: TableSetup, log: str, round_: int, result: str | None,
-                     imported_from: str | None = None) -> None:
+                     imported_from: str | None = None, recording: str | None = None) -> None:
         """A game played with the printed cards and recorded from its sheet (or a log dropped into
-        games/): its log, whole, in one transaction (no seat, no move: nothing is left to play)."""
+        games/, or the Record tab's ``recording``, marked finished with it): its log, whole, in one
+        transaction (no seat, no move: nothing is left to play)."""
         with self.transaction() as db:
             self._insert_game(db, setup, log, {"round": round_, "result": result, "ended": now() if result else None})
+            if recording is not None:
+                db.execute("UPDATE recordings SET game_id = ?, updated = ? WHERE id = ?", (setup.id, now(), recording))
             if imported_from is not None:
                 db.execute("INSERT OR REPLACE INTO imports VALUES (?,?,?,?)", (imported_from, setup.id, now(),
                                                                                "imported"))
@@ -457,6 +463,47 @@ class Store:
         with self.transaction() as db:
             db.execute("UPDATE jobs SET state = 'failed', error = 'the studio stopped before it ended', ended = ? "
                        "WHERE state IN ('queued', 'running')", (now(),))
+
+    # ------------------------------------------------------------ recordings (the Record tab)
+    def add_recording(self, recording_id: str, setup: Doc) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO recordings (id, created, updated, setup, entries) VALUES (?,?,?,?,'[]')",
+                       (recording_id, now(), now(), json.dumps(setup)))
+
+    def recording(self, recording_id: str) -> Doc | None:
+        """``{"id", "created", "updated", "setup", "entries", "game"}``, or None."""
+        with self.reading() as db:
+            row = db.execute("SELECT id, created, updated, setup, entries, game_id FROM recordings WHERE id = ?",
+                             (recording_id,)).fetchone()
+        return None if row is None else self._recording_row(row)
+
+    def recordings(self) -> list[Doc]:
+        """Every recording, the last changed first."""
+        with self.reading() as db:
+            rows = db.execute("SELECT id, created, updated, setup, entries, game_id FROM recordings "
+                              "ORDER BY updated DESC, id").fetchall()
+        return [self._recording_row(r) for r in rows]
+
+    @staticmethod
+    def _recording_row(row: tuple[Any, ...]) -> Doc:
+        i, created, updated, setup, entries, game = row
+        return {"id": i, "created": created, "updated": updated, "setup": _json_or(setup, {}),
+                "entries": _json_or(entries, []), "game": game}
+
+    def set_entries(self, recording_id: str, entries: list[Doc], expected: int) -> bool:
+        """The recording's entries, written only if it still has ``expected`` of them and is not
+        finished (two phones, or a double tap, cannot both add the same entry); False if not."""
+        with self.transaction() as db:
+            row = db.execute("SELECT entries, game_id FROM recordings WHERE id = ?", (recording_id,)).fetchone()
+            if row is None or row[1] is not None or len(_json_or(row[0], [])) != expected:
+                return False
+            db.execute("UPDATE recordings SET entries = ?, updated = ? WHERE id = ?",
+                       (json.dumps(entries), now(), recording_id))
+            return True
+
+    def drop_recording(self, recording_id: str) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM recordings WHERE id = ? AND game_id IS NULL", (recording_id,))
 
     # ------------------------------------------------------------ imported records
     def imported(self, file: str) -> str | None:

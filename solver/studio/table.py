@@ -411,7 +411,7 @@ class Table:
         return True
 
     def add_record(self, recorded: Recorded, mission: Mission, catalog: Catalog,
-                   imported_from: str | None = None) -> str:
+                   imported_from: str | None = None, recording: str | None = None) -> str:
         """A game played with the printed cards, recorded from its sheet: one of the table's games,
         finished (or as far as the sheet goes), with its names; its log kept whole."""
         state = recorded.state
@@ -420,7 +420,7 @@ class Table:
                            state.players, tuple(recorded.events[0].get("human", range(state.players))), RECORDED,
                            None, 0, 0, True, tuple((k, n) for k, n in enumerate(recorded.names) if n),
                            time.strftime("%Y-%m-%dT%H:%M:%S"))
-        self.store.add_recorded(setup, recorded.text, state.round, state.result(), imported_from)
+        self.store.add_recorded(setup, recorded.text, state.round, state.result(), imported_from, recording)
         return setup.id
 
     def log_of(self, game_id: str, host: bool = False) -> tuple[str | None, str | None]:

@@ -7,10 +7,12 @@
 import { api, forgetHostToken, HOST_TOKEN, hostToken } from "./api.js";
 import { $ } from "./dom.js";
 import { createEditor } from "./editor.js";
+import { createJobs } from "./jobs.js";
 import { catalogSwitched, setCatalogRows } from "./madewith.js";
 import { createPlay } from "./play.js";
 import { createPieces } from "./pieces.js";
 import { createRate } from "./rate.js";
+import { createRecord } from "./record.js";
 import { createReview } from "./review.js";
 import { loadRules } from "./rules.js";
 import { createSeat } from "./seat.js";
@@ -105,20 +107,25 @@ async function init() {
   showView("editor");
   const editor = createEditor();
   const table = createTableState(editor);
-  const play = createPlay(editor);
+  const toReview = (game) => { showView("review"); review.fromGame(game); };
+  const play = createPlay(editor, toReview);
   await catalogs(editor);  // the catalogs known before a mission is opened (made with another: offered)
   editor.init();
   table.init();
   play.init(status.ok && status.doc ? status.doc.link || null : null);
   createRate().init();
+  createJobs().init();
   const pieces = createPieces(() => catalogs(editor));
   pieces.init();
+  const record = createRecord(toReview);
+  await record.init();
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {
     b.addEventListener("click", () => {
       showView(b.dataset.tab);
       if (b.dataset.tab === "play") play.shown();
       if (b.dataset.tab === "tablestate") table.showPiece();
       if (b.dataset.tab === "pieces") pieces.shown();
+      if (b.dataset.tab === "record") record.shown();
     });
   }
   $("catalog").addEventListener("change", async () => {

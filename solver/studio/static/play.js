@@ -20,7 +20,7 @@ function keep(links) {
   try { localStorage.setItem(LINKS, JSON.stringify(links)); } catch (e) { /* private mode */ }
 }
 
-export function createPlay(editor) {
+export function createPlay(editor, onReview) {
   const fresh = new Map();  // "game:seat" -> a seat's new link given back to a person, with its code, while the page lives
   function seatBoxes() {
     const n = parseInt($("g-players").value, 10);
@@ -195,7 +195,10 @@ export function createPlay(editor) {
       for (const s of links[g.id] || []) li.append(" ", el("a", `seat ${s.seat}`, null, { href: s.url, target: "_blank", rel: "noopener" }));
       if (links[g.id]) li.append(" ", button("forget the links", () => forget(g.id)));
       const said = el("span", "", "msg", { role: "status" });
-      if (g.result) li.append(" ", button("Download the log", () => saveLog(g, said), { "data-log": g.id }));
+      if (g.result) {
+        li.append(" ", button("Download the log", () => saveLog(g, said), { "data-log": g.id }),
+          " ", button("Review", () => onReview(g.id), { "data-review-game": g.id }));
+      }
       else if (g.broken && g.players) {
         li.append(" ", button("Download its log (it shows every hand)", () => saveLog(g, said), { "data-log": g.id }));
       }

@@ -68,6 +68,16 @@ export function createReview() {
     follow(res.doc.id, res.doc.token, false);  // a seat follows it; cancelling is the host's
   }
 
+  // a finished game of the folder (played, recorded or dropped in), from the host's page
+  async function fromGame(game) {
+    clear();
+    $("r-state").textContent = "reviewing…";
+    rv.players = null;
+    const res = await api("POST", `/api/games/${encodeURIComponent(game)}/review`);
+    if (!res.ok) { $("r-state").textContent = `cannot review: ${message(res)}`; return; }
+    follow(res.doc.id, res.doc.token, true);
+  }
+
   function show(doc) {
     rv.doc = doc;
     const lost = doc.lost_in ? ` The deal was lost in round ${doc.lost_in}.` : doc.lost_at ? ` From round ${doc.lost_at} no one could clear it.` : "";
@@ -140,6 +150,7 @@ export function createReview() {
 
   return {
     fromSeat,
+    fromGame,
     init() { $("r-start").addEventListener("click", fromFile); },
   };
 }

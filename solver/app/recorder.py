@@ -1,0 +1,271 @@
+"""A game played with the printed cards, recorded tap by tap on one phone passed around the table.
+
+A recording is its setup (the mission, the catalog, the names in seat order, who leads round one)
+and the entries made so far: a card revealed, the pieces selected, a piece placed, the cards a
+person still holds at the end. Nothing else is stored: every answer replays the entries by the
+rules (``GameState``), so the decision card, who is in charge, the trump, the selections the
+skills allow, the legal placements and the end of the game are the rules', never the page's.
+
+The hands are not known while the game is played (nobody writes them down before round one), so
+the replay gives each person the cards they reveal in the whole recording: a must-follow broken
+against a card they revealed later is caught at once; against a card still in hand it is caught
+when the cards left are entered, by recording the whole game as a sheet (``recording.record``),
+which names the round, the person and the rule. Undo removes the last entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.core.board import all_positions, cell_name, parse_cell
+from solver.core.cards import ALL_CARDS, Card
+from solver.core.errors import InputError, ParseError
+from solver.core.rules import Board, Mission, Placement
+from solver.core.spec import GameSpec
+from solver.game.actions import Action
+from solver.game.engine import log_events
+from solver.game.rng import SplitMix64
+from solver.game.state import GameState, IllegalAction, Phase, legal_positions, position_of
+from solver.io.catalog import Catalog
+from solver.io.missionwrite import board_json, board_rows
+from solver.io.sheet import write_sheet
+
+MAX_NAME = 24
+MAX_ENTRIES = 400  # far above any game (40 cards, 2 placements a round, the cards left)
+WHERE = "the recording"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a recording starts from: a mission (a bundled id or a mission file of the folder), the
+    catalog file (None: the bundled pieces), the names in seat order and the seat that leads round one."""
+
+    mission: str
+    pieces: str | None
+    names: tuple[str, ...]
+    leader: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mission": self.mission, "pieces": self.pieces, "names": list(self.names), "leader": self.leader}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Setup:
+        return cls(d["mission"], d.get("pieces"), tuple(d["names"]), int(d["leader"]))
+
+
+def check_setup(setup: Setup, mission: Mission) -> None:
+    """The names and the leader for this mission (InputError saying which and why)."""
+    names = [n.strip() for n in setup.names]
+    if len(names) not in mission.player_counts():
+        raise InputError(WHERE, f"{mission.name} is played by {' or '.join(map(str, mission.player_counts()))} "
+                         f"players, not {len(names)}", "give one name per person, in seat order")
+    for n in names:
+        if not n or len(n) > MAX_NAME or any(ch in n for ch in ",;/#\n") or n[0].isdigit():
+            raise InputError(WHERE, f"the name {n[:MAX_NAME]!r} cannot be written on a sheet",
+                             f"a name of 1 to {MAX_NAME} characters, not starting with a digit, without , ; / #")
+    if len({n.lower() for n in names}) != len(names):
+        raise InputError(WHERE, "two people have the same name", "give each person a name of their own")
+    if not 0 <= setup.leader < len(names):
+        raise InputError(WHERE, f"no seat {setup.leader} leads", "choose who leads round one")
+
+
+@dataclass
+class Tape:
+    """The recording replayed: the state after its entries, and the cards left entered so far."""
+
+    setup: Setup
+    state: GameState
+    left: dict[int, tuple[Card, ...]]
+    entries: int
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.setup.names
+
+    def phase(self) -> str:
+        s = self.state
+        if not s.is_over():
+            return {Phase.REVEAL: "play", Phase.SELECT: "select", Phase.PLACE: "place"}[s.phase]
+        return "left" if self.left_needed() else "done"
+
+    def left_needed(self) -> dict[int, int]:
+        """The seats whose cards left are still to enter, with how many they hold."""
+        if not self.state.is_over():
+            return {}
+        need = {k: self.state.spec.hand_size - len(self.played(k)) for k in range(self.state.players)}
+        return {k: n for k, n in need.items() if n and k not in self.left}
+
+    def played(self, seat: int) -> list[Card]:
+        s = self.state
+        cards = [c for r in s.history for p, c in r.plays if p == seat]
+        return cards + [c for p, c in s.trick if p == seat]
+
+    def gone(self) -> list[Card]:
+        """The cards revealed so far, and those entered as left."""
+        s = self.state
+        out = [c for r in s.history for _, c in r.plays] + [c for _, c in s.trick]
+        return out + [c for cards in self.left.values() for c in cards]
+
+    def sheet(self, mission_ref: str, pieces_ref: str | None) -> str:
+        """The game's sheet: every finished round, and the cards left once all are entered."""
+        rounds = [e for e in log_events(self.state)[1:] if e["event"] == "round"]
+        done = self.state.is_over() and not self.left_needed()
+        left = {self.names[k]: [str(c) for c in self.left.get(k, ())] for k in range(len(self.names))} if done else None
+        notes = [] if done else ["being recorded: the rounds finished so far"]
+        return write_sheet(mission_ref, pieces_ref, list(self.names), rounds, left, notes)
+
+
+def replay_entries(setup: Setup, entries: list[dict[str, Any]], mission: Mission, catalog: Catalog) -> Tape:
+    """The entries replayed by the rules; InputError naming the entry (1-based) and the rule when one
+    is impossible. Two passes: the first finds who revealed which card (a reveal is taken as held);
+    the second deals each person those cards and replays, so that must-follow is checked against
+    every card they are known to have held."""
+    check_setup(setup, mission)
+    if len(entries) > MAX_ENTRIES:
+        raise InputError(WHERE, f"more than {MAX_ENTRIES} entries", "undo the last ones")
+    spec = GameSpec.of(mission, len(setup.names), WHERE)
+    first = _replay(setup, entries, mission, catalog, spec, None)
+    hands = [sorted(first.played(k)) for k in range(spec.players)]
+    return _replay(setup, entries, mission, catalog, spec, hands)
+
+
+def _replay(setup: Setup, entries: list[dict[str, Any]], mission: Mission, catalog: Catalog, spec: GameSpec,
+            hands: list[list[Card]] | None) -> Tape:
+    held = hands or [[] for _ in range(spec.players)]
+    state = GameState(spec, mission, catalog, [list(h) for h in held], [], setup.leader,
+                      [SplitMix64(k) for k in range(spec.players)], Board.start(mission), spec.skills,
+                      dealt=[list(h) for h in held])
+    tape = Tape(setup, state, {}, 0)
+    for n, entry in enumerate(entries, 1):
+        try:
+            _apply(tape, entry, hands is None)
+        except (IllegalAction, ParseError, KeyError, ValueError, TypeError) as e:
+            raise InputError(WHERE, f"entry {n} (round {state.round}): {e}", "undo it and enter what was played") \
+                from None
+        except InputError as e:
+            raise InputError(WHERE, f"entry {n} (round {state.round}): {e.problem}", e.fix) from None
+        tape.entries = n
+    return tape
+
+
+def _apply(tape: Tape, entry: dict[str, Any], taking: bool) -> None:
+    s = tape.state
+    names = tape.names
+    if "left" in entry:
+        _left(tape, int(entry["seat"]), [Card.parse(c) for c in entry["left"]])
+        return
+    if s.is_over():
+        raise InputError(WHERE, f"the game is over ({str(s.result()).replace('_', ' ')})",
+                         "enter the cards each person still holds")
+    if "card" in entry:
+        card = Card.parse(entry["card"])
+        if s.phase != Phase.REVEAL:
+            raise InputError(WHERE, f"{card} is revealed, but the trick is complete: "
+                             f"{names[s.in_charge]} selects and places first", "select the pieces")
+        if card in s.spec.removed:
+            raise InputError(WHERE, f"{card} is out of the game with {s.players} players", "tap the card revealed")
+        if card in tape.gone():
+            raise InputError(WHERE, f"{card} was revealed already", "tap the card revealed")
+        seat = s.current_player()
+        if taking:  # the first pass: whatever is revealed was held
+            s.hands[seat] = sorted([*s.hands[seat], card])
+        if len(tape.played(seat)) >= s.spec.hand_size:
+            raise InputError(WHERE, f"{names[seat]} has revealed all {s.spec.hand_size} of their cards",
+                             "tap the card revealed")
+        lead = s.trick[0][1].colour if s.trick else None
+        if lead is not None and card.colour != lead:
+            follow = [c for c in s.hands[seat] if c.colour == lead]
+            if follow:
+                raise InputError(WHERE, f"{names[seat]} revealed {card} but held {follow[0]} (revealed later): "
+                                 f"must follow {lead}", "correct the card")
+        s.apply(Action.reveal(card))
+        return
+    if "pieces" in entry:
+        pieces = tuple(Card.parse(c) for c in entry["pieces"])
+        if s.phase != Phase.SELECT:
+            raise InputError(WHERE, "no selection now", "enter the cards revealed first")
+        match = [k for k, o in enumerate(s.options) if o.pieces == pieces]
+        if not match:
+            raise InputError(WHERE, f"{', '.join(map(str, pieces)) or 'no piece'} is no selection the rules allow",
+                             "choose one of the selections offered")
+        s.apply(Action.select(match[0]))
+        return
+    if "place" in entry:
+        piece = Card.parse(entry["place"])
+        if s.phase != Phase.PLACE or s.piece != piece:
+            raise InputError(WHERE, f"{piece} is not the piece to place now", "place the piece selected")
+        cells = frozenset(parse_cell(c) for c in entry["cells"])
+        try:
+            position = position_of(Placement(piece, cells), s.catalog)
+        except KeyError:
+            raise InputError(WHERE, f"those cells are not the shape of {piece}", "tap a placement offered") from None
+        s.apply(Action.place(piece, position))
+        return
+    raise InputError(WHERE, "an entry is a card, a selection, a placement or the cards left", "")
+
+
+def _left(tape: Tape, seat: int, cards: list[Card]) -> None:
+    s = tape.state
+    need = tape.left_needed()
+    if not s.is_over():
+        raise InputError(WHERE, "the cards left are entered once the game is over", "go on with the game")
+    if seat not in need:
+        raise InputError(WHERE, f"no cards left to enter for seat {seat}", "")
+    if len(set(cards)) != len(cards) or len(cards) != need[seat]:
+        raise InputError(WHERE, f"{tape.names[seat]} holds {need[seat]} card(s), not {len(set(cards))}",
+                         f"tap the {need[seat]} card(s) {tape.names[seat]} still holds")
+    for c in cards:
+        if c in s.spec.removed:
+            raise InputError(WHERE, f"{c} is out of the game with {s.players} players", "correct the cards")
+        if c in tape.gone():
+            raise InputError(WHERE, f"{c} was revealed already, or is in another hand", "correct the cards")
+    tape.left[seat] = tuple(sorted(cards))
+
+
+def tape_doc(tape: Tape) -> dict[str, Any]:
+    """What the Record tab draws: whose turn, the trick, the decision, the selections and placements
+    the rules allow now, the board, the cards gone, and what is left to enter."""
+    s = tape.state
+    m = s.mission
+    phase = tape.phase()
+    last = s.history[-1] if s.history else None
+    options = [{"pieces": [str(c) for c in o.pieces], "skill": o.skill.json,
+                "text": _option_text(o.skill.json, o.pieces)} for o in s.options] if phase == "select" else []
+    placements: list[list[str]] = []
+    if phase == "place" and s.piece is not None:
+        placements = [sorted(cell_name(c) for c in p.cells) for p in _placements(s)]
+    placed = [p for r in s.history for p in r.placements] + list(s.placed)
+    return {
+        "setup": tape.setup.to_json(), "players": s.players, "mode": s.spec.mode,
+        "mission": {"id": m.id, "name": m.name, "clear": "all" if m.clear_all else m.clear, "needed": m.clear,
+                    "rounds": s.spec.rounds, "board": board_rows(m)},
+        "phase": phase, "round": s.round, "rounds": s.spec.rounds, "entries": tape.entries,
+        "to_act": None if s.is_over() else s.current_player(), "trump": str(s.trump),
+        "lead": str(s.trick[0][1].colour) if s.trick else None,
+        "trick": [{"player": p, "card": str(c)} for p, c in s.trick],
+        "last_trick": [{"player": p, "card": str(c)} for p, c in last.plays] if last else [],
+        "last_in_charge": last.in_charge if last else None,
+        "decision": str(s.decision) if s.decision else None, "in_charge": s.in_charge if s.in_charge >= 0 else None,
+        "skills_left": s.skills_left, "options": options,
+        "piece": str(s.piece) if s.piece else None, "placements": placements,
+        "gone": sorted(str(c) for c in tape.gone()), "removed": [str(c) for c in s.spec.removed],
+        "hand_size": s.spec.hand_size, "revealed": [len(tape.played(k)) for k in range(s.players)],
+        "left_needed": {str(k): n for k, n in tape.left_needed().items()},
+        "left": {str(k): [str(c) for c in v] for k, v in tape.left.items()},
+        "pieces": [p.to_json() for p in placed], "last": placed[-1].cell_names() if placed else [],
+        "state": board_json(s.board), "scanned": s.board.scanned(), "result": s.result(),
+        "shapes": {str(c): s.catalog[c].format() for c in ALL_CARDS},
+    }
+
+
+def _placements(s: GameState) -> list[Placement]:
+    piece = s.piece
+    assert piece is not None
+    positions = all_positions(s.catalog[piece])
+    return [Placement(piece, positions[i]) for i in legal_positions(s.board, piece, s.catalog[piece])]
+
+
+def _option_text(skill: str | None, pieces: tuple[Card, ...]) -> str:
+    what = " then ".join(map(str, pieces)) if pieces else "no piece (it is on the board already)"
+    return what if skill is None else f"{skill.replace('_', ' ')}: {what}"
