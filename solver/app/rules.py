@@ -5,6 +5,7 @@ here or below it."""
 from __future__ import annotations
 
 from solver.app.documents import Doc
+from solver.app.glossary import glossary_doc
 from solver.app.registry import BATCH_DEFAULT, JOBS, ONE_STEP, TABLE_DEFAULT
 from solver.core.cards import VALUES, Colour
 from solver.core.codes import PolicyId
@@ -16,7 +17,7 @@ MAX_SAMPLES = 64  # the search player's samples a request may ask for (the ladde
 def rules_doc() -> Doc:
     """The modes (their table sizes, default and largest rounds and skill counters), the colours and
     values of the cards, the policies (each with one plain sentence of what it is), the defaults,
-    and the kinds of job the studio runs."""
+    the kinds of job the studio runs, and the glossary of the ladder's words (``GET /glossary``)."""
     return {
         "modes": [{"name": mode, "players": list(r.players), "rounds": r.rounds, "skills": r.skills,
                    "max_rounds": max_rounds(mode), "cards_per_round": r.cards_per_round}
@@ -31,4 +32,5 @@ def rules_doc() -> Doc:
         "batch_default": BATCH_DEFAULT,
         "one_step": list(ONE_STEP),
         "jobs": [{"name": j.name, "about": j.summary, "needs": j.needs} for j in JOBS.values()],
+        "glossary": glossary_doc(),
     }

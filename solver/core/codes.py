@@ -73,12 +73,14 @@ class PolicyId(_Labelled):
         return _POLICY_SUMMARY[self]
 
 
-_POLICY_SUMMARY = {
-    PolicyId.HEURISTIC: "a cooperative one-ply strategy",
-    PolicyId.RANDOM: "uniform over the legal choices",
-    PolicyId.GREEDY: "the naive baseline: random cards, best immediate placement",
-    PolicyId.PLANNER: "the heuristic steered by the puzzle's solutions",
-    PolicyId.SEARCH: "samples the unseen cards and tries each move to the end with the planner (--samples)",
+_POLICY_SUMMARY = {  # plain words: the studio shows them beside its menus (docs/policies.md, Glossary)
+    PolicyId.HEURISTIC: "a careful beginner: each card and piece chosen for what helps the birds now, avoiding "
+                        "dead ends",
+    PolicyId.RANDOM: "any legal choice at random: a table that does not try",
+    PolicyId.GREEDY: "the weakest real table: random cards, each piece where it helps most right now",
+    PolicyId.PLANNER: "the heuristic steered toward the ways the whole board can be finished",
+    PolicyId.SEARCH: "the planner trying each move ahead on guesses of the hidden cards (--samples: how many "
+                     "guesses; more is stronger and slower)",
 }
 # the one-ply players that ``game.fast.policies.decide`` plays (the search player plays them ahead)
 ONE_PLY = (PolicyId.HEURISTIC, PolicyId.RANDOM, PolicyId.GREEDY, PolicyId.PLANNER)

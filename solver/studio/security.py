@@ -38,8 +38,8 @@ WILDCARDS = ("0.0.0.0", "::", "[::]")
 HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"),
            (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
 API_CSP = b"default-src 'none'; frame-ancestors 'none'"
-# what needs no host token: the page and its files, and what checks a token of its own
-OPEN_PATHS = re.compile(r"^/(|favicon\.ico|static/[^/]+|api/status)$")
+# what needs no host token: the page and its files (the glossary too), and what checks a token of its own
+OPEN_PATHS = re.compile(r"^/(|favicon\.ico|static/[^/]+|api/status|glossary)$")
 SEAT_PATHS = re.compile(r"^/api/games/[^/]+/(seats/\d+(/settings)?|log|review)$")
 JOB_PATHS = re.compile(r"^/api/jobs/[^/]+(/events)?$")
 

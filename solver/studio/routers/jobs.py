@@ -69,17 +69,42 @@ def start(body: JobRequest, ctx: Ctx) -> Doc:
 
 @router.get("", response_model=list[JobRow])
 def history(ctx: Ctx) -> list[Doc]:
-    """Every job of this folder, oldest first (without their results: GET /api/jobs/ID has them)."""
-    return [{k: v for k, v in j.items() if k not in ("token_hash", "result")} for j in ctx.store.jobs()]
+    """Every job of this folder, newest first, with its state (without the results: GET
+    /api/jobs/ID has them). A job of this run says its state and progress as they are now; jobs
+    started within the same second keep the order they were started in."""
+    with ctx.store.reading() as db:  # the order they were written in (SQLite's rowid), earlier runs' too
+        started = {job_id: n for n, (job_id,) in enumerate(db.execute("SELECT id FROM jobs ORDER BY rowid"))}
+    rows = []
+    for j in ctx.store.jobs():
+        row = {k: v for k, v in j.items() if k not in ("token_hash", "result")}
+        live = ctx.jobs.get(j["id"])
+        if live is not None:
+            row.update(state=live.state, progress=round(live.progress, 4))
+        rows.append(row)
+    rows.sort(key=lambda r: (r["created"], started.get(r["id"], -1)), reverse=True)
+    return rows
 
 
 def _job(ctx: StudioContext, host: bool, job_id: str, token: str | None = None) -> Job:
-    job = ctx.jobs.get(job_id)
+    job, hashed = ctx.jobs.get(job_id), None
+    if job is None and job_id != "warmup":  # a job of an earlier run of the studio: as its history keeps it
+        job, hashed = _stored(ctx, job_id)
     if job is None or job_id == "warmup":
         raise StudioError(404, f"no job {job_id[:40]!r}", "start one with POST /api/jobs")
-    if not host and not token_matches(token, token_hash(job.token)):
+    if not host and not token_matches(token, hashed or token_hash(job.token)):
         raise StudioError(403, "this job is followed with the host's link or its own token", "")
     return job
+
+
+def _stored(ctx: StudioContext, job_id: str) -> tuple[Job | None, str | None]:
+    """A job of the history that this run did not start (it ended, or failed when the studio
+    stopped), and its token's hash."""
+    row = next((j for j in ctx.store.jobs() if j["id"] == job_id), None)
+    if row is None:
+        return None, None
+    state = row["state"] if row["state"] in FINAL else "failed"
+    return Job(row["id"], row["kind"], {}, state=state, progress=row["progress"], result=row["result"],
+               error=row["error"]), row["token_hash"]
 
 
 @router.get("/{job_id}", response_model=JobState)
@@ -89,10 +114,9 @@ def status(job_id: str, ctx: Ctx, host: HostAuthority, token: str | None = None)
 
 @router.delete("/{job_id}", response_model=JobState)
 def cancel(job_id: str, ctx: Ctx, host: HostAuthority) -> Doc:
-    _job(ctx, host, job_id)
+    stored = _job(ctx, host, job_id)
     job = ctx.jobs.cancel(job_id)
-    assert job is not None
-    return job.snapshot()
+    return (job or stored).snapshot()  # a job of an earlier run has ended already
 
 
 @router.get("/{job_id}/events", response_class=StreamingResponse,

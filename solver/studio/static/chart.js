@@ -6,25 +6,59 @@ function text(svg, x, y, words, size, fill) {
   svg.appendChild(svgEl("text", { x, y, "font-size": size, "text-anchor": "middle", fill }, words));
 }
 
-export function ladderChart(d) {
-  const W = 520, H = 240, L = 40, B = 50, T = 10;
-  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, id: "ladder-curve", role: "img",
-                             "aria-label": "the ladder: the clear rate of each rung, with the open-hand ceiling" });
+const whole = (x) => `${Math.round(100 * x)} %`;
+
+// The ladder's curve: each rung's clear rate written above its point, its 95 % interval drawn as a
+// bar through it and said in the point's title (hover) and in the line under the curve (a tap, a
+// click or the keyboard on a point). Drawn for the width of the page, so that its words stay
+// readable on a phone. Returns a box holding the SVG (id ``id``) and that line.
+export function ladderChart(d, id = "ladder-curve") {
+  const W = Math.round(Math.min(560, Math.max(340, (document.documentElement.clientWidth || 560) - 30)));
+  const H = 270, L = 36, R = 8, B = 62, T = 22;
+  const box = document.createElement("div");
+  box.className = "curvebox";
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, id, role: "group",
+                             "aria-label": "the ladder: the clear rate of each rung (a table of a given strength), with the open-hand ceiling" });
+  const said = document.createElement("p");
+  said.className = "msg curvepoint";
+  said.setAttribute("aria-live", "polite");
+  said.textContent = "Hover, tap or tab to a point for its 95 % interval.";
   const n = d.rungs.length;
-  const x = (i) => L + (i + 0.5) * (W - L - 10) / n;
+  const x = (i) => L + (i + 0.5) * (W - L - R) / n;
   const y = (v) => T + (1 - v) * (H - T - B);
-  const line = (x1, y1, x2, y2, stroke, dash) => svg.appendChild(svgEl("line", { x1, y1, x2, y2, stroke,
-    ...(dash ? { "stroke-dasharray": dash } : {}) }));
-  for (const v of [0, 0.25, 0.5, 0.75, 1]) { line(L, y(v), W - 10, y(v), "#e4e4e4"); text(svg, L - 18, y(v) + 4, `${v * 100}%`, 10, "#555"); }
-  line(L, y(d.ceiling.clear_rate), W - 10, y(d.ceiling.clear_rate), "#2e7d32", "5 3");
-  text(svg, W - 60, y(d.ceiling.clear_rate) - 4, "open hands", 10, "#2e7d32");
+  const line = (x1, y1, x2, y2, stroke, extra) => svg.appendChild(svgEl("line", { x1, y1, x2, y2, stroke, ...(extra || {}) }));
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) { line(L, y(v), W - R, y(v), "#e4e4e4"); text(svg, L - 16, y(v) + 4, `${v * 100}%`, 10, "#555"); }
+  const ceil = d.ceiling.clear_rate;
+  line(L, y(ceil), W - R, y(ceil), "#2e7d32", { "stroke-dasharray": "5 3" });
+  svg.appendChild(svgEl("text", { x: W - R, y: y(ceil) - 5, "font-size": 11, "text-anchor": "end", fill: "#1d6b1d" },
+                        `open hands (sees every hand): ${whole(ceil)}`));
   svg.appendChild(svgEl("polyline", { points: d.rungs.map((r, i) => `${x(i)},${y(r.clear_rate)}`).join(" "),
                                       fill: "none", stroke: "#1f77b4", "stroke-width": 2 }));
   d.rungs.forEach((r, i) => {
-    svg.appendChild(svgEl("circle", { cx: x(i), cy: y(r.clear_rate), r: 3.5, fill: "#1f77b4" }));
-    text(svg, x(i), H - B + 16, r.samples ? `search-${r.samples}` : r.policy, 10, "#333");
+    const name = r.samples ? `search-${r.samples}` : r.policy;
+    const ci = r.ci95 || [r.clear_rate, r.clear_rate];
+    const words = `${name}: wins ${whole(r.clear_rate)} of ${r.games || d.games} deals (95 % interval ${whole(ci[0])} to ${whole(ci[1])})`;
+    const g = svgEl("g", { class: "point", tabindex: "0", role: "button", "aria-label": words, "data-rung": name,
+                           "data-value": whole(r.clear_rate), "data-interval": `${whole(ci[0])} to ${whole(ci[1])}` });
+    g.appendChild(svgEl("title", {}, words));
+    g.appendChild(svgEl("line", { x1: x(i), x2: x(i), y1: y(ci[0]), y2: y(ci[1]), stroke: "#8fb8dc", "stroke-width": 5,
+                                  "stroke-linecap": "round" }));
+    g.appendChild(svgEl("circle", { cx: x(i), cy: y(r.clear_rate), r: 4.5, fill: "#1f77b4" }));
+    g.appendChild(svgEl("rect", { x: x(i) - 14, y: T - 14, width: 28, height: H - T - B + 14, fill: "transparent" }));
+    const above = y(ci[1]) - 5 < T ? y(ci[0]) + 13 : y(ci[1]) - 5;  // under the bar where the top leaves no room
+    g.appendChild(svgEl("text", { x: x(i), y: above, "font-size": 11, "text-anchor": "middle", fill: "#123",
+                                  class: "value" }, whole(r.clear_rate)));
+    const lab = svgEl("text", { x: x(i), y: H - B + 12, "font-size": 11, "text-anchor": "end", fill: "#333",
+                                transform: `rotate(-40 ${x(i)} ${H - B + 12})` }, name);
+    g.appendChild(lab);
+    const show = () => { said.textContent = words; };
+    g.addEventListener("click", show);
+    g.addEventListener("focus", show);
+    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); show(); } });
+    svg.appendChild(g);
   });
-  return svg;
+  box.append(svg, said);
+  return box;
 }
 
 export function reviewChart(doc, lostIn) {

@@ -5,12 +5,14 @@
 // that carries it (no server storage); drafts.js offers a draft of before back, never overwriting it.
 import { api, followJob, message } from "./api.js";
 import { boardSvg, cellOf, cellRC, COLOURS, SIZE, pieceSvg } from "./board.js";
-import { ladderChart } from "./chart.js";
-import { $, button, el, pct } from "./dom.js";
+import { $, button, el } from "./dom.js";
 import { createDrafts } from "./drafts.js";
 import { fromLink, linkCode } from "./linkcode.js";
 import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.js";
 import { firstMode, LIMITS, modeDefaults, tableSizes } from "./gamerules.js";
+import { showResult } from "./results.js";
+
+export { jobWords } from "./results.js";  // the words of a result live in results.js
 
 export function emptyState() {
   const mode = firstMode();
@@ -347,10 +349,7 @@ export function createEditor() {
     if (!res.ok) { $("j-state").textContent = `not started: ${message(res)}`; return; }
     ed.job = res.doc.id;
     $("curve").replaceChildren();
-    followJob(ed.job, "j", (kind, d) => {
-      out.textContent = jobWords(kind, d);
-      if (kind === "ladder") $("curve").replaceChildren(ladderChart(d));
-    }, res.doc.token);
+    followJob(ed.job, "j", (kind, d) => showResult(out, kind, d, $("curve")), res.doc.token);
   }
 
   // ---------------------------------------------------------------- pieces to place
@@ -480,15 +479,4 @@ export function reasonCells(reason, rows) {
   const birds = new Set(reason.birds || []);
   rows.forEach((row, r) => [...row].forEach((ch, c) => { if (birds.has(ch)) out.add("abcdefghijkl"[c] + (r + 1)); }));
   return out;
-}
-
-export function jobWords(kind, d) {
-  if (kind === "ladder") {
-    const place = d.difficulty.campaign_text ? `; in the campaign: ${d.difficulty.campaign_text}` : "";
-    return `ladder: shortfall ${d.difficulty.value.toFixed(3)} (0 = every rung clears every clearable deal); `
-      + `open-hand ceiling ${pct(d.ceiling.clear_rate)}${place}`;
-  }
-  if (kind === "simulate") return `simulate: ${d.policy} clears ${pct(d.clear_rate)} (95 % interval ${pct(d.ci95[0])} to ${pct(d.ci95[1])}) of ${d.games} games`;
-  if (kind === "chance") return `a careful table clears ${pct(d.clear_rate)} (95 % interval ${pct(d.ci95[0])} to ${pct(d.ci95[1])}) of ${d.games} deals of the unseen cards`;
-  return `ceiling: open hands clear ${pct(d.clear_rate)} of ${d.games} deals (${d.undecided} undecided)`;
 }

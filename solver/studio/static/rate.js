@@ -2,13 +2,16 @@
 // (kakapo rate), and the clear rate to expect from them at each bundled mission.
 import { api, followJob, message } from "./api.js";
 import { $, el } from "./dom.js";
-
-const rungName = (r) => (r.samples ? `${r.policy}-${r.samples}` : r.policy);
+import { glossaryLink, meaning, rungName } from "./results.js";
 
 async function show(d) {
   const plausible = d.plausible.map(rungName).join(", ");
   $("rt-state").textContent = `${d.games} game(s), seat(s) ${d.seats.join(", ")}: the table plays like ${rungName(d.best)}`
     + (d.told_apart ? " (every other rung ruled out)" : `; these games cannot tell apart: ${plausible}`);
+  let said = $("rt-meaning");
+  if (!said) { said = el("p", null, "msg meaning", { id: "rt-meaning", "data-meaning": "rate" }); $("rt-expected").before(said); }
+  said.replaceChildren(meaning("rate", d), " The campaign shortfall is each mission's difficulty (0: every table wins "
+    + "every winnable deal). ", glossaryLink("rung"));
   const list = await api("GET", "/api/missions");
   const shortfall = new Map();
   if (list.ok) for (const m of list.doc) if (m.shortfall) shortfall.set(m.id, m.shortfall);

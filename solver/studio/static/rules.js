@@ -2,7 +2,7 @@
 // trumps, policies with what each is, the jobs a mission can be given) and the fields' limits. The
 // page holds no rule of its own: a change to a rule is made once, on the server.
 import { api } from "./api.js";
-import { $ } from "./dom.js";
+import { $, el } from "./dom.js";
 import { LIMITS, RULES } from "./gamerules.js";
 
 // a select's options from [value, text, title?]; the value chosen before stays chosen where it still is
@@ -32,6 +32,17 @@ export async function loadRules() {
     const say = () => { const p = r.policies.find((x) => x.name === $("g-policy").value); about.textContent = p ? p.about : ""; };
     $("g-policy").addEventListener("change", say);
     say();
+    if (!$("g-policy-words")) about.after(" ", el("a", "what the players are", "glossary-link",
+      { id: "g-policy-words", href: "/glossary#greedy", target: "_blank", rel: "noopener" }));
+  }
+  RULES.policies = r.policies;
+  const kind = $("j-kind");  // the Difficulty panel's job: what it measures, beside its menu
+  if (kind && !$("j-kind-about")) {
+    const said = el("p", null, "msg hint", { id: "j-kind-about" });
+    const sayKind = () => { const j = r.jobs.find((x) => x.name === kind.value); said.textContent = j ? `${j.name}: ${j.about}` : ""; };
+    kind.closest(".row").after(said);
+    kind.addEventListener("change", sayKind);
+    sayKind();
   }
   for (const m of r.modes) RULES.modes[m.name] = { players: m.players, rounds: m.rounds, skills: m.skills };
   RULES.first = r.modes[0].name;

@@ -6,7 +6,8 @@
 import { api, followJob, message } from "./api.js";
 import { boardSvg, CARDS, cellOf, COLOURS, LONG, pieceSvg } from "./board.js";
 import { $, button, el } from "./dom.js";
-import { jobWords, reasonCells, solveWords, toml } from "./editor.js";
+import { reasonCells, solveWords, toml } from "./editor.js";
+import { showResult } from "./results.js";
 import { tableSizes } from "./gamerules.js";
 import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.js";
 
@@ -107,7 +108,7 @@ export function createTableState(editor) {
       games: parseInt($("t-games").value, 10) || 100, seed: 1, exclude: [...t.gone], rounds: t.rounds,
       skills: t.skills, trump: t.trump, ...(t.hand.size ? { hand: [...t.hand] } : {}) });
     if (!res.ok) { $("tc-state").textContent = `not started: ${message(res)}`; return; }
-    followJob(res.doc.id, "tc", (kind, d) => { out.textContent = jobWords(kind, d); }, res.doc.token);
+    followJob(res.doc.id, "tc", (kind, d) => showResult(out, kind, d), res.doc.token);
   }
 
   // the state saved as a file; made with a catalog other than the bundled one, it carries that catalog
