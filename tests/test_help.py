@@ -6,7 +6,7 @@ from click.testing import CliRunner
 from solver.cli import main
 
 COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validate", "report", "ladder", "list",
-            "review", "pieces", "studio", "rate", "chance", "campaign", "record"]
+            "review", "pieces", "studio", "rate", "chance", "campaign", "record", "calibrate"]
 
 
 def test_every_command_is_checked():

@@ -151,11 +151,11 @@ _JOB: dict = {}  # the games being rated: forked workers inherit them instead of
 
 
 def _task(args) -> tuple[int, int, int, int, int]:
-    rung, index, plays, seed = args
+    rung, index, stream, plays, seed = args
     policy, samples = RUNGS[rung]
     game = _JOB["games"][index]
-    clears = _replays(game, index, policy, samples, plays, seed)
-    same, total = _agreement(game, index, policy, samples, seed)
+    clears = _replays(game, stream, policy, samples, plays, seed)
+    same, total = _agreement(game, stream, policy, samples, seed)
     return rung, index, clears, same, total
 
 
@@ -169,10 +169,14 @@ class Measured:
     plays: int
 
 
-def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, progress=None) -> Measured:
-    """Every rung on every game (the work of `rate`; a subset of games is summed from it)."""
+def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, progress=None,
+            streams: list[int] | None = None) -> Measured:
+    """Every rung on every game (the work of `rate`; a subset of games is summed from it).
+    ``streams[g]``: the index that picks game g's random streams (default g, its place in the
+    list; `calibrate` measures several tables at once, each game with its place in its table)."""
     _JOB["games"] = games
-    tasks = [(r, g, plays, seed) for r in range(len(RUNGS)) for g in range(len(games))]
+    streams = list(range(len(games))) if streams is None else streams
+    tasks = [(r, g, streams[g], plays, seed) for r in range(len(RUNGS)) for g in range(len(games))]
     clears, same, decisions = (np.zeros((len(RUNGS), len(games)), np.int64) for _ in range(3))
     out = Measured(clears, same, decisions, plays)
     for done, (r, g, c, same, total) in enumerate(_run(tasks, workers), start=1):
@@ -258,17 +262,7 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
     bundled = bundled_mission(m.id)
     own = bundled is not None and mission_path(mission).resolve() == bundled.resolve()
     table = campaign.get((m.id, n)) if own else None
-    rates: dict[int, tuple[float, int]] = {}
-    for i in sorted(set(plausible) | {best}):
-        policy, samples = RUNGS[i]
-        label = rung_label(policy, samples)
-        if table is not None and label in table.rates:
-            games = rung_games(samples, table.games)
-            rates[i] = (table.rates[label], games)
-        else:
-            games = rung_games(samples, PREDICT_GAMES)
-            out = play_games(m, catalog, n, games, seed, policy, "numba", workers, samples=samples or 0)
-            rates[i] = (float((out.results == int(Result.CLEARED)).mean()), games)
+    rates = {i: rung_rate(m, catalog, n, i, table, seed, workers) for i in sorted(set(plausible) | {best})}
     lows, highs = [], []
     for rate_, games in rates.values():
         lo, hi = wilson(round(rate_ * games), games)
@@ -278,6 +272,19 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
     return {"mission": m.id, "players": n, "rung": rung_label(policy, samples),
             "clear_rate": round(rates[best][0], 4), "ci95": [round(min(lows), 4), round(max(highs), 4)],
             "source": "campaign" if table is not None else f"simulated, {PREDICT_GAMES} games"}
+
+
+def rung_rate(m: Mission, catalog, n: int, i: int, table, seed: int, workers: int) -> tuple[float, int]:
+    """(clear rate, games) of rung ``i`` at mission ``m`` with ``n`` players: the campaign's
+    measured row ``table`` (io.difficulty.MeasuredRow; None: not measured) where it has the rung,
+    else the rung plays the mission (PREDICT_GAMES games, the top rungs fewer)."""
+    policy, samples = RUNGS[i]
+    label = rung_label(policy, samples)
+    if table is not None and label in table.rates:
+        return table.rates[label], rung_games(samples, table.games)
+    games = rung_games(samples, PREDICT_GAMES)
+    out = play_games(m, catalog, n, games, seed, policy, "numba", workers, samples=samples or 0)
+    return float((out.results == int(Result.CLEARED)).mean()), games
 
 
 def rate_lines(doc: dict) -> list[str]:

@@ -15,7 +15,7 @@ COMMANDS = {
     "play": "games", "review": "games", "rate": "games", "record": "games",
     "simulate": "measure", "chance": "measure", "ceiling": "measure", "ladder": "measure", "validate": "measure",
     "generate": "measure", "report": "measure", "campaign": "measure",
-    "studio": "serve",
+    "studio": "serve", "calibrate": "tables",
 }
 
 

@@ -1,0 +1,293 @@
+"""`kakapo calibrate TABLE...`: each table's level from all its games, the clear rate it should
+expect on any mission, those predictions checked against what the tables then did, what to play
+next, and the missions' difficulty as the tables' games tell it (docs/rate.md says how to read it).
+
+**Rating.** Every table is rated as `kakapo rate` rates its logs (``rate.measure``: every rung of
+the ladder replays every logged deal; ``rate.judge``: the log-likelihood of the table's results
+per rung, the best rung and the plausible ones). The same seed gives each table the figures
+`rate` gives its logs alone, whatever the other tables and the workers.
+
+**Expecting.** A table's clear rate at a mission is the ladder's rates there (the campaign's
+measured row for a bundled mission, else each rung plays the mission) averaged with the weights
+the table's games give the rungs: weight of rung r proportional to exp(log-likelihood of r), a
+uniform prior over the nine rungs (so a rung ruled out by the games weighs almost nothing). The
+interval spans the 95 % Wilson intervals of the plausible rungs, as `rate`'s predictions do.
+
+**Checked against what happens (leave one out).** For every finished game, the table is rated
+again on its other games only (the same replays: a subset of the measure) and the game's mission
+is expected from that rating; the game's own result never enters its prediction. The Brier score
+(mean squared difference between the prediction and the result, 1 cleared, 0 not) is set beside
+a baseline that ignores the table: the mission's clear rate averaged over the ladder's rungs. The
+reliability bins (tenths of the predicted rate) hold the mean predicted rate, the share cleared
+and a 95 % Wilson interval of that share.
+
+**Missions heard from tables.** A joint logistic fit over every finished game g (table t,
+mission and player count k): logit p_g = logit(ladder_g) + u_t - d_k, where ladder_g is the
+table's expected rate from its rating (the ladder is the prior: with u = d = 0 the fit is the
+ladder's prediction), u_t a table's level beyond its rung and d_k a mission's difficulty beyond
+the ladder's (positive: harder than the ladder says), both with a normal prior of standard
+deviation PRIOR_SD logits; the maximum a posteriori by Newton's method (deterministic). Per
+mission: the games and tables it rests on, the share cleared, the fitted rate over its games
+(``learned``: the observed share pulled towards the ladder's expectation, the less so the more
+games), the ladder's expectation for those games and d_k.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.analysis.ladder import RUNGS, rung_games, rung_label
+from solver.analysis.rate import Measured, RatedGame, judge, measure, rung_rate
+from solver.core.stats import wilson
+from solver.io.catalog import load_catalog
+from solver.io.difficulty import MeasuredRow, campaign_difficulty
+from solver.io.gamelog import digest
+from solver.io.paths import bundled_mission
+from solver.io.records import mission_text
+
+TARGET = 0.6  # `next`: the clear rate a table is suggested to aim at
+BINS = 10  # the reliability diagram's bins: tenths of the predicted rate
+PRIOR_SD = 1.0  # the joint fit's prior on a table's and a mission's shift, in logits
+EDGE = 0.01  # a ladder rate of 0 or 1 is taken as 0.01 or 0.99 in the joint fit (a finite logit)
+
+
+@dataclass
+class Table:
+    """One table's finished games (each game's streams: its place in this list)."""
+
+    name: str
+    games: list[RatedGame]
+    names: list[str] = field(default_factory=list)  # who plays, where the logs say
+
+
+@dataclass(frozen=True)
+class Rates:
+    """The ladder at one mission and player count: each rung's clear rate and the games behind it."""
+
+    mission: str
+    players: int
+    rates: np.ndarray  # per rung of RUNGS
+    games: np.ndarray
+    source: str  # "campaign", or "simulated"
+
+    @property
+    def baseline(self) -> float:
+        """The mission's clear rate over the ladder's rungs: what a table picked at random expects."""
+        return float(self.rates.mean())
+
+    def expect(self, weights: np.ndarray, plausible: list[int]) -> tuple[float, float, float]:
+        """(expected clear rate, low, high): the rungs' rates by the weights; the interval spans the
+        plausible rungs' 95 % Wilson intervals (and the expectation)."""
+        p = float(weights @ self.rates)
+        ends = [wilson(round(float(self.rates[i]) * int(self.games[i])), int(self.games[i])) for i in plausible]
+        return p, min([p] + [lo for lo, _ in ends]), max([p] + [hi for _, hi in ends])
+
+
+def row_rates(row: MeasuredRow) -> Rates:
+    """The ladder from the campaign's measured row."""
+    labels = [rung_label(p, k) for p, k in RUNGS]
+    return Rates(row.mission, row.players, np.array([row.rates[lab] for lab in labels], float),
+                 np.array([rung_games(k, row.games) for _, k in RUNGS], np.int64), "campaign")
+
+
+class Ladder:
+    """The ladder's rates where the tables played, looked up in the campaign (a bundled mission,
+    the default catalog) or played once per mission and player count."""
+
+    def __init__(self, seed: int, workers: int):
+        self.seed, self.workers = seed, workers
+        self.default = load_catalog()
+        self.campaign = campaign_difficulty()
+        self.cache: dict[tuple, Rates] = {}
+
+    def row(self, game: RatedGame) -> MeasuredRow | None:
+        """The campaign's row of the game's mission, when it is a bundled mission as shipped (its
+        text's digest) played with the default catalog."""
+        m, catalog = game.mission, game.catalog
+        path = bundled_mission(m.id)
+        if path is None or catalog.key != self.default.key:
+            return None
+        if digest(path.read_text(encoding="utf-8")) != digest(mission_text(m)):
+            return None
+        return self.campaign.get((m.id, game.start.players))
+
+    def of(self, game: RatedGame) -> Rates:
+        m, n = game.mission, game.start.players
+        key = (m.id, digest(mission_text(m)), game.catalog.key, n)
+        if key not in self.cache:
+            row = self.row(game)
+            if row is not None and all(rung_label(p, k) in row.rates for p, k in RUNGS):
+                self.cache[key] = row_rates(row)
+            else:
+                played = [rung_rate(m, game.catalog, n, i, None, self.seed, self.workers) for i in range(len(RUNGS))]
+                self.cache[key] = Rates(m.id, n, np.array([r for r, _ in played], float),
+                                        np.array([g for _, g in played], np.int64), "simulated")
+        return self.cache[key]
+
+
+def weights_of(judged: dict) -> np.ndarray:
+    """The rungs' weights from a rating: proportional to the likelihood of the table's results."""
+    ll = np.array([r["log_likelihood"] for r in judged["rungs"]], float)
+    w = np.exp(ll - ll.max())
+    return w / w.sum()
+
+
+def _rung(i: int) -> dict:
+    policy, samples = RUNGS[i]
+    return {"policy": policy, "samples": samples}
+
+
+def table_players(table: Table) -> int:
+    """The table's usual number of players (the most games; the fewer players on a tie)."""
+    counts = Counter(g.start.players for g in table.games)
+    return min(counts, key=lambda n: (-counts[n], n))
+
+
+def leave_one_out(games: list[RatedGame], m: Measured, ladder: Ladder) -> list[dict]:
+    """Every finished game's prediction from the table's other games only."""
+    out = []
+    for g, game in enumerate(games):
+        if game.cleared is None:
+            continue
+        others = [h for h in range(len(games)) if h != g]
+        j = judge(games, m, others)
+        rates = ladder.of(game)
+        p, lo, hi = rates.expect(weights_of(j), j["plausible_index"])
+        out.append({"game": game.path, "mission": rates.mission, "players": rates.players,
+                    "cleared": bool(game.cleared), "predicted": p, "ci95": [lo, hi], "baseline": rates.baseline})
+    return out
+
+
+def brier(pairs: list[tuple[float, bool]]) -> float | None:
+    return sum((p - float(y)) ** 2 for p, y in pairs) / len(pairs) if pairs else None
+
+
+def reliability(pairs: list[tuple[float, bool]], bins: int = BINS) -> list[dict]:
+    """Predicted against observed in tenths of the predicted rate (the bins that hold games)."""
+    out = []
+    for b in range(bins):
+        inside = [(p, y) for p, y in pairs if min(int(p * bins), bins - 1) == b]
+        if not inside:
+            continue
+        won = sum(y for _, y in inside)
+        lo, hi = wilson(won, len(inside))
+        out.append({"predicted": round(sum(p for p, _ in inside) / len(inside), 4),
+                    "observed": round(won / len(inside), 4), "games": len(inside),
+                    "ci95": [round(lo, 4), round(hi, 4)]})
+    return out
+
+
+def joint_fit(tables: np.ndarray, missions: np.ndarray, prior: np.ndarray, won: np.ndarray, n_tables: int,
+              n_missions: int, sd: float = PRIOR_SD, steps: int = 100) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The maximum a posteriori of logit p_g = logit(prior_g) + u[tables_g] - d[missions_g] with
+    u, d ~ Normal(0, sd): (u, d, fitted p). Newton's method on a concave objective, each step at
+    most 2 logits in any coordinate; the same data give the same numbers."""
+    n = n_tables + n_missions
+    x = np.zeros((len(won), n))
+    x[np.arange(len(won)), tables] = 1.0
+    x[np.arange(len(won)), n_tables + missions] = -1.0
+    offset = np.log(np.clip(prior, EDGE, 1 - EDGE)) - np.log1p(-np.clip(prior, EDGE, 1 - EDGE))
+    theta = np.zeros(n)
+    y = won.astype(float)
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(offset + x @ theta)))
+        grad = x.T @ (y - p) - theta / sd**2
+        hess = (x * (p * (1 - p))[:, None]).T @ x + np.eye(n) / sd**2
+        step = np.linalg.solve(hess, grad)
+        step *= min(1.0, 2.0 / max(float(np.abs(step).max()), 1e-300))
+        theta += step
+        if float(np.abs(step).max()) < 1e-10:
+            break
+    p = 1.0 / (1.0 + np.exp(-(offset + x @ theta)))
+    return theta[:n_tables], theta[n_tables:], p
+
+
+def heard(tables: list[Table], expected: list[list[float]]) -> list[dict]:
+    """The missions' difficulty from every table's finished games (the joint fit), per mission and
+    player count; ``expected[t][g]``: the ladder's expectation of table t's game g (its rating)."""
+    rows = [(t, g.mission.id, g.start.players, bool(g.cleared), expected[t][i])
+            for t, table in enumerate(tables) for i, g in enumerate(table.games) if g.cleared is not None]
+    if not rows:
+        return []
+    keys = sorted({(m, n) for _, m, n, _, _ in rows})
+    index = {k: i for i, k in enumerate(keys)}
+    t_of = np.array([r[0] for r in rows], np.int64)
+    k_of = np.array([index[(r[1], r[2])] for r in rows], np.int64)
+    won = np.array([r[3] for r in rows], bool)
+    prior = np.array([r[4] for r in rows], float)
+    _, d, fitted = joint_fit(t_of, k_of, prior, won, len(tables), len(keys))
+    out = []
+    for i, (mission, players) in enumerate(keys):
+        on = k_of == i
+        out.append({"mission": mission, "players": players, "games": int(on.sum()),
+                    "tables": len(set(t_of[on].tolist())), "observed": round(float(won[on].mean()), 4),
+                    "learned": round(float(fitted[on].mean()), 4), "expected": round(float(prior[on].mean()), 4),
+                    "shift": round(float(d[i]), 4)})
+    return out
+
+
+def next_missions(table: Table, weights: np.ndarray, plausible: list[int], campaign: dict, target: float) -> list[dict]:
+    """The bundled missions the table has not cleared at its number of players, nearest the target first."""
+    n = table_players(table)
+    cleared = {g.mission.id for g in table.games if g.cleared and g.start.players == n}
+    out = []
+    for (mission, players), row in sorted(campaign.items()):
+        if players != n or mission in cleared or not all(rung_label(p, k) in row.rates for p, k in RUNGS):
+            continue
+        p, lo, hi = row_rates(row).expect(weights, plausible)
+        out.append({"mission": mission, "players": n, "predicted": round(p, 4), "ci95": [round(lo, 4), round(hi, 4)]})
+    out.sort(key=lambda e: (abs(e["predicted"] - target), e["mission"]))
+    return out
+
+
+def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, target: float = TARGET,
+              progress=None) -> dict:
+    """`kakapo calibrate`'s document."""
+    every = [g for t in tables for g in t.games]
+    streams = [i for t in tables for i in range(len(t.games))]
+    whole = measure(every, plays, seed, workers, progress, streams) if every else None
+    ladder = Ladder(seed, workers)
+    docs, predictions, expected = [], [], []
+    start = 0
+    for table in tables:
+        cols = slice(start, start + len(table.games))
+        start += len(table.games)
+        assert whole is not None
+        m = Measured(whole.clears[:, cols], whole.same[:, cols], whole.decisions[:, cols], plays)
+        j = judge(table.games, m)
+        w = weights_of(j)
+        expected.append([float(w @ ladder.of(g).rates) for g in table.games])
+        loo = leave_one_out(table.games, m, ladder)
+        predictions += loo
+        best = j["best_index"]
+        docs.append({"table": table.name, "names": table.names, "games": j["finished"], "cleared": j["cleared"],
+                     "players": table_players(table), "missions": sorted({g.mission.id for g in table.games}),
+                     "best": _rung(best), "plausible": [_rung(i) for i in j["plausible_index"]],
+                     "told_apart": len(j["plausible_index"]) == 1,
+                     "weights": {rung_label(*RUNGS[i]): round(float(w[i]), 4) for i in range(len(RUNGS))},
+                     "next": next_missions(table, w, j["plausible_index"], ladder.campaign, target),
+                     "predictions": [{**e, "predicted": round(e["predicted"], 4),
+                                      "ci95": [round(x, 4) for x in e["ci95"]],
+                                      "baseline": round(e["baseline"], 4)} for e in loo]})
+    pairs = [(e["predicted"], e["cleared"]) for e in predictions]
+    base = [(e["baseline"], e["cleared"]) for e in predictions]
+    score, score_base = brier(pairs), brier(base)
+    inside = sum(b["ci95"][0] <= b["predicted"] <= b["ci95"][1] for b in reliability(pairs))
+    return {"tables": docs, "plays": plays, "seed": seed, "target": target,
+            "calibration": {"games": len(pairs), "method": "leave-one-out",
+                            "brier": None if score is None else round(score, 4),
+                            "brier_baseline": None if score_base is None else round(score_base, 4),
+                            "bins": reliability(pairs), "bins_within": inside,
+                            "baseline": "the mission's clear rate averaged over the ladder's rungs"},
+            "missions": heard(tables, expected)}
+
+
+def skill(doc: dict) -> float | None:
+    """How much better than the baseline the predictions are: 1 - Brier / Brier of the baseline."""
+    c = doc["calibration"]
+    if c["brier"] is None or not c["brier_baseline"]:
+        return None
+    return 1 - c["brier"] / c["brier_baseline"]

@@ -1,0 +1,59 @@
+"""`kakapo calibrate`: what the tables' games say, each table's level and what to play next,
+and whether the predictions come true."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from solver.app.calibrating import calibrate as run_calibrate
+from solver.cli.common import ProgressBar, check_output_path, emit_json, user_errors
+from solver.cli.group import main
+from solver.runtime.workers import default_workers
+
+
+@main.command()
+@click.argument("tables", metavar="TABLE...", nargs=-1, required=True, type=click.Path())
+@click.option("--target", type=click.FloatRange(0, 1), default=0.6, show_default=True,
+              help="The clear rate to aim at: each table's next missions, nearest it first.")
+@click.option("--plays", type=click.IntRange(min=1, max=10000), default=20, show_default=True,
+              help="Replays of each logged deal per rung (other streams for the seats each time).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes (default: all cores; the same figures for any number).")
+@click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None,
+              help="Draw the reliability diagram: predicted against observed clear rates.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@user_errors
+def calibrate(tables, target, plays, seed, workers, png_path, as_json):
+    """Each table's level from all its games, checked against what it then did, and what to play next.
+
+    Each TABLE is a folder of one table's finished games (logs or sheets) or one log or sheet;
+    games whose logs name who played are grouped by those names. Each table is rated on the
+    ladder as `kakapo rate` does; every game's clear rate is predicted from the table's other
+    games only and set against its result (Brier score, reliability bins), beside a baseline
+    that ignores the table; the bundled missions a table has not cleared are listed nearest
+    --target first; the missions' difficulty is fitted from every table's games, the ladder as
+    the prior. docs/rate.md says how to read it.
+
+    \b
+    Example: kakapo calibrate thursday/ sunday/ --png calibration.png
+    """
+    check_output_path(png_path, list(tables), ".png", "--png")
+    bar = ProgressBar("calibrate", enabled=not as_json)
+    try:
+        doc = run_calibrate(list(tables), plays, seed, workers or default_workers(), target, bar.update)
+    finally:
+        bar.close()
+    if as_json:
+        emit_json(doc)
+    else:
+        from solver.view.calibration import calibrate_lines  # heavy: Numba (the fit's modules)
+
+        for line in calibrate_lines(doc):
+            click.echo(line)
+    if png_path:
+        from solver.view.calibration import reliability_plot  # heavy: Numba (the fit's modules)
+
+        reliability_plot(doc, Path(png_path))

@@ -1,0 +1,92 @@
+"""`kakapo calibrate` in words, and its reliability diagram (matplotlib, imported when drawn)."""
+
+from __future__ import annotations
+
+from solver.analysis.calibrate import skill
+from solver.analysis.ladder import rung_label
+
+NEXT_SHOWN = 3  # the suggestions a table's text shows (the JSON has them all)
+
+
+def _pc(x: float) -> str:
+    return f"{x:.0%}"
+
+
+def calibrate_lines(doc: dict) -> list[str]:
+    """The tables, the check of the predictions and the missions, for a player to read."""
+    c = doc["calibration"]
+    out = [f"{len(doc['tables'])} table(s), {c['games']} finished game(s); {doc['plays']} replays of each deal "
+           "per rung"]
+    for t in doc["tables"]:
+        best = rung_label(t["best"]["policy"], t["best"]["samples"])
+        who = f" ({', '.join(t['names'])})" if t["names"] and ", ".join(t["names"]) != t["table"] else ""
+        out.append(f"table {t['table']}{who}: {t['games']} game(s) with {t['players']} players, {t['cleared']} "
+                   f"cleared ({', '.join(t['missions'])})")
+        if t["told_apart"]:
+            out.append(f"  plays like {best}")
+        else:
+            names = ", ".join(rung_label(p["policy"], p["samples"]) for p in t["plausible"])
+            out.append(f"  plays like {best}; its games cannot tell apart {names}")
+        if t["next"]:
+            shown = "; ".join(f"{e['mission']} {_pc(e['predicted'])} (95 % {_pc(e['ci95'][0])} .. "
+                              f"{_pc(e['ci95'][1])})" for e in t["next"][:NEXT_SHOWN])
+            out.append(f"  to play next (nearest {_pc(doc['target'])} of clears, not cleared yet): {shown}")
+        else:
+            out.append("  to play next: no bundled mission left uncleared at this table size")
+    if c["games"]:
+        gain = skill(doc)
+        better = "" if gain is None else (f"; {gain:.0%} better than the baseline" if gain > 0 else
+                                          "; no better than the baseline")
+        out.append(f"predictions checked, each game from the table's other games only: Brier {c['brier']:.3f} "
+                   f"against {c['brier_baseline']:.3f} for the mission's rate over the ladder's rungs "
+                   f"(lower is better){better}")
+        out.append(f"  {'predicted':>9} {'cleared':>8} {'95 %':>13} {'games':>6}")
+        for b in c["bins"]:
+            lo, hi = b["ci95"]
+            mark = "" if lo <= b["predicted"] <= hi else "  <- outside"
+            out.append(f"  {_pc(b['predicted']):>9} {_pc(b['observed']):>8} {_pc(lo) + ' .. ' + _pc(hi):>13} "
+                       f"{b['games']:>6}{mark}")
+    if doc["missions"]:
+        out.append("missions as the tables played them (observed; learned: the ladder's expectation corrected "
+                   "by the games):")
+        for m in doc["missions"]:
+            few = "" if m["games"] >= 5 and m["tables"] >= 2 else "  (few games: mostly the ladder's figure)"
+            out.append(f"  {m['mission']} with {m['players']} players: {m['games']} game(s) at {m['tables']} "
+                       f"table(s), cleared {_pc(m['observed'])}, learned {_pc(m['learned'])}, the ladder expected "
+                       f"{_pc(m['expected'])}{few}")
+    out += [f"note: {n}" for n in doc.get("notes", [])]
+    return out
+
+
+def reliability_plot(doc: dict, path) -> None:
+    """Predicted against observed clear rate in the bins, each bin's 95 % interval, the diagonal."""
+    import matplotlib  # heavy: matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # heavy: matplotlib
+
+    c = doc["calibration"]
+    bins = c["bins"]
+    fig, ax = plt.subplots(figsize=(5.6, 5.2), dpi=110)
+    ax.plot([0, 1], [0, 1], color="#999999", lw=1, ls="--", label="calibrated")
+    if bins:
+        xs = [b["predicted"] for b in bins]
+        ys = [b["observed"] for b in bins]
+        err = [[b["observed"] - b["ci95"][0] for b in bins], [b["ci95"][1] - b["observed"] for b in bins]]
+        ax.errorbar(xs, ys, yerr=err, fmt="o", color="#1f77b4", ecolor="#1f77b4", capsize=3, lw=1.2,
+                    label="share cleared (95 %)")
+        for x, y, b in zip(xs, ys, bins, strict=True):
+            ax.annotate(str(b["games"]), (x, y), textcoords="offset points", xytext=(6, -10), fontsize=7,
+                        color="#555555")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_xlabel("predicted clear rate (from the table's other games)")
+    ax.set_ylabel("share of the games cleared")
+    brier = "" if c["brier"] is None else f"; Brier {c['brier']:.3f}, baseline {c['brier_baseline']:.3f}"
+    ax.set_title(f"Predictions against results ({c['games']} games{brier})", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
