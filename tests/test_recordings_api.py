@@ -136,7 +136,8 @@ def test_must_follow_is_checked_against_cards_revealed_later_and_at_the_end(cata
     for card in ("blue-5", "blue-3"):
         res = client.post(f"/api/recordings/{doc['id']}/entries", json={"at": doc["entries"], "card": card})
         if res.status_code == 422:
-            assert "Ben revealed red-2 but held blue-3" in res.json()["error"]["message"]
+            said = res.json()["error"]["message"]
+            assert "Ben reveals blue-3, so held it in round 1" in said and "must follow blue" in said, said
             break
         doc = res.json()
     else:

@@ -7,10 +7,10 @@ rules (``GameState``), so the decision card, who is in charge, the trump, the se
 skills allow, the legal placements and the end of the game are the rules', never the page's.
 
 The hands are not known while the game is played (nobody writes them down before round one), so
-the replay gives each person the cards they reveal in the whole recording: a must-follow broken
-against a card they revealed later is caught at once; against a card still in hand it is caught
-when the cards left are entered, by recording the whole game as a sheet (``recording.record``),
-which names the round, the person and the rule. Undo removes the last entry.
+a card revealed is taken as held since the deal: a must-follow broken against it (an earlier trick
+led in its colour that its holder did not follow) is caught when it is revealed; against a card
+still in hand, when the cards left are entered and the whole game is recorded as a sheet
+(``recording.record``), which names the round, the person and the rule. Undo removes the last entry.
 """
 
 from __future__ import annotations
@@ -118,28 +118,25 @@ class Tape:
 
 def replay_entries(setup: Setup, entries: list[dict[str, Any]], mission: Mission, catalog: Catalog) -> Tape:
     """The entries replayed by the rules; InputError naming the entry (1-based) and the rule when one
-    is impossible. Two passes: the first finds who revealed which card (a reveal is taken as held);
-    the second deals each person those cards and replays, so that must-follow is checked against
-    every card they are known to have held."""
+    is impossible."""
     check_setup(setup, mission)
-    if len(entries) > MAX_ENTRIES:
-        raise InputError(WHERE, f"more than {MAX_ENTRIES} entries", "undo the last ones")
     spec = GameSpec.of(mission, len(setup.names), WHERE)
-    first = _replay(setup, entries, mission, catalog, spec, None)
-    hands = [sorted(first.played(k)) for k in range(spec.players)]
-    return _replay(setup, entries, mission, catalog, spec, hands)
+    held: list[list[Card]] = [[] for _ in range(spec.players)]
+    state = GameState(spec, mission, catalog, held, [], setup.leader, [SplitMix64(k) for k in range(spec.players)],
+                      Board.start(mission), spec.skills, dealt=[[] for _ in range(spec.players)])
+    return extend(Tape(setup, state, {}, 0), entries)
 
 
-def _replay(setup: Setup, entries: list[dict[str, Any]], mission: Mission, catalog: Catalog, spec: GameSpec,
-            hands: list[list[Card]] | None) -> Tape:
-    held = hands or [[] for _ in range(spec.players)]
-    state = GameState(spec, mission, catalog, [list(h) for h in held], [], setup.leader,
-                      [SplitMix64(k) for k in range(spec.players)], Board.start(mission), spec.skills,
-                      dealt=[list(h) for h in held])
-    tape = Tape(setup, state, {}, 0)
-    for n, entry in enumerate(entries, 1):
+def extend(tape: Tape, entries: list[dict[str, Any]]) -> Tape:
+    """A copy of ``tape`` with ``entries`` applied after its own (the recording grows one entry at
+    a time: the studio keeps the last tape and replays only the new entry)."""
+    if tape.entries + len(entries) > MAX_ENTRIES:
+        raise InputError(WHERE, f"more than {MAX_ENTRIES} entries", "undo the last ones")
+    tape = Tape(tape.setup, tape.state.clone(), dict(tape.left), tape.entries)
+    for entry in entries:
+        n, state = tape.entries + 1, tape.state
         try:
-            _apply(tape, entry, hands is None)
+            _apply(tape, entry)
         except (IllegalAction, ParseError, KeyError, ValueError, TypeError) as e:
             raise InputError(WHERE, f"entry {n} (round {state.round}): {e}", "undo it and enter what was played") \
                 from None
@@ -149,7 +146,7 @@ def _replay(setup: Setup, entries: list[dict[str, Any]], mission: Mission, catal
     return tape
 
 
-def _apply(tape: Tape, entry: dict[str, Any], taking: bool) -> None:
+def _apply(tape: Tape, entry: dict[str, Any]) -> None:
     s = tape.state
     names = tape.names
     if "left" in entry:
@@ -168,17 +165,18 @@ def _apply(tape: Tape, entry: dict[str, Any], taking: bool) -> None:
         if card in tape.gone():
             raise InputError(WHERE, f"{card} was revealed already", "tap the card revealed")
         seat = s.current_player()
-        if taking:  # the first pass: whatever is revealed was held
-            s.hands[seat] = sorted([*s.hands[seat], card])
         if len(tape.played(seat)) >= s.spec.hand_size:
             raise InputError(WHERE, f"{names[seat]} has revealed all {s.spec.hand_size} of their cards",
                              "tap the card revealed")
-        lead = s.trick[0][1].colour if s.trick else None
-        if lead is not None and card.colour != lead:
-            follow = [c for c in s.hands[seat] if c.colour == lead]
-            if follow:
-                raise InputError(WHERE, f"{names[seat]} revealed {card} but held {follow[0]} (revealed later): "
-                                 f"must follow {lead}", "correct the card")
+        # whoever reveals a card held it all along: an earlier trick led in its colour that they did
+        # not follow breaks must-follow (a card never revealed is checked with the cards left)
+        for rnd, plays in [(r.round, r.plays) for r in s.history] + [(s.round, tuple(s.trick))]:
+            off = [c for p, c in plays if p == seat and c.colour != card.colour]
+            if plays and off and plays[0][1].colour == card.colour:
+                raise InputError(WHERE, f"{names[seat]} reveals {card}, so held it in round {rnd}, when "
+                                 f"{names[seat]} revealed {off[0]} on a {card.colour} lead: must follow "
+                                 f"{card.colour}", f"correct {card} or the card of round {rnd}")
+        s.hands[seat] = sorted([*s.hands[seat], card])  # held, as its reveal shows
         s.apply(Action.reveal(card))
         return
     if "pieces" in entry:

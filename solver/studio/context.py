@@ -8,7 +8,7 @@ from __future__ import annotations
 import concurrent.futures
 import threading
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi import Path as PathParam
@@ -50,6 +50,10 @@ class StudioContext:
         self.catalog_file: str | None = None  # the folder's catalog chosen in the page (None: --pieces or bundled)
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        # the Record tab's recordings as last replayed (id -> (their entries as stored, the tape)):
+        # a new entry replays only itself
+        self.tapes: dict[str, tuple[str, Any]] = {}
+        self.tapes_lock = threading.Lock()
 
     def solver_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._pool_lock:

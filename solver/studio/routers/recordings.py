@@ -5,6 +5,7 @@ comes next. Finished, it is recorded as a sheet and joins the folder's games wit
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from solver.app.documents import Doc
-from solver.app.recorder import Setup, Tape, check_setup, replay_entries, tape_doc
+from solver.app.recorder import Setup, Tape, check_setup, extend, replay_entries, tape_doc
 from solver.app.recording import record_text
 from solver.core.errors import InputError
 from solver.core.rules import Mission
@@ -45,9 +46,29 @@ def _stored(ctx: StudioContext, recording_id: str) -> Doc:
     return found
 
 
-def _tape(stored: Doc, entries: list[Doc] | None = None) -> Tape:
-    setup, mission, catalog = _inputs(stored)
-    return replay_entries(setup, stored["entries"] if entries is None else entries, mission, catalog)
+MAX_TAPES = 16  # recordings kept replayed in memory
+
+
+def _tape(ctx: StudioContext, stored: Doc, entries: list[Doc] | None = None) -> Tape:
+    """The recording replayed: from the tape kept of its stored entries when ``entries`` only add
+    to them (a tap replays one entry), else from its start."""
+    entries = stored["entries"] if entries is None else entries
+    with ctx.tapes_lock:
+        kept = ctx.tapes.get(stored["id"])
+    tape: Tape | None = None
+    if kept is not None:
+        key, base = kept
+        n = base.entries
+        if len(entries) >= n and json.dumps(entries[:n]) == key:
+            tape = extend(base, entries[n:])
+    if tape is None:
+        setup, mission, catalog = _inputs(stored)
+        tape = replay_entries(setup, entries, mission, catalog)
+    with ctx.tapes_lock:
+        if len(ctx.tapes) >= MAX_TAPES and stored["id"] not in ctx.tapes:
+            ctx.tapes.pop(next(iter(ctx.tapes)))
+        ctx.tapes[stored["id"]] = (json.dumps(entries), tape)
+    return tape
 
 
 def _doc(stored: Doc, tape: Tape) -> Doc:
@@ -75,7 +96,7 @@ def start(body: RecordingRequest, ctx: Ctx) -> Doc:
     recording_id = f"r{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
     ctx.store.add_recording(recording_id, stored)
     row = _stored(ctx, recording_id)
-    return _doc(row, _tape(row))
+    return _doc(row, _tape(ctx, row))
 
 
 @router.get("")
@@ -89,7 +110,7 @@ def listing(ctx: Ctx) -> list[Doc]:
 def show(recording_id: str, ctx: Ctx) -> Doc:
     stored = _stored(ctx, recording_id)
     try:
-        return _doc(stored, _tape(stored))
+        return _doc(stored, _tape(ctx, stored))
     except InputError as e:  # stored entries that no longer replay: the page offers to undo them
         raise refused(e) from None
 
@@ -104,7 +125,7 @@ def _change(ctx: StudioContext, recording_id: str, at: int, change: Any) -> Doc:
                           "look again and enter the next one")
     entries = change(entries)
     try:
-        tape = _tape(stored, entries)
+        tape = _tape(ctx, stored, entries)
     except InputError as e:
         raise StudioError(422, e.problem, e.fix) from None
     if not ctx.store.set_entries(recording_id, entries, at):
@@ -144,7 +165,7 @@ def finish(recording_id: str, ctx: Ctx) -> Doc:
     if stored["game"] is not None:
         raise StudioError(409, "this recording is finished", "review its game")
     try:
-        tape = _tape(stored)
+        tape = _tape(ctx, stored)
     except InputError as e:
         raise refused(e) from None
     phase = tape.phase()

@@ -116,6 +116,8 @@ export function createRecord(onReview) {
   // ------------------------------------------------------------ drawing
   function draw() {
     const d = st.doc;
+    $("rc-game").dataset.entries = String(d.entries);  // what the page shows: entry N drawn, of this recording
+    $("rc-game").dataset.recording = d.id;
     $("rc-title").textContent = `${d.mission.name}: ${d.setup.names.join(", ")}`;
     $("rc-round").textContent = d.result ? `Game over after round ${d.round} of ${d.rounds}`
       : `Round ${d.round} of ${d.rounds}, trump ${d.trump}${d.lead ? `, ${d.lead} led` : ""}; skills left ${d.skills_left}`;
