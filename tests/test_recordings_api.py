@@ -154,3 +154,39 @@ def test_bad_setups_are_refused(tmp_path):
         assert res.status_code == 422 and words in res.json()["error"]["message"], res.text
     assert client.post("/api/recordings", json={"mission": "zz99", "names": ["A", "B"]}).status_code == 404
     assert client.get("/api/recordings/nope").status_code == 404
+
+
+def test_a_hand_that_breaks_must_follow_is_refused_at_the_end_naming_the_round(catalog, tmp_path):
+    """The cards left make a hand that held a colour its owner did not follow: Check and save says
+    the round, the person and the rule, and nothing is saved."""
+    client = client_for(tmp_path)
+    for seed in range(40):
+        _, events = simulated(catalog, "party/p02", 3, seed, "random")
+        entries, left = entries_of(events)
+        rounds = [e for e in events[1:] if e["event"] == "round"]
+        colour = lambda c: c.split("-")[0]  # noqa: E731
+        for r in rounds:
+            lead = colour(r["plays"][0]["card"])
+            for p in r["plays"][1:]:
+                k = p["player"]
+                if colour(p["card"]) == lead:
+                    continue
+                other = next(((j, c) for j in left for c in left[j] if j != k and colour(c) == lead), None)
+                mine = next((c for c in left[k] if colour(c) != lead), None)
+                if other and mine:
+                    j, c = other
+                    left[j] = [x for x in left[j] if x != c] + [mine]
+                    left[k] = [x for x in left[k] if x != mine] + [c]
+                    doc = start(client, "p02", 3, events[0]["start_player"])
+                    for entry in entries:
+                        doc = enter(client, doc["id"], doc, entry)
+                    for seat, cards in left.items():
+                        if cards:
+                            doc = enter(client, doc["id"], doc, {"seat": seat, "left": sorted(cards)})
+                    fin = client.post(f"/api/recordings/{doc['id']}/finish")
+                    assert fin.status_code == 422, fin.text
+                    said = fin.json()["error"]["message"]
+                    assert f"round {r['round']}" in said and f"must follow {lead}" in said and NAMES[k] in said, said
+                    assert client.get("/api/games").json() == []
+                    return
+    pytest.fail("no simulated game had a hand to swap")
