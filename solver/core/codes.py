@@ -79,8 +79,8 @@ _POLICY_SUMMARY = {  # plain words: the studio shows them beside its menus (docs
     PolicyId.RANDOM: "any legal choice at random: a table that does not try",
     PolicyId.GREEDY: "the weakest real table: random cards, each piece where it helps most right now",
     PolicyId.PLANNER: "the heuristic steered toward the ways the whole board can be finished",
-    PolicyId.SEARCH: "the planner trying each move ahead on guesses of the hidden cards (--samples: how many "
-                     "guesses; more is stronger and slower)",
+    PolicyId.SEARCH: "the planner trying each move ahead on guesses of the hidden cards (more guesses: stronger "
+                     "and slower)",
 }
 # the one-ply players that ``game.fast.policies.decide`` plays (the search player plays them ahead)
 ONE_PLY = (PolicyId.HEURISTIC, PolicyId.RANDOM, PolicyId.GREEDY, PolicyId.PLANNER)

@@ -14,7 +14,7 @@ const whole = (x) => `${Math.round(100 * x)} %`;
 // readable on a phone. Returns a box holding the SVG (id ``id``) and that line.
 export function ladderChart(d, id = "ladder-curve") {
   const W = Math.round(Math.min(560, Math.max(340, (document.documentElement.clientWidth || 560) - 30)));
-  const H = 270, L = 36, R = 8, B = 62, T = 22;
+  const H = 286, L = 36, R = 8, B = 62, T = 40;
   const box = document.createElement("div");
   box.className = "curvebox";
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, id, role: "group",
@@ -30,8 +30,9 @@ export function ladderChart(d, id = "ladder-curve") {
   for (const v of [0, 0.25, 0.5, 0.75, 1]) { line(L, y(v), W - R, y(v), "#e4e4e4"); text(svg, L - 16, y(v) + 4, `${v * 100}%`, 10, "#555"); }
   const ceil = d.ceiling.clear_rate;
   line(L, y(ceil), W - R, y(ceil), "#2e7d32", { "stroke-dasharray": "5 3" });
-  svg.appendChild(svgEl("text", { x: W - R, y: y(ceil) - 5, "font-size": 11, "text-anchor": "end", fill: "#1d6b1d" },
-                        `open hands (sees every hand): ${whole(ceil)}`));
+  line(L, 9, L + 22, 9, "#2e7d32", { "stroke-dasharray": "5 3" });  // the legend, above the plot
+  svg.appendChild(svgEl("text", { x: L + 28, y: 13, "font-size": 11, fill: "#1d6b1d" },
+                        `open hands (a team that sees every hand): ${whole(ceil)}`));
   svg.appendChild(svgEl("polyline", { points: d.rungs.map((r, i) => `${x(i)},${y(r.clear_rate)}`).join(" "),
                                       fill: "none", stroke: "#1f77b4", "stroke-width": 2 }));
   d.rungs.forEach((r, i) => {
@@ -44,8 +45,8 @@ export function ladderChart(d, id = "ladder-curve") {
     g.appendChild(svgEl("line", { x1: x(i), x2: x(i), y1: y(ci[0]), y2: y(ci[1]), stroke: "#8fb8dc", "stroke-width": 5,
                                   "stroke-linecap": "round" }));
     g.appendChild(svgEl("circle", { cx: x(i), cy: y(r.clear_rate), r: 4.5, fill: "#1f77b4" }));
-    g.appendChild(svgEl("rect", { x: x(i) - 14, y: T - 14, width: 28, height: H - T - B + 14, fill: "transparent" }));
-    const above = y(ci[1]) - 5 < T ? y(ci[0]) + 13 : y(ci[1]) - 5;  // under the bar where the top leaves no room
+    g.appendChild(svgEl("rect", { x: x(i) - 14, y: T - 14, width: 28, height: H - T + 14, fill: "transparent" }));
+    const above = y(ci[1]) - 5 < 26 ? y(ci[0]) + 13 : y(ci[1]) - 5;  // under the bar where the top leaves no room
     g.appendChild(svgEl("text", { x: x(i), y: above, "font-size": 11, "text-anchor": "middle", fill: "#123",
                                   class: "value" }, whole(r.clear_rate)));
     const lab = svgEl("text", { x: x(i), y: H - B + 12, "font-size": 11, "text-anchor": "end", fill: "#333",
