@@ -64,6 +64,23 @@ def test_a_job_listed_after_a_reload_and_its_result_in_plain_words(browser, serv
     page.keyboard.press("Enter")
     wait_text(page, "#jh-result", "What it means: a table playing like heuristic")
     assert "clears" in page.text_content("#jh-result .figure")
+    # a running job: listed as running after a reload, followed, and cancelled from the list
+    page.select_option("#open", "b05")
+    wait_text(page, "#problems", "valid")
+    page.select_option("#j-kind", "simulate")
+    page.fill("#j-games", "50000")
+    page.click("#j-start")
+    wait_text(page, "#j-state", "running")
+    page.reload()
+    page.wait_for_selector("[data-cell=l12]")
+    running = page.wait_for_selector("#jh-list [data-job][data-state=running]")
+    listed = [li.get_attribute("data-job") for li in page.query_selector_all("#jh-list [data-job]")]
+    assert len(listed) == 2 and listed[0] == running.get_attribute("data-job")  # newest first
+    running.query_selector("button").click()
+    wait_text(page, "#jh-state", "running")
+    page.click("#jh-cancel")
+    page.wait_for_selector("#jh-list [data-job][data-state=cancelled]")
+    wait_text(page, "#jh-state", "cancelled")
     # the policies explained where they are chosen, with the glossary a click away
     page.click("[data-tab=play]")
     page.select_option("#g-policy", "greedy")
