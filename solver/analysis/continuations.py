@@ -174,6 +174,20 @@ class Continuations:
         self.ensure([state], upto)
         return self._won[tuple(state.moves)][:upto] == 1
 
+    def planner_clears(self, states: list[GameState]) -> list[bool]:
+        """Whether the planner (the ladder's rung that draws no random numbers: one game a moment,
+        whatever the seed) clears the game from each moment; played in this process (a game is a
+        few milliseconds)."""
+        out = []
+        for state in states:
+            if state.is_over():
+                out.append(state.outcome == Result.CLEARED)
+                continue
+            results = np.zeros(1, np.int64)
+            search_play_on(fast_state(state), 0, self.T, self.seeds[:1], results, KEYED, np.zeros((1, 0), np.int64))
+            out.append(bool(results[0] == int(Result.CLEARED)))
+        return out
+
     def measured(self, state: GameState) -> int:
         """How many first continuations of ``state`` are known (an ended game: as many as ever wanted)."""
         if state.is_over():

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from solver.analysis.continuations import Continuations
+from solver.analysis.review_story import LOST_BY_MIN, LostBy, lost_by, story, who
 from solver.core.board import all_positions
 from solver.core.rules import Board, Mission, Placement
 from solver.game.actions import Action, ActionKind
@@ -68,8 +69,10 @@ CONTENDER = 0.30  # a decision this close to the costliest may be the one that l
 # Thresholds in clear-rate points, as chess reviews grade a drop in winning chances
 # (docs/policies.md, "The review"); below GOOD a move lost at most about one continuation in 24.
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+UNCOUNTED = ("equal", "forced")  # decisions that did not matter: drawn apart, not in accuracy
 THRESHOLDS = {"good": 0.05, "inaccuracy": 0.10, "mistake": 0.20, "blunder": 0.30}
-LOST_BY_MIN = THRESHOLDS["inaccuracy"]  # a decision below this made no difference worth naming
+assert THRESHOLDS["inaccuracy"] == LOST_BY_MIN  # a decision below it made no difference worth naming
+PLACES_TRIED = 8  # a placement's other choices tried by the planner (spread over the legal ones), at most
 
 
 def classify(cost: float) -> str:
@@ -107,6 +110,10 @@ class Decision:
     # the quick judgement's, where it stopped short of the careful one's depth: the moments after the
     # move played and after the alternative measured, that alternative, and how many continuations
     open_end: _OpenEnd | None = field(default=None, repr=False, compare=False)
+    state: GameState | None = field(default=None, repr=False, compare=False)  # the moment of the decision
+    forced: bool = False  # one legal choice
+    equal: bool = False  # every choice tried leads to the same result (see _mark_equal)
+    reasons: list[dict] = field(default_factory=list)  # what a costly move made impossible or harder
 
     @property
     def cost(self) -> float:
@@ -114,7 +121,16 @@ class Decision:
 
     @property
     def klass(self) -> str:
+        if self.forced:
+            return "forced"
+        if self.equal or self.rate_best <= 0.0:  # once every choice loses, none is best
+            return "equal"
         return classify(self.cost)
+
+    @property
+    def counted(self) -> bool:
+        """A decision that mattered: counted in accuracy."""
+        return self.klass not in UNCOUNTED
 
     def best_cells(self) -> list[str] | None:
         """The cells of the search player's placement, for a placement decision (to draw it)."""
@@ -136,6 +152,7 @@ class Decision:
                 "rate_played": round(self.rate_played, 4), "rate_best": round(self.rate_best, 4),
                 "cost": round(self.cost, 4), "class": self.klass, "best_cells": self.best_cells(),
                 "played_cells": self.played_cells(),
+                **({"reasons": list(self.reasons)} if self.reasons else {}),
                 # the board at that moment (the pieces on it), so that a reader draws the decision
                 "pieces": [] if self.board is None else [p.to_json() for p in self.board.pieces.values()]}
 
@@ -174,25 +191,16 @@ class RoundReview:
 class SeatSummary:
     seat: int
     human: bool
-    decisions: int
+    decisions: int  # with a choice (forced moves apart)
     classes: dict[str, int]
-    accuracy: float | None
+    accuracy: float | None  # over the decisions that mattered
     name: str | None = None  # the log's name for the seat (a recorded or studio game), else None
+    counted: int = 0  # the decisions that mattered (neither equal nor forced)
 
     def to_json(self) -> dict:
         return {"seat": self.seat, "name": self.name, "human": self.human, "decisions": self.decisions,
-                "classes": self.classes, "accuracy": None if self.accuracy is None else round(self.accuracy, 1)}
-
-
-@dataclass
-class LostBy:
-    decision: Decision
-    why: str
-
-    def to_json(self) -> dict:
-        d = self.decision
-        return {"round": d.round, "seat": d.seat, "played": d.played, "best": d.best, "cost": round(d.cost, 4),
-                "why": self.why}
+                "counted": self.counted, "classes": self.classes,
+                "accuracy": None if self.accuracy is None else round(self.accuracy, 1)}
 
 
 @dataclass
@@ -267,7 +275,8 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
                 moments.append((state.clone(), action))
                 state.apply(action)
             rr.search_rate, round_decisions = judge(begin, moments, cont, human)
-            for d in round_decisions:
+            _mark_equal(round_decisions, cont)
+            for d in _with_forced(moments, round_decisions, rr.search_rate, human):
                 decisions.append(d)
                 if judged:
                     judged(d)
@@ -298,13 +307,62 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
             lost_in = n if reviews and reviews[-1].open_hand == CLEARABLE else None
         elif lost_at > 1 and reviews[lost_at - 2].open_hand == CLEARABLE:
             lost_in = lost_at - 1
+    _explain([d for d in decisions if d.klass in ("mistake", "blunder")], catalog, final.players)
     rv = Review(mission, log, final.players, final.result() or "in_play", reviews, lost_at, lost_in, samples,
                 playouts, seed, 0.0, final.board.copy(), decisions, _seats(final.players, decisions, human, log.names),
                 human=human, catalog=catalog, careful=careful)
-    rv.lost_by = _lost_by(rv)
-    rv.story = _story(rv)
+    rv.lost_by = lost_by(rv)
+    if rv.lost_by is not None and not rv.lost_by.decision.reasons:  # the losing decision says why too
+        _explain([rv.lost_by.decision], catalog, final.players)
+        rv.lost_by = lost_by(rv)
+    rv.story = story(rv)
     rv.seconds = time.perf_counter() - t0
     return rv
+
+
+def _with_forced(moments: list[tuple[GameState, Action]], judged: list[Decision], start_rate: float,
+                 human: tuple[int, ...]) -> list[Decision]:
+    """The round's decisions in the order they were made, the forced moves (one legal choice) among
+    them: a forced move changes nothing, so its figures are those of the moment before it (the
+    last decision's after it, else the round's start)."""
+    out, judged_left, rate = [], list(judged), start_rate
+    for state, action in moments:
+        if len(state.legal_actions()) >= 2:
+            d = judged_left.pop(0)
+            rate = d.rate_played
+        else:
+            seat = state.current_player()
+            words = describe(state, action)
+            d = Decision(state.round, seat, seat in human, _kind(action), words, words, None, rate, rate, action,
+                         state.board.copy(), state.catalog, action, state=state, forced=True)
+        out.append(d)
+    return out
+
+
+def _mark_equal(decisions: list[Decision], cont: Continuations) -> None:
+    """A decision the continuations call best is equal when the planner (the ladder's rung that
+    draws no random numbers) clears the game after the move played and after every other choice
+    tried (every card and selection; PLACES_TRIED placements spread over the legal ones): any
+    choice would have done. (Once every choice loses, ``rate_best`` 0, a decision is equal anyway.)"""
+    for d in decisions:
+        if d.klass != "best" or d.state is None or d.played_action is None:
+            continue
+        others = [a for a in d.state.legal_actions() if a != d.played_action]
+        if len(others) > PLACES_TRIED:
+            step = -(-len(others) // PLACES_TRIED)
+            others = others[::step]
+        if all(cont.planner_clears([_after(d.state, a) for a in [d.played_action, *others]])):
+            d.equal = True
+
+
+def _explain(decisions: list[Decision], catalog, players: int) -> None:
+    """The reasons of costly decisions, from the exact puzzle before and after each (review_reasons)."""
+    from solver.analysis.review_reasons import Puzzle, reasons  # heavy: OR-Tools
+
+    puzzle = Puzzle(catalog, players)
+    for d in decisions:
+        if d.state is not None and d.played_action is not None and not d.reasons:
+            d.reasons = reasons(puzzle, d.state, d.played_action, d.rate_played, d.rate_best, d.best)
 
 
 def _round_moves(final: GameState) -> list[list[Action]]:
@@ -399,7 +457,7 @@ def _judge_round(start: GameState, moments: list[tuple[GameState, Action]], cont
         seat = m.state.current_player()
         out.append(Decision(m.state.round, seat, seat in human, _kind(m.action), describe(m.state, m.action),
                             describe(m.state, preferred), before, rate_played, rate_best, preferred,
-                            m.state.board.copy(), m.state.catalog, m.action))
+                            m.state.board.copy(), m.state.catalog, m.action, state=m.state))
     return cont.rate(start), out
 
 
@@ -443,7 +501,7 @@ def _judge_round_quick(start: GameState, moments: list[tuple[GameState, Action]]
     for m in judged:
         seat = m.state.current_player()
         d = Decision(m.state.round, seat, seat in human, _kind(m.action), describe(m.state, m.action), "", None,
-                     0.0, 0.0, None, m.state.board.copy(), m.state.catalog, m.action)
+                     0.0, 0.0, None, m.state.board.copy(), m.state.catalog, m.action, state=m.state)
         lead = leads.get(id(m))
         d.open_end = None if lead is None else _OpenEnd(m.state, m.played, lead[0], lead[1])
         _figures(d, m.state, m.played, cont, measured[id(m)])
@@ -552,79 +610,12 @@ def _seats(players: int, decisions: list[Decision], human: tuple[int, ...],
     out = []
     for seat in range(players):
         mine = [d for d in decisions if d.seat == seat]
-        classes = {c: sum(d.klass == c for d in mine) for c in CLASSES}
-        accuracy = float(np.mean([move_accuracy(d.cost) for d in mine])) if mine else None
-        out.append(SeatSummary(seat, seat in human, len(mine), classes, accuracy, (names or {}).get(seat)))
+        classes = {c: sum(d.klass == c for d in mine) for c in CLASSES + UNCOUNTED}
+        counted = [d for d in mine if d.counted]
+        accuracy = float(np.mean([move_accuracy(d.cost) for d in counted])) if counted else None
+        out.append(SeatSummary(seat, seat in human, sum(not d.forced for d in mine), classes, accuracy,
+                               (names or {}).get(seat), len(counted)))
     return out
-
-
-def who(seat: int, human: tuple[int, ...], possessive: bool = False, names: dict | None = None) -> str:
-    """A seat in words: its name in the log, "you" in a game a person played alone, or "player N"."""
-    if names and names.get(seat):
-        return f"{names[seat]}'s" if possessive else names[seat]
-    if len(human) == 1 and seat == human[0]:
-        return "your" if possessive else "you"
-    return f"player {seat}'s" if possessive else f"player {seat}"
-
-
-def _lost_by(rv: Review) -> LostBy | None:
-    """The decision the review holds responsible for the loss: the costliest one at or before the
-    round from which the deal was lost with open hands (any round when that is not known)."""
-    if rv.result in ("cleared", "in_play"):
-        return None
-    last = rv.lost_at if rv.lost_at is not None else len(rv.rounds)
-    candidates = [d for d in rv.decisions if d.round <= last and d.cost >= LOST_BY_MIN]
-    if not candidates:
-        return None
-    d = max(candidates, key=lambda x: (x.cost, -x.round))
-    return LostBy(d, f"after {rv.who(d.seat, True)} {d.played} in round {d.round} a careful table clears "
-                     f"{pct(d.rate_played)}" + ("" if d.rate_before is None else f" ({pct(d.rate_before)} before)")
-                     + f"; {d.best} would have kept "
-                     f"{pct(d.rate_best)}")
-
-
-def pct(x: float) -> str:
-    return f"{100 * x:.0f} %"
-
-
-def _open_story(rv: Review) -> str:
-    """What the open-hand yardstick says of the whole game, in one clause."""
-    if rv.lost_at == 1:
-        return "not even a team that sees every hand could have cleared this deal"
-    if rv.lost_at is not None:
-        before = rv.rounds[rv.lost_at - 2].open_hand
-        if before == CLEARABLE:
-            return f"with every hand open the deal stayed winnable until round {rv.lost_at - 1}"
-        return f"with every hand open the deal was lost from round {rv.lost_at} on"
-    if rv.rounds and rv.rounds[-1].open_hand == CLEARABLE:
-        return "with every hand open the deal was still winnable in the last round"
-    return "whether a team that sees every hand could still have won was not decided in the time limit"
-
-
-def _story(rv: Review) -> str:
-    """The review in plain sentences: what lost the game, and what each yardstick says."""
-    if rv.result == "cleared":
-        worst = max(rv.decisions, key=lambda d: d.cost, default=None)
-        if worst is None or worst.cost < LOST_BY_MIN:
-            return "cleared, and no decision put the clear at risk."
-        return (f"cleared; the riskiest decision was {rv.who(worst.seat, True)} {worst.played} in round "
-                f"{worst.round} (a careful table clears {pct(worst.rate_played)} after it, "
-                f"{pct(worst.rate_best)} after {worst.best}).")
-    if rv.result == "in_play":
-        last = rv.rounds[-1]
-        return (f"the game goes on: from round {last.round} a careful table clears {pct(last.search_rate)}; "
-                + _open_story(rv) + ".")
-    if rv.lost_by is not None:
-        return f"{rv.lost_by.why[0].upper()}{rv.lost_by.why[1:]}; {_open_story(rv)}."
-    start = rv.rounds[0].search_rate if rv.rounds else 0.0
-    if rv.lost_at == 1:
-        return ("No decision made a difference: not even a team that sees every hand could have cleared this deal "
-                f"(a careful table clears {pct(start)} of its continuations from the deal).")
-    if start < LOST_BY_MIN:
-        return (f"No decision made a difference: from the deal a careful table clears only {pct(start)}; only a "
-                f"table that saw every hand could have cleared it ({_open_story(rv)}).")
-    return (f"No single decision cost {pct(LOST_BY_MIN)} or more (a careful table cleared {pct(start)} from the "
-            f"deal): the loss came from small losses and the cards; {_open_story(rv)}.")
 
 
 def _kind(action: Action) -> str:

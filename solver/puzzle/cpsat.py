@@ -238,10 +238,11 @@ def tuned_solver(time_limit: float, workers: int = 1, params: dict | None = None
 def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
           time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None,
           symmetry: bool = False, players: int | None = None, budget: bool = True,
-          require=(), work_limit: float | None = None) -> SolveResult:
+          require=(), work_limit: float | None = None, place=()) -> SolveResult:
     """Fewest new pieces that scan ``clear`` birds, within what a game can select (the spec's
     ``piece_budget``) and without the pieces out of the game with ``players`` (default: the
-    mission's default table; buddy 2, party 4, where every piece is in the game)."""
+    mission's default table; buddy 2, party 4, where every piece is in the game); ``place``:
+    pieces that must be among them (selected, to be placed)."""
     t0 = time.perf_counter()
     spec = GameSpec.of(mission, players or mission.default_players(), hands_last=False)
     exclude = tuple(exclude) + tuple(c for c in spec.removed if c not in exclude)
@@ -270,6 +271,10 @@ def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
         for a, b in itertools.pairwise(cards):
             model.add(used[b] <= used[a])
 
+    for card in place:  # these pieces must be placed
+        if card not in used:
+            return finish("unsolvable", optimal=False)
+        model.add(used[card] == 1)
     for letter in require:  # these birds must be among the scanned ones
         if letter not in pm.scanned:
             return finish("unsolvable", optimal=False)

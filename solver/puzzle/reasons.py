@@ -25,34 +25,32 @@ def reason(code: Reason, message: str, birds=(), cells=()) -> dict:
             "message": message}
 
 
-def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int | None = None,
-            time_limit: float = 20.0) -> list[dict]:
-    """Reasons why no legal set of at most ``max_pieces`` new pieces scans ``clear`` birds."""
-    out: list[dict] = []
+def dead_birds(mission: Mission, catalog, players: int, exclude=(),
+               excluded_words: str = "is excluded") -> dict[str, dict]:
+    """The birds of the mission (its pieces placed before play on the board) that can never be
+    scanned, each with its proven reason: geometry, a coloured side covered by another colour, or a cell around it
+    that no usable piece can cover (``excluded_words``: how a piece of ``exclude`` is said)."""
+    out: dict[str, dict] = {}
     board = Board.start(mission)
     gone = set(out_of_game(players))
     excluded = set(exclude)
-    dead: set[str] = set()
     marks = mission.mark_map
 
     for b in mission.birds:
         why = blocked_reason(mission, b)
         if why:
             code = Reason.BIRD_ON_EDGE if "edge" in why else Reason.BIRD_TOUCHING
-            out.append(reason(code, f"bird {b.letter} can never be scanned: {why}", [b.letter]))
-            dead.add(b.letter)
+            out[b.letter] = reason(code, f"bird {b.letter} can never be scanned: {why}", [b.letter])
         elif not board.can_still_be_scanned(b):
             bad = [c for c in cells_of(b.ring) if c in marks and board.occupied >> c & 1
                    and not board.colour_masks[marks[c]] >> c & 1]
             names = ", ".join(cell_name(c) for c in bad)
-            out.append(reason(Reason.SIDE_SPOILED,
-                              f"bird {b.letter} can never be scanned: its coloured side at {names} "
-                              "is already covered by a piece of another colour", [b.letter], bad))
-            dead.add(b.letter)
+            out[b.letter] = reason(Reason.SIDE_SPOILED, f"bird {b.letter} can never be scanned: its coloured side at "
+                                   f"{names} is already covered by a piece of another colour", [b.letter], bad)
 
     cand = candidate_placements(mission, catalog, tuple(excluded | gone))
     for b in mission.birds:
-        if b.letter in dead:
+        if b.letter in out:
             continue
         for c in cells_of(b.ring):
             if board.occupied >> c & 1:
@@ -72,16 +70,26 @@ def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int
                 if card in gone:
                     unusable.append(f"{card} is out of the game with {players} players")
                 elif card in excluded:
-                    unusable.append(f"{card} is excluded")
+                    unusable.append(f"{card} {excluded_words}")
                 elif board.is_used(card):
                     unusable.append(f"{card} is already on the board")
             detail = ("; the pieces that would fit cannot be used: " + ", ".join(unusable)) if unusable else \
-                "; no piece of that colour fits there"
-            out.append(reason(Reason.SIDE_UNCOVERABLE if colour else Reason.CELL_UNCOVERABLE,
-                              f"bird {b.letter} can never be scanned: no usable piece can cover {side}{detail}",
-                              [b.letter], [c]))
-            dead.add(b.letter)
+                "; no piece of that colour fits there" if colour else "; no piece fits there"
+            out[b.letter] = reason(Reason.SIDE_UNCOVERABLE if colour else Reason.CELL_UNCOVERABLE,
+                                   f"bird {b.letter} can never be scanned: no usable piece can cover {side}{detail}",
+                                   [b.letter], [c])
             break
+    return out
+
+
+def explain(mission: Mission, catalog, players: int, exclude=(), max_pieces: int | None = None,
+            time_limit: float = 20.0) -> list[dict]:
+    """Reasons why no legal set of at most ``max_pieces`` new pieces scans ``clear`` birds."""
+    excluded = set(exclude)
+    gone = set(out_of_game(players))
+    found = dead_birds(mission, catalog, players, exclude)
+    out: list[dict] = list(found.values())
+    dead = set(found)
 
     live = [b.letter for b in mission.birds if b.letter not in dead]
     if len(live) < mission.clear:

@@ -3,7 +3,8 @@ review page shares with them."""
 
 from __future__ import annotations
 
-from solver.analysis.review import THRESHOLDS, Review, RoundReview, SeatSummary, pct
+from solver.analysis.review import THRESHOLDS, Review, RoundReview, SeatSummary
+from solver.analysis.review_story import act, pct
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, UNDECIDED
 
 
@@ -44,7 +45,10 @@ def seat_line(rv: Review, s: SeatSummary) -> str:
     if not s.decisions:
         return f"{label}: no decision to make (every move was forced)"
     counts = ", ".join(f"{n} {c}" for c, n in s.classes.items() if n)
-    return f"{label}: {s.decisions} decisions, accuracy {s.accuracy:.0f} %: {counts}"
+    if s.accuracy is None:
+        return f"{label}: none of {s.decisions} decisions mattered (every choice led to the same result): {counts}"
+    return (f"{label}: accuracy {s.accuracy:.0f} % over {s.counted} decision(s) that mattered, of {s.decisions}: "
+            f"{counts}")
 
 
 def round_story(rv: Review, r: RoundReview) -> list[str]:
@@ -68,9 +72,10 @@ def round_story(rv: Review, r: RoundReview) -> list[str]:
         out.append(f"round {r.round} (to come)")
     out.append(f"  from its start a careful table clears {pct(r.search_rate)}; {OPEN_WORDS[r.open_hand]}")
     for d in rv.decisions:
-        if d.round == r.round and d.klass not in ("best", "good"):
-            out.append(f"  {d.klass}: {rv.who(d.seat, True)} {d.kind} {d.played}: a careful table clears "
+        if d.round == r.round and d.klass not in ("best", "good", "equal", "forced"):
+            out.append(f"  {d.klass}: {rv.who(d.seat)} {act(d)}: a careful table clears "
                        f"{pct(d.rate_played)} after it, {pct(d.rate_best)} after {d.best}")
+            out += [f"    why: {x['text']}" for x in d.reasons]
     return out
 
 
@@ -83,5 +88,7 @@ def review_lines(rv: Review) -> list[str]:
     out += [seat_line(rv, s) for s in rv.seats]
     for r in rv.rounds:
         out += round_story(rv, r)
-    out.append(rv.story)
+    if rv.lost_by is not None:  # what to do instead, and why (the story above said what happened)
+        why = rv.lost_by.why
+        out.append(f"The losing decision: {why[0].upper()}{why[1:]}.")
     return out
