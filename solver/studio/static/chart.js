@@ -25,6 +25,8 @@ export function ladderChart(d, id = "ladder-curve") {
   said.textContent = "Hover, tap or tab to a point for its 95 % interval.";
   const n = d.rungs.length;
   const x = (i) => L + (i + 0.5) * (W - L - R) / n;
+  const tight = (W - L - R) / n < 44;  // a phone: "100%" beside "100%" still leaves room
+  const value = (v) => (tight ? `${Math.round(100 * v)}%` : whole(v));
   const y = (v) => T + (1 - v) * (H - T - B);
   const line = (x1, y1, x2, y2, stroke, extra) => svg.appendChild(svgEl("line", { x1, y1, x2, y2, stroke, ...(extra || {}) }));
   for (const v of [0, 0.25, 0.5, 0.75, 1]) { line(L, y(v), W - R, y(v), "#e4e4e4"); text(svg, L - 16, y(v) + 4, `${v * 100}%`, 10, "#555"); }
@@ -48,7 +50,7 @@ export function ladderChart(d, id = "ladder-curve") {
     g.appendChild(svgEl("rect", { x: x(i) - 14, y: T - 14, width: 28, height: H - T + 14, fill: "transparent" }));
     const above = y(ci[1]) - 5 < 26 ? y(ci[0]) + 13 : y(ci[1]) - 5;  // under the bar where the top leaves no room
     g.appendChild(svgEl("text", { x: x(i), y: above, "font-size": 11, "text-anchor": "middle", fill: "#123",
-                                  class: "value" }, whole(r.clear_rate)));
+                                  class: "value" }, value(r.clear_rate)));
     const lab = svgEl("text", { x: x(i), y: H - B + 12, "font-size": 11, "text-anchor": "end", fill: "#333",
                                 transform: `rotate(-40 ${x(i)} ${H - B + 12})` }, name);
     g.appendChild(lab);
