@@ -31,6 +31,20 @@ def wait_for(client, job_id, states, timeout=120):
     raise AssertionError(f"job {job_id} never reached {states}")
 
 
+def test_the_history_is_newest_first_within_one_second(tmp_path):
+    """Quick: the jobs wait (no worker serves them), started within the same second."""
+    app = create_app(tmp_path, None, 1, warm=False, bot_pace=0)
+    app.state.ctx.jobs.shutdown()
+    client = TestClient(app)
+    ids = [client.post("/api/jobs", json={"kind": kind, "text": B05, "games": 3}).json()["id"]
+           for kind in ("simulate", "ceiling", "ladder", "simulate")]
+    rows = client.get("/api/jobs").json()
+    assert [r["id"] for r in rows] == ids[::-1]
+    assert [(r["kind"], r["state"]) for r in rows] == [("simulate", "queued"), ("ladder", "queued"),
+                                                       ("ceiling", "queued"), ("simulate", "queued")]
+    assert len({r["created"] for r in rows}) <= 2  # the same second, mostly: the order is not the clock's
+
+
 @pytest.mark.slow  # three jobs, each in a worker process of its own (about 9 s)
 def test_the_history_lists_the_jobs_newest_first_with_their_states(tmp_path):
     app = create_app(tmp_path, None, 1, warm=False, bot_pace=0)
