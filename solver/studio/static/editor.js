@@ -10,9 +10,7 @@ import { createDrafts } from "./drafts.js";
 import { fromLink, linkCode } from "./linkcode.js";
 import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.js";
 import { firstMode, LIMITS, modeDefaults, tableSizes } from "./gamerules.js";
-import { showResult } from "./results.js";
-
-export { jobWords } from "./results.js";  // the words of a result live in results.js
+import { showResult } from "./results.js";  // the words of a result (jobWords, meaning) live there
 
 export function emptyState() {
   const mode = firstMode();

@@ -151,7 +151,7 @@ export function createPlay(editor, onReview) {
       if (!p.bot) {
         li.append(el("span", `seat ${p.seat}: ${p.name} (a person)`));
         const sel = el("select", null, null, { "data-hand-policy": String(p.seat) });
-        sel.replaceChildren(...policies().map((v) => new Option(v, v)));
+        sel.replaceChildren(...[...$("g-policy").options].map((o) => Object.assign(new Option(o.text, o.value), { title: o.title })));
         if (g.policy && policies().includes(g.policy)) sel.value = g.policy;
         const lab = el("label", `bot for seat ${p.seat} `);
         lab.appendChild(sel);
