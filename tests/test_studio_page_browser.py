@@ -267,6 +267,11 @@ def test_the_review_shows_the_clis_decisions_and_accuracies(browser, served, tmp
             page.click(f"[data-decision='{i}'] button")
             page.wait_for_selector("#r-board [data-cell]")
             assert f"Round {d['round']}" in page.text_content("#r-round")
+            # why, in words and on the board: the reasons the exact puzzle gives
+            assert d["reasons"] and d["reasons"][0]["text"] in page.text_content("#r-round")
+            cells = {c for r in d["reasons"] for c in r["cells"]}
+            drawn = page.eval_on_selector_all("#r-board [data-reason]", "cs => cs.map(c => c.dataset.cell)")
+            assert set(drawn) == cells
             break
     assert no_sideways_scroll(page)
     assert not page.errors

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.core.board import cell_name
+from solver.core.board import all_positions, cell_name
 from solver.core.cards import ALL_CARDS, Card
 from solver.core.rules import Mission
+from solver.core.spec import selectable_pieces
 from solver.game.actions import Action, ActionKind
 from solver.game.resume import board_mission
 from solver.game.state import GameState, Phase
@@ -88,8 +89,6 @@ def pending_pieces(state: GameState) -> list[Card]:
 def budget_left(state: GameState) -> int:
     """The most new pieces the rounds and skill counters left can still bring (the pieces selected
     and not placed yet included)."""
-    from solver.core.spec import selectable_pieces
-
     pending = len(pending_pieces(state))
     rounds = state.spec.rounds - state.round + (1 if state.phase in (Phase.REVEAL, Phase.SELECT) else 0)
     return pending + selectable_pieces(max(0, rounds), state.skills_left)
@@ -154,8 +153,6 @@ def reasons(puzzle: Puzzle, before: GameState, action: Action, rate_played: floa
 def _placed_cells(state: GameState, action: Action) -> set[str]:
     if action.kind != ActionKind.PLACE or action.card is None:
         return set()
-    from solver.core.board import all_positions
-
     return {cell_name(c) for c in all_positions(state.catalog[action.card])[action.index]}
 
 

@@ -31,6 +31,7 @@ export function boardSvg(rows, opts = {}) {
   }
   const last = new Set(opts.last || []);
   const preview = new Set(opts.preview || []);
+  const marked = new Set(opts.marked || []);  // cells a review's reason is about
   const scanned = new Set((opts.state && opts.state.scanned_cells) || []);
   const needed = new Map();
   for (const cells of Object.values((opts.state && opts.state.needed) || {})) {
@@ -41,7 +42,7 @@ export function boardSvg(rows, opts = {}) {
   for (let r = 0; r < SIZE; r++) {
     svg.appendChild(svgEl("text", { x: -0.3, y: r + 0.65, "font-size": 0.34, "text-anchor": "middle", fill: "#666",
                                     "aria-hidden": "true" }, String(r + 1)));
-    for (let c = 0; c < SIZE; c++) drawCell(svg, rows, r, c, { at, ghosts, last, preview, scanned, needed, opts });
+    for (let c = 0; c < SIZE; c++) drawCell(svg, rows, r, c, { at, ghosts, last, preview, scanned, needed, marked, opts });
   }
   return svg;
 }
@@ -69,6 +70,11 @@ function drawCell(svg, rows, r, c, k) {
     svg.appendChild(svgEl("rect", { x: c + 0.1, y: r + 0.1, width: 0.8, height: 0.8, fill: "none",
       stroke: colour ? FILL[LONG[colour]] : "#999", "stroke-width": colour ? 0.12 : 0.06,
       "stroke-dasharray": colour ? "" : "0.15 0.1", class: "needed", "pointer-events": "none" }));
+  }
+  if (k.marked && k.marked.has(name)) {
+    rect.setAttribute("data-reason", "");
+    svg.appendChild(svgEl("circle", { cx: c + 0.5, cy: r + 0.5, r: 0.46, fill: "none", stroke: "#c62828",
+                                      "stroke-width": 0.1, class: "reasonmark", "pointer-events": "none" }));
   }
   const g = k.ghosts.get(name);
   if (g) {

@@ -7,7 +7,9 @@ import { boardSvg } from "./board.js";
 import { reviewChart } from "./chart.js";
 import { $, button, el } from "./dom.js";
 
-const MARKS = { best: "", good: "", inaccuracy: "?!", mistake: "?", blunder: "??" };
+const MARKS = { best: "", good: "", inaccuracy: "?!", mistake: "?", blunder: "??", equal: "", forced: "" };
+const VERBS = { card: "revealed", selection: "selected", placement: "placed" };
+const CLASS_WORDS = { equal: "every choice led to the same result", forced: "the only legal move" };
 
 export function createReview() {
   const rv = { doc: null, players: null, events: null };
@@ -18,6 +20,8 @@ export function createReview() {
     const p = rv.players && rv.players.find((x) => x.seat === seat);
     if (p) return p.bot ? `${p.name} (bot, ${p.policy})` : p.name;
     const d = rv.doc;
+    const named = d && d.seats && d.seats.find((x) => x.seat === seat && x.name);
+    if (named) return named.name;
     if (!d) return human ? `player ${seat} (a person)` : `player ${seat} (bot)`;
     return d.human.includes(seat) ? `player ${seat} (a person)` : `player ${seat} (bot${d.policy ? ", " + d.policy : ""})`;
   }
@@ -46,9 +50,10 @@ export function createReview() {
   }
 
   function decisionWords(d) {
-    return `round ${d.round}, ${who(d.seat, d.human)}: ${d.played}${MARKS[d.class] || ""} (${d.class})`
-      + (d.class === "best" ? "" : `; better: ${d.best}, ${Math.round(100 * d.rate_best)} % against `
-      + `${Math.round(100 * d.rate_played)} %`);
+    const head = `round ${d.round}, ${who(d.seat, d.human)} ${VERBS[d.kind] || d.kind} ${d.played}${MARKS[d.class] || ""}`;
+    if (CLASS_WORDS[d.class]) return `${head} (${d.class}: ${CLASS_WORDS[d.class]})`;
+    return `${head} (${d.class})` + (d.class === "best" ? "" : `; better: ${d.best}, ${Math.round(100 * d.rate_best)} % against `
+      + `${Math.round(100 * d.rate_played)} %`) + (d.reasons ? `. Why: ${d.reasons.map((r) => r.text).join("; ")}` : "");
   }
 
   async function start(text) {
@@ -83,10 +88,11 @@ export function createReview() {
     const lost = doc.lost_in ? ` The deal was lost in round ${doc.lost_in}.` : doc.lost_at ? ` From round ${doc.lost_at} no one could clear it.` : "";
     $("r-summary").textContent = doc.summary + lost;
     const lb = doc.lost_by;
-    $("r-lostby").textContent = lb ? `The losing decision: round ${lb.round}, ${who(lb.seat)} played ${lb.played}; `
-      + `${lb.best} was better: ${lb.why.charAt(0).toUpperCase()}${lb.why.slice(1)}.` : "";
-    $("r-seats").replaceChildren(...doc.seats.map((s) => el("li", `${who(s.seat)}: ` + (s.accuracy === null
-      ? "no decision to make" : `accuracy ${s.accuracy.toFixed(0)} % over ${s.decisions} decision(s)`), null,
+    $("r-lostby").textContent = lb ? `The losing decision: ${lb.why.charAt(0).toUpperCase()}${lb.why.slice(1)}.` : "";
+    $("r-seats").replaceChildren(...doc.seats.map((s) => el("li", `${who(s.seat)}: ` + (!s.decisions
+      ? "no decision to make (every move was forced)" : s.accuracy === null
+        ? `none of ${s.decisions} decision(s) mattered: every choice led to the same result`
+        : `accuracy ${s.accuracy.toFixed(0)} % over ${s.counted} decision(s) that mattered, of ${s.decisions}`), null,
       { "data-accuracy": s.accuracy === null ? "" : String(s.accuracy), "data-seat": String(s.seat) })));
     $("r-decisions").replaceChildren(...doc.decisions.map((d, i) => {
       const li = el("li", null, `decision ${d.class}`, { "data-decision": String(i), "data-class": d.class });
@@ -111,10 +117,12 @@ export function createReview() {
     const piece = (words) => (words.split(" at ")[0] || "").trim();
     if (d.played_cells) pieces.push({ piece: piece(d.played), cells: d.played_cells, light: true });
     if (d.best_cells && d.class !== "best") pieces.push({ piece: piece(d.best), cells: d.best_cells, ghost: true });
-    $("r-board").replaceChildren(boardSvg(rv.doc.board, { pieces, label: `the board at decision ${i + 1}` }));
+    const reasonCells = (d.reasons || []).flatMap((r) => r.cells);
+    $("r-board").replaceChildren(boardSvg(rv.doc.board, { pieces, marked: reasonCells, label: `the board at decision ${i + 1}` }));
     $("r-round").textContent = `Round ${d.round}, ${who(d.seat)}: played ${d.played} (a careful table clears `
       + `${Math.round(100 * d.rate_played)} % from there); the search player's choice ${d.best} (${Math.round(100 * d.rate_best)} %)`
-      + (d.best_cells && d.class !== "best" ? ", dashed on the board." : ".");
+      + (d.best_cells && d.class !== "best" ? ", dashed on the board." : ".")
+      + (d.reasons ? ` Why: ${d.reasons.map((r) => r.text).join("; ")}` + (reasonCells.length ? " (circled on the board)." : "") : "");
   }
 
   function showRound(n) {
