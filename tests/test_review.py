@@ -252,6 +252,9 @@ def test_the_quick_review_gives_the_careful_classes_and_the_same_losing_decision
     same = sum(a["class"] == b["class"] for a, b in zip(doc["decisions"], golden["decisions"], strict=True))
     assert same >= 0.9 * len(doc["decisions"])
     assert doc["lost_by"] == golden["lost_by"]
+    # each costly decision and the losing one say why (the exact puzzle before and after them)
+    assert all(d.get("reasons") for d in doc["decisions"] if d["class"] in ("mistake", "blunder"))
+    assert doc["lost_by"] is None or doc["lost_by"]["reasons"]
     # where the quick judgement calls a move best, no alternative beat it on the continuations it measured
     assert all(d["cost"] == 0 or d["class"] != "best" or d["cost"] < 0.05 for d in doc["decisions"])
 

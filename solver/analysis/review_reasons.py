@@ -59,7 +59,7 @@ class Puzzle:
     def of(self, state: GameState) -> tuple[Mission, tuple[Card, ...]]:
         mission = board_mission(state)
         reach = within_reach(state)
-        return mission, tuple(c for c in ALL_CARDS if c not in reach)
+        return mission, tuple(c for c in ALL_CARDS if c not in reach and not state.board.is_used(c))
 
     def dead(self, state: GameState) -> dict[str, dict]:
         from solver.puzzle.reasons import dead_birds  # heavy: OR-Tools
@@ -138,7 +138,7 @@ def reasons(puzzle: Puzzle, before: GameState, action: Action, rate_played: floa
                 return [{"kind": "more_pieces", "bird": None, "cells": [],
                          "text": must + f"a clear now needs at least {need_after} new pieces, not {need_before}, with "
                                  f"{left} still to come"}]
-        lost = within_reach(before) - within_reach(after)
+        lost = within_reach(before) - within_reach(after) - set(after.board.pieces)  # placed is not lost
         needed = {p.card for p in getattr(was, "placements", [])}
         if lost & needed:
             names = ", ".join(map(str, sorted(lost & needed)))

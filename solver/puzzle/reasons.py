@@ -60,7 +60,7 @@ def dead_birds(mission: Mission, catalog, players: int, exclude=(),
                       and any(m >> c & 1 for m in cand.placements[card])]
             if usable:
                 continue
-            side = f"its {colour.name.lower()} side at {cell_name(c)}" if colour else \
+            side = f"its {colour.name.lower()} side at {cell_name(c)}" if colour is not None else \
                 f"the cell {cell_name(c)} next to it"
             fits = [card for card in ALL_CARDS if (colour is None or card.colour == colour)
                     and any(c in cells and board.is_legal_mask(int(card.colour), mask_of(cells))
@@ -74,8 +74,8 @@ def dead_birds(mission: Mission, catalog, players: int, exclude=(),
                 elif board.is_used(card):
                     unusable.append(f"{card} is already on the board")
             detail = ("; the pieces that would fit cannot be used: " + ", ".join(unusable)) if unusable else \
-                "; no piece of that colour fits there" if colour else "; no piece fits there"
-            out[b.letter] = reason(Reason.SIDE_UNCOVERABLE if colour else Reason.CELL_UNCOVERABLE,
+                "; no piece of that colour fits there" if colour is not None else "; no piece fits there"
+            out[b.letter] = reason(Reason.SIDE_UNCOVERABLE if colour is not None else Reason.CELL_UNCOVERABLE,
                                    f"bird {b.letter} can never be scanned: no usable piece can cover {side}{detail}",
                                    [b.letter], [c])
             break
