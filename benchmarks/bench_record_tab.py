@@ -89,7 +89,7 @@ def record_one(page, events, times):
                     break
             assert done, want
         n += 1
-    for seat, cards in left.items():
+    for _seat, cards in left.items():
         for c in cards:
             tap(f"[data-rec-card='{c}']", "left card", None)
         if cards:

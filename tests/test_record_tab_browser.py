@@ -13,8 +13,8 @@ import pytest
 
 from tests.studio_helpers import open_page
 from tests.test_record import simulated
-from tests.test_studio_page_browser import no_sideways_scroll, serious_violations
 from tests.test_recordings_api import entries_of
+from tests.test_studio_page_browser import no_sideways_scroll, serious_violations
 
 pytestmark = pytest.mark.slow
 

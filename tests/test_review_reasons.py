@@ -52,7 +52,7 @@ MONOS = ["blue-1", "green-1", "yellow-1", "purple-1"]
 
 def test_a_side_blocked_by_the_piece_just_placed(load, catalog):
     m = load(mission_text(board_text({6: ".....rA....."}), extra="rounds = 4\nskills = 0\n"))
-    s = placing(m, catalog, "red-2", [MONOS + ["red-3"], ["red-5"]])
+    s = placing(m, catalog, "red-2", [[*MONOS, "red-3"], ["red-5"]])
     # far away: nothing changes for bird A; next to its red side: no red piece may touch it any more
     far = why(s, place(s, "red-2", "a1 b1"), catalog)
     assert all(r["bird"] is None for r in far)
@@ -70,7 +70,8 @@ def test_a_bird_walled_in(load, catalog):
     assert all(r["bird"] is None for r in why(s, place(s, "green-2", "a1 b1"), catalog))
     rs = why(s, place(s, "green-2", "d6 e6"), catalog)
     assert [r["kind"] for r in rs] == ["cell_uncoverable", "too_few_birds"]
-    assert rs[0]["bird"] == "A" and rs[0]["cells"] == ["f6"] and "green-2, placed at d6 e6, is in the way" in rs[0]["text"]
+    assert rs[0]["bird"] == "A" and rs[0]["cells"] == ["f6"]
+    assert "green-2, placed at d6 e6, is in the way" in rs[0]["text"]
 
 
 def test_the_last_piece_of_a_colour_used_elsewhere(load, catalog):
@@ -80,7 +81,7 @@ def test_the_last_piece_of_a_colour_used_elsewhere(load, catalog):
     assert r["kind"] == "side_uncoverable" and r["bird"] == "A" and r["cells"] == ["f6"]
     assert "purple-2 is already on the board" in r["text"] and "in the way" not in r["text"]
     # with another purple piece still in a hand, the same move made nothing impossible
-    s = placing(m, catalog, "purple-2", [MONOS[:3] + ["purple-3"], ["red-2"]])
+    s = placing(m, catalog, "purple-2", [[*MONOS[:3], "purple-3"], ["red-2"]])
     assert why(s, place(s, "purple-2", "a1 b1"), catalog)[0]["kind"] != "side_uncoverable"
 
 
