@@ -18,7 +18,7 @@ from solver.studio.context import HostAuthority, StudioContext
 from solver.studio.errors import StudioError
 from solver.studio.links import qr_rows
 from solver.studio.responses import ERRORS, Status
-from solver.studio.routers import catalogs, checks, games, jobs, missions, recordings, records, rules
+from solver.studio.routers import catalogs, checks, games, jobs, missions, pool, recordings, records, rules
 from solver.studio.security import Guard
 from solver.studio.store import StoreBusy
 from solver.studio.table import BOT_PACE
@@ -45,8 +45,8 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
     api = FastAPI(title="kakapo studio", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json",
                   lifespan=lifespan)
     api.state.ctx = ctx
-    for r in (missions.router, catalogs.router, checks.router, jobs.router, games.router, records.router,
-              recordings.router, rules.router, rules.pages):
+    for r in (missions.router, catalogs.router, checks.router, jobs.router, pool.router, games.router,
+              records.router, recordings.router, rules.router, rules.pages):
         api.include_router(r)
 
     @api.exception_handler(StudioError)

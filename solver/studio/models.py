@@ -64,6 +64,13 @@ class RecordRequest(Strict):
     sheet: str = Field(max_length=200_000)
 
 
+class PoolRequest(Strict):
+    """A file of finished games (GET /api/games/export's), to join the folder's."""
+
+    text: str = Field(max_length=20_000_000)
+    name: str | None = Field(default=None, max_length=200)
+
+
 class RecordingRequest(Strict):
     """The Record tab's new game: the mission by id, the names in seat order, who leads round one."""
 

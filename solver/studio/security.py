@@ -32,6 +32,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 1_000_000
+LARGE_BODIES = {"/api/games/import": 20_000_000}  # a pooled file of thousands of games (the host's only)
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 WILDCARDS = ("0.0.0.0", "::", "[::]")
@@ -125,8 +126,9 @@ class Guard:
                                  "?token=; a seat's link opens that seat only")
         scope.setdefault("state", {})["host"] = host_ok
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            return await _refuse(send, 413, f"the request body is over {self.max_body // 1_000_000} MB",
+        limit = LARGE_BODIES.get(path, self.max_body) if host_ok else self.max_body
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            return await _refuse(send, 413, f"the request body is over {limit // 1_000_000} MB",
                                  "send a mission of a few kilobytes")
         # the body, read whole before the application sees it (at most max_body + one chunk)
         body, more, too_big = [], True, False
@@ -140,13 +142,13 @@ class Guard:
                     break
                 chunk = message.get("body", b"")
                 size += len(chunk)
-                if size > self.max_body:
+                if size > limit:
                     too_big = True
                     break
                 body.append(chunk)
                 more = message.get("more_body", False)
             if too_big:
-                return await _refuse(send, 413, f"the request body is over {self.max_body // 1_000_000} MB",
+                return await _refuse(send, 413, f"the request body is over {limit // 1_000_000} MB",
                                      "send a mission of a few kilobytes")
         whole = b"".join(body)
         replayed = False

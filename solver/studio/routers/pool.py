@@ -1,0 +1,60 @@
+"""`/api/games/export` and `/api/games/import`: the folder's finished games as one JSON Lines file,
+and such a file from another studio taken in (app/pooling.py), so that a club pools its tables'
+games. Only finished games go out, never a token; every game coming in is replayed by the rules."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import PlainTextResponse
+
+from solver.app.documents import Doc
+from solver.app.pooling import export_text, import_pool, same_game
+from solver.core.errors import InputError
+from solver.studio.context import Ctx, HostAuthority, StudioContext
+from solver.studio.errors import StudioError, refused
+from solver.studio.models import PoolRequest
+from solver.studio.responses import ERRORS
+
+router = APIRouter(prefix="/api/games", tags=["games"], responses=ERRORS)
+
+
+def _finished_logs(ctx: StudioContext) -> list[tuple[str, str]]:
+    out = []
+    for g in ctx.table.listing():
+        if g.get("result") is None or g.get("broken") or not g.get("players"):
+            continue
+        text, _ = ctx.table.log_of(g["id"])
+        if text:
+            out.append((g["id"], text))
+    return out
+
+
+def _host(host: bool) -> None:
+    if not host:
+        raise StudioError(403, "the folder's games are the host's to export or import", "")
+
+
+@router.get("/export", response_class=PlainTextResponse,
+            responses={200: {"content": {"application/x-ndjson": {}}, "description": "the finished games' logs"}})
+def export(ctx: Ctx, host: HostAuthority, names: bool = True) -> PlainTextResponse:
+    """Every finished game of the folder, its log, one after another (``names=false``: without the
+    people's names); no unfinished game, no token."""
+    _host(host)
+    text = export_text([log for _, log in _finished_logs(ctx)], names)
+    return PlainTextResponse(text, media_type="application/x-ndjson",
+                             headers={"Content-Disposition": 'attachment; filename="kakapo-games.jsonl"',
+                                      "Cache-Control": "no-store"})
+
+
+@router.post("/import")
+def import_games(body: PoolRequest, ctx: Ctx, host: HostAuthority) -> Doc:
+    """A pooled file's games joined to the folder's (finished, with their names): ``{"imported":
+    [ids], "held": n, "refused": [{"game", "line", "message", "fix"}]}``; 422 when it is not one."""
+    _host(host)
+    held = {same_game(log) for _, log in _finished_logs(ctx)}
+    try:
+        pooled = import_pool(body.text, body.name or "the file", held, ctx.table.games_folder)
+    except InputError as e:
+        raise refused(e) from None
+    ids = [ctx.table.add_record(r, r.state.mission, r.state.catalog) for r in pooled.games]
+    return {"imported": ids, "held": pooled.held, "refused": pooled.refused}
