@@ -87,8 +87,9 @@ def find_tables(args: list[str], read: Callable[[Path], GameLog] = read_game_fil
         if len(t.args) == 1 and per_arg[a] == {t.key}:
             p = Path(args[a])
             name = p.resolve().name if p.is_dir() else p.stem
-        else:
-            name = ", ".join(t.names)
+        else:  # games naming nobody, beside named ones: called by where they came from
+            p = Path(args[a])
+            name = ", ".join(t.names) or (p.resolve().name if p.is_dir() else p.stem)
         base, k = name, 2
         while name in taken:
             name, k = f"{base} ({k})", k + 1

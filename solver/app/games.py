@@ -148,6 +148,50 @@ def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: 
     return doc
 
 
+def tables_listing(rows: list[Doc]) -> list[Doc]:
+    """The folder's tables: its finished games grouped by the names of who played (as `kakapo
+    calibrate` groups logs), each with its games and results by mission; games naming nobody make
+    one table, "unnamed"."""
+    groups: dict[tuple[str, ...], Doc] = {}
+    for g in rows:
+        if g.get("result") is None or g.get("broken") or not g.get("players"):
+            continue
+        names = [n for _, n in sorted((g.get("names") or {}).items()) if n and n.strip()]
+        key = tuple(sorted({n.strip().casefold() for n in names}))
+        t = groups.setdefault(key, {"table": ", ".join(names) if names else "unnamed", "names": names, "games": 0,
+                                    "cleared": 0, "ids": [], "missions": {}})
+        t["games"] += 1
+        t["cleared"] += g["result"] == "cleared"
+        t["ids"].append(g["id"])
+        m = t["missions"].setdefault((g.get("mission"), g["players"]), {"mission": g.get("mission"),
+                                                                        "players": g["players"], "games": 0,
+                                                                        "cleared": 0})
+        m["games"] += 1
+        m["cleared"] += g["result"] == "cleared"
+    out = []
+    for t in groups.values():
+        t["missions"] = sorted(t["missions"].values(), key=lambda m: (str(m["mission"]), m["players"]))
+        out.append(t)
+    return sorted(out, key=lambda t: (-t["games"], t["table"]))
+
+
+def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None,
+                    target: float = 0.6) -> Doc:
+    """The studio's Tables view: `kakapo calibrate` of the folder's finished games (their logs'
+    texts by game id), grouped into tables by the names of who played (the games naming nobody:
+    one table, "unnamed")."""
+    from solver.analysis.rate import RATE_PLAYS  # heavy: Numba
+    from solver.app.calibrating import calibrate
+
+    tell = progress or (lambda _f: None)
+    with tempfile.TemporaryDirectory(prefix="kakapo-calibrate-") as tmp:
+        folder = Path(tmp) / "unnamed"
+        folder.mkdir()
+        for game_id, text in logs.items():
+            (folder / f"{Path(game_id).name}.jsonl").write_text(text, encoding="utf-8")
+        return calibrate([str(folder)], RATE_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)))
+
+
 def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None) -> Doc:
     """The studio's "rate this table": `kakapo rate` of the folder's finished games (their logs'
     texts by game id; the people's seats), with the clear rate to expect at every bundled mission."""

@@ -8,7 +8,7 @@ import os
 from concurrent.futures import as_completed
 
 from solver.app.documents import Doc, Fraction, Shown
-from solver.app.games import rate_texts, review_text
+from solver.app.games import calibrate_texts, rate_texts, review_text
 from solver.app.measuring import mission_job
 from solver.app.registry import JOBS
 from solver.game.planner import planner_library
@@ -29,6 +29,8 @@ def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | N
     if needs == "log":
         return review_text(request["text"], request.get("name") or "the log", progress=progress, workers=workers,
                            judged=shown)
+    if kind == "calibrate":
+        return calibrate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress)
     if needs == "games":
         return rate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress)
     return mission_job(kind, request["text"], catalog, request.get("name"), request.get("players"),

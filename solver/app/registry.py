@@ -32,6 +32,8 @@ JOBS = {k.name: k for k in (
     JobKind("ceiling", "the open-hand ceiling: the deals a team that sees every hand could clear", "mission"),
     JobKind("review", "a logged game judged decision by decision", "log"),
     JobKind("rate", "which rung of the ladder a table plays like, from its finished games", "games"),
+    JobKind("calibrate", "every table's level from all its games, its predictions checked against what it then "
+            "did, and what to play next", "games"),
     JobKind("chance", "the chance a careful table clears the game from where it stands (cards gone, rounds and "
             "skills left)", "mission"),
 )}

@@ -36,7 +36,7 @@ def _submit(ctx: StudioContext, job: Doc, about: str) -> Doc:
 
 @router.post("", response_model=JobStarted)
 def start(body: JobRequest, ctx: Ctx) -> Doc:
-    if body.kind == "rate":  # the table's games in the folder, finished
+    if body.kind in ("rate", "calibrate"):  # the table's (or every table's) games in the folder, finished
         finished = {g["id"] for g in ctx.table.listing() if g.get("result") is not None and not g.get("broken")}
         wanted = body.logs if body.logs is not None else sorted(finished)
         missing = [i for i in wanted if i not in finished]
@@ -45,7 +45,7 @@ def start(body: JobRequest, ctx: Ctx) -> Doc:
                               "no finished game in the folder to rate", "play games to their end first")
         logs = [ctx.table.log_of(i)[0] for i in wanted]
         return _submit(ctx, {**body.model_dump(), "texts": logs, "names": wanted, "games": 0, "seed": 1},
-                       f"rate of {len(wanted)} game(s)")
+                       f"{body.kind} of {len(wanted)} game(s)")
     if body.kind == "review":  # the text is a log: a broken one is said now, not in the job
         try:
             log_inputs(parse_log(body.text, body.name or "the log"))
