@@ -307,13 +307,13 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
             lost_in = n if reviews and reviews[-1].open_hand == CLEARABLE else None
         elif lost_at > 1 and reviews[lost_at - 2].open_hand == CLEARABLE:
             lost_in = lost_at - 1
-    _explain([d for d in decisions if d.klass in ("mistake", "blunder")], catalog, final.players)
+    _explain([d for d in decisions if d.klass in ("mistake", "blunder")], catalog, final.players, workers)
     rv = Review(mission, log, final.players, final.result() or "in_play", reviews, lost_at, lost_in, samples,
                 playouts, seed, 0.0, final.board.copy(), decisions, _seats(final.players, decisions, human, log.names),
                 human=human, catalog=catalog, careful=careful)
     rv.lost_by = lost_by(rv)
     if rv.lost_by is not None and not rv.lost_by.decision.reasons:  # the losing decision says why too
-        _explain([rv.lost_by.decision], catalog, final.players)
+        _explain([rv.lost_by.decision], catalog, final.players, workers)
         rv.lost_by = lost_by(rv)
     rv.story = story(rv)
     rv.seconds = time.perf_counter() - t0
@@ -355,14 +355,22 @@ def _mark_equal(decisions: list[Decision], cont: Continuations) -> None:
             d.equal = True
 
 
-def _explain(decisions: list[Decision], catalog, players: int) -> None:
-    """The reasons of costly decisions, from the exact puzzle before and after each (review_reasons)."""
+def _explain(decisions: list[Decision], catalog, players: int, workers: int = 1) -> None:
+    """The reasons of costly decisions, from the exact puzzle before and after each (review_reasons),
+    ``workers`` at a time (CP-SAT leaves Python's lock while it solves)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from solver.analysis.review_reasons import Puzzle, reasons  # heavy: OR-Tools
 
-    puzzle = Puzzle(catalog, players)
-    for d in decisions:
-        if d.state is not None and d.played_action is not None and not d.reasons:
-            d.reasons = reasons(puzzle, d.state, d.played_action, d.rate_played, d.rate_best, d.best)
+    todo = [d for d in decisions if d.state is not None and d.played_action is not None and not d.reasons]
+
+    def explain(d: Decision) -> list[dict]:
+        assert d.state is not None and d.played_action is not None
+        return reasons(Puzzle(catalog, players), d.state, d.played_action, d.rate_played, d.rate_best, d.best)
+
+    with ThreadPoolExecutor(max(1, min(workers, len(todo)))) as pool:
+        for d, found in zip(todo, pool.map(explain, todo), strict=True):
+            d.reasons = found
 
 
 def _round_moves(final: GameState) -> list[list[Action]]:
