@@ -13,6 +13,7 @@ import { createPlay } from "./play.js";
 import { createPieces } from "./pieces.js";
 import { createRate } from "./rate.js";
 import { createRecord } from "./record.js";
+import { createTables } from "./tables.js";
 import { createReview } from "./review.js";
 import { loadRules } from "./rules.js";
 import { createSeat } from "./seat.js";
@@ -119,6 +120,8 @@ async function init() {
   pieces.init();
   const record = createRecord(toReview);
   await record.init();
+  const tables = createTables();
+  tables.init();
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {
     b.addEventListener("click", () => {
       showView(b.dataset.tab);
@@ -126,6 +129,7 @@ async function init() {
       if (b.dataset.tab === "tablestate") table.showPiece();
       if (b.dataset.tab === "pieces") pieces.shown();
       if (b.dataset.tab === "record") record.shown();
+      if (b.dataset.tab === "tables") tables.shown();
     });
   }
   $("catalog").addEventListener("change", async () => {
