@@ -32,7 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.analysis.calibrate import calibrate  # noqa: E402
+from solver.analysis.calibrate import calibrate, measure_tables  # noqa: E402
 from solver.analysis.ladder import RUNGS, rung_label  # noqa: E402
 from solver.analysis.rate import RATE_PLAYS  # noqa: E402
 from solver.app.calibrating import find_tables  # noqa: E402
@@ -135,6 +135,7 @@ def main() -> None:
     ap.add_argument("--plays", type=int, default=RATE_PLAYS)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--truth", type=int, default=30, help="fresh deals a mission for each table's true rate")
+    ap.add_argument("--truth-from", type=Path, default=None, help="the true rates of an earlier --out (same seeds)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-calibrate-"))
@@ -148,12 +149,13 @@ def main() -> None:
 
     tables = [Table(n, read_games(paths, None, read=lambda p: logs[str(p)]), names) for n, paths, names in found]
     t0, c0 = time.perf_counter(), time.process_time()
-    doc = calibrate(tables, args.plays, 1, args.workers)
+    whole = measure_tables(tables, args.plays, 1, args.workers)
+    doc = calibrate(tables, args.plays, 1, args.workers, whole=whole)
     wall = time.perf_counter() - t0
     print(f"calibrated in {wall:.0f} s wall on {args.workers} workers (main process CPU "
           f"{time.process_time() - c0:.0f} s)", flush=True)
     t0 = time.perf_counter()
-    true = truth(args.truth, args.workers)
+    true = json.loads(args.truth_from.read_text())["truth"] if args.truth_from else truth(args.truth, args.workers)
     print(f"true rates measured in {time.perf_counter() - t0:.0f} s", flush=True)
     rows = []
     for t in doc["tables"]:
@@ -178,8 +180,10 @@ def main() -> None:
     for m in doc["missions"]:
         print(f"  {m}")
     if args.out:
+        raw = {"clears": whole.clears.tolist(), "same": whole.same.tolist(), "decisions": whole.decisions.tolist(),
+               "games": [[g.mission.id, g.start.players, bool(g.cleared), t.name] for t in tables for g in t.games]}
         args.out.write_text(json.dumps({"doc": doc, "rows": rows, "spearman": rho, "wall": wall,
-                                        "made": made, "truth": true}, indent=1))
+                                        "made": made, "truth": true, "measured": raw}, indent=1))
 
 
 if __name__ == "__main__":

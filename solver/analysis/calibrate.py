@@ -243,12 +243,19 @@ def next_missions(table: Table, weights: np.ndarray, plausible: list[int], campa
     return out
 
 
-def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, target: float = TARGET,
-              progress=None) -> dict:
-    """`kakapo calibrate`'s document."""
+def measure_tables(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, progress=None) -> Measured:
+    """Every rung replaying every table's games (one pool for all; each game's streams by its
+    place in its table, so that a table's figures are those `rate` gives its logs alone)."""
     every = [g for t in tables for g in t.games]
     streams = [i for t in tables for i in range(len(t.games))]
-    whole = measure(every, plays, seed, workers, progress, streams) if every else None
+    return measure(every, plays, seed, workers, progress, streams)
+
+
+def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, target: float = TARGET,
+              progress=None, whole: Measured | None = None) -> dict:
+    """`kakapo calibrate`'s document (``whole``: the replays, when measure_tables made them already)."""
+    if whole is None and any(t.games for t in tables):
+        whole = measure_tables(tables, plays, seed, workers, progress)
     ladder = Ladder(seed, workers)
     docs, predictions, expected = [], [], []
     start = 0
