@@ -30,7 +30,7 @@ def calibrate_lines(doc: dict) -> list[str]:
         if t["next"]:
             shown = "; ".join(f"{e['mission']} {_pc(e['predicted'])} (95 % {_pc(e['ci95'][0])} .. "
                               f"{_pc(e['ci95'][1])})" for e in t["next"][:NEXT_SHOWN])
-            out.append(f"  to play next (nearest {_pc(doc['target'])} of clears, not cleared yet): {shown}")
+            out.append(f"  to play next (not cleared yet, nearest a {_pc(doc['target'])} clear rate): {shown}")
         else:
             out.append("  to play next: no bundled mission left uncleared at this table size")
     if c["games"]:
@@ -78,8 +78,8 @@ def reliability_plot(doc: dict, path) -> None:
         for x, y, b in zip(xs, ys, bins, strict=True):
             ax.annotate(str(b["games"]), (x, y), textcoords="offset points", xytext=(6, -10), fontsize=7,
                         color="#555555")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
+    ax.set_xlim(-0.02, 1.02)  # a bin at 0 % or 100 % stays in view
+    ax.set_ylim(-0.02, 1.02)
     ax.set_aspect("equal")
     ax.set_xlabel("predicted clear rate (from the table's other games)")
     ax.set_ylabel("share of the games cleared")
