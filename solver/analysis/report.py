@@ -40,6 +40,7 @@ BAND_COLUMNS = [f"{p}_{c}" for p in BAND_POLICIES
                 for c in ("rate", "ci95_low", "ci95_high", "rounds_exhausted", "unplaceable")]
 LADDER_COLUMNS = ["ladder_games"] + [f"search{k}_{c}" for k in LADDER_SAMPLES
                                      for c in ("rate", "ci95_low", "ci95_high")]
+OBSERVED_COLUMNS = ["observed_games", "observed_tables", "observed_rate", "observed_learned"]  # report --observed
 CEILING_COLUMNS = ["ceiling_games", "ceiling_rate", "ceiling_ci95_low", "ceiling_ci95_high", "ceiling_undecided",
                    "shortfall"]
 

@@ -41,6 +41,7 @@ from solver.cli.group import main
 from solver.core.codes import BAND_POLICIES, RESULT_NAMES
 from solver.core.errors import InputError, KakapoError
 from solver.io.catalog import DEFAULT_CATALOG, load_catalog
+from solver.io.difficulty import read_observed
 from solver.io.paths import MISSIONS, mission_path
 from solver.runtime.workers import default_workers
 
@@ -473,9 +474,12 @@ def print_invalid(d: dict) -> None:
               metavar="SECONDS", help="With --scheduler: give up (exit 2, finished rows kept) when no worker has "
                                       "been connected this long.")
 @pieces_option
+@click.option("--observed", type=click.Path(dir_okay=False), default=None,
+              help="A `kakapo calibrate --json` document: each mission's clear rate as tables found it, beside the "
+                   "simulated players' (where it rests on 5 games or more from 2 tables or more).")
 @user_errors
 def report(targets, games, seed, players_list, policy, workers, out_dir, force, time_limit, baseline, ceiling_games,
-           ladder_games, samples, scheduler, worker_timeout, pieces):
+           ladder_games, samples, scheduler, worker_timeout, pieces, observed):
     """Batch difficulty report of missions (files or folders; default: the bundled ones).
 
     Writes report.csv, report.md, report.html and PNG plots into --out. Interrupted
@@ -499,6 +503,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
 
     samples = samples_for(policy, samples)
     catalog = load_catalog(pieces)
+    seen = read_observed(observed) if observed else None  # a broken file is said before any work
     wanted = report_players(players_list)
     paths = find_missions([str(mission_path(t)) for t in targets], MISSIONS)
     check_writable(out_dir, "--out", folder=True)
@@ -527,7 +532,12 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
                                          status), bar, state, out / PROGRESS, "report")
     meta = {"policy": policy, "seed": seed, "date": datetime.date.today().isoformat(), "version": version("kakapo"),
             "command": "kakapo " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("kakapo") else ""}
-    for f in write_outputs(rows_of(plan, progress), out, {m.id: m for _, m in plan.missions}, meta):
+    rows = rows_of(plan, progress)
+    for r in rows if seen is not None else ():
+        o = (seen or {}).get((r["mission"], r["players"])) or {}
+        r.update(observed_games=o.get("games"), observed_tables=o.get("tables"), observed_rate=o.get("observed"),
+                 observed_learned=o.get("learned"))
+    for f in write_outputs(rows, out, {m.id: m for _, m in plan.missions}, meta):
         click.echo(str(f))
 
 

@@ -27,7 +27,7 @@ from solver.core.board import parse_cell
 from solver.core.cards import ALL_CARDS, Colour
 from solver.core.rules import Board, blocked_reason
 from solver.io.catalog import load_catalog
-from solver.io.difficulty import campaign_listing, measured_for, no_campaign_text
+from solver.io.difficulty import campaign_listing, measured_for, no_campaign_text, read_observed
 from solver.io.missionwrite import mission_json
 from solver.view.render import LEGEND, draw, shape_strip, use_colour
 
@@ -198,9 +198,12 @@ def pieces(pieces, as_json, png):
 
 @main.command(name="list")
 @pieces_option
+@click.option("--observed", type=click.Path(dir_okay=False), default=None,
+              help="A `kakapo calibrate --json` document: each mission's difficulty as tables found it, beside the "
+                   "ladder's (where it rests on 5 games or more from 2 tables or more).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def list_missions(pieces, as_json):
+def list_missions(pieces, observed, as_json):
     """The bundled missions in campaign order: id, name, mode, player counts, fewest new pieces
     and difficulty (the shortfall per player count: the share of the clearable deals that tables
     from naive to strong miss, 0 = every table clears them; docs/policies.md).
@@ -212,9 +215,13 @@ def list_missions(pieces, as_json):
     \b
     Example: kakapo list --json
     Example: kakapo list --pieces my_pieces.toml
+    Example: kakapo calibrate club/*/ --json > observed.json && kakapo list --observed observed.json
     """
     catalog = load_catalog(pieces)
     rows = campaign_listing(catalog)
+    seen = read_observed(observed) if observed else {}
+    for r in rows if observed else ():
+        r["observed"] = {str(p): seen.get((r["id"], p)) for p in r["players"]}
     if as_json:
         emit_json({"missions": rows})
         return
@@ -232,6 +239,11 @@ def list_missions(pieces, as_json):
                    f"{per_table(r['min_pieces']):<13}  {per_table(r['shortfall'])}")
         if not r["fits"]:
             click.echo(f"     does not fit this catalog: {r['why']}")
+        for p, o in (r.get("observed") or {}).items():
+            if o:
+                click.echo(f"     tables, {p} players: cleared {100 * o['observed']:.0f} % of {o['games']} games "
+                           f"({o['tables']} tables), learned {100 * o['learned']:.0f} %; the ladder expected "
+                           f"{100 * o['expected']:.0f} %")
     where = measured_for(catalog)[1]
     if where is None:
         click.echo(f"\n{no_campaign_text(catalog)}; the figures of the bundled shapes are left out")

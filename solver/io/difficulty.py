@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from solver.core.errors import InputError
 from solver.core.spec import MODE_RULES
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import mission_fit
@@ -124,3 +125,31 @@ def campaign_listing(catalog) -> list[dict]:
                         "shortfall": {str(p): round(r.shortfall, 4) if r else None for p, r in rows.items()},
                         "fits": why is None, "why": why, "file": str(path)})
     return out
+
+
+# ---------------------------------------------------------------- what tables observed
+OBSERVED_MIN_GAMES = 5  # a mission's observed difficulty is shown once it rests on this many games ...
+OBSERVED_MIN_TABLES = 2  # ... from this many tables
+
+
+def read_observed(path: str | Path) -> dict[tuple[str, int], dict]:
+    """The missions' observed difficulty from a `kakapo calibrate --json` document: by (mission,
+    players), the games and tables it rests on, the share cleared, the fitted (learned) rate and
+    what the ladder expected; only the rows resting on OBSERVED_MIN_GAMES games from
+    OBSERVED_MIN_TABLES tables (fewer say little)."""
+    p = Path(path)
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        rows = doc["missions"]
+        out = {}
+        for r in rows:
+            if int(r["games"]) >= OBSERVED_MIN_GAMES and int(r["tables"]) >= OBSERVED_MIN_TABLES:
+                out[(str(r["mission"]), int(r["players"]))] = {
+                    k: r[k] for k in ("games", "tables", "observed", "learned", "expected")}
+        return out
+    except OSError as e:
+        raise InputError(str(path), f"cannot read it ({e.strerror})", "give the file kakapo calibrate --json wrote") \
+            from None
+    except (ValueError, KeyError, TypeError, RecursionError):
+        raise InputError(str(path), "not a kakapo calibrate --json document (its \"missions\" rows are missing or "
+                         "broken)", "write one with: kakapo calibrate TABLE... --json > observed.json") from None

@@ -14,7 +14,8 @@ from solver.view.report_plots import board_thumbnail
 
 RATE_COLUMNS = [("clear_rate", "clear rate"), ("greedy_rate", "greedy"), ("heuristic_rate", "heuristic"),
                 ("planner_rate", "planner"), *((f"search{k}_rate", f"search {k}") for k in (2, 4, 8, 16, 32, 64)),
-                ("ceiling_rate", "ceiling")]
+                ("ceiling_rate", "ceiling"), ("observed_rate", "tables cleared"),
+                ("observed_learned", "tables (learned)")]
 
 
 def pct(v) -> str:
@@ -212,8 +213,9 @@ def md_cell(text) -> str:
 def markdown_page(df, images: list[Path], meta: dict) -> str:
     rates = [(c, label) for c, label in RATE_COLUMNS if c in df.columns]
     short = "shortfall" in df.columns
+    seen = "observed_games" in df.columns
     head = ["mission", "name", "players", "fewest pieces"] + (["difficulty (shortfall)"] if short else []) + \
-        [label for _, label in rates] + ["95% interval"]
+        [label for _, label in rates] + ["95% interval"] + (["tables' games (tables)"] if seen else [])
     safe = dict(meta, command=md_text(meta["command"])) if meta.get("command") else meta
     lines = ["# kakapo difficulty report", "",
              re.sub(r"</?b>", "**", " ".join(_intro(safe, df, md_text))), "",
@@ -224,6 +226,9 @@ def markdown_page(df, images: list[Path], meta: dict) -> str:
         cells += [shortfall_text(r["shortfall"])] if short else []
         cells += [pct(r[c]) for c, _ in rates]
         cells.append(f"{pct(r['ci95_low'])} .. {pct(r['ci95_high'])}")
+        if seen:
+            g = r["observed_games"]
+            cells.append("-" if g is None or str(g) in ("<NA>", "nan") else f"{int(g)} ({int(r['observed_tables'])})")
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines += [f"![{Path(p).stem}]({Path(p).name})" for p in images]
