@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -358,8 +359,6 @@ def _mark_equal(decisions: list[Decision], cont: Continuations) -> None:
 def _explain(decisions: list[Decision], catalog, players: int, workers: int = 1) -> None:
     """The reasons of costly decisions, from the exact puzzle before and after each (review_reasons),
     ``workers`` at a time (CP-SAT leaves Python's lock while it solves)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     from solver.analysis.review_reasons import Puzzle, reasons  # heavy: OR-Tools
 
     todo = [d for d in decisions if d.state is not None and d.played_action is not None and not d.reasons]

@@ -181,7 +181,7 @@ def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | Non
     texts by game id), grouped into tables by the names of who played (the games naming nobody:
     one table, "unnamed")."""
     from solver.analysis.rate import RATE_PLAYS  # heavy: Numba
-    from solver.app.calibrating import calibrate
+    from solver.app.calibrating import calibrate  # heavy: the fit's modules (Numba), as the rating's
 
     tell = progress or (lambda _f: None)
     with tempfile.TemporaryDirectory(prefix="kakapo-calibrate-") as tmp:
