@@ -32,7 +32,8 @@ def api(url: str, path: str, body: dict | None = None):
 
 def settled(url: str, seat_path: str, timeout: float = 120) -> dict:
     """The seat's document once the bots have played on to a person's turn or the end (the bots
-    play in the background, paced: between two of their moves none thinks)."""
+    play in the background, paced: between two of their moves none thinks), and, on this seat's
+    turn, once its question is prepared."""
     import time
 
     t0 = time.time()
@@ -40,7 +41,8 @@ def settled(url: str, seat_path: str, timeout: float = 120) -> dict:
         doc = api(url, seat_path)
         to_act = doc.get("to_act")
         person = to_act is not None and not next(p for p in doc["players"] if p["seat"] == to_act)["bot"]
-        if doc["result"] is not None or (person and not doc["thinking"]) or time.time() - t0 > timeout:
+        ready = to_act != doc["seat"] or doc["question"] is not None  # this seat's choices prepared
+        if doc["result"] is not None or (person and not doc["thinking"] and ready) or time.time() - t0 > timeout:
             return doc
         time.sleep(0.05)
 
