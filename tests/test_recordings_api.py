@@ -49,7 +49,8 @@ def enter(client, rid, doc, entry):
     return res.json()
 
 
-@pytest.mark.parametrize("name,players", ROWS)
+@pytest.mark.parametrize("name,players", [pytest.param(n, p, marks=[pytest.mark.slow] if p > 2 else [])
+                                          for n, p in ROWS])
 def test_a_game_entered_tap_by_tap_is_the_same_game(name, players, catalog, tmp_path):
     client = client_for(tmp_path)
     skills = set()

@@ -121,6 +121,7 @@ def test_random_play_on_an_easy_deal_does_not_read_as_perfect_play(catalog):
         assert s["classes"]["equal"] + s["classes"]["forced"] > 0
 
 
+@pytest.mark.slow
 def test_a_lost_games_later_decisions_are_equal_and_forced_moves_marked(tmp_path):
     doc = review(tmp_path, "b08", "--policy", "greedy", "--seed", "1")
     assert doc["result"] != "cleared" and doc["lost_at"] is not None
