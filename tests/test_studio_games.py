@@ -42,6 +42,16 @@ def client_for(folder):
     return client
 
 
+def job_ended(client, job_id, seconds=600):
+    """A job's state once it has ended (or after ``seconds``)."""
+    for _ in range(2 * seconds):
+        state = client.get(f"/api/jobs/{job_id}").json()
+        if state["state"] in ("done", "failed", "cancelled"):
+            break
+        time.sleep(0.5)
+    return state
+
+
 def game_of(client, gid):
     """The game's true state, once its bots have stopped thinking."""
     assert client.ctx.table.settle(gid, 120)
@@ -321,12 +331,7 @@ def test_the_folders_table_rated_as_kakapo_rate_rates_it(folder):
         play_through(client, gid, [0], tokens, random.Random(game))
         ids.append(gid)
     with client:
-        job = client.post("/api/jobs", json={"kind": "rate"}).json()["id"]
-        for _ in range(600):
-            state = client.get(f"/api/jobs/{job}").json()
-            if state["state"] in ("done", "failed", "cancelled"):
-                break
-            time.sleep(0.5)
+        state = job_ended(client, client.post("/api/jobs", json={"kind": "rate"}).json()["id"])
     assert state["state"] == "done", state
     doc = state["result"]
     paths = [str(folder / "games" / f"{i}.jsonl") for i in sorted(ids)]

@@ -5,7 +5,6 @@ its predictions checked and what to play next, as `kakapo calibrate` gives them 
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -13,7 +12,7 @@ from click.testing import CliRunner
 pytest.importorskip("fastapi")
 from solver.cli import main
 from tests.test_record import sheet_lines, simulated
-from tests.test_studio_games import client_for
+from tests.test_studio_games import client_for, job_ended
 
 
 def folder_with_tables(client, catalog):
@@ -43,11 +42,7 @@ def test_the_calibrate_job_is_kakapo_calibrate_of_the_folders_games(catalog, tmp
     with client:
         job = client.post("/api/jobs", json={"kind": "calibrate"})
         assert job.status_code == 200, job.text
-        for _ in range(1200):
-            state = client.get(f"/api/jobs/{job.json()['id']}").json()
-            if state["state"] in ("done", "failed", "cancelled"):
-                break
-            time.sleep(0.5)
+        state = job_ended(client, job.json()["id"])
     assert state["state"] == "done", state
     doc = state["result"]
     assert {t["table"] for t in doc["tables"]} == {"Ann, Ben", "Cat, Dan", "unnamed"}

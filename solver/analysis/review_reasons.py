@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.core.board import all_positions, cell_name
+from solver.core.board import all_positions, cell_name, parse_cell
 from solver.core.cards import ALL_CARDS, Card
-from solver.core.rules import Mission
+from solver.core.rules import Mission, grow, mask_of
 from solver.core.spec import selectable_pieces
 from solver.game.actions import Action, ActionKind
 from solver.game.resume import board_mission
@@ -160,13 +160,4 @@ def _placed_cells(state: GameState, action: Action) -> set[str]:
 
 def _in_the_way(placed: set[str], cells: list[str]) -> bool:
     """Whether a piece placed on ``placed`` covers or touches one of ``cells``."""
-    if not placed:
-        return False
-    cols = "abcdefghijkl"
-    for c in cells:
-        col, row = cols.index(c[0]), int(c[1:])
-        around = {c} | {f"{cols[col + dc]}{row + dr}" for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                        if 0 <= col + dc < 12 and 1 <= row + dr <= 12}
-        if around & placed:
-            return True
-    return False
+    return bool(grow(mask_of(parse_cell(c) for c in cells)) & mask_of(parse_cell(c) for c in placed))

@@ -12,7 +12,7 @@ out (they have no result to learn from), with a note.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,8 +51,13 @@ def game_files(arg: str) -> list[Path]:
     return [p]
 
 
+def people_key(names: Iterable[str]) -> tuple[str, ...]:
+    """A table's key: the names of who played, whatever their order or case."""
+    return tuple(sorted({n.strip().casefold() for n in names if n and n.strip()}))
+
+
 def names_key(log: GameLog) -> tuple[str, ...]:
-    return tuple(sorted({n.strip().casefold() for n in log.names.values() if n and n.strip()}))
+    return people_key(log.names.values())
 
 
 def find_tables(args: list[str], read: Callable[[Path], GameLog] = read_game_file

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from solver.app.calibrating import calibrate, people_key
 from solver.app.documents import Counted, Doc, Fraction, Said, Shown
 from solver.app.inputs import LoggedGame, logged_text, samples_for, table_size
 from solver.app.recording import read_game_file
@@ -157,7 +158,7 @@ def tables_listing(rows: list[Doc]) -> list[Doc]:
         if g.get("result") is None or g.get("broken") or not g.get("players"):
             continue
         names = [n for _, n in sorted((g.get("names") or {}).items()) if n and n.strip()]
-        key = tuple(sorted({n.strip().casefold() for n in names}))
+        key = people_key(names)
         t = groups.setdefault(key, {"table": ", ".join(names) if names else "unnamed", "names": names, "games": 0,
                                     "cleared": 0, "ids": [], "missions": {}})
         t["games"] += 1
@@ -181,7 +182,6 @@ def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | Non
     texts by game id), grouped into tables by the names of who played (the games naming nobody:
     one table, "unnamed")."""
     from solver.analysis.rate import RATE_PLAYS  # heavy: Numba
-    from solver.app.calibrating import calibrate  # heavy: the fit's modules (Numba), as the rating's
 
     tell = progress or (lambda _f: None)
     with tempfile.TemporaryDirectory(prefix="kakapo-calibrate-") as tmp:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solver.core.board import all_positions, cell_name, parse_cell
+from solver.core.board import cell_name, parse_cell
 from solver.core.cards import ALL_CARDS, Card
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Board, Mission, Placement
@@ -26,7 +26,7 @@ from solver.core.spec import GameSpec
 from solver.game.actions import Action
 from solver.game.engine import log_events
 from solver.game.rng import SplitMix64
-from solver.game.state import GameState, IllegalAction, Phase, legal_positions, position_of
+from solver.game.state import GameState, IllegalAction, Phase, legal_cards, position_of
 from solver.io.catalog import Catalog
 from solver.io.missionwrite import board_json, board_rows
 from solver.io.sheet import write_sheet
@@ -168,11 +168,12 @@ def _apply(tape: Tape, entry: dict[str, Any]) -> None:
         if len(tape.played(seat)) >= s.spec.hand_size:
             raise InputError(WHERE, f"{names[seat]} has revealed all {s.spec.hand_size} of their cards",
                              "tap the card revealed")
-        # whoever reveals a card held it all along: an earlier trick led in its colour that they did
-        # not follow breaks must-follow (a card never revealed is checked with the cards left)
+        # whoever reveals a card held it all along: each earlier play of theirs must have been legal
+        # with it in hand (must follow; a card never revealed is checked with the cards left)
         for rnd, plays in [(r.round, r.plays) for r in s.history] + [(s.round, tuple(s.trick))]:
-            off = [c for p, c in plays if p == seat and c.colour != card.colour]
-            if plays and off and plays[0][1].colour == card.colour:
+            lead = plays[0][1].colour if plays else None
+            off = [c for p, c in plays if p == seat and c not in legal_cards([c, card], lead)]
+            if off:
                 raise InputError(WHERE, f"{names[seat]} reveals {card}, so held it in round {rnd}, when "
                                  f"{names[seat]} revealed {off[0]} on a {card.colour} lead: must follow "
                                  f"{card.colour}", f"correct {card} or the card of round {rnd}")
@@ -232,7 +233,7 @@ def tape_doc(tape: Tape) -> dict[str, Any]:
                 "text": _option_text(o.skill.json, o.pieces)} for o in s.options] if phase == "select" else []
     placements: list[list[str]] = []
     if phase == "place" and s.piece is not None:
-        placements = [sorted(cell_name(c) for c in p.cells) for p in _placements(s)]
+        placements = [sorted(cell_name(c) for c in p.cells) for p in s.observation(s.in_charge).placements()]
     placed = [p for r in s.history for p in r.placements] + list(s.placed)
     return {
         "setup": tape.setup.to_json(), "players": s.players, "mode": s.spec.mode,
@@ -255,13 +256,6 @@ def tape_doc(tape: Tape) -> dict[str, Any]:
         "state": board_json(s.board), "scanned": s.board.scanned(), "result": s.result(),
         "shapes": {str(c): s.catalog[c].format() for c in ALL_CARDS},
     }
-
-
-def _placements(s: GameState) -> list[Placement]:
-    piece = s.piece
-    assert piece is not None
-    positions = all_positions(s.catalog[piece])
-    return [Placement(piece, positions[i]) for i in legal_positions(s.board, piece, s.catalog[piece])]
 
 
 def _option_text(skill: str | None, pieces: tuple[Card, ...]) -> str:
