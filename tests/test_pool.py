@@ -42,7 +42,8 @@ def test_export_then_import_gives_the_same_finished_games(catalog, tmp_path):
     assert len(got["imported"]) == 2 and got["refused"] == []
     rows = [g for g in b.get("/api/games").json()]
     assert sorted(g["result"] for g in rows) == sorted(g["result"] for g in a.get("/api/games").json() if g["result"])
-    again = b.post("/api/games/import", json={"text": exported.text}).json()
+    again = b.post("/api/games/import", content=exported.text,  # the file itself, as export wrote it
+                   headers={"content-type": "application/x-ndjson"}).json()
     assert again["imported"] == [] and again["held"] == 2  # the same games are not taken twice
     assert sorted(b.get("/api/games/export").text.splitlines()) == sorted(exported.text.splitlines())
 

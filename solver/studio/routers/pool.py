@@ -4,7 +4,10 @@ games. Only finished games go out, never a token; every game coming in is replay
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import json
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse
 
 from solver.app.documents import Doc
@@ -46,10 +49,27 @@ def export(ctx: Ctx, host: HostAuthority, names: bool = True) -> PlainTextRespon
                                       "Cache-Control": "no-store"})
 
 
+async def _pooled(request: Request) -> PoolRequest:
+    """The file: the body itself (the JSON Lines file, as export gives it), or ``{"text", "name"?}``."""
+    raw = await request.body()
+    try:
+        doc = json.loads(raw) if request.headers.get("content-type", "").startswith("application/json") else None
+        if isinstance(doc, dict):
+            return PoolRequest.model_validate(doc)
+        return PoolRequest(text=raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise StudioError(422, f"not a file of games: {str(e)[:200]}",
+                          'send the file GET /api/games/export wrote, or {"text": FILE}') from None
+
+
+Pooled = Annotated[PoolRequest, Depends(_pooled)]
+
+
 @router.post("/import")
-def import_games(body: PoolRequest, ctx: Ctx, host: HostAuthority) -> Doc:
+def import_games(ctx: Ctx, host: HostAuthority, body: Pooled) -> Doc:
     """A pooled file's games joined to the folder's (finished, with their names): ``{"imported":
-    [ids], "held": n, "refused": [{"game", "line", "message", "fix"}]}``; 422 when it is not one."""
+    [ids], "held": n, "refused": [{"game", "line", "message", "fix"}]}``; 422 when it is not one.
+    The body is the file itself, or ``{"text": FILE, "name"?}``."""
     _host(host)
     held = {same_game(log) for _, log in _finished_logs(ctx)}
     try:
