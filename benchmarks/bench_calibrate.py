@@ -1,10 +1,10 @@
 """`kakapo calibrate` on simulated tables of known strength (issue 53). Usage:
 
     python benchmarks/bench_calibrate.py [--games 20] [--plays 20] [--workers 2] [--truth 30]
-                                         [--out calibrate.json]
+                                         [--seed 100] [--out calibrate.json]
 
 Ten tables of two players, each ``--games`` games over four Buddy missions where the rungs spread
-(b10, b14, b17, b19; game I on mission I mod 4, deal I of seed 100 + the table's number): tables
+(b10, b14, b17, b19; game I on mission I mod 4, deal I of seed S + the table's number, S = ``--seed``): tables
 of one rung (greedy, heuristic, planner, search-4, search-16), a table mixing two players (seat 0
 greedy, seat 1 planner), and tables making random mistakes (each decision, with probability e, a
 legal choice uniformly at random instead of the player's: planner 20 %, heuristic 15 %,
@@ -16,6 +16,9 @@ defaults) on ``--workers`` processes, timed. Then against the truth:
   (the rungs' weights from all its games times the ladder's rates), Spearman's rank correlation;
 * calibration: how many reliability bins hold their mean prediction inside the 95 % interval of
   the share cleared, and the Brier score against the baseline's.
+
+``--again FILE`` judges the replays an earlier ``--out`` saved again, with the fit as it is now (the
+same replays and results; no game is played): to hold a change of the fit against the same tables.
 """
 
 from __future__ import annotations
@@ -26,15 +29,25 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.analysis.calibrate import calibrate, measure_tables  # noqa: E402
+from solver.analysis.calibrate import (  # noqa: E402
+    Ladder,
+    Level,
+    Table,
+    brier,
+    calibrate,
+    measure_tables,
+    reliability,
+    row_rates,
+)
 from solver.analysis.ladder import RUNGS, rung_label  # noqa: E402
-from solver.analysis.rate import RATE_PLAYS  # noqa: E402
+from solver.analysis.rate import RATE_PLAYS, Measured, read_games  # noqa: E402
 from solver.app.calibrating import find_tables  # noqa: E402
 from solver.app.recording import read_game_file  # noqa: E402
 from solver.game.engine import log_events, play_out  # noqa: E402
@@ -90,23 +103,33 @@ def one_game(name: str, mission: str, seed: int, game: int, log: bool):
     return state.result() == "cleared", events
 
 
-def make_tables(folder: Path, games: int) -> None:
-    for t, name in enumerate(TABLES):
+def _table_logs(args) -> list:
+    t, name, games, seed = args
+    return [one_game(name, MISSIONS[i % len(MISSIONS)], seed + t, i, True)[1] for i in range(games)]
+
+
+def make_tables(folder: Path, games: int, seed: int, workers: int) -> None:
+    """Each table's logs (a table a task: the same logs whatever the workers)."""
+    pool = process_pool(workers)
+    try:
+        made = list(pool.map(_table_logs, [(t, name, games, seed) for t, name in enumerate(TABLES)]))
+    finally:
+        pool.shutdown()
+    for name, logs in zip(TABLES, made, strict=True):
         (folder / name).mkdir()
-        for i in range(games):
-            _, events = one_game(name, MISSIONS[i % len(MISSIONS)], 100 + t, i, True)
+        for i, events in enumerate(logs):
             write_log(folder / name / f"{i:03d}.jsonl", events)
 
 
 def _true_rate(args) -> float:
-    t, name, games = args
-    return float(np.mean([one_game(name, MISSIONS[i % len(MISSIONS)], 900 + t, i, False)[0]
+    t, name, games, seed = args
+    return float(np.mean([one_game(name, MISSIONS[i % len(MISSIONS)], seed + 800 + t, i, False)[0]
                           for i in range(games * len(MISSIONS))]))
 
 
-def truth(games: int, workers: int) -> dict[str, float]:
-    """Each table's players' clear rate over the four missions, on fresh deals (seed 900 + t)."""
-    tasks = [(t, name, games) for t, name in enumerate(TABLES)]
+def truth(games: int, workers: int, seed: int) -> dict[str, float]:
+    """Each table's players' clear rate over the four missions, on fresh deals (seed S + 800 + t)."""
+    tasks = [(t, name, games, seed) for t, name in enumerate(TABLES)]
     pool = process_pool(workers)
     try:
         rates = list(pool.map(_true_rate, tasks))
@@ -116,11 +139,38 @@ def truth(games: int, workers: int) -> dict[str, float]:
 
 
 def expected(table: dict) -> float:
-    """What calibrate expects of the table over the four missions (its weights, the ladder's rates)."""
+    """What calibrate expects of the table over the four missions (its level, the ladder's rates)."""
     campaign = campaign_difficulty()
-    labels = [rung_label(p, k) for p, k in RUNGS]
-    w = np.array([table["weights"][lab] for lab in labels])
-    return float(np.mean([w @ np.array([campaign[(m, PLAYERS)].rates[lab] for lab in labels]) for m in MISSIONS]))
+    w = np.array([table["weights"][rung_label(p, k)] for p, k in RUNGS])
+    level = Level(w, table["level"]["deal_share"], table["level"]["shift"], table["level"]["shift_sd"])
+    return float(np.mean([level.expect(row_rates(campaign[(m, PLAYERS)]))[0] for m in MISSIONS]))
+
+
+class CampaignLadder(Ladder):
+    """The campaign's rates by the mission's name (the saved games are names, not missions)."""
+
+    def of(self, game):
+        return row_rates(self.campaign[(game.mission.id, game.start.players)])
+
+
+def saved_tables(raw: dict) -> list[Table]:
+    """The tables an earlier --out saved: each game's mission, players and result, in order."""
+    tables: dict[str, list] = {}
+    for i, (mission, players, cleared, table) in enumerate(raw["games"]):
+        tables.setdefault(table, []).append(SimpleNamespace(
+            cleared=cleared, path=f"{table}/{i:03d}", mission=SimpleNamespace(id=mission),
+            start=SimpleNamespace(players=players), note=None))
+    return [Table(name, games) for name, games in tables.items()]  # type: ignore[arg-type]
+
+
+def again(path: Path, workers: int) -> tuple[dict, dict, float]:
+    """(the document, the true rates, 0 s): an earlier --out's replays judged by the fit as it is now."""
+    saved = json.loads(path.read_text())
+    raw, plays = saved["measured"], saved["doc"]["plays"]
+    whole = Measured(np.array(raw["clears"], np.int64), np.array(raw["same"], np.int64),
+                     np.array(raw["decisions"], np.int64), plays)
+    doc = calibrate(saved_tables(raw), plays, 1, workers, whole=whole, ladder=CampaignLadder(1, workers))
+    return doc, saved["truth"], 0.0
 
 
 def spearman(a: list[float], b: list[float]) -> float:
@@ -129,24 +179,14 @@ def spearman(a: list[float], b: list[float]) -> float:
     return float(np.corrcoef(ra, rb)[0, 1])
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--plays", type=int, default=RATE_PLAYS)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--truth", type=int, default=30, help="fresh deals a mission for each table's true rate")
-    ap.add_argument("--truth-from", type=Path, default=None, help="the true rates of an earlier --out (same seeds)")
-    ap.add_argument("--out", type=Path, default=None)
-    args = ap.parse_args()
+def fresh(args) -> tuple:
+    """Make the tables, calibrate their logs and measure their true rates, timed."""
     folder = Path(tempfile.mkdtemp(prefix="bench-calibrate-"))
     t0 = time.perf_counter()
-    make_tables(folder, args.games)
+    make_tables(folder, args.games, args.seed, args.workers)
     made = time.perf_counter() - t0
     print(f"{len(TABLES)} tables x {args.games} games made in {made:.0f} s ({folder})", flush=True)
     found, logs, _ = find_tables([str(folder / n) for n in TABLES], read_game_file)
-    from solver.analysis.calibrate import Table
-    from solver.analysis.rate import read_games
-
     tables = [Table(n, read_games(paths, None, read=lambda p: logs[str(p)]), names) for n, paths, names in found]
     t0, c0 = time.perf_counter(), time.process_time()
     whole = measure_tables(tables, args.plays, 1, args.workers)
@@ -155,8 +195,56 @@ def main() -> None:
     print(f"calibrated in {wall:.0f} s wall on {args.workers} workers (main process CPU "
           f"{time.process_time() - c0:.0f} s)", flush=True)
     t0 = time.perf_counter()
-    true = json.loads(args.truth_from.read_text())["truth"] if args.truth_from else truth(args.truth, args.workers)
+    if args.truth_from:
+        true = json.loads(args.truth_from.read_text())["truth"]
+    else:
+        true = truth(args.truth, args.workers, args.seed)
     print(f"true rates measured in {time.perf_counter() - t0:.0f} s", flush=True)
+    return doc, true, wall, made, whole, tables
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--plays", type=int, default=RATE_PLAYS)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--truth", type=int, default=30, help="fresh deals a mission for each table's true rate")
+    ap.add_argument("--seed", type=int, default=100, help="the tables' deals: seed S + the table's number")
+    ap.add_argument("--truth-from", type=Path, default=None, help="the true rates of an earlier --out (same seeds)")
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--again", type=Path, nargs="+", default=None,
+                    help="judge earlier --out files' replays again (each, then pooled)")
+    args = ap.parse_args()
+    if args.again:
+        pooled = []
+        for path in args.again:
+            print(f"\n## {path}")
+            doc, true, _ = again(path, args.workers)
+            report(doc, true)
+            pooled += [(e["predicted"], e["cleared"]) for t in doc["tables"] for e in t["predictions"]]
+        bins = reliability(pooled)
+        within = sum(b["ci95"][0] <= b["predicted"] <= b["ci95"][1] for b in bins)
+        print(f"\npooled over {len(args.again)} files ({len(pooled)} games): Brier {brier(pooled):.4f}; "
+              f"bins holding their prediction: {within} of {len(bins)}")
+        print_bins(bins)
+        return
+    doc, true, wall, made, whole, tables = fresh(args)
+    rho, rows = report(doc, true)
+    if args.out:
+        raw = {"clears": whole.clears.tolist(), "same": whole.same.tolist(), "decisions": whole.decisions.tolist(),
+               "games": [[g.mission.id, g.start.players, bool(g.cleared), t.name] for t in tables for g in t.games]}
+        args.out.write_text(json.dumps({"doc": doc, "rows": rows, "spearman": rho, "wall": wall,
+                                        "made": made, "truth": true, "measured": raw}, indent=1))
+
+
+def print_bins(bins: list[dict]) -> None:
+    print("| predicted | observed | 95 % | games |\n|---|---|---|---|")
+    for b in bins:
+        print(f"| {b['predicted']:.3f} | {b['observed']:.3f} | {b['ci95'][0]:.2f}-{b['ci95'][1]:.2f} | {b['games']} |")
+
+
+def report(doc: dict, true: dict) -> tuple[float, list[dict]]:
+    """Print the tables against the truth, the calibration and the missions; (Spearman, rows)."""
     rows = []
     for t in doc["tables"]:
         best = rung_label(t["best"]["policy"], t["best"]["samples"])
@@ -173,17 +261,11 @@ def main() -> None:
     print(f"\nSpearman (expected, true) over {len(rows)} tables: {rho:.3f}")
     print(f"Brier {c['brier']:.4f}, baseline {c['brier_baseline']:.4f}; bins holding their prediction: "
           f"{c['bins_within']} of {len(c['bins'])}")
-    print("| predicted | observed | 95 % | games |\n|---|---|---|---|")
-    for b in c["bins"]:
-        print(f"| {b['predicted']:.3f} | {b['observed']:.3f} | {b['ci95'][0]:.2f}-{b['ci95'][1]:.2f} | {b['games']} |")
+    print_bins(c["bins"])
     print("\nmissions:")
     for m in doc["missions"]:
         print(f"  {m}")
-    if args.out:
-        raw = {"clears": whole.clears.tolist(), "same": whole.same.tolist(), "decisions": whole.decisions.tolist(),
-               "games": [[g.mission.id, g.start.players, bool(g.cleared), t.name] for t in tables for g in t.games]}
-        args.out.write_text(json.dumps({"doc": doc, "rows": rows, "spearman": rho, "wall": wall,
-                                        "made": made, "truth": true, "measured": raw}, indent=1))
+    return rho, rows
 
 
 if __name__ == "__main__":

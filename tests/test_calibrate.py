@@ -12,11 +12,15 @@ import pytest
 from click.testing import CliRunner
 
 from solver.analysis.calibrate import (
+    Ladder,
+    Level,
     Rates,
     Table,
     brier,
+    fit_shift,
     joint_fit,
     leave_one_out,
+    level_of,
     next_missions,
     reliability,
     row_rates,
@@ -75,9 +79,9 @@ def test_leave_one_out_never_uses_the_games_own_result():
     assert after[0]["cleared"] != before[0]["cleared"]
     for b, a in zip(before[1:], after[1:], strict=True):  # every other game's prediction hears it
         assert a["predicted"] != b["predicted"]
-    # the prediction is the rung weights of the others' results times the ladder's rates
-    others = judge(games, m, list(range(1, len(games))))
-    assert before[0]["predicted"] == pytest.approx(float(weights_of(others) @ FixedLadder().rates.rates))
+    # the prediction is the level the others' results give, at the game's mission
+    others = level_of(games, m, FixedLadder(), list(range(1, len(games))))  # type: ignore[arg-type]
+    assert before[0]["predicted"] == pytest.approx(others.expect(FixedLadder().rates)[0])
     assert before[0]["baseline"] == pytest.approx(float(FixedLadder().rates.rates.mean()))
 
 
@@ -85,20 +89,83 @@ def test_a_strong_table_expects_more_than_a_weak_one_and_next_is_nearest_the_tar
     m = measured(SPREAD, 12)
     strong = [game(True)] * 11 + [game(False)]
     weak = [game(False)] * 10 + [game(True)] * 2
-    ws, wk = (weights_of(judge(g, m)) for g in (strong, weak))  # type: ignore[arg-type]
-    assert ws[-1] > ws[0] and wk[0] + wk[1] + wk[2] > wk[-1]
+    ls, lk = (level_of(g, m, FixedLadder()) for g in (strong, weak))  # type: ignore[arg-type]
+    assert ls.weights[-1] > ls.weights[0] and lk.weights[:3].sum() > lk.weights[-1]
     campaign = campaign_difficulty()
     rates = row_rates(campaign[("b19", 2)])
-    assert rates.expect(ws, [8])[0] > rates.expect(wk, [2])[0] + 0.3
+    assert ls.expect(rates)[0] > lk.expect(rates)[0] + 0.3
     table = Table("t", strong)  # type: ignore[arg-type]
-    nxt = next_missions(table, ws, list(range(5, 9)), campaign, 0.6)
+    nxt = next_missions(table, ls, campaign, 0.6)
     assert all(e["players"] == 2 and e["mission"].startswith("b") for e in nxt)
     assert "b19" not in [e["mission"] for e in nxt]  # cleared at this table
     gaps = [abs(e["predicted"] - 0.6) for e in nxt]
     assert gaps == sorted(gaps) and len(nxt) == 19
     for e in nxt:
         assert e["ci95"][0] <= e["predicted"] <= e["ci95"][1]
-    assert [e["mission"] for e in next_missions(table, ws, [8], campaign, 0.99)][:1] != [nxt[0]["mission"]]
+    assert [e["mission"] for e in next_missions(table, ls, campaign, 0.99)][:1] != [nxt[0]["mission"]]
+
+
+def deals(rows: list[list[int]]) -> Measured:
+    """Replays deal by deal: rows[r][g], the clears of rung r's replays of deal g."""
+    clears = np.array(rows, np.int64)
+    zeros = np.zeros_like(clears)
+    return Measured(clears, zeros, zeros, PLAYS)
+
+
+class DealLadder:
+    """The mission rates the replays below give: the weak rungs 0.2, the strong ones 0.8."""
+
+    rates = Rates("b19", 2, np.array([0.2] * 3 + [0.8] * 6), np.full(N, 500), "campaign")
+
+    def of(self, _game) -> Rates:
+        return self.rates
+
+
+def test_a_table_of_one_rung_follows_the_deal_and_one_making_mistakes_is_not_pinned_to_a_rung():
+    # 20 deals: the weak rungs (greedy, heuristic, planner) clear the first 4 in every replay and
+    # nothing else; the strong rungs (search) clear every deal but the last 4
+    weak = [PLAYS] * 4 + [0] * 16
+    strong = [PLAYS] * 16 + [0] * 4
+    m = deals([weak] * 3 + [[min(c, rung_plays(k, PLAYS)) for c in strong] for _, k in RUNGS[3:]])
+    ladder = DealLadder()
+    # a table of a strong rung clears exactly the deals the strong rungs clear
+    bot = [game(c > 0) for c in strong]
+    lb = level_of(bot, m, ladder)  # type: ignore[arg-type]
+    assert lb.weights[3:].sum() > 0.99 and lb.deal_share > 0.7 and lb.deal == "follows"  # they follow the deal
+    assert lb.beyond == "as" and abs(lb.shift) < 1e-6  # it does what its rung does
+    # a table between the rungs: it clears the 4 easy deals and 5 of the 12 only strong rungs
+    # clear (9 of 20); `rate`'s deal-by-deal rating puts it on a weak rung, sure of it
+    between = [game(i < 9) for i in range(20)]
+    judged = weights_of(judge(between, m))  # type: ignore[arg-type]
+    assert judged[:3].sum() > 0.9 and float(judged @ ladder.rates.rates) < 0.3
+    level = level_of(between, m, ladder)  # type: ignore[arg-type]
+    assert level.deal_share < min(0.7, lb.deal_share - 0.2)  # its results follow the deal less
+    assert level.shift > 0.5 and level.deal != "follows"  # it clears more than the weak rungs
+    p, lo, hi = level.expect(ladder.rates)
+    assert 0.3 < p < 0.6 and lo < 9 / 20 < hi  # near what it did, not at a rung's rate
+
+
+def test_the_shift_beyond_the_rung():
+    half = np.full(10, 0.5)
+    u, sd = fit_shift(half, np.array([True, False] * 5))
+    assert abs(u) < 1e-9 and 0 < sd < 1  # as many wins as expected: no shift, surer than the prior
+    up, sd_up = fit_shift(half, np.array([True] * 8 + [False] * 2))
+    assert 0 < up < np.log(8 / 2)  # towards the results, held back by the prior
+    more, sd_more = fit_shift(np.full(40, 0.5), np.array([True] * 32 + [False] * 8))
+    assert up < more < np.log(8 / 2) and sd_more < sd_up  # more games: nearer the data, surer
+    assert fit_shift(half, np.array([True] * 8 + [False] * 2)) == (up, sd_up)  # deterministic
+    # the interval: a single rung and no doubt about the shift is a point; doubt widens it
+    rates = FixedLadder().rates
+    one = np.eye(len(RUNGS))[2]
+    p, lo, hi = Level(one, 1.0, 0.0, 0.0).expect(rates)
+    assert p == pytest.approx(rates.rates[2]) and lo == pytest.approx(p) and hi == pytest.approx(p)
+    p2, lo2, hi2 = Level(one, 1.0, 0.0, 0.8).expect(rates)
+    assert p2 == pytest.approx(p) and lo2 < p - 0.05 and hi2 > p + 0.05
+    p3, *_ = Level(one, 1.0, 1.0, 0.0).expect(rates)
+    assert p3 > p  # a table that clears more than its rung expects more
+    assert Level(one, 1.0, 1.0, 0.4).beyond == "more" and Level(one, 1.0, -1.0, 0.4).beyond == "fewer"
+    assert Level(one, 1.0, 1.0, 0.6).beyond == "as"  # the shift's 95 % interval holds 0
+    assert [Level(one, b, 0.0, 1.0).deal for b in (0.9, 0.5, 0.2)] == ["follows", "unsure", "less"]
 
 
 def test_brier_and_the_reliability_bins():
@@ -217,7 +284,11 @@ def test_calibrate_document_text_and_picture(tmp_path):
     assert two["tables"][1]["predictions"] == doc["tables"][1]["predictions"]
     assert two["calibration"] == c and two["missions"] == doc["missions"]
     alone = measure(games[1], 2, 1, 1)
-    weights = weights_of(judge(games[1], alone))
-    assert [round(float(w), 4) for w in weights] == list(doc["tables"][1]["weights"].values())
+    level = level_of(games[1], alone, Ladder(1, 1))
+    assert [round(float(w), 4) for w in level.weights] == list(doc["tables"][1]["weights"].values())
+    assert doc["tables"][1]["level"] == level.document()
+    # its place on the ladder is `rate`'s, from the same replays
+    j = judge(games[1], alone)
+    assert doc["tables"][1]["best"]["policy"] == RUNGS[j["best_index"]][0]
     text = run("calibrate", tmp_path / "strong", tmp_path / "weak", "--plays", 2, "--workers", 1)
     assert text.exit_code == 0 and "table strong" in text.output and "Brier" in text.output

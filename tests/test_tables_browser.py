@@ -38,6 +38,10 @@ def test_the_tables_tab_lists_tables_and_draws_what_they_teach(browser, served, 
     page.wait_for_selector("[data-reliability] [data-bin]", timeout=300_000)
     levels = page.eval_on_selector_all("[data-level]", "ls => ls.map(l => l.textContent)")
     assert len(levels) == 3 and all("plays like" in x for x in levels)
+    # each table's level beyond its rung, in the server's terms
+    beyond = page.eval_on_selector_all("[data-level] [data-beyond]", "bs => bs.map(b => b.dataset.beyond)")
+    assert len(beyond) == 3 and set(beyond) <= {"more", "fewer", "as"}
+    assert all("the deal" in x for x in levels)
     assert page.locator("[data-next]").count() >= 3
     wait_text(page, "#tb-check", r"Brier score \d\.\d{3} against \d\.\d{3}")
     games = sum(int(g) for g in page.eval_on_selector_all("[data-bin]", "bs => bs.map(b => b.dataset.games)"))

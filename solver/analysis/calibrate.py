@@ -7,11 +7,26 @@ the ladder replays every logged deal; ``rate.judge``: the log-likelihood of the 
 per rung, the best rung and the plausible ones). The same seed gives each table the figures
 `rate` gives its logs alone, whatever the other tables and the workers.
 
-**Expecting.** A table's clear rate at a mission is the ladder's rates there (the campaign's
-measured row for a bundled mission, else each rung plays the mission) averaged with the weights
-the table's games give the rungs: weight of rung r proportional to exp(log-likelihood of r), a
-uniform prior over the nine rungs (so a rung ruled out by the games weighs almost nothing). The
-interval spans the 95 % Wilson intervals of the plausible rungs, as `rate`'s predictions do.
+**A table's level.** Real tables are no rung: they mix players, make mistakes, have good and bad
+evenings. Judged deal by deal as `rate` judges, a table that loses some deals its rung always
+clears is put on a rung far too weak (and one that clears a few deals its rung loses, too strong),
+and its predictions are overconfident. So a table's level is three things learned from its
+finished games (``level_of``):
+
+* its rung r (weights over the nine rungs, a uniform prior);
+* how much of its results the deal decides, b in DEAL_SHARES (a uniform prior): a game is cleared
+  with probability b (c + 1/2)/(n + 1) + (1 - b) R, where the rung cleared c of its n replays of
+  that deal and R is the rung's clear rate at the mission (b = 1 is `rate`'s likelihood; b = 0 hears
+  only the mission). A table of one rung keeps b near 1; a table making mistakes is told by a low b;
+* a shift u in logits beyond its rung (a normal prior of standard deviation PRIOR_SD, the joint
+  fit's): the maximum a posteriori of its results given logit p_g = logit(expected_g) + u, with
+  expected_g the weighted rungs' rate at game g's mission, and the shift's standard error.
+
+**Expecting.** A table's clear rate at a mission is logit^-1(logit(sum_r w_r R_r) + u) with R_r
+the ladder's rates there (the campaign's measured row for a bundled mission, else each rung plays
+the mission). Its 95 % interval is that of the rate over the rungs (by their weights) and the
+shift (normal, its standard error), and holds the expectation. Chosen on simulated tables and held
+against fresh ones (docs/rate.md, benchmarks/RESULTS.md).
 
 **Checked against what happens (leave one out).** For every finished game, the table is rated
 again on its other games only (the same replays: a subset of the measure) and the game's mission
@@ -40,7 +55,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.analysis.ladder import RUNGS, rung_games, rung_label
-from solver.analysis.rate import Measured, RatedGame, judge, measure, rung_rate
+from solver.analysis.rate import Measured, RatedGame, judge, measure, rung_plays, rung_rate
 from solver.core.stats import wilson
 from solver.io.catalog import load_catalog
 from solver.io.difficulty import MeasuredRow, campaign_difficulty
@@ -50,8 +65,13 @@ from solver.io.records import mission_text
 
 TARGET = 0.6  # `next`: the clear rate a table is suggested to aim at
 BINS = 10  # the reliability diagram's bins: tenths of the predicted rate
-PRIOR_SD = 1.0  # the joint fit's prior on a table's and a mission's shift, in logits
-EDGE = 0.01  # a ladder rate of 0 or 1 is taken as 0.01 or 0.99 in the joint fit (a finite logit)
+PRIOR_SD = 1.0  # the prior on a table's and a mission's shift, in logits
+EDGE = 0.01  # a ladder rate of 0 or 1 is taken as 0.01 or 0.99 beside a shift (a finite logit)
+DEAL_SHARES = (1.0, 0.75, 0.5, 0.25, 0.0)  # how much of a table's results the deal decides (uniform prior)
+DEAL_FOLLOWS = 0.65  # the deal's share from which a table's results are said to follow the deal
+RATE_EDGE = 0.005  # a rung's mission rate of 0 or 1, in the likelihood: no result is impossible
+Z = 1.959964  # the 95 % point of the normal
+SHIFT_POINTS = 41  # the shift's normal, as quantiles, for the interval
 
 
 @dataclass
@@ -79,11 +99,83 @@ class Rates:
         return float(self.rates.mean())
 
     def expect(self, weights: np.ndarray, plausible: list[int]) -> tuple[float, float, float]:
-        """(expected clear rate, low, high): the rungs' rates by the weights; the interval spans the
-        plausible rungs' 95 % Wilson intervals (and the expectation)."""
+        """(expected clear rate, low, high) of a rung rating alone: the rungs' rates by the weights;
+        the interval spans the plausible rungs' 95 % Wilson intervals (and the expectation)."""
         p = float(weights @ self.rates)
         ends = [wilson(round(float(self.rates[i]) * int(self.games[i])), int(self.games[i])) for i in plausible]
         return p, min([p] + [lo for lo, _ in ends]), max([p] + [hi for _, hi in ends])
+
+
+def logit(p):
+    p = np.clip(p, EDGE, 1 - EDGE)
+    return np.log(p) - np.log1p(-p)
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _normal_points(n: int = SHIFT_POINTS) -> np.ndarray:
+    """n equally likely points of the standard normal (the midpoints of n slices, by bisection:
+    no scipy)."""
+    from math import erf, sqrt
+
+    def quantile(q: float) -> float:
+        lo, hi = -8.0, 8.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if 0.5 * (1 + erf(mid / sqrt(2))) < q else (lo, mid)
+        return (lo + hi) / 2
+
+    return np.array([quantile((i + 0.5) / n) for i in range(n)])
+
+
+NORMAL = _normal_points()
+
+
+@dataclass(frozen=True)
+class Level:
+    """A table's level from some of its games (``level_of``): its rung's weights, how much its
+    results follow the deal (the mean of b), and its shift beyond its rung in logits."""
+
+    weights: np.ndarray  # per rung of RUNGS
+    deal_share: float
+    shift: float
+    shift_sd: float
+
+    def expect(self, rates: Rates) -> tuple[float, float, float]:
+        """(expected clear rate, low, high) at the mission of ``rates``: the interval holds 95 % of
+        the rate over the rungs (by their weights) and the shift (its normal)."""
+        p = float(sigmoid(logit(float(self.weights @ rates.rates)) + self.shift))
+        us = self.shift + self.shift_sd * NORMAL
+        values = sigmoid(logit(rates.rates)[:, None] + us[None, :]).ravel()
+        mass = np.repeat(self.weights / len(us), len(us))
+        order = np.argsort(values, kind="stable")
+        cum = np.cumsum(mass[order])
+        lo = float(values[order][min(int(np.searchsorted(cum, 0.025)), len(cum) - 1)])
+        hi = float(values[order][min(int(np.searchsorted(cum, 0.975)), len(cum) - 1)])
+        return p, min(p, lo), max(p, hi)
+
+    @property
+    def beyond(self) -> str:
+        """"more" or "fewer": the table clears more (fewer) games than its rung would, the shift's 95 %
+        interval clear of 0; "as": as its rung."""
+        if self.shift - Z * self.shift_sd > 0:
+            return "more"
+        return "fewer" if self.shift + Z * self.shift_sd < 0 else "as"
+
+    @property
+    def deal(self) -> str:
+        """"follows": the table's results follow the deal as a rung's do (the deal's share at least
+        DEAL_FOLLOWS); "less": they follow it much less (at most 1 - DEAL_FOLLOWS: mistakes, mixed
+        play); "unsure": its games do not tell yet."""
+        if self.deal_share >= DEAL_FOLLOWS:
+            return "follows"
+        return "less" if self.deal_share <= 1 - DEAL_FOLLOWS else "unsure"
+
+    def document(self) -> dict:
+        return {"deal_share": round(self.deal_share, 4), "deal": self.deal, "shift": round(self.shift, 4),
+                "shift_sd": round(self.shift_sd, 4), "beyond": self.beyond}
 
 
 def row_rates(row: MeasuredRow) -> Rates:
@@ -128,6 +220,43 @@ class Ladder:
         return self.cache[key]
 
 
+def fit_shift(expected: np.ndarray, won: np.ndarray, sd: float = PRIOR_SD) -> tuple[float, float]:
+    """(u, its standard error): the maximum a posteriori of logit p = logit(expected) + u, u ~
+    Normal(0, sd), by Newton's method (a concave objective: the same data, the same numbers)."""
+    offset, y, u = logit(expected), won.astype(float), 0.0
+    h = 1 / sd**2
+    for _ in range(100):
+        p = sigmoid(offset + u)
+        g = float(np.sum(y - p)) - u / sd**2
+        h = float(np.sum(p * (1 - p))) + 1 / sd**2
+        step = max(-2.0, min(2.0, g / h))
+        u += step
+        if abs(step) < 1e-12:
+            break
+    p = sigmoid(offset + u)
+    return u, float(1 / np.sqrt(np.sum(p * (1 - p)) + 1 / sd**2))
+
+
+def level_of(games: list[RatedGame], m: Measured, ladder: Ladder, subset: list[int] | None = None) -> Level:
+    """A table's level from ``subset`` of its games (default all; unfinished ones say nothing)."""
+    subset = list(range(len(games))) if subset is None else subset
+    finished = [g for g in subset if games[g].cleared is not None]
+    if not finished:
+        return Level(np.full(len(RUNGS), 1 / len(RUNGS)), float(np.mean(DEAL_SHARES)), 0.0, PRIOR_SD)
+    won = np.array([bool(games[g].cleared) for g in finished])
+    n = np.array([rung_plays(k, m.plays) for _, k in RUNGS], float)[:, None]
+    deal = (m.clears[:, finished] + 0.5) / (n + 1)
+    mission = np.clip(np.array([ladder.of(games[g]).rates for g in finished]).T, RATE_EDGE, 1 - RATE_EDGE)
+    ll = np.array([np.where(won, np.log(p), np.log1p(-p)).sum(axis=1)
+                   for p in (b * deal + (1 - b) * mission for b in DEAL_SHARES)])  # shares x rungs
+    joint = np.exp(ll - ll.max())
+    joint /= joint.sum()
+    weights = joint.sum(axis=0)
+    share = float(joint.sum(axis=1) @ np.array(DEAL_SHARES))
+    u, sd = fit_shift(mission.T @ weights, won)
+    return Level(weights, share, u, sd)
+
+
 def weights_of(judged: dict) -> np.ndarray:
     """The rungs' weights from a rating: proportional to the likelihood of the table's results."""
     ll = np.array([r["log_likelihood"] for r in judged["rungs"]], float)
@@ -153,9 +282,8 @@ def leave_one_out(games: list[RatedGame], m: Measured, ladder: Ladder) -> list[d
         if game.cleared is None:
             continue
         others = [h for h in range(len(games)) if h != g]
-        j = judge(games, m, others)
         rates = ladder.of(game)
-        p, lo, hi = rates.expect(weights_of(j), j["plausible_index"])
+        p, lo, hi = level_of(games, m, ladder, others).expect(rates)
         out.append({"game": game.path, "mission": rates.mission, "players": rates.players,
                     "cleared": bool(game.cleared), "predicted": p, "ci95": [lo, hi], "baseline": rates.baseline})
     return out
@@ -229,7 +357,7 @@ def heard(tables: list[Table], expected: list[list[float]]) -> list[dict]:
     return out
 
 
-def next_missions(table: Table, weights: np.ndarray, plausible: list[int], campaign: dict, target: float) -> list[dict]:
+def next_missions(table: Table, level: Level, campaign: dict, target: float) -> list[dict]:
     """The bundled missions the table has not cleared at its number of players, nearest the target first."""
     n = table_players(table)
     cleared = {g.mission.id for g in table.games if g.cleared and g.start.players == n}
@@ -237,7 +365,7 @@ def next_missions(table: Table, weights: np.ndarray, plausible: list[int], campa
     for (mission, players), row in sorted(campaign.items()):
         if players != n or mission in cleared or not all(rung_label(p, k) in row.rates for p, k in RUNGS):
             continue
-        p, lo, hi = row_rates(row).expect(weights, plausible)
+        p, lo, hi = level.expect(row_rates(row))
         out.append({"mission": mission, "players": n, "predicted": round(p, 4), "ci95": [round(lo, 4), round(hi, 4)]})
     out.sort(key=lambda e: (abs(e["predicted"] - target), e["mission"]))
     return out
@@ -252,11 +380,12 @@ def measure_tables(tables: list[Table], plays: int, seed: int = 1, workers: int 
 
 
 def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, target: float = TARGET,
-              progress=None, whole: Measured | None = None) -> dict:
-    """`kakapo calibrate`'s document (``whole``: the replays, when measure_tables made them already)."""
+              progress=None, whole: Measured | None = None, ladder: Ladder | None = None) -> dict:
+    """`kakapo calibrate`'s document (``whole``: the replays, when measure_tables made them already;
+    ``ladder``: where the rungs' rates are looked up, the campaign's or played by default)."""
     if whole is None and any(t.games for t in tables):
         whole = measure_tables(tables, plays, seed, workers, progress)
-    ladder = Ladder(seed, workers)
+    ladder = Ladder(seed, workers) if ladder is None else ladder
     docs, predictions, expected = [], [], []
     start = 0
     for table in tables:
@@ -265,7 +394,8 @@ def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, 
         assert whole is not None
         m = Measured(whole.clears[:, cols], whole.same[:, cols], whole.decisions[:, cols], plays)
         j = judge(table.games, m)
-        w = weights_of(j)
+        level = level_of(table.games, m, ladder)
+        w = level.weights
         expected.append([float(w @ ladder.of(g).rates) for g in table.games])
         loo = leave_one_out(table.games, m, ladder)
         predictions += loo
@@ -275,7 +405,8 @@ def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, 
                      "best": _rung(best), "plausible": [_rung(i) for i in j["plausible_index"]],
                      "told_apart": len(j["plausible_index"]) == 1,
                      "weights": {rung_label(*RUNGS[i]): round(float(w[i]), 4) for i in range(len(RUNGS))},
-                     "next": next_missions(table, w, j["plausible_index"], ladder.campaign, target),
+                     "level": level.document(),
+                     "next": next_missions(table, level, ladder.campaign, target),
                      "predictions": [{**e, "predicted": round(e["predicted"], 4),
                                       "ci95": [round(x, 4) for x in e["ci95"]],
                                       "baseline": round(e["baseline"], 4)} for e in loo]})

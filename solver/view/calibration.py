@@ -12,6 +12,17 @@ def _pc(x: float) -> str:
     return f"{x:.0%}"
 
 
+def level_words(level: dict) -> str:
+    """How the table's level reads beyond its rung: the deal's share and the shift."""
+    follows = {"follows": "its results follow the deal as a bot's do",
+               "less": "its results follow the deal less than a bot's (mistakes, mixed play): what it should "
+                       "expect leans on the missions' clear rates",
+               "unsure": "its games do not tell yet how closely its results follow the deal"}[level["deal"]]
+    shift = {"more": "it clears more games than that rung would", "fewer": "it clears fewer games than that rung "
+             "would", "as": "it clears about as many games as that rung"}[level["beyond"]]
+    return f"{follows} (deal's share {level['deal_share']:.0%}); {shift} (shift {level['shift']:+.2f} logit)"
+
+
 def calibrate_lines(doc: dict) -> list[str]:
     """The tables, the check of the predictions and the missions, for a player to read."""
     c = doc["calibration"]
@@ -27,6 +38,7 @@ def calibrate_lines(doc: dict) -> list[str]:
         else:
             names = ", ".join(rung_label(p["policy"], p["samples"]) for p in t["plausible"])
             out.append(f"  plays like {best}; its games cannot tell apart {names}")
+        out.append(f"  {level_words(t['level'])}")
         if t["next"]:
             shown = "; ".join(f"{e['mission']} {_pc(e['predicted'])} (95 % {_pc(e['ci95'][0])} .. "
                               f"{_pc(e['ci95'][1])})" for e in t["next"][:NEXT_SHOWN])

@@ -75,6 +75,14 @@ export function createTables() {
         ? `these games cannot tell apart ${p.length} rungs, from ${p[0]} to ${p[p.length - 1]}: more games will`
         : `these games cannot tell apart ${p.join(", ")}`;
       li.append(el("strong", t.table), `: ${t.games} game(s), ${t.cleared} cleared; plays like ${rungName(t.best)} (${ruled}).`);
+      const lv = t.level;
+      const beyond = { more: "it clears more games than that rung would", fewer: "it clears fewer games than that rung would",
+        as: "it clears about as many games as that rung" }[lv.beyond];
+      const deal = { follows: "Its results follow the deal as a bot's do",
+        less: "Its results follow the deal less than a bot's (mistakes, mixed play), so what it should expect leans on the missions' clear rates",
+        unsure: "Its games do not tell yet how closely its results follow the deal" }[lv.deal];
+      li.append(el("span", ` ${deal}; ${beyond}.`,
+      null, { "data-beyond": lv.beyond }));
       if (t.next && t.next.length) {
         const next = el("ol", null, "next");
         next.append(...t.next.slice(0, 3).map((n) => el("li", `${n.mission} with ${n.players}: expect ${whole(n.predicted)} `
