@@ -24,7 +24,6 @@ from solver.analysis.calibrate import (
     next_missions,
     reliability,
     row_rates,
-    weights_of,
 )
 from solver.analysis.ladder import RUNGS
 from solver.analysis.rate import Measured, judge, rung_plays
@@ -34,6 +33,13 @@ from solver.io.difficulty import campaign_difficulty
 
 PLAYS = 10
 N = len(RUNGS)
+
+
+def weights_of(judged: dict) -> np.ndarray:
+    """`rate`'s rating as weights over the rungs: proportional to the likelihood of the results."""
+    ll = np.array([r["log_likelihood"] for r in judged["rungs"]], float)
+    w = np.exp(ll - ll.max())
+    return w / w.sum()
 
 
 def run(*args):

@@ -98,13 +98,6 @@ class Rates:
         """The mission's clear rate over the ladder's rungs: what a table picked at random expects."""
         return float(self.rates.mean())
 
-    def expect(self, weights: np.ndarray, plausible: list[int]) -> tuple[float, float, float]:
-        """(expected clear rate, low, high) of a rung rating alone: the rungs' rates by the weights;
-        the interval spans the plausible rungs' 95 % Wilson intervals (and the expectation)."""
-        p = float(weights @ self.rates)
-        ends = [wilson(round(float(self.rates[i]) * int(self.games[i])), int(self.games[i])) for i in plausible]
-        return p, min([p] + [lo for lo, _ in ends]), max([p] + [hi for _, hi in ends])
-
 
 def logit(p):
     p = np.clip(p, EDGE, 1 - EDGE)
@@ -255,13 +248,6 @@ def level_of(games: list[RatedGame], m: Measured, ladder: Ladder, subset: list[i
     share = float(joint.sum(axis=1) @ np.array(DEAL_SHARES))
     u, sd = fit_shift(mission.T @ weights, won)
     return Level(weights, share, u, sd)
-
-
-def weights_of(judged: dict) -> np.ndarray:
-    """The rungs' weights from a rating: proportional to the likelihood of the table's results."""
-    ll = np.array([r["log_likelihood"] for r in judged["rungs"]], float)
-    w = np.exp(ll - ll.max())
-    return w / w.sum()
 
 
 def _rung(i: int) -> dict:
