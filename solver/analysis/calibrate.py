@@ -50,6 +50,7 @@ games), the ladder's expectation for those games and d_k.
 from __future__ import annotations
 
 from collections import Counter
+from math import erf, sqrt
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -111,7 +112,6 @@ def sigmoid(x):
 def _normal_points(n: int = SHIFT_POINTS) -> np.ndarray:
     """n equally likely points of the standard normal (the midpoints of n slices, by bisection:
     no scipy)."""
-    from math import erf, sqrt
 
     def quantile(q: float) -> float:
         lo, hi = -8.0, 8.0
