@@ -50,8 +50,8 @@ games), the ladder's expectation for those games and d_k.
 from __future__ import annotations
 
 from collections import Counter
-from math import erf, sqrt
 from dataclasses import dataclass, field
+from math import erf, sqrt
 
 import numpy as np
 
