@@ -33,9 +33,10 @@ def calibrate(tables, target, plays, seed, workers, png_path, as_json):
     games whose logs name who played are grouped by those names. Each table is rated on the
     ladder as `kakapo rate` does; what it should expect comes from its level: its rung, how
     closely its results follow the deal (mistakes and mixed play follow it less) and its shift
-    beyond the rung. Every game's clear rate is predicted from the table's other games only and set against its result (Brier score, reliability bins), beside a baseline
-    that ignores the table; the bundled missions a table has not cleared are listed nearest
-    --target first; the missions' difficulty is fitted from every table's games, the ladder as
+    beyond the rung. Every game's clear rate is predicted from the table's other games only and
+    set against its result (Brier score, reliability bins), beside a baseline that ignores the
+    table; the bundled missions a table has not cleared are listed nearest --target first; the
+    missions' difficulty is fitted from every table's games, the ladder as
     the prior. docs/rate.md says how to read it.
 
     \b
