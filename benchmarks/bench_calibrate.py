@@ -19,6 +19,7 @@ defaults) on ``--workers`` processes, timed. Then against the truth:
 
 ``--again FILE`` judges the replays an earlier ``--out`` saved again, with the fit as it is now (the
 same replays and results; no game is played): to hold a change of the fit against the same tables.
+With ``--first K``, each table's first K games only: how the fit does for tables that played fewer.
 """
 
 from __future__ import annotations
@@ -153,23 +154,29 @@ class CampaignLadder(Ladder):
         return row_rates(self.campaign[(game.mission.id, game.start.players)])
 
 
-def saved_tables(raw: dict) -> list[Table]:
-    """The tables an earlier --out saved: each game's mission, players and result, in order."""
+def saved_tables(raw: dict, first: int | None = None) -> tuple[list[Table], list[int]]:
+    """The tables an earlier --out saved (each game's mission, players and result, in order), each
+    cut to its first ``first`` games; and the saved columns kept."""
     tables: dict[str, list] = {}
+    kept = []
     for i, (mission, players, cleared, table) in enumerate(raw["games"]):
-        tables.setdefault(table, []).append(SimpleNamespace(
-            cleared=cleared, path=f"{table}/{i:03d}", mission=SimpleNamespace(id=mission),
-            start=SimpleNamespace(players=players), note=None))
-    return [Table(name, games) for name, games in tables.items()]  # type: ignore[arg-type]
+        games = tables.setdefault(table, [])
+        if first is not None and len(games) >= first:
+            continue
+        kept.append(i)
+        games.append(SimpleNamespace(cleared=cleared, path=f"{table}/{i:03d}", mission=SimpleNamespace(id=mission),
+                                     start=SimpleNamespace(players=players), note=None))
+    return [Table(name, games) for name, games in tables.items()], kept  # type: ignore[arg-type]
 
 
-def again(path: Path, workers: int) -> tuple[dict, dict, float]:
-    """(the document, the true rates, 0 s): an earlier --out's replays judged by the fit as it is now."""
+def again(path: Path, workers: int, first: int | None = None) -> tuple[dict, dict, float]:
+    """(the document, the true rates, 0 s): an earlier --out's replays judged by the fit as it is
+    now (``first``: each table's first games only, as if it had played no more)."""
     saved = json.loads(path.read_text())
     raw, plays = saved["measured"], saved["doc"]["plays"]
-    whole = Measured(np.array(raw["clears"], np.int64), np.array(raw["same"], np.int64),
-                     np.array(raw["decisions"], np.int64), plays)
-    doc = calibrate(saved_tables(raw), plays, 1, workers, whole=whole, ladder=CampaignLadder(1, workers))
+    tables, kept = saved_tables(raw, first)
+    whole = Measured(*(np.array(raw[k], np.int64)[:, kept] for k in ("clears", "same", "decisions")), plays)
+    doc = calibrate(tables, plays, 1, workers, whole=whole, ladder=CampaignLadder(1, workers))
     return doc, saved["truth"], 0.0
 
 
@@ -214,12 +221,13 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--again", type=Path, nargs="+", default=None,
                     help="judge earlier --out files' replays again (each, then pooled)")
+    ap.add_argument("--first", type=int, default=None, help="with --again: each table's first K games only")
     args = ap.parse_args()
     if args.again:
         pooled = []
         for path in args.again:
             print(f"\n## {path}")
-            doc, true, _ = again(path, args.workers)
+            doc, true, _ = again(path, args.workers, args.first)
             report(doc, true)
             pooled += [(e["predicted"], e["cleared"]) for t in doc["tables"] for e in t["predictions"]]
         bins = reliability(pooled)
