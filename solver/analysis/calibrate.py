@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from math import erf, sqrt
+from statistics import NormalDist
 
 import numpy as np
 
@@ -109,21 +109,8 @@ def sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
 
 
-def _normal_points(n: int = SHIFT_POINTS) -> np.ndarray:
-    """n equally likely points of the standard normal (the midpoints of n slices, by bisection:
-    no scipy)."""
-
-    def quantile(q: float) -> float:
-        lo, hi = -8.0, 8.0
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if 0.5 * (1 + erf(mid / sqrt(2))) < q else (lo, mid)
-        return (lo + hi) / 2
-
-    return np.array([quantile((i + 0.5) / n) for i in range(n)])
-
-
-NORMAL = _normal_points()
+# the shift's normal as SHIFT_POINTS equally likely points (the midpoints of as many slices)
+NORMAL = np.array([NormalDist().inv_cdf((i + 0.5) / SHIFT_POINTS) for i in range(SHIFT_POINTS)])
 
 
 @dataclass(frozen=True)
@@ -215,19 +202,9 @@ class Ladder:
 
 def fit_shift(expected: np.ndarray, won: np.ndarray, sd: float = PRIOR_SD) -> tuple[float, float]:
     """(u, its standard error): the maximum a posteriori of logit p = logit(expected) + u, u ~
-    Normal(0, sd), by Newton's method (a concave objective: the same data, the same numbers)."""
-    offset, y, u = logit(expected), won.astype(float), 0.0
-    h = 1 / sd**2
-    for _ in range(100):
-        p = sigmoid(offset + u)
-        g = float(np.sum(y - p)) - u / sd**2
-        h = float(np.sum(p * (1 - p))) + 1 / sd**2
-        step = max(-2.0, min(2.0, g / h))
-        u += step
-        if abs(step) < 1e-12:
-            break
-    p = sigmoid(offset + u)
-    return u, float(1 / np.sqrt(np.sum(p * (1 - p)) + 1 / sd**2))
+    Normal(0, sd) (``map_logistic`` with one column)."""
+    theta, hess = map_logistic(np.ones((len(won), 1)), logit(expected), won, sd)
+    return float(theta[0]), float(1 / np.sqrt(hess[0, 0]))
 
 
 def level_of(games: list[RatedGame], m: Measured, ladder: Ladder, subset: list[int] | None = None) -> Level:
@@ -294,29 +271,38 @@ def reliability(pairs: list[tuple[float, bool]], bins: int = BINS) -> list[dict]
     return out
 
 
-def joint_fit(tables: np.ndarray, missions: np.ndarray, prior: np.ndarray, won: np.ndarray, n_tables: int,
-              n_missions: int, sd: float = PRIOR_SD, steps: int = 100) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The maximum a posteriori of logit p_g = logit(prior_g) + u[tables_g] - d[missions_g] with
-    u, d ~ Normal(0, sd): (u, d, fitted p). Newton's method on a concave objective, each step at
-    most 2 logits in any coordinate; the same data give the same numbers."""
-    n = n_tables + n_missions
-    x = np.zeros((len(won), n))
-    x[np.arange(len(won)), tables] = 1.0
-    x[np.arange(len(won)), n_tables + missions] = -1.0
-    offset = np.log(np.clip(prior, EDGE, 1 - EDGE)) - np.log1p(-np.clip(prior, EDGE, 1 - EDGE))
-    theta = np.zeros(n)
+def map_logistic(x: np.ndarray, offset: np.ndarray, won: np.ndarray, sd: float = PRIOR_SD,
+                 steps: int = 100) -> tuple[np.ndarray, np.ndarray]:
+    """(theta, the Hessian of the negative log posterior there): the maximum a posteriori of
+    logit p = offset + x theta, theta ~ Normal(0, sd). Newton's method on a concave objective, each
+    step at most 2 logits in any coordinate; the same data give the same numbers."""
+    theta = np.zeros(x.shape[1])
     y = won.astype(float)
+
+    def hessian() -> np.ndarray:
+        p = sigmoid(offset + x @ theta)
+        return (x * (p * (1 - p))[:, None]).T @ x + np.eye(x.shape[1]) / sd**2
+
     for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(offset + x @ theta)))
-        grad = x.T @ (y - p) - theta / sd**2
-        hess = (x * (p * (1 - p))[:, None]).T @ x + np.eye(n) / sd**2
-        step = np.linalg.solve(hess, grad)
+        grad = x.T @ (y - sigmoid(offset + x @ theta)) - theta / sd**2
+        step = np.linalg.solve(hessian(), grad)
         step *= min(1.0, 2.0 / max(float(np.abs(step).max()), 1e-300))
         theta += step
         if float(np.abs(step).max()) < 1e-10:
             break
-    p = 1.0 / (1.0 + np.exp(-(offset + x @ theta)))
-    return theta[:n_tables], theta[n_tables:], p
+    return theta, hessian()
+
+
+def joint_fit(tables: np.ndarray, missions: np.ndarray, prior: np.ndarray, won: np.ndarray, n_tables: int,
+              n_missions: int, sd: float = PRIOR_SD, steps: int = 100) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The maximum a posteriori of logit p_g = logit(prior_g) + u[tables_g] - d[missions_g] with
+    u, d ~ Normal(0, sd): (u, d, fitted p)."""
+    x = np.zeros((len(won), n_tables + n_missions))
+    x[np.arange(len(won)), tables] = 1.0
+    x[np.arange(len(won)), n_tables + missions] = -1.0
+    offset = logit(prior)
+    theta, _ = map_logistic(x, offset, won, sd, steps)
+    return theta[:n_tables], theta[n_tables:], sigmoid(offset + x @ theta)
 
 
 def heard(tables: list[Table], expected: list[list[float]]) -> list[dict]:
