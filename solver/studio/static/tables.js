@@ -13,7 +13,7 @@ const rungName = (r) => (r.samples ? `${r.policy}-${r.samples}` : r.policy);
 // of those games cleared (y), its 95 % interval as a bar and its games as the point's size; a
 // calibrated table's points sit on the diagonal, within their bars.
 export function reliabilityChart(cal) {
-  const W = 320, H = 300, L = 40, B = 40, T = 12, R = 12;
+  const W = 330, H = 300, L = 52, B = 40, T = 12, R = 22;  // room for "50 %" beside the axis title and "100 %" at the end
   const x = (v) => L + v * (W - L - R);
   const y = (v) => T + (1 - v) * (H - T - B);
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, id: "reliability", role: "img", "data-reliability": "",
