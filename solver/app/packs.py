@@ -21,7 +21,7 @@ from solver.app.documents import Doc
 from solver.core.errors import InputError
 from solver.core.rules import Mission
 from solver.io.catalog import Catalog, load_catalog
-from solver.io.difficulty import data_digest, folder_table, measured_for
+from solver.io.difficulty import MeasuredRow, data_digest, folder_table, measured_for
 from solver.io.missionfile import catalog_beside, declared_pieces, load_mission
 from solver.io.packs import (
     DIFFICULTY,
@@ -133,6 +133,56 @@ def one_mission(arg: str, pieces: str | None) -> tuple[Catalog, Mission] | None:
     return found[0].catalog, found[0].mission
 
 
+def validate_inputs(files: list[str] | tuple[str, ...], pieces: str | None) -> tuple[Catalog, list[Path | FolderFile]]:
+    """`validate FILE...`: the files, a folder or a pack standing for its missions (``PACK/ID``
+    for one of them); the catalog: ``--pieces``, else the one the missions of a single folder or
+    pack were made with (found in it), else the bundled one."""
+    entries: list[Path | FolderFile] = []
+    folders: list[MissionFolder] = []
+    for arg in files:
+        inside = pack_member(arg)
+        p = Path(arg)
+        if inside is not None:
+            folder = read_pack(inside[0])
+            found = folder.mission(inside[1])
+            if found is None:
+                raise InputError(arg, "no such mission in the pack", "give one of: " + ", ".join(
+                    f"{inside[0]}/{x.stem}" for x in folder.missions))
+            entries.append(found)
+        elif p.is_dir() or looks_like_zip(p):
+            folder = read_missions_folder(p)
+            if not folder.missions:
+                raise InputError(arg, "no missions in it (no .toml file that is not a catalog)",
+                                 "give a folder or pack of missions")
+            entries.extend(folder.missions)
+        else:
+            entries.append(mission_path(arg))
+            continue
+        folders.append(folder)
+    if pieces is not None or len(folders) != 1:
+        return load_catalog(pieces), entries
+    declared = {declared_pieces(e.text) for e in entries if isinstance(e, FolderFile)}
+    if len(declared) != 1:
+        return load_catalog(), entries
+    return folder_catalog(folders[0], declared.pop(), None), entries
+
+
+def pack_campaign_inputs(directory: str | None, pieces: str | None) -> tuple[Catalog, bytes, list[FolderFile]] | None:
+    """`campaign PACK`: the catalog (``--pieces``, else the one the pack's missions were made with),
+    its file's bytes, and the pack's missions; None when ``directory`` is no pack."""
+    if directory is None or not looks_like_zip(Path(directory)):
+        return None
+    folder = read_pack(directory)
+    if not folder.missions:
+        raise InputError(directory, "no missions in the pack", "give a pack of missions")
+    if pieces is not None:
+        return load_catalog(pieces), Path(pieces).read_bytes(), folder.missions
+    declared = {declared_pieces(f.text) for f in folder.missions}
+    catalog = folder_catalog(folder, declared.pop(), None) if len(declared) == 1 else load_catalog()
+    own = next((f for f in folder.catalogs if f.label == catalog.source), None)
+    return catalog, own.data if own is not None else Path(catalog.source).read_bytes(), folder.missions
+
+
 # ---------------------------------------------------------------- the campaign a mission was measured in
 def campaign_place(src: MissionSource) -> tuple[dict[int, str], str | None]:
     """Where the mission falls in the campaign measured for its catalog, per player count, in words
@@ -140,7 +190,7 @@ def campaign_place(src: MissionSource) -> tuple[dict[int, str], str | None]:
     ``difficulty.json`` first, then the campaign measured for the catalog; ({}, None) when the
     mission (as its file is now) was measured in neither."""
     m = src.mission
-    tables = []
+    tables: list[tuple[dict[tuple[str, int], MeasuredRow], str | None]] = []
     if src.folder is not None and src.folder.difficulty is not None:
         tables.append((folder_table(src.folder, src.catalog.digest), src.folder.difficulty.label))
     tables.append(measured_for(src.catalog))
@@ -224,7 +274,7 @@ def make_pack(directory: str | Path, pieces: str | None = None, name: str | None
     folder = read_folder(directory)
     extra: list[FolderFile] = []
     if pieces is not None:
-        catalog = load_catalog(pieces)
+        load_catalog(pieces)  # a broken catalog is said now, naming its line
         path = Path(pieces)
         if folder.file(path.name) is None:
             extra.append(FolderFile(path.name, path.read_bytes(), str(path)))
@@ -238,11 +288,11 @@ def make_pack(directory: str | Path, pieces: str | None = None, name: str | None
     campaign = None
     difficulty = whole.difficulty
     if difficulty is None:
-        for digest in used:
-            catalog = next((s.catalog for s in sources if s.catalog.digest == digest), None)
-            table, where = measured_for(catalog) if catalog is not None else ({}, None)
-            if where not in (None, "bundled") and any(mid in {s.mission.id for s in sources} for mid, _ in table):
-                difficulty = FolderFile(DIFFICULTY, Path(where).read_bytes(), where)  # type: ignore[arg-type]
+        for src in sources:
+            table, where = measured_for(src.catalog)
+            if where is not None and where != "bundled" and Path(where).is_file() \
+                    and any(mid in {s.mission.id for s in sources} for mid, _ in table):
+                difficulty = FolderFile(DIFFICULTY, Path(where).read_bytes(), where)
                 break
     if difficulty is not None:
         measured = folder_table(MissionFolder(whole.where, False, whole.files, difficulty), None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solver.app.documents import Doc
 from solver.app.inputs import mission_of_text, table_size
@@ -22,6 +23,9 @@ from solver.io.paths import bundled_mission
 
 PAPERS = ("a4", "letter")
 PER_PAGE = (1, 2, 4)
+if TYPE_CHECKING:  # heavy at run time: matplotlib
+    from solver.view.printing import CardText
+
 SOLVE_SECONDS = 20.0  # the fewest pieces on a card: CP-SAT answers a mission in well under a second
 
 
@@ -84,7 +88,7 @@ def card_of(src: MissionSource, time_limit: float = SOLVE_SECONDS) -> tuple[Boar
     places, where = campaign_place(src)
     if not places:
         difficulty = "not measured"
-    elif len(places) == 1:
+    elif len(set(places.values())) == 1:
         difficulty = next(iter(places.values()))
     else:
         difficulty = "; ".join(f"{text} with {p} players" for p, text in places.items())
@@ -97,7 +101,7 @@ def card_of(src: MissionSource, time_limit: float = SOLVE_SECONDS) -> tuple[Boar
     return Board.start(m), doc
 
 
-def card_text(doc: Doc):
+def card_text(doc: Doc) -> CardText:
     from solver.view.printing import CardText  # heavy: matplotlib
 
     facts = [("Mode", f"{doc['mode']}, {players_text(doc['players'])}"),
@@ -159,9 +163,9 @@ def print_sheets(sources: list[MissionSource], players: int | None, paper: str =
     docs = [sheet_layout_of(src, players) for src in sources]
     layouts = [SheetLayout(d["title"], d["mission"], d["pieces"], d["players"], d["rounds"], d["plays"],
                            tuple(d["notes"])) for d in docs]
+    keys = ("mission", "pieces", "players", "rounds", "plays")
     return Printed(sheet_pdf(layouts, paper), len(layouts),
-                   [{"id": s.mission.id, "sheet": {k: d[k] for k in ("mission", "pieces", "players", "rounds", "plays")}}
-                    for s, d in zip(sources, docs, strict=True)])
+                   [{"id": s.mission.id, "sheet": {k: d[k] for k in keys}} for s, d in zip(sources, docs, strict=True)])
 
 
 def text_source(text: str, catalog: Catalog, name: str | None = None) -> MissionSource:

@@ -31,7 +31,6 @@ CUT = 6.0  # mm between a card and a cut line
 PT = 25.4 / 72  # mm in a point
 BOARD_CELLS = 12
 INK, GREY, LIGHT = "#111111", "#555555", "#aaaaaa"
-PDF_FONTS = {"pdf.fonttype": 42, "font.family": "DejaVu Sans"}  # TrueType, embedded: real text
 
 
 @dataclass(frozen=True)
@@ -91,6 +90,11 @@ def wrap(text: str, width_mm: float, size: float, bold: bool = False) -> list[st
     return textwrap.wrap(text, chars, break_on_hyphens=False) or [""]
 
 
+def _pdf_fonts() -> Any:
+    """TrueType fonts, embedded: the text stays text in the PDF."""
+    return plt.rc_context({"pdf.fonttype": 42, "font.family": "DejaVu Sans"})
+
+
 def pdf_bytes(pages: list[Figure], title: str) -> bytes:
     out = io.BytesIO()
     with PdfPages(out, metadata={"Title": title, "Creator": "kakapo", "Producer": "kakapo (matplotlib)",
@@ -108,7 +112,7 @@ def cards_pdf(cards: list[tuple[Board, CardText]], paper: str = "a4", per_page: 
     width, height = PAPER[paper]
     cell = cards_cell([card for _, card in cards], paper, per_page)  # one scale for every card printed
     pages = []
-    with plt.rc_context(PDF_FONTS):
+    with _pdf_fonts():
         for start in range(0, len(cards), per_page):
             page = Page(width, height)
             for slot, (board, card) in enumerate(cards[start:start + per_page]):
@@ -290,7 +294,7 @@ def sheet_pdf(sheets: list[SheetLayout], paper: str = "a4") -> bytes:
     `kakapo record` reads (comments start with #), with room to write by hand."""
     height, width = PAPER[paper]  # landscape
     pages = []
-    with plt.rc_context(PDF_FONTS):
+    with _pdf_fonts():
         for layout in sheets:
             page = Page(width, height)
             draw_sheet(page, layout)
