@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from solver.app.packs import make_pack, mission_sources, output_error, refuse_existing, unpack, write_output
-from solver.app.printing import PAPERS, SOLVE_SECONDS, print_cards, print_sheets
+from solver.app.printing import PAPERS, SOLVE_SECONDS, check_layout, print_cards, print_sheets
 from solver.cli.common import check_output_path, check_writable, emit_json, pieces_option, user_errors
 from solver.cli.group import main
 from solver.core.errors import InputError
@@ -46,6 +46,7 @@ def print_missions(missions, pdf_path, paper, per_page, sheet, players, pieces, 
     """
     if players is not None and not sheet:
         raise click.UsageError("--players goes with --sheet")
+    check_layout(paper, int(per_page), sheet)
     check_output_path(pdf_path, [*missions, pieces], ".pdf", "--pdf")
     if not force:
         refuse_existing(Path(pdf_path), "--pdf")

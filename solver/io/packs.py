@@ -205,7 +205,7 @@ def _check_member(info: zipfile.ZipInfo, where: str) -> str:
         raise refuse("a symbolic link (a pack holds plain files only)")
     if info.is_dir() or len(parts) > 1:
         raise refuse("inside a folder: a pack's files lie at its top", "make the pack with kakapo pack DIR --out FILE")
-    if info.create_system == 3 and mode and not stat.S_ISREG(mode):
+    if info.create_system == 3 and stat.S_IFMT(mode) not in (0, stat.S_IFREG):  # 0: no type written (a file)
         raise refuse("not a plain file (a pack holds plain files only)")
     if not NAME.match(name) or name != clean(name) or name.endswith((" ", ".")):
         raise refuse("not a plain file name (letters, digits, spaces, _ . - +, not starting with a dot)")
