@@ -83,6 +83,23 @@ def test_a_folder_packs_into_one_file_and_unpacks_to_the_same_files(tmp_path):
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no scratch left behind
 
 
+def test_a_pack_carries_what_reads_and_what_measures_its_missions_as_they_are(tmp_path):
+    d = fan_folder(tmp_path)
+    for n in FAN:  # every mission changed since the campaign was measured
+        (d / f"{n}.toml").write_text((d / f"{n}.toml").read_text() + "# changed\n")
+    pack = tmp_path / "box.kakapo"
+    res = run("pack", d, "--out", pack, "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["campaign"] is None and any("difficulty.json" in note for note in doc["notes"])
+    with zipfile.ZipFile(pack) as zf:
+        assert "difficulty.json" not in zf.namelist()
+    (d / "broken.toml").write_text('name = "Broken"\nmode = "buddy"\nclear = 1\nboard = "x"\n')
+    res = run("pack", d, "--out", tmp_path / "again.kakapo")
+    assert res.exit_code == 2 and "broken.toml" in res.output and "line" in res.output
+    assert not (tmp_path / "again.kakapo").exists()
+
+
 def test_unpack_never_writes_through_a_link(tmp_path):
     d = fan_folder(tmp_path)
     pack = tmp_path / "box.kakapo"

@@ -115,7 +115,8 @@ def mission_sources(arg: str, pieces: str | None = None) -> list[MissionSource]:
     path = mission_path(arg)
     catalog = load_catalog(pieces) if pieces is not None else catalog_beside(path)
     m = load_mission(path, catalog)
-    bundled = bundled_mission(m.id) is not None and path.resolve() == bundled_mission(m.id).resolve()  # type: ignore[union-attr]
+    found = bundled_mission(m.id)
+    bundled = found is not None and path.resolve() == found.resolve()
     folder = None if bundled else read_folder(path.parent if str(path.parent) else Path("."))
     return [MissionSource(m, catalog, path.read_bytes(), folder, bundled, path.name)]
 
@@ -294,9 +295,10 @@ def make_pack(directory: str | Path, pieces: str | None = None, name: str | None
                     and any(mid in {s.mission.id for s in sources} for mid, _ in table):
                 difficulty = FolderFile(DIFFICULTY, Path(where).read_bytes(), where)
                 break
-    if difficulty is not None:
-        measured = folder_table(MissionFolder(whole.where, False, whole.files, difficulty), None)
-        if any(mid in {s.mission.id for s in sources} for mid, _ in measured):
+    if difficulty is not None:  # kept when it measures some of these missions, as they are, for their catalog
+        carried = MissionFolder(whole.where, False, whole.files, difficulty)
+        ids = {s.mission.id for s in sources}
+        if any(mid in ids for digest in used for mid, _ in folder_table(carried, digest)):
             campaign = difficulty.label
         else:
             notes.append(f"{difficulty.label}: measures none of these missions as they are now, left out")
