@@ -121,10 +121,6 @@ def test_every_command_that_takes_a_folder_takes_the_pack_and_writes_nothing_bes
     pack = shelf / "box.kakapo"
     assert run("pack", d, "--out", pack).exit_code == 0
     before = listing(shelf)
-    res = run("validate", pack, "--games", 0, "--json")
-    assert res.exit_code == 0, res.output
-    files = json.loads(res.output)["files"]
-    assert [f["file"] for f in files] == [f"{pack}/{n}.toml" for n in FAN] and all(f["valid"] for f in files)
     pdf = tmp_path / "box.pdf"
     res = run("print", pack, "--pdf", pdf, "--json")
     assert res.exit_code == 0, res.output
@@ -144,11 +140,17 @@ def test_every_command_that_takes_a_folder_takes_the_pack_and_writes_nothing_bes
     assert listing(shelf) == before  # read in memory: nothing unpacked beside the pack
 
 
-@pytest.mark.slow  # a ladder and a campaign, on few deals
-def test_the_ladder_and_the_campaign_of_a_pack(tmp_path):
+@pytest.mark.slow  # every mission validated (its answers counted), a ladder and a campaign on few deals
+def test_validate_the_ladder_and_the_campaign_take_a_pack(tmp_path):
     d = fan_folder(tmp_path)
     pack = tmp_path / "box.kakapo"
     assert run("pack", d, "--out", pack).exit_code == 0
+    res = run("validate", pack, "--games", 0, "--json")
+    assert res.exit_code == 0, res.output
+    files = json.loads(res.output)["files"]
+    assert [f["file"] for f in files] == [f"{pack}/{n}.toml" for n in FAN] and all(f["valid"] for f in files)
+    res = run("validate", f"{pack}/fan-b01", "--games", 0, "--json")
+    assert res.exit_code == 0 and json.loads(res.output)["files"][0]["min_pieces"] == 2
     res = run("ladder", f"{pack}/fan-b05", "--games", 2, "--workers", 1, "--json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["difficulty"]["campaign"]["source"] == f"{pack}/difficulty.json"
