@@ -6,7 +6,8 @@ from click.testing import CliRunner
 from solver.cli import main
 
 COMMANDS = ["solve", "show", "play", "simulate", "ceiling", "generate", "validate", "report", "ladder", "list",
-            "review", "pieces", "studio", "rate", "chance", "campaign", "record", "calibrate"]
+            "review", "pieces", "studio", "rate", "chance", "campaign", "record", "calibrate", "print", "pack",
+            "unpack"]
 
 
 def test_every_command_is_checked():

@@ -25,6 +25,7 @@ from solver.core.codes import BAND_POLICIES, PolicyId
 from solver.core.errors import InputError
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.missionfile import load_mission
+from solver.io.packs import FolderFile
 from solver.openhand.deal import DEFAULT_TIME_LIMIT
 from solver.runtime.workers import process_pool, stop_pool
 
@@ -107,17 +108,20 @@ class Plan:
 def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
                 time_limit: float, baseline: bool = False, ceiling_games: int = 0, ladder_games: int = 0,
                 samples: int = DEFAULT_SAMPLES) -> Plan:
-    missions = [(p, load_mission(p, catalog)) for p in paths]  # every file checked before any work
-    seen: dict[str, Path] = {}
+    # every file checked before any work; a pack's files (``FolderFile``) are read from memory
+    missions = [(p, load_mission(p.label, catalog, text=p.text, mission_id=p.stem) if isinstance(p, FolderFile)
+                 else load_mission(p, catalog)) for p in paths]
+    seen: dict[str, Any] = {}
     for p, m in missions:
         if m.id in seen:
-            raise InputError(str(p), f"two missions share the id {m.id!r} ({seen[m.id]} and {p})",
+            raise InputError(_label(p), f"two missions share the id {m.id!r} ({_label(seen[m.id])} and {_label(p)})",
                              "rename one of the files: the id is the file name")
         seen[m.id] = p
     plan = Plan(missions, {}, [])
     for path, m in missions:
-        text = Path(path).read_bytes()
-        base: dict[str, Any] = {"mission_name": Path(path).name, "mission_text": text, "catalog_text": catalog_bytes}
+        text = path.data if isinstance(path, FolderFile) else Path(path).read_bytes()
+        name = path.name if isinstance(path, FolderFile) else Path(path).name
+        base: dict[str, Any] = {"mission_name": name, "mission_text": text, "catalog_text": catalog_bytes}
         for players in m.player_counts():
             if players_filter and players not in players_filter:
                 continue
@@ -137,6 +141,10 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
                                         time_limit=DEFAULT_TIME_LIMIT, **base)
             plan.rows.append((m.id, players, parts))
     return plan
+
+
+def _label(p) -> str:
+    return p.label if isinstance(p, FolderFile) else str(p)
 
 
 def report_identity(plan: Plan) -> dict:

@@ -109,16 +109,17 @@ def placement_phrase(entry: dict) -> str:
 
 def validate_file(path, catalog, time_limit: float, games: int, seed: int, policy: str, workers: int,
                   baseline=None, ceiling_games: int = 0, ladder_games: int = 0, progress=None,
-                  shortfalls=None) -> dict:
-    """Everything `kakapo validate` says about one file. ``progress(label, done, total)`` follows the
-    games of the ladder's search rungs (the long part)."""
-    invalid = check_file(path, catalog)
+                  shortfalls=None, text: str | None = None) -> dict:
+    """Everything `kakapo validate` says about one file (``text``: its text read already, a file of
+    a pack). ``progress(label, done, total)`` follows the games of the ladder's search rungs (the
+    long part)."""
+    invalid = check_file(path, catalog, text)
     if invalid is not None:
         return invalid
     doc: dict[str, Any] = {"file": str(path), "mission": Path(path).stem, "valid": True, "errors": [], "warnings": [],
            "status": None, "min_pieces": None, "optimal": None, "difficulty": []}
     warnings: list[str] = []
-    m = load_mission(path, catalog, warnings)
+    m = load_mission(path, catalog, warnings, text=text)
     r = solve(m, catalog, time_limit=time_limit)
     doc["status"], doc["min_pieces"], doc["optimal"] = r.status, r.pieces_used, r.optimal
     if r.status == "solvable" and r.optimal and r.pieces_used is not None:  # is there one answer, or many?

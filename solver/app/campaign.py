@@ -20,7 +20,8 @@ from solver.app.documents import Doc
 from solver.core.codes import BAND_POLICIES
 from solver.core.errors import InputError
 from solver.io.catalog import is_catalog_text
-from solver.io.difficulty import file_digest
+from solver.io.difficulty import data_digest, file_digest
+from solver.io.packs import FolderFile
 from solver.io.paths import MISSIONS
 from solver.io.safefiles import write_file
 
@@ -49,7 +50,7 @@ def campaign_missions(directory: Path | None) -> list[Path]:
     return found
 
 
-def difficulty_rows(rows: list[Doc], paths: dict[str, Path], games: int, seed: int) -> list[Doc]:
+def difficulty_rows(rows: list[Doc], paths: dict[str, Path | FolderFile], games: int, seed: int) -> list[Doc]:
     """The batch report's rows as ``difficulty.json``'s: each rung's rate, the ceiling, the
     shortfall and the fewest pieces, with the digest of the mission file measured."""
     out = []
@@ -57,12 +58,16 @@ def difficulty_rows(rows: list[Doc], paths: dict[str, Path], games: int, seed: i
         rates = {p: r[f"{p}_rate"] for p in BAND_POLICIES}
         rates.update({f"search-{k}": r[f"search{k}_rate"] for k in LADDER_SAMPLES})
         out.append({"mission": r["mission"], "mode": r["mode"], "players": int(r["players"]), "games": games,
-                    "seed": seed, "digest": file_digest(paths[r["mission"]]), "rates": rates,
+                    "seed": seed, "digest": _digest(paths[r["mission"]]), "rates": rates,
                     "rung_games": {f"search-{k}": rung_games(k, games) for k in LADDER_SAMPLES
                                    if rung_games(k, games) != games},
                     "ceiling_rate": r["ceiling_rate"], "undecided": int(r["ceiling_undecided"]),
                     "shortfall": r["shortfall"], "min_pieces": r["min_pieces"]})
     return out
+
+
+def _digest(p: Path | FolderFile) -> str:
+    return data_digest(p.data) if isinstance(p, FolderFile) else file_digest(p)  # a pack's file, or a file
 
 
 def campaign_order(rows: list[Doc]) -> list[str]:

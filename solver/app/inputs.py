@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from solver.app.packs import one_mission
 from solver.app.recording import game_of_text, read_game_file
 from solver.core.cards import Card
 from solver.core.codes import PolicyId
@@ -28,7 +29,12 @@ TEXT_NAME = "mission.toml"  # the name a mission given as text goes by, when it 
 def load_inputs(mission: str, pieces: str | None, warnings: list[str] | None = None) -> tuple[Catalog, Mission]:
     """The catalog and the mission (a file, or a bundled mission's id). A mission that says it was
     made with another catalog (``pieces_digest``) is read with the catalog of that digest beside it
-    when no ``--pieces`` is given (``notes`` says so), and never with other shapes in silence."""
+    when no ``--pieces`` is given (``notes`` says so), and never with other shapes in silence.
+    A pack of one mission, or ``PACK/ID``, names a mission inside a pack (read with the pack's
+    catalog)."""
+    packed = one_mission(mission, pieces)
+    if packed is not None:
+        return packed
     path = mission_path(mission)
     catalog = load_catalog(pieces) if pieces is not None else catalog_beside(path, warnings)
     return catalog, load_mission(path, catalog, warnings)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from solver.app.documents import Counted, Doc, Fraction, Rungs
 from solver.app.inputs import excluded_pieces, mission_of_text, samples_for, table_size
+from solver.app.packs import one_mission
 from solver.app.registry import BATCH_DEFAULT
 from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, ParseError
@@ -21,6 +22,7 @@ from solver.game.moment import check_hand, moment_spec
 from solver.io.catalog import DEFAULT_CATALOG, Catalog
 from solver.io.difficulty import measured_for, no_campaign_text
 from solver.io.missionfile import check_file
+from solver.io.packs import FolderFile
 from solver.io.paths import mission_path
 
 if TYPE_CHECKING:  # heavy at run time: Numba
@@ -49,6 +51,11 @@ def on_cluster(address: str | None, mission: str, pieces: str | None, players: i
         return None
     from solver.analysis.cluster import ClusterWork  # heavy: with the task runners
 
+    packed = one_mission(mission, pieces)  # a mission inside a pack: its text and its catalog's
+    if packed is not None:
+        catalog, m = packed
+        return ClusterWork(address, f"{m.id}.toml", m.source.encode(), catalog.text.encode(), players, seed,
+                           time_limit, worker_timeout, status)
     path = mission_path(mission)
     return ClusterWork(address, path.name, path.read_bytes(), Path(pieces or DEFAULT_CATALOG).read_bytes(), players,
                        seed, time_limit, worker_timeout, status)
@@ -201,13 +208,25 @@ class Validated:
         return 0
 
 
-def invalid_files(paths: list[Path], catalog: Catalog) -> dict[int, Doc]:
-    """The files that do not load, by their place in ``paths``: said before any work."""
-    return {i: d for i, p in enumerate(paths) if (d := check_file(p, catalog)) is not None}
+def invalid_files(paths: list[Path | FolderFile], catalog: Catalog) -> dict[int, Doc]:
+    """The files that do not load, by their place in ``paths`` (files, or the files of a pack):
+    said before any work."""
+    out = {}
+    for i, p in enumerate(paths):
+        label, text = _file_text(p)
+        doc = check_file(label, catalog, text)
+        if doc is not None:
+            out[i] = doc
+    return out
 
 
-def validate(paths: list[Path], invalid: dict[int, Doc], catalog: Catalog, time_limit: float, games: int, seed: int,
-             policy: str, workers: int, ceiling_games: int, ladder_games: int,
+def _file_text(p: Path | FolderFile) -> tuple[Path | str, str | None]:
+    """A file as `validate` names and reads it: a path, or a pack's file with its text."""
+    return (p.label, p.text) if isinstance(p, FolderFile) else (p, None)
+
+
+def validate(paths: list[Path | FolderFile], invalid: dict[int, Doc], catalog: Catalog, time_limit: float,
+             games: int, seed: int, policy: str, workers: int, ceiling_games: int, ladder_games: int,
              progress: Rungs | None = None) -> Validated:
     """Every valid file solved, and with ``games`` its difficulty per table placed among the bundled
     missions (the band, the ceiling, the ladder's search rungs)."""
@@ -218,8 +237,9 @@ def validate(paths: list[Path], invalid: dict[int, Doc], catalog: Catalog, time_
     baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
     shortfalls = bundled_shortfalls(catalog) if games > 0 else None
     docs = [invalid[i] if i in invalid else
-            validate_file(paths[i], catalog, time_limit, games, seed, policy, workers, baseline, ceiling_games,
-                          ladder_games if games > 0 else 0, progress, shortfalls)
+            validate_file(_file_text(paths[i])[0], catalog, time_limit, games, seed, policy, workers, baseline,
+                          ceiling_games, ladder_games if games > 0 else 0, progress, shortfalls,
+                          text=_file_text(paths[i])[1])
             for i in range(len(paths))]
     return Validated(docs, invalid)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from solver.app.documents import Doc
 from solver.app.glossary import glossary_doc
+from solver.app.printing import PAPERS
 from solver.app.registry import BATCH_DEFAULT, JOBS, ONE_STEP, TABLE_DEFAULT
 from solver.core.cards import VALUES, Colour
 from solver.core.codes import PolicyId
@@ -33,4 +34,5 @@ def rules_doc() -> Doc:
         "one_step": list(ONE_STEP),
         "jobs": [{"name": j.name, "about": j.summary, "needs": j.needs} for j in JOBS.values()],
         "glossary": glossary_doc(),
+        "papers": list(PAPERS),
     }

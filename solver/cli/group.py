@@ -16,6 +16,7 @@ COMMANDS = {
     "simulate": "measure", "chance": "measure", "ceiling": "measure", "ladder": "measure", "validate": "measure",
     "generate": "measure", "report": "measure", "campaign": "measure",
     "studio": "serve", "calibrate": "tables",
+    "print": "printing", "pack": "printing", "unpack": "printing",
 }
 
 

@@ -19,6 +19,7 @@ from solver.app.measuring import generate as run_generate
 from solver.app.measuring import ladder as run_ladder
 from solver.app.measuring import simulate as run_simulate
 from solver.app.measuring import validate as run_validate
+from solver.app.packs import pack_campaign_inputs, validate_inputs
 from solver.app.registry import BATCH_DEFAULT, POLICIES
 from solver.cli.common import (
     EXIT_INPUT,
@@ -367,12 +368,11 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     \b
     Example: kakapo validate my_mission.toml --ceiling-games 100
     """
-    try:
-        catalog = load_catalog(pieces)
+    try:  # a folder or a pack stands for its missions
+        catalog, paths = validate_inputs(files, pieces)
     except KakapoError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INPUT)
-    paths = [mission_path(f) for f in files]
     invalid = invalid_files(paths, catalog)  # said before any work
     if not as_json:
         for i in sorted(invalid):
@@ -565,7 +565,7 @@ def run_kept(run, bar, state: dict, kept_in: Path, what: str):
 
 # ---------------------------------------------------------------- campaign
 @main.command()
-@click.argument("directory", required=False, type=click.Path(file_okay=False))
+@click.argument("directory", required=False, type=click.Path())
 @pieces_option
 @click.option("--games", type=click.IntRange(min=1), default=500, show_default=True,
               help="Deals per rung (the search player's 32 and 64 samples: the first 200 at most).")
@@ -587,6 +587,7 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
 
     Ctrl-C keeps the finished work; the same command finishes the rest. From then on `list`,
     `ladder` and `validate` compare a mission with this campaign when they use that catalog.
+    DIRECTORY may be a pack (`kakapo pack`): its missions, with its catalog, measured into --out.
 
     \b
     Example: kakapo campaign my_missions --pieces my_pieces.toml --games 200
@@ -605,10 +606,17 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     if directory is None and out_dir is None:
         raise InputError("--out", "the bundled campaign is measured into a folder of yours",
                          "add --out DIR (difficulty.json is written there)")
-    catalog = load_catalog(pieces)
-    catalog_bytes = Path(pieces or DEFAULT_CATALOG).read_bytes()
+    packed = pack_campaign_inputs(directory, pieces)  # a pack: its missions, with its catalog
+    if packed is not None and out_dir is None:
+        raise InputError("--out", "a pack's campaign is measured into a folder of yours", "add --out DIR")
+    paths: list
+    if packed is not None:
+        catalog, catalog_bytes, paths = packed
+    else:
+        catalog = load_catalog(pieces)
+        catalog_bytes = Path(pieces or DEFAULT_CATALOG).read_bytes()
+        paths = campaign_missions(None if directory is None else Path(directory))
     digest = catalog.digest
-    paths = campaign_missions(None if directory is None else Path(directory))
     out = Path(out_dir or directory)
     check_writable(str(out), "--out", folder=True)
     check_target(out, digest, force)  # before any work, not after it

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from solver.core.errors import InputError
 from solver.core.spec import MODE_RULES
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import mission_fit
+from solver.io.packs import MissionFolder, looks_like_zip, read_pack
 from solver.io.paths import MISSIONS, bundled_mission
 
 DIFFICULTY_FILE = MISSIONS / "difficulty.json"
@@ -38,10 +40,16 @@ class MeasuredRow:
     undecided: int
     shortfall: float
     min_pieces: int | None = None  # fewest new pieces that clear it at this table (None: not measured)
+    digest: str = ""  # the mission file's digest (``data_digest``) when it was measured
 
 
 def file_digest(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    return data_digest(Path(path).read_bytes())
+
+
+def data_digest(data: bytes) -> str:
+    """A mission file's digest, as ``difficulty.json`` keeps it with each row."""
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 def campaign_difficulty(catalog_key: tuple | None = None, default_key: tuple | None = None,
@@ -60,23 +68,55 @@ def read_table(path: Path, pieces_digest: str | None = None, folder: Path | None
     ``folder`` by its id, else a bundled one); with ``pieces_digest``, only a table measured for
     that catalog (else {})."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+
+    def mission_bytes(mission_id: str) -> bytes | None:
+        own = None if folder is None else folder / f"{mission_id}.toml"
+        file = own if own is not None and own.is_file() else bundled_mission(mission_id)
+        return None if file is None else file.read_bytes()
+
+    return table_of(text, pieces_digest, mission_bytes)
+
+
+def folder_table(folder: MissionFolder, pieces_digest: str | None) -> dict[tuple[str, int], MeasuredRow]:
+    """The rows of a folder's or a pack's ``difficulty.json`` (read with it) whose mission is still
+    the one measured (one of its own files, else a bundled one)."""
+    if folder.difficulty is None:
+        return {}
+
+    def mission_bytes(mission_id: str) -> bytes | None:
+        own = folder.file(f"{mission_id}.toml")
+        if own is not None:
+            return own.data
+        file = bundled_mission(mission_id)
+        return None if file is None else file.read_bytes()
+
+    return table_of(folder.difficulty.text, pieces_digest, mission_bytes)
+
+
+def table_of(text: str, pieces_digest: str | None, mission_bytes: Callable[[str], bytes | None]
+             ) -> dict[tuple[str, int], MeasuredRow]:
+    """The rows of a ``difficulty.json`` text whose mission (its bytes by id: ``mission_bytes``) is
+    still the one measured; with ``pieces_digest``, only a table measured for that catalog."""
+    try:
+        doc = json.loads(text)
         rows = doc["rows"]
         if pieces_digest is not None and doc.get("pieces_digest") != pieces_digest:
             return {}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return {}
     out: dict[tuple[str, int], MeasuredRow] = {}
     for r in rows if isinstance(rows, list) else ():
         try:
-            own = None if folder is None else folder / f"{r['mission']}.toml"
-            file = own if own is not None and own.is_file() else bundled_mission(r["mission"])
-            if file is None or file_digest(file) != r["digest"]:
+            data = mission_bytes(str(r["mission"]))
+            if data is None or data_digest(data) != r["digest"]:
                 continue  # the mission changed since it was measured
             row = MeasuredRow(str(r["mission"]), str(r["mode"]), int(r["players"]), int(r["games"]), int(r["seed"]),
                               {str(k): float(v) for k, v in r["rates"].items()}, float(r["ceiling_rate"]),
                               int(r["undecided"]), float(r["shortfall"]),
-                              None if r.get("min_pieces") is None else int(r["min_pieces"]))
+                              None if r.get("min_pieces") is None else int(r["min_pieces"]), str(r["digest"]))
         except (KeyError, TypeError, ValueError, AttributeError, OSError):
             continue
         out[(row.mission, row.players)] = row
@@ -86,17 +126,28 @@ def read_table(path: Path, pieces_digest: str | None = None, folder: Path | None
 def measured_for(catalog, near: tuple[Path, ...] = ()) -> tuple[dict[tuple[str, int], MeasuredRow], str | None]:
     """The campaign measured for ``catalog`` and where it was found: the shipped table for the
     bundled shapes ("bundled"); for another catalog, the first ``difficulty.json`` measured for it
-    (`kakapo campaign`) in the folders ``near`` or the catalog file's own folder. ({}, None) when
-    none was: nothing is then compared with figures of other shapes."""
+    (`kakapo campaign`) in the folders ``near`` or the catalog file's own folder (or the pack it
+    was read from). ({}, None) when none was: nothing is then compared with figures of other
+    shapes."""
     if catalog.key == load_catalog().key:
         return read_table(DIFFICULTY_FILE), "bundled"
     places = list(near)
     if catalog.source and Path(catalog.source).is_file():
         places.append(Path(catalog.source).resolve().parent)
+    elif catalog.source and looks_like_zip(Path(catalog.source).parent):  # a catalog read from a pack
+        places.append(Path(catalog.source).parent)
     for folder in places:
-        table = read_table(folder / "difficulty.json", catalog.digest, folder)
+        if looks_like_zip(folder):
+            try:
+                table = folder_table(read_pack(folder), catalog.digest)
+            except InputError:
+                continue
+            where = f"{folder}/difficulty.json"
+        else:
+            table = read_table(folder / "difficulty.json", catalog.digest, folder)
+            where = str(folder / "difficulty.json")
         if table:
-            return table, str(folder / "difficulty.json")
+            return table, where
     return {}, None
 
 

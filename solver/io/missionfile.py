@@ -90,11 +90,12 @@ def load_mission(path: str | Path, catalog, warnings: list[str] | None = None, t
                    mission.birds, mission.marks, tuple(placed), story, src.text)
 
 
-def check_file(path, catalog) -> dict | None:
+def check_file(path, catalog, text: str | None = None) -> dict | None:
     """`validate`'s document of a file that does not load (every independent problem, with its
-    line), None for one that does: every file is checked this way before any work."""
+    line), None for one that does: every file is checked this way before any work. ``text``:
+    the file's text read already (a file of a pack)."""
     try:
-        load_mission(path, catalog)
+        load_mission(path, catalog, text=text)
     except InputError as e:
         return {"file": str(path), "mission": Path(path).stem, "valid": False,
                 "errors": [x.to_json() for x in e.all()], "warnings": [], "status": None, "min_pieces": None,

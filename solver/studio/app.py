@@ -18,7 +18,19 @@ from solver.studio.context import HostAuthority, StudioContext
 from solver.studio.errors import StudioError
 from solver.studio.links import qr_rows
 from solver.studio.responses import ERRORS, Status
-from solver.studio.routers import catalogs, checks, games, jobs, missions, pool, recordings, records, rules, tables
+from solver.studio.routers import (
+    catalogs,
+    checks,
+    games,
+    jobs,
+    missions,
+    pool,
+    printing,
+    recordings,
+    records,
+    rules,
+    tables,
+)
 from solver.studio.security import Guard
 from solver.studio.store import StoreBusy
 from solver.studio.table import BOT_PACE
@@ -46,7 +58,7 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
                   lifespan=lifespan)
     api.state.ctx = ctx
     for r in (missions.router, catalogs.router, checks.router, jobs.router, pool.router, games.router,
-              records.router, recordings.router, tables.router, rules.router, rules.pages):
+              records.router, recordings.router, tables.router, rules.router, rules.pages, printing.router):
         api.include_router(r)
 
     @api.exception_handler(StudioError)

@@ -164,6 +164,14 @@ class CatalogText(Strict):
     text: str = Field(max_length=MAX_TEXT)
 
 
+class PrintRequest(MissionText):
+    """A mission's card (or with ``sheet`` its blank game sheet for ``players``) as a PDF."""
+
+    paper: Literal["a4", "letter"] = "a4"
+    sheet: bool = False
+    players: int | None = Field(default=None, ge=2, le=4)
+
+
 class CatalogSave(Strict):
     """A piece catalog written as ``--dir/file``; ``replace``: over a file of that name."""
 

@@ -276,3 +276,28 @@ class RulesDoc(Open):
     colours: list[str]
     policies: list[dict[str, str]]
     jobs: list[dict[str, str]]
+
+
+# ---------------------------------------------------------------- printing and packs
+class PackRefusal(BaseModel):
+    file: str
+    why: str
+
+
+class PackOpened(BaseModel):
+    """A pack joined to the folder: the missions and catalogs written (new names), whether its
+    campaign (``difficulty.json``) was, the files the folder holds already with the same bytes
+    (``held``) and those refused (another file of that name, or a mission that does not read):
+    nothing is overwritten."""
+
+    missions: list[str]
+    catalogs: list[str]
+    campaign: str | None
+    held: list[str]
+    refused: list[PackRefusal]
+
+
+PDF: dict[int | str, dict[str, Any]] = {200: {"content": {"application/pdf": {}}, "description": "the PDF"}}
+PACK: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/zip": {}}, "description": "the pack (a zip: missions, catalog, difficulty.json, "
+                                                              "README.md)"}}

@@ -32,7 +32,8 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 1_000_000
-LARGE_BODIES = {"/api/games/import": 20_000_000}  # a pooled file of thousands of games (the host's only)
+LARGE_BODIES = {"/api/games/import": 20_000_000,  # a pooled file of thousands of games (the host's only)
+                "/api/packs": 8_000_000}  # a pack of missions (io/packs.MAX_PACK_BYTES)
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 WILDCARDS = ("0.0.0.0", "::", "[::]")

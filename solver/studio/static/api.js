@@ -43,7 +43,36 @@ export async function download(path, filename) {
     try { doc = await res.json(); } catch (e) { doc = null; }
     return message({ status: res.status, doc });
   }
-  const blob = await res.blob();
+  saveBlob(await res.blob(), filename);
+  return null;
+}
+
+// A file the API answers to a request (a printed PDF), saved through the browser as ``filename``;
+// ``body``: JSON, or the bytes of a file to send as it is (a pack). Returns null, or what went
+// wrong; ``onDoc`` gets a JSON answer instead of a file.
+export async function exchange(method, path, body, filename, onDoc) {
+  const opts = { method, headers: headers() };
+  if (body instanceof ArrayBuffer || body instanceof Blob) {
+    opts.headers["Content-Type"] = "application/zip";
+    opts.body = body;
+  } else if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  let res;
+  try { res = await fetch(path, opts); } catch (e) { return "the studio cannot be reached"; }
+  const json = (res.headers.get("content-type") || "").startsWith("application/json");
+  if (!res.ok || json) {
+    let doc = null;
+    try { doc = await res.json(); } catch (e) { doc = null; }
+    if (res.ok && onDoc) { onDoc(doc); return null; }
+    return message({ status: res.status, doc });
+  }
+  saveBlob(await res.blob(), filename);
+  return null;
+}
+
+function saveBlob(blob, filename) {
   const a = el("a", null, null, { download: filename });
   a.href = URL.createObjectURL(blob);
   a.hidden = true;
@@ -51,7 +80,6 @@ export async function download(path, filename) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  return null;
 }
 
 // A job's progress into the panel whose elements are PREFIX-progress, PREFIX-state and

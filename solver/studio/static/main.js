@@ -11,6 +11,7 @@ import { createJobs } from "./jobs.js";
 import { catalogSwitched, setCatalogRows } from "./madewith.js";
 import { createPlay } from "./play.js";
 import { createPieces } from "./pieces.js";
+import { createPrinting } from "./printing.js";
 import { createRate } from "./rate.js";
 import { createRecord } from "./record.js";
 import { createTables } from "./tables.js";
@@ -122,6 +123,7 @@ async function init() {
   await record.init();
   const tables = createTables();
   tables.init();
+  await createPrinting(editor, async () => { await editor.loadMissions(); await catalogs(editor); }).init();
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {
     b.addEventListener("click", () => {
       showView(b.dataset.tab);
