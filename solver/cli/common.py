@@ -18,6 +18,7 @@ import click
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
 from solver.game.search import DEFAULT_SAMPLES
+from solver.io.safefiles import replacing
 
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -105,7 +106,7 @@ def emit_json(doc) -> None:
 
 
 def write_csv(path: str, header: list[str], rows) -> None:
-    with open(path, "w", encoding="utf-8", newline="") as f:
+    with replacing(path, newline="") as f:  # whole or not at all, never through a link
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(rows)

@@ -20,6 +20,7 @@ from solver.core.spec import MODE_RULES
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import mission_fit
 from solver.io.paths import MISSIONS, bundled_mission
+from solver.io.safefiles import read_regular
 
 DIFFICULTY_FILE = MISSIONS / "difficulty.json"
 
@@ -40,8 +41,12 @@ class MeasuredRow:
     min_pieces: int | None = None  # fewest new pieces that clear it at this table (None: not measured)
 
 
+MAX_TOML = 1_000_000  # a mission file (io/tomlfile.py)
+MAX_DOC = 50_000_000  # a difficulty.json or a `kakapo calibrate --json` document: far above any
+
+
 def file_digest(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    return hashlib.sha256(read_regular(path, MAX_TOML)).hexdigest()[:16]
 
 
 def campaign_difficulty(catalog_key: tuple | None = None, default_key: tuple | None = None,
@@ -60,11 +65,11 @@ def read_table(path: Path, pieces_digest: str | None = None, folder: Path | None
     ``folder`` by its id, else a bundled one); with ``pieces_digest``, only a table measured for
     that catalog (else {})."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(read_regular(path, MAX_DOC))
         rows = doc["rows"]
         if pieces_digest is not None and doc.get("pieces_digest") != pieces_digest:
             return {}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return {}
     out: dict[tuple[str, int], MeasuredRow] = {}
     for r in rows if isinstance(rows, list) else ():
@@ -139,7 +144,7 @@ def read_observed(path: str | Path) -> dict[tuple[str, int], dict]:
     OBSERVED_MIN_TABLES tables (fewer say little)."""
     p = Path(path)
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
+        doc = json.loads(read_regular(p, MAX_DOC))
         rows = doc["missions"]
         out = {}
         for r in rows:

@@ -192,6 +192,27 @@ def replacing(path: str | Path, *, binary: bool = False, newline: str | None = N
         os.close(folder)
 
 
+def save_figure(fig: Any, path: str | Path) -> None:
+    """A matplotlib figure saved as ``path`` (its format from the name), whole or not at all."""
+    with replacing(path, binary=True) as f:
+        fig.savefig(f, format=Path(path).suffix.lstrip(".").lower() or "png")
+
+
+def append_line(path: str | Path, line: str) -> None:
+    """``line`` added at the end of the plain file ``path`` (created if missing), never through a
+    link and never into a FIFO or a device (UnsafeTarget)."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+                 | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegular(errno.EINVAL, f"{kind_of(st.st_mode)} is at this name: nothing is written into it",
+                             str(path))
+        os.write(fd, line.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
 def write_output(path: str | Path, data: bytes | str) -> Path:
     """``data`` as the file ``path``, whole or not at all (``replacing``)."""
     with replacing(path, binary=isinstance(data, bytes)) as f:
