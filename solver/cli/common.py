@@ -18,7 +18,7 @@ import click
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
 from solver.game.search import DEFAULT_SAMPLES
-from solver.io.safefiles import replacing
+from solver.io.safefiles import UnsafeTarget, check_output, replacing
 
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -93,6 +93,11 @@ def check_writable(path: str, option: str, folder: bool = False) -> None:
         return
     if p.is_dir():
         raise InputError(path, f"{option} names a folder, not a file", "give a file name")
+    try:  # a link, a FIFO or a device at the name: never written through, never replaced
+        check_output(p)
+    except UnsafeTarget as e:
+        raise InputError(path, f"{option}: {e.strerror}", "give the name of a plain file (new, or one to replace)") \
+            from None
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise InputError(path, f"{option}: the folder {parent} does not exist",
