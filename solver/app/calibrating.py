@@ -30,9 +30,9 @@ Key = tuple[str, object]  # a table's key: ("names", the names) or ("arg", the a
 Found_ = list[tuple[str, list[str], list[str]]]  # (table name, its game files, its names)
 LATEST = 40  # each table's latest finished games learned from by default: twice the 20 a table's level was shown
 # to hold at (benchmarks/RESULTS.md); older games add little and cost as much
-# what one game costs to calibrate, in CPU seconds: FIXED + PER_PLAY x plays (measured: 200 games took 2,022 s wall
-# at 20 plays and 578 s at 4 on 2 cores, benchmarks/RESULTS.md, "Difficulty learned from tables")
-FIXED_SECONDS, PER_PLAY_SECONDS = 2.2, 0.9
+# what one game costs to calibrate, in CPU seconds: FIXED + PER_PLAY x plays (benchmarks/bench_calibrate_cost.py,
+# benchmarks/RESULTS.md: 0.76 a game at 4 plays, 2.07 at 20, over eight missions; it varies with the mission)
+FIXED_SECONDS, PER_PLAY_SECONDS = 0.44, 0.082
 NOT_GAMES = {".toml", ".json", ".png", ".svg", ".html", ".md", ".csv", ".pdf", ".sqlite3"}  # beside the games
 
 
