@@ -415,10 +415,13 @@ def test_calibrate_says_its_cost_before_it_starts_and_the_games_left_out(catalog
     table.mkdir()
     for seed in (1, 2):
         (table / f"g{seed}.jsonl").write_text(simulated(catalog, "buddy/b05", 2, seed)[0])
-    res = cli("calibrate", table, "--plays", 1, "--workers", 1, "--latest", 1, "--json")
+    res = cli("calibrate", table, "--plays", 1, "--workers", 1, "--latest", 1)
     assert res.exit_code == 0, res.output
-    assert re.search(r"calibrate: 1 game\(s\) of 1 table\(s\), about \d+ s on 1 worker", res.stderr), res.stderr
-    assert "1 older game(s) left out" in res.stderr
+    said = re.search(r"calibrate: 1 game\(s\) of 1 table\(s\), about \d+ s on 1 worker.*", res.stderr)
+    assert said and "1 older game(s) left out" in said.group(), res.stderr
+    assert res.output.index(said.group()) < res.output.index("Brier")  # said before the answer
+    res = cli("calibrate", table, "--plays", 1, "--workers", 1, "--latest", 1, "--json")
+    assert res.exit_code == 0 and res.stderr == "", res.output  # with --json: one document, nothing else
     doc = json.loads(res.stdout)
     assert doc["left_out"] == 1 and doc["latest"] == 1 and doc["tables"][0]["games"] == 1
     assert any("left out" in n for n in doc["notes"]) and doc["estimate_seconds"] > 0

@@ -51,7 +51,7 @@ def calibrate(tables, target, plays, seed, workers, latest, png_path, as_json):
     bar = ProgressBar("calibrate", enabled=not as_json)
     try:
         doc = run_calibrate(list(tables), plays, seed, workers or default_workers(), target, bar.update,
-                            latest=latest, said=lambda text: click.echo(text, err=True))
+                            latest=latest, said=None if as_json else lambda text: click.echo(text, err=True))
     finally:
         bar.close()
     if as_json:
