@@ -56,9 +56,9 @@ def game_files(arg: str) -> list[Path]:
             raise InputError(arg, "this folder holds no game (a log or a sheet)",
                              "give a folder of one table's logs or sheets, or the files themselves")
         return files
-    if not p.is_file():
+    if not p.exists():
         raise InputError(arg, "no such file or folder", "give a folder of one table's games, or a log or a sheet")
-    return [p]
+    return [p]  # read as a game file: anything but a regular file is refused there, unread
 
 
 def people_key(names: Iterable[str]) -> tuple[str, ...]:
