@@ -36,6 +36,7 @@ from solver.game.planner import planner_library
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import mission_toml
 from solver.io.paths import MISSIONS
+from solver.io.safefiles import write_output
 from solver.puzzle.cpsat import solve
 
 BIRD_SHAPES = [
@@ -281,11 +282,10 @@ def generate(mode: str, low: float, high: float, players: int, policy: str, coun
                         names.add(name)
                         stories.add(story)
                         named = replace(m, id=path.stem, name=name, story=story)
-                        path.write_text(mission_toml(named, comment=f"made by kakapo generate --mode {mode} "
-                                                     f"--band {low}-{high} --players {players} --policy {policy} "
-                                                     f"--seed {seed}; {policy} clears {rate:.1%} ({CONFIRM_GAMES} "
-                                                     f"games, {players} players); fewest pieces {best.pieces_used}"),
-                                        encoding="utf-8")
+                        write_output(path, mission_toml(
+                            named, comment=f"made by kakapo generate --mode {mode} --band {low}-{high} --players "
+                            f"{players} --policy {policy} --seed {seed}; {policy} clears {rate:.1%} ({CONFIRM_GAMES} "
+                            f"games, {players} players); fewest pieces {best.pieces_used}"))
                         found.append(Found(path, named, rate, ci, best.pieces_used))
                         break
                 steer = harder if rate > high else easier

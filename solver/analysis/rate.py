@@ -44,6 +44,7 @@ from solver.io.gamelog import GameLog, read_log
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission, mission_path
 from solver.io.records import log_inputs
+from solver.io.safefiles import save_figure
 from solver.runtime.workers import process_pool, stop_pool
 
 RATE_PLAYS = 20
@@ -340,5 +341,5 @@ def likelihood_plot(doc: dict, path) -> None:
     ax.legend(h1 + h2, l1 + l2, fontsize=8, loc="lower right")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)

@@ -26,6 +26,7 @@ from solver.core.errors import InputError
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.missionfile import load_mission
 from solver.io.packs import FolderFile
+from solver.io.safefiles import append_line, read_regular, write_output
 from solver.openhand.deal import DEFAULT_TIME_LIMIT
 from solver.runtime.workers import process_pool, stop_pool
 
@@ -65,6 +66,9 @@ def find_missions(args, bundled: Path) -> list[Path]:
     return out
 
 
+MAX_JOURNAL = 200_000_000  # bytes of the journal of finished work: far above any report's
+
+
 class Progress:
     """Append-only record of finished work in the output folder."""
 
@@ -72,7 +76,7 @@ class Progress:
         self.path = path
         self.done: dict[str, dict] = {}
         if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
+            for line in read_regular(path, MAX_JOURNAL, follow_links=False).decode("utf-8", "replace").splitlines():
                 try:
                     entry = json.loads(line)
                     self.done[entry["key"]] = entry["value"]
@@ -84,9 +88,7 @@ class Progress:
 
     def put(self, key, value):
         self.done[key] = value
-        with self.path.open("a", encoding="utf-8") as f:
-            f.write(json.dumps({"key": key, "value": value}) + "\n")
-            f.flush()
+        append_line(self.path, json.dumps({"key": key, "value": value}) + "\n")  # never through a link
 
 
 @dataclass
@@ -119,7 +121,8 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
         seen[m.id] = p
     plan = Plan(missions, {}, [])
     for path, m in missions:
-        text = path.data if isinstance(path, FolderFile) else Path(path).read_bytes()
+        # read and checked already: a mission file (or a pack's)
+        text = path.data if isinstance(path, FolderFile) else read_regular(path, 1_000_000)
         name = path.name if isinstance(path, FolderFile) else Path(path).name
         base: dict[str, Any] = {"mission_name": name, "mission_text": text, "catalog_text": catalog_bytes}
         for players in m.player_counts():
@@ -165,8 +168,8 @@ def claim_folder(out_dir: Path, identity: dict, force: bool) -> None:
     theirs = None
     if about.is_file():
         try:
-            theirs = json.loads(about.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            theirs = json.loads(read_regular(about, 1_000_000, follow_links=False))
+        except (OSError, ValueError, RecursionError):
             theirs = None
     ours = [out_dir / name for name in (*OUTPUTS, IDENTITY) if (out_dir / name).exists()]
     if isinstance(theirs, dict) and theirs.get("digest") == identity["digest"]:
@@ -182,7 +185,7 @@ def claim_folder(out_dir: Path, identity: dict, force: bool) -> None:
     for f in ours:
         f.unlink()  # only the files a report writes: anything else in the folder stays
     out_dir.mkdir(parents=True, exist_ok=True)
-    about.write_text(json.dumps(identity, indent=1) + "\n", encoding="utf-8")
+    write_output(about, json.dumps(identity, indent=1) + "\n")
 
 
 def run_plan(plan: Plan, out_dir: Path, workers: int, scheduler: str | None = None, tick=None,

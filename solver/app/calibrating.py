@@ -8,6 +8,11 @@ sheet) belongs to the table of that set of names, wherever it was given; a game 
 belongs to its argument's table. A table is called by its folder (or file) when all its games came
 from one argument that holds no other table, else by its names joined. Unfinished games are left
 out (they have no result to learn from), with a note.
+
+The work is bounded: each table's latest ``latest`` finished games are learned from (by the files'
+modification times, the studio's games by when they were played; default ``LATEST``), the games
+left out are counted in the document, and the time it will take is estimated before it starts
+(``estimate_seconds``: the replays' cost measured in benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -23,6 +28,11 @@ from solver.io.gamelog import GameLog
 
 Key = tuple[str, object]  # a table's key: ("names", the names) or ("arg", the argument's index)
 Found_ = list[tuple[str, list[str], list[str]]]  # (table name, its game files, its names)
+LATEST = 40  # each table's latest finished games learned from by default: twice the 20 a table's level was shown
+# to hold at (benchmarks/RESULTS.md); older games add little and cost as much
+# what one game costs to calibrate, in CPU seconds: FIXED + PER_PLAY x plays (benchmarks/bench_calibrate_cost.py,
+# benchmarks/RESULTS.md: 0.76 a game at 4 plays, 2.07 at 20, over eight missions; it varies with the mission)
+FIXED_SECONDS, PER_PLAY_SECONDS = 0.44, 0.082
 NOT_GAMES = {".toml", ".json", ".png", ".svg", ".html", ".md", ".csv", ".pdf", ".sqlite3"}  # beside the games
 
 
@@ -46,9 +56,9 @@ def game_files(arg: str) -> list[Path]:
             raise InputError(arg, "this folder holds no game (a log or a sheet)",
                              "give a folder of one table's logs or sheets, or the files themselves")
         return files
-    if not p.is_file():
+    if not p.exists():
         raise InputError(arg, "no such file or folder", "give a folder of one table's games, or a log or a sheet")
-    return [p]
+    return [p]  # read as a game file: anything but a regular file is refused there, unread
 
 
 def people_key(names: Iterable[str]) -> tuple[str, ...]:
@@ -103,9 +113,50 @@ def find_tables(args: list[str], read: Callable[[Path], GameLog] = read_game_fil
     return out, logs, notes
 
 
+def estimate_seconds(games: int, plays: int, workers: int) -> float:
+    """About how long calibrating ``games`` games takes (wall seconds on ``workers`` cores of a
+    machine like the benchmarks')."""
+    return games * (FIXED_SECONDS + PER_PLAY_SECONDS * plays) / max(1, workers)
+
+
+def in_words(seconds: float) -> str:
+    """A duration as a person says it."""
+    if seconds < 90:
+        return f"about {max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"about {round(seconds / 60)} min"
+    return f"about {seconds / 3600:.1f} h"
+
+
+def modified(path: Path) -> float:
+    """When the file was last written (0 if it cannot be told)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def keep_latest(found: Found_, latest: int, when: Callable[[Path], float] = modified
+                ) -> tuple[Found_, list[tuple[str, int, int]]]:
+    """Each table's latest ``latest`` games (0: all; by ``when``, ties by name), in the order they
+    were found; and (table, games left out, games it had) for each table cut."""
+    out: Found_ = []
+    cut: list[tuple[str, int, int]] = []
+    for name, paths, names in found:
+        if latest and len(paths) > latest:
+            newest = sorted(paths, key=lambda p: (when(Path(p)), p))[-latest:]
+            keep = set(newest)
+            cut.append((name, len(paths) - latest, len(paths)))
+            paths = [p for p in paths if p in keep]
+        out.append((name, paths, names))
+    return out, cut
+
+
 def calibrate(args: list[str], plays: int, seed: int, workers: int, target: float,
-              progress: Counted | None = None) -> Doc:
-    """`kakapo calibrate`'s document."""
+              progress: Counted | None = None, latest: int = LATEST, when: Callable[[Path], float] = modified,
+              said: Callable[[str], None] | None = None) -> Doc:
+    """`kakapo calibrate`'s document: each table's ``latest`` games (0: all) learned from; ``said``
+    hears the estimate of the time it will take before the work starts."""
     from solver.analysis.calibrate import Table  # heavy: Numba
     from solver.analysis.calibrate import calibrate as fit  # heavy: Numba
     from solver.analysis.rate import read_games  # heavy: Numba
@@ -114,8 +165,20 @@ def calibrate(args: list[str], plays: int, seed: int, workers: int, target: floa
     if not found:
         raise InputError(args[0], "no finished game among the tables given",
                          "give the folders or files of finished games (a log with an end line, a whole sheet)")
+    found, cut = keep_latest(found, latest, when)
+    games = sum(len(paths) for _, paths, _ in found)
+    estimate = estimate_seconds(games, plays, workers)
+    left = sum(n for _, n, _ in cut)
+    if said is not None:
+        said(f"calibrate: {games} game(s) of {len(found)} table(s), {in_words(estimate)} on {workers} worker(s)"
+             + (f" ({left} older game(s) left out: each table's latest {latest} are learned from)" if left else ""))
     tables = [Table(name, read_games(paths, None, read=lambda p: logs[str(p)]), names)
               for name, paths, names in found]
     doc: Doc = fit(tables, plays, seed, workers, target, progress)
-    doc["notes"] = notes + sorted({g.note for t in tables for g in t.games if g.note})
+    doc["latest"] = latest or None
+    doc["left_out"] = left
+    doc["estimate_seconds"] = round(estimate, 1)
+    doc["notes"] = notes + [f"{name}: its {n} oldest of {had} games left out (each table's latest {latest} are "
+                            "learned from)" for name, n, had in cut] \
+        + sorted({g.note for t in tables for g in t.games if g.note})
     return doc

@@ -23,7 +23,7 @@ from solver.io.catalog import is_catalog_text
 from solver.io.difficulty import data_digest, file_digest
 from solver.io.packs import FolderFile
 from solver.io.paths import MISSIONS
-from solver.io.safefiles import write_file
+from solver.io.safefiles import read_regular, write_file
 
 DIFFICULTY = "difficulty.json"
 CEILING_TIME_LIMIT = 60.0  # seconds a deal of the ceiling, as `kakapo ladder`
@@ -40,7 +40,7 @@ def campaign_missions(directory: Path | None) -> list[Path]:
     found = []
     for p in sorted(directory.glob("*.toml")):
         try:
-            if p.is_file() and not is_catalog_text(p.read_text(encoding="utf-8", errors="replace")):
+            if p.is_file() and not is_catalog_text(read_regular(p, 1_000_000).decode("utf-8", "replace")):
                 found.append(p)
         except OSError:
             continue
@@ -92,8 +92,8 @@ def check_target(out_dir: Path, digest: str, force: bool = False) -> None:
     target = out_dir / DIFFICULTY
     if target.is_file() and not target.is_symlink() and not force:
         try:
-            theirs = json.loads(target.read_text(encoding="utf-8")).get("pieces_digest")
-        except (OSError, ValueError, AttributeError):
+            theirs = json.loads(read_regular(target, 50_000_000)).get("pieces_digest")
+        except (OSError, ValueError, AttributeError, RecursionError):
             theirs = "?"
         if theirs != digest:
             raise InputError(str(target), "holds a campaign measured for another catalog (or a file kakapo did not "

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solver.app.calibrating import calibrate, people_key
+from solver.app.calibrating import LATEST, calibrate, estimate_seconds, in_words, people_key
 from solver.app.documents import Counted, Doc, Fraction, Said, Shown
 from solver.app.inputs import LoggedGame, logged_text, samples_for, table_size
 from solver.app.recording import read_game_file
@@ -149,6 +149,9 @@ def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: 
     return doc
 
 
+STUDIO_PLAYS = 20  # the studio's rate and calibrate jobs: replays of each deal per rung (`--plays`' default)
+
+
 def tables_listing(rows: list[Doc]) -> list[Doc]:
     """The folder's tables: its finished games grouped by the names of who played (as `kakapo
     calibrate` groups logs), each with its games and results by mission; games naming nobody make
@@ -177,26 +180,34 @@ def tables_listing(rows: list[Doc]) -> list[Doc]:
 
 
 def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None,
-                    target: float = 0.6) -> Doc:
+                    target: float = 0.6, latest: int = LATEST) -> Doc:
     """The studio's Tables view: `kakapo calibrate` of the folder's finished games (their logs'
-    texts by game id), grouped into tables by the names of who played (the games naming nobody:
-    one table, "unnamed")."""
-    from solver.analysis.rate import RATE_PLAYS  # heavy: Numba
-
+    texts by game id, oldest first), grouped into tables by the names of who played (the games
+    naming nobody: one table, "unnamed"); each table's ``latest`` games learned from."""
     tell = progress or (lambda _f: None)
+    order = {Path(game_id).name: k for k, game_id in enumerate(logs)}  # when each was played: the order given
     with tempfile.TemporaryDirectory(prefix="kakapo-calibrate-") as tmp:
         folder = Path(tmp) / "unnamed"
         folder.mkdir()
         for game_id, text in logs.items():
             (folder / f"{Path(game_id).name}.jsonl").write_text(text, encoding="utf-8")
-        return calibrate([str(folder)], RATE_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)))
+        return calibrate([str(folder)], STUDIO_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)),
+                         latest=latest, when=lambda p: order.get(p.stem, -1))
+
+
+def calibration_cost(rows: list[Doc], workers: int, latest: int = LATEST) -> Doc:
+    """What the studio's calibration of these finished games will learn from and cost, said
+    before it starts: ``{"games", "tables", "left_out", "latest", "estimate_seconds", "estimate"}``."""
+    counts = [t["games"] for t in tables_listing(rows)]
+    used = sum(min(n, latest) if latest else n for n in counts)
+    seconds = estimate_seconds(used, STUDIO_PLAYS, workers)
+    return {"games": used, "tables": len(counts), "left_out": sum(counts) - used, "latest": latest or None,
+            "estimate_seconds": round(seconds, 1), "estimate": in_words(seconds)}
 
 
 def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None) -> Doc:
     """The studio's "rate this table": `kakapo rate` of the folder's finished games (their logs'
     texts by game id; the people's seats), with the clear rate to expect at every bundled mission."""
-    from solver.analysis.rate import RATE_PLAYS  # heavy: Numba
-
     tell = progress or (lambda _f: None)
     bundled = [p.stem for p in sorted(MISSIONS.glob("buddy/*.toml")) + sorted(MISSIONS.glob("party/*.toml"))]
     with tempfile.TemporaryDirectory(prefix="kakapo-rate-") as tmp:
@@ -205,4 +216,4 @@ def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = N
             path = Path(tmp) / f"{Path(game_id).name}.jsonl"
             path.write_text(text, encoding="utf-8")
             paths.append(str(path))
-        return rate(paths, None, RATE_PLAYS, bundled, 1, workers, lambda d, t: tell(0.97 * d / max(t, 1)))
+        return rate(paths, None, STUDIO_PLAYS, bundled, 1, workers, lambda d, t: tell(0.97 * d / max(t, 1)))

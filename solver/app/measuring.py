@@ -24,6 +24,8 @@ from solver.io.difficulty import measured_for, no_campaign_text
 from solver.io.missionfile import check_file
 from solver.io.packs import FolderFile
 from solver.io.paths import mission_path
+from solver.io.safefiles import read_regular
+from solver.io.tomlfile import MAX_BYTES
 
 if TYPE_CHECKING:  # heavy at run time: Numba
     from solver.analysis.simulate import Outcomes
@@ -57,8 +59,9 @@ def on_cluster(address: str | None, mission: str, pieces: str | None, players: i
         return ClusterWork(address, f"{m.id}.toml", m.source.encode(), catalog.text.encode(), players, seed,
                            time_limit, worker_timeout, status)
     path = mission_path(mission)
-    return ClusterWork(address, path.name, path.read_bytes(), Path(pieces or DEFAULT_CATALOG).read_bytes(), players,
-                       seed, time_limit, worker_timeout, status)
+    mission_bytes, catalog_bytes = read_regular(path, MAX_BYTES), read_regular(pieces or DEFAULT_CATALOG, MAX_BYTES)
+    return ClusterWork(address, path.name, mission_bytes, catalog_bytes, players, seed, time_limit, worker_timeout,
+                       status)
 
 
 def ceiling(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,

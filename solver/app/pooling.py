@@ -5,7 +5,8 @@ The file is the games' logs one after another: each starts with its setup line (
 "setup"``), which carries the mission and the catalog, so the file reads anywhere. Only finished
 games go out (an unfinished game's log would show its hands), never a token (logs hold none);
 names go out unless asked not to. Taking a file in replays every game by the rules first: a game
-that breaks a rule is refused with its line in the file, one already held is skipped.
+that breaks a rule is refused with its line in the file, one already held (the same mission,
+catalog, hands, set-aside cards and moves: ``game_key``) is skipped.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from solver.app.recording import Recorded, game_file
+from solver.app.recording import Recorded, Resolve, game_file
 from solver.core.errors import InputError
+from solver.io.gamelog import GameLog, parse_log
 
 MAX_POOL = 20_000_000  # bytes of a pooled file: thousands of games
 MAX_GAMES = 5000
@@ -35,13 +36,24 @@ def export_text(logs: list[str], names: bool = True) -> str:
     return "".join(x + "\n" for x in out)
 
 
-def same_game(log: str) -> str:
-    """A key of a game that does not depend on its names or where it was written: its events, less
-    the names and the ids a studio gives."""
-    events = [json.loads(x) for x in log.splitlines() if x.strip()]
-    if events and isinstance(events[0], dict):
-        events[0] = {k: v for k, v in events[0].items() if k not in ("names", "game_id", "source", "created")}
-    return hashlib.sha256(json.dumps(events, sort_keys=True).encode()).hexdigest()
+def game_key(log: GameLog) -> str:
+    """What was played, and nothing else: the mission and catalog (their texts' digests; an older
+    log's mission id), the number of players, the hands, the set-aside cards and the moves. Two
+    logs of one game have one key, whatever names, ids or other keys their lines carry."""
+    doc = {"mission": log.mission_digest or log.mission, "pieces": log.pieces_digest, "players": log.players,
+           "hands": [sorted(str(c) for c in h) for h in log.hands],
+           "set_aside": sorted(str(c) for c in log.set_aside), "removed": sorted(str(c) for c in log.removed),
+           "moves": [[[[p, str(c)] for p, c in r.plays], r.skill.json,
+                      [[str(pl.card), sorted(pl.cells)] for pl in r.placements]] for r in log.rounds_logged]}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+def same_game(log: str) -> str | None:
+    """``game_key`` of a log's text (None when it does not read as a log)."""
+    try:
+        return game_key(parse_log(log, "a log"))
+    except InputError:
+        return None
 
 
 @dataclass
@@ -61,8 +73,11 @@ def split_games(text: str, name: str) -> list[tuple[int, str]]:
             continue
         try:
             event = json.loads(line)
+        except RecursionError:
+            raise InputError(name, "values nested deeper than any game's log",
+                             "give the file GET /api/games/export wrote", n) from None
         except ValueError:
-            raise InputError(name, f"line {n} is not JSON", "give the file GET /api/games/export wrote", n) from None
+            raise InputError(name, "not JSON", "give the file GET /api/games/export wrote", n) from None
         if isinstance(event, dict) and event.get("event") == "setup":
             out.append((n, []))
         if not out:
@@ -74,18 +89,18 @@ def split_games(text: str, name: str) -> list[tuple[int, str]]:
     return [(start, "".join(x + "\n" for x in lines)) for start, lines in out]
 
 
-def import_pool(text: str, name: str, held: set[str], folder: Path) -> Pooled:
+def import_pool(text: str, name: str, held: set[str], resolve: Resolve) -> Pooled:
     """The games of a pooled file, each replayed by the rules (``held``: the keys of the games
-    the studio has already, ``same_game``)."""
+    the studio has already, ``game_key``; ``resolve``: how a sheet's mission and catalog are found)."""
     out = Pooled()
     seen = set(held)
     for k, (start, log) in enumerate(split_games(text, name), 1):
-        key = same_game(log)
-        if key in seen:
-            out.held += 1
-            continue
         try:
-            recorded = game_file(log, f"game {k}", folder)
+            key = game_key(parse_log(log, f"game {k}"))
+            if key in seen:
+                out.held += 1
+                continue
+            recorded = game_file(log, f"game {k}", resolve)
         except InputError as e:
             out.refused.append({"game": k, "line": None if e.line is None else start + e.line - 1,
                                 "message": e.problem, "fix": e.fix})

@@ -15,6 +15,7 @@ still in hand, when the cards left are entered and the whole game is recorded as
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ from solver.core.cards import ALL_CARDS, Card
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Board, Mission, Placement
 from solver.core.spec import GameSpec
+from solver.core.text import clean
 from solver.game.actions import Action
 from solver.game.engine import log_events
 from solver.game.rng import SplitMix64
@@ -54,8 +56,35 @@ class Setup:
         return cls(d["mission"], d.get("pieces"), tuple(d["names"]), int(d["leader"]))
 
 
+# the bidirectional marks and overrides: they reorder how a line shows, disguising what it says
+BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+_CONTROL_NAMES = {"\0": "NUL", "\t": "tab", "\n": "line feed", "\r": "carriage return", "\x1b": "escape",
+                  "\x85": "next line", "\x7f": "delete"}
+
+
+def unwritable(name: str) -> str | None:
+    """The first character of ``name`` a sheet's line cannot hold, in words (a control character:
+    NUL, a carriage return, a tab...; a line or paragraph separator; a bidirectional mark; a lone
+    surrogate), or None."""
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cs", "Zl", "Zp") or ch in BIDI:
+            what = {"Cc": "the control character", "Cs": "the lone surrogate", "Zl": "the line separator",
+                    "Zp": "the paragraph separator"}.get(category, "the bidirectional mark")
+            label = _CONTROL_NAMES.get(ch) or (unicodedata.name(ch, "").lower() if category != "Cs" else "")
+            return f"{what} U+{ord(ch):04X}" + (f" ({label})" if label else "")
+    return None
+
+
 def check_setup(setup: Setup, mission: Mission) -> None:
     """The names and the leader for this mission (InputError saying which and why)."""
+    for n in setup.names:  # before anything is trimmed: such a character is never taken out quietly
+        bad = unwritable(n)
+        if bad is not None:
+            raise InputError(WHERE, f"the name {clean(n)[:MAX_NAME]!r} holds {bad}, which a sheet cannot hold",
+                             "type the name again with letters, digits, spaces and punctuation only")
     names = [n.strip() for n in setup.names]
     if len(names) not in mission.player_counts():
         raise InputError(WHERE, f"{mission.name} is played by {' or '.join(map(str, mission.player_counts()))} "

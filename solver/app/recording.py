@@ -12,6 +12,7 @@ naming the line, the round, the person and the rule.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,17 +23,20 @@ from solver.core.cards import ALL_CARDS, Card
 from solver.core.errors import InputError
 from solver.core.rules import Board, Mission, Placement
 from solver.core.spec import GameSpec
+from solver.core.text import clean
 from solver.game.actions import Action
 from solver.game.engine import log_events
 from solver.game.resume import replay
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState, IllegalAction, Phase, legal_positions, position_of
 from solver.io.catalog import Catalog, load_catalog
-from solver.io.gamelog import GameLog, parse_log, read_log
+from solver.io.gamelog import FIX, GameLog, parse_log
+from solver.io.gamelog import MAX_BYTES as LOG_BYTES
 from solver.io.missionfile import catalog_beside, load_mission
 from solver.io.paths import bundled_mission, mission_path
 from solver.io.records import log_inputs
-from solver.io.sheet import MAX_BYTES, Sheet, SheetRound, is_sheet_text, parse_sheet, read_sheet, write_sheet
+from solver.io.safefiles import read_input_text, read_plain_file
+from solver.io.sheet import Sheet, SheetRound, is_sheet_text, parse_sheet, read_sheet, write_sheet
 
 Resolve = Callable[[Sheet], tuple[Catalog, Mission]]
 
@@ -54,13 +58,27 @@ class Recorded:
                 "names": list(self.names)}
 
 
+PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$")  # a file of the folder itself: no path, no '..'
+MAX_TOML = 1_000_000  # a mission or catalog file (io/tomlfile.py)
+
+
+def _plain(sheet: Sheet, key: str, ref: str, where: str) -> str:
+    """``ref`` if it is a plain file name (or a bundled id); InputError on the sheet's line else."""
+    if not PLAIN_NAME.match(ref) or ".." in ref:
+        raise sheet.error(f"{key}: {clean(ref)[:60]!r} is not a plain file name: a sheet names a bundled mission "
+                          f"or a file {where} by its name, never a path, '..' or a link",
+                          f"give a bundled id (kakapo list) or the name of a file {where}", sheet.lines[key])
+    return ref
+
+
 def beside(folder: Path) -> Resolve:
     """The mission and catalog a sheet names, read as the CLI reads them: ``mission:`` a file
-    beside the sheet or a bundled id, ``pieces:`` a catalog file beside it (else the catalog the
-    mission says it was made with, beside it, or the bundled one)."""
+    beside the sheet (by its plain name, with or without .toml) or a bundled id, ``pieces:`` a
+    catalog file beside it (else the catalog the mission says it was made with, beside it, or
+    the bundled one); never a path elsewhere."""
 
     def resolve(sheet: Sheet) -> tuple[Catalog, Mission]:
-        ref = sheet.mission
+        ref = _plain(sheet, "mission", sheet.mission, "beside the sheet")
         path = folder / ref
         if not path.is_file() and (folder / f"{ref}.toml").is_file():
             path = folder / f"{ref}.toml"
@@ -71,8 +89,54 @@ def beside(folder: Path) -> Resolve:
                                   "give a bundled id (kakapo list) or the name of a mission file beside the sheet",
                                   sheet.lines["mission"])
             path = found
-        catalog = load_catalog(folder / sheet.pieces) if sheet.pieces else catalog_beside(mission_path(path))
+        catalog = load_catalog(folder / _plain(sheet, "pieces", sheet.pieces, "beside the sheet")) \
+            if sheet.pieces else catalog_beside(mission_path(path))
         return catalog, load_mission(path, catalog)
+
+    return resolve
+
+
+def in_folder(folder: Path, catalog: Catalog) -> Resolve:
+    """The mission and catalog a sheet names, as the studio finds them (a sheet sent to it or
+    dropped into its ``games/``): ``mission:`` a mission file of ``folder`` (by its plain name,
+    with or without .toml), else a bundled id; ``pieces:`` a catalog file of ``folder`` (without
+    it, ``catalog``: the one in use). Never an absolute path, '..' or a link: each is InputError
+    on the sheet's line."""
+
+    def read(sheet: Sheet, key: str, name: str) -> str | None:
+        try:
+            return read_plain_file(folder, name, MAX_TOML).decode("utf-8", "replace")
+        except FileNotFoundError:
+            return None
+        except OSError as e:  # a link, a FIFO, a folder, too large: refused unread
+            raise sheet.error(f"{key}: {clean(name)[:60]} cannot be read: {e.strerror or e}",
+                              "give a mission or catalog file of the studio's folder itself (a plain file)",
+                              sheet.lines[key]) from None
+
+    def resolve(sheet: Sheet) -> tuple[Catalog, Mission]:
+        where = "of the studio's folder"
+        ref = _plain(sheet, "mission", sheet.mission, where).removesuffix(".toml")
+        chosen = catalog
+        if sheet.pieces:
+            name = _plain(sheet, "pieces", sheet.pieces, where)
+            if not name.endswith(".toml"):
+                raise sheet.error(f"pieces: {clean(name)[:60]!r} is not a catalog file name",
+                                  "give the name of a catalog file (.toml) of the studio's folder",
+                                  sheet.lines["pieces"])
+            text = read(sheet, "pieces", name)
+            if text is None:
+                raise sheet.error(f"pieces: no file {clean(name)[:60]!r} in the studio's folder",
+                                  "give the name of a catalog file of the studio's folder", sheet.lines["pieces"])
+            chosen = load_catalog(name, text)
+        text = read(sheet, "mission", f"{ref}.toml")
+        if text is not None:
+            return chosen, load_mission(f"{ref}.toml", chosen, text=text, mission_id=ref)
+        found = bundled_mission(ref)
+        if found is None:
+            raise sheet.error(f"mission: {ref!r} is neither a mission file of the studio's folder nor a bundled "
+                              "mission", "give a bundled id (kakapo list) or the name of a mission file in the "
+                              "studio's folder", sheet.lines["mission"])
+        return chosen, load_mission(found, chosen, mission_id=ref)
 
     return resolve
 
@@ -248,15 +312,14 @@ def sheet_of(log: GameLog, names: list[str] | None = None) -> str:
 
 # ---------------------------------------------------------------- any file that holds a game
 def read_game_file(path: str | Path) -> GameLog:
-    """A log file, or a sheet file recorded as one: what every command that reads a log reads."""
-    p = Path(path)
-    try:
-        head = p.read_bytes()[:MAX_BYTES].decode("utf-8", "replace") if p.is_file() else ""
-    except OSError:
-        head = ""
-    if head and is_sheet_text(head):
-        return parse_log(record_file(p).text, str(path))
-    return read_log(path)
+    """A log file, or a sheet file recorded as one: what every command that reads a log reads
+    (read once: a regular file within the size limit, checked before it is read)."""
+    text = read_input_text(path, LOG_BYTES, "game file (a log or a sheet)",
+                           "give the file written by `kakapo play --log`, or a game's sheet",
+                           too_large="a game's log or sheet has a few thousand", bad_text=FIX)
+    if is_sheet_text(text):
+        return parse_log(record(parse_sheet(text, str(path)), beside(Path(path).resolve().parent)).text, str(path))
+    return parse_log(text, str(path))
 
 
 def game_of_text(text: str, name: str, resolve: Resolve | None = None) -> GameLog:
@@ -266,13 +329,13 @@ def game_of_text(text: str, name: str, resolve: Resolve | None = None) -> GameLo
     return parse_log(text, name)
 
 
-def game_file(text: str, name: str, folder: Path) -> Recorded:
-    """A dropped file's game as a recording: a sheet recorded (its mission and catalog beside it or
-    bundled), or a log replayed by the rules (it carries what it was played on)."""
+def game_file(text: str, name: str, resolve: Resolve) -> Recorded:
+    """A dropped or pooled file's game as a recording: a sheet recorded (its mission and catalog
+    found by ``resolve``), or a log replayed by the rules (it carries what it was played on)."""
     if is_sheet_text(text):
-        return record_text(text, name, beside(folder))
+        return record_text(text, name, resolve)
     log = parse_log(text, name)
     inputs = log_inputs(log)
     state = replay(log, inputs.mission, inputs.catalog)
-    events = [json.loads(line) for line in text.splitlines() if line.strip()]
+    events = [json.loads(line) for line in text.splitlines() if line.strip()]  # parse_log read each line already
     return Recorded(events, state, tuple(log.names.get(k, "") for k in range(log.players)))

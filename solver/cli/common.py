@@ -18,6 +18,7 @@ import click
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
 from solver.game.search import DEFAULT_SAMPLES
+from solver.io.safefiles import UnsafeTarget, check_output, replacing
 
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -92,6 +93,11 @@ def check_writable(path: str, option: str, folder: bool = False) -> None:
         return
     if p.is_dir():
         raise InputError(path, f"{option} names a folder, not a file", "give a file name")
+    try:  # a link, a FIFO or a device at the name: never written through, never replaced
+        check_output(p)
+    except UnsafeTarget as e:
+        raise InputError(path, f"{option}: {e.strerror}", "give the name of a plain file (new, or one to replace)") \
+            from None
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise InputError(path, f"{option}: the folder {parent} does not exist",
@@ -105,7 +111,7 @@ def emit_json(doc) -> None:
 
 
 def write_csv(path: str, header: list[str], rows) -> None:
-    with open(path, "w", encoding="utf-8", newline="") as f:
+    with replacing(path, newline="") as f:  # whole or not at all, never through a link
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(rows)

@@ -44,6 +44,7 @@ from solver.core.rules import Mission
 from solver.game.engine import round_lines
 from solver.io.gamelog import write_log
 from solver.io.paths import mission_path
+from solver.io.safefiles import write_output
 from solver.runtime.workers import default_workers
 from solver.view.render import draw, use_colour
 
@@ -259,7 +260,7 @@ def review(log_file, mission, pieces, time_limit, samples, playouts, seed, worke
     progress = None if as_json else (lambda text: click.echo(text, err=True))
     rv = review_game(lg, time_limit, samples, playouts, seed, progress, workers or default_workers(), careful)
     if html_path:
-        Path(html_path).write_text(review_html(rv), encoding="utf-8")
+        write_output(html_path, review_html(rv))
     if as_json:
         emit_json(rv.to_json())
     else:

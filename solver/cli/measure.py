@@ -44,6 +44,8 @@ from solver.core.errors import InputError, KakapoError
 from solver.io.catalog import DEFAULT_CATALOG, load_catalog
 from solver.io.difficulty import read_observed
 from solver.io.paths import MISSIONS, mission_path
+from solver.io.safefiles import read_regular
+from solver.io.tomlfile import MAX_BYTES
 from solver.runtime.workers import default_workers
 
 
@@ -508,7 +510,7 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
     paths = find_missions([str(mission_path(t)) for t in targets], MISSIONS)
     check_writable(out_dir, "--out", folder=True)
     out = Path(out_dir)
-    plan = plan_report(paths, catalog, Path(pieces or DEFAULT_CATALOG).read_bytes(), games, seed, wanted, policy,
+    plan = plan_report(paths, catalog, read_regular(pieces or DEFAULT_CATALOG, MAX_BYTES), games, seed, wanted, policy,
                        time_limit, baseline, ceiling_games, ladder_games, samples)
     if not plan.rows:
         raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
@@ -614,7 +616,7 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
         catalog, catalog_bytes, paths = packed
     else:
         catalog = load_catalog(pieces)
-        catalog_bytes = Path(pieces or DEFAULT_CATALOG).read_bytes()
+        catalog_bytes = read_regular(pieces or DEFAULT_CATALOG, MAX_BYTES)  # read and checked above
         paths = campaign_missions(None if directory is None else Path(directory))
     digest = catalog.digest
     out = Path(out_dir or directory)

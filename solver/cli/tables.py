@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from solver.app.calibrating import LATEST
 from solver.app.calibrating import calibrate as run_calibrate
 from solver.cli.common import ProgressBar, check_output_path, emit_json, user_errors
 from solver.cli.group import main
@@ -22,11 +23,14 @@ from solver.runtime.workers import default_workers
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes (default: all cores; the same figures for any number).")
+@click.option("--latest", type=click.IntRange(min=0), default=LATEST, show_default=True, metavar="N",
+              help="Learn from each table's latest N finished games (by the files' modification times); the older "
+                   "ones are left out, and said so. 0: every game.")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None,
               help="Draw the reliability diagram: predicted against observed clear rates.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def calibrate(tables, target, plays, seed, workers, png_path, as_json):
+def calibrate(tables, target, plays, seed, workers, latest, png_path, as_json):
     """Each table's level from all its games, checked against what it then did, and what to play next.
 
     Each TABLE is a folder of one table's finished games (logs or sheets) or one log or sheet;
@@ -37,7 +41,8 @@ def calibrate(tables, target, plays, seed, workers, png_path, as_json):
     set against its result (Brier score, reliability bins), beside a baseline that ignores the
     table; the bundled missions a table has not cleared are listed nearest --target first; the
     missions' difficulty is fitted from every table's games, the ladder as
-    the prior. docs/rate.md says how to read it.
+    the prior. docs/rate.md says how to read it. Before the work starts, stderr says how many games
+    it learns from and about how long that takes.
 
     \b
     Example: kakapo calibrate thursday/ sunday/ --png calibration.png
@@ -45,7 +50,8 @@ def calibrate(tables, target, plays, seed, workers, png_path, as_json):
     check_output_path(png_path, list(tables), ".png", "--png")
     bar = ProgressBar("calibrate", enabled=not as_json)
     try:
-        doc = run_calibrate(list(tables), plays, seed, workers or default_workers(), target, bar.update)
+        doc = run_calibrate(list(tables), plays, seed, workers or default_workers(), target, bar.update,
+                            latest=latest, said=None if as_json else lambda text: click.echo(text, err=True))
     finally:
         bar.close()
     if as_json:

@@ -22,6 +22,7 @@ from solver.io.catalog import load_catalog
 from solver.io.missionfile import mission_fit
 from solver.io.packs import MissionFolder, looks_like_zip, read_pack
 from solver.io.paths import MISSIONS, bundled_mission
+from solver.io.safefiles import read_regular
 
 DIFFICULTY_FILE = MISSIONS / "difficulty.json"
 
@@ -43,8 +44,12 @@ class MeasuredRow:
     digest: str = ""  # the mission file's digest (``data_digest``) when it was measured
 
 
+MAX_TOML = 1_000_000  # a mission file (io/tomlfile.py)
+MAX_DOC = 50_000_000  # a difficulty.json or a `kakapo calibrate --json` document: far above any
+
+
 def file_digest(path: str | Path) -> str:
-    return data_digest(Path(path).read_bytes())
+    return data_digest(read_regular(path, MAX_TOML))
 
 
 def data_digest(data: bytes) -> str:
@@ -68,14 +73,14 @@ def read_table(path: Path, pieces_digest: str | None = None, folder: Path | None
     ``folder`` by its id, else a bundled one); with ``pieces_digest``, only a table measured for
     that catalog (else {})."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_regular(path, MAX_DOC).decode("utf-8")
+    except (OSError, UnicodeDecodeError, InputError):
         return {}
 
     def mission_bytes(mission_id: str) -> bytes | None:
         own = None if folder is None else folder / f"{mission_id}.toml"
         file = own if own is not None and own.is_file() else bundled_mission(mission_id)
-        return None if file is None else file.read_bytes()
+        return None if file is None else read_regular(file, MAX_TOML)
 
     return table_of(text, pieces_digest, mission_bytes)
 
@@ -91,7 +96,7 @@ def folder_table(folder: MissionFolder, pieces_digest: str | None) -> dict[tuple
         if own is not None:
             return own.data
         file = bundled_mission(mission_id)
-        return None if file is None else file.read_bytes()
+        return None if file is None else read_regular(file, MAX_TOML)
 
     return table_of(folder.difficulty.text, pieces_digest, mission_bytes)
 
@@ -190,7 +195,7 @@ def read_observed(path: str | Path) -> dict[tuple[str, int], dict]:
     OBSERVED_MIN_TABLES tables (fewer say little)."""
     p = Path(path)
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
+        doc = json.loads(read_regular(p, MAX_DOC))
         rows = doc["missions"]
         out = {}
         for r in rows:

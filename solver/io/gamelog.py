@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from solver.core.codes import Result, Skill
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Placement
 from solver.core.text import clean
+from solver.io.safefiles import read_input_text, replacing
 
 MAX_BYTES = 1_000_000  # a game log is a few kilobytes; anything bigger is not one
 FIX = "give a log written by `kakapo play --log`, or one written by hand as docs/logs.md describes"
@@ -134,18 +134,8 @@ def digest(text: str) -> str:
 
 def read_log(path: str | Path) -> GameLog:
     """Parse a log file; InputError naming the file and line for anything that is not a log."""
-    p = Path(path)
-    name = str(path)
-    if not p.is_file():
-        raise InputError(name, "log file not found" if not p.exists() else "this is not a file",
-                         "give the file written by `kakapo play --log FILE`")
-    if p.stat().st_size > MAX_BYTES:
-        raise InputError(name, f"the file has {p.stat().st_size} bytes; a game log has a few thousand", FIX)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (UnicodeDecodeError, OSError) as e:
-        raise InputError(name, f"cannot read the file as UTF-8 text ({e})", FIX) from None
-    return parse_log(text, name)
+    return parse_log(read_input_text(path, MAX_BYTES, "log file", "give the file written by `kakapo play --log`",
+                                     too_large="a game log has a few thousand", bad_text=FIX), str(path))
 
 
 def parse_log(text: str, name: str) -> GameLog:
@@ -314,14 +304,8 @@ def _round(ln: _Line, players: int) -> LoggedRound:
 
 
 def write_log(path: str | Path, events: list[dict]) -> None:
-    """Write the log whole or not at all (a game logged round by round is never left half-written)."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            for e in events:
-                f.write(json.dumps(e) + "\n")
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    """Write the log whole or not at all (a game logged round by round is never left half-written),
+    through a randomly named file created exclusively, never through a link (``io/safefiles.py``)."""
+    with replacing(path) as f:
+        for e in events:
+            f.write(json.dumps(e) + "\n")

@@ -14,6 +14,7 @@ from solver.core.rules import Bird, Board, Mission, Placement, blocked_reason, m
 from solver.core.spec import MAX_SKILLS, MODE_RULES, max_rounds
 from solver.core.text import clean
 from solver.io.catalog import Catalog, is_catalog_text, load_catalog
+from solver.io.safefiles import read_regular
 from solver.io.tomlfile import TomlSource
 
 KNOWN_KEYS = ("name", "story", "mode", "clear", "rounds", "skills", "pieces_digest", "board", "placed")
@@ -400,17 +401,17 @@ def catalog_beside(path: Path, notes: list[str] | None = None) -> Catalog:
     """The bundled catalog, or the catalog file beside a mission with the digest it declares."""
     bundled = load_catalog()
     try:
-        text = path.read_text(encoding="utf-8") if path.is_file() and path.stat().st_size <= 1_000_000 else ""
+        text = read_regular(path, 1_000_000).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return bundled  # load_mission says what is wrong with the file
     wanted = declared_pieces(text)
     if wanted is None or wanted == bundled.digest:
         return bundled
     for other in sorted(path.parent.glob("*.toml")):
-        if other == path or other.is_symlink() or not other.is_file() or other.stat().st_size > 1_000_000:
+        if other == path:
             continue
-        try:
-            if not is_catalog_text(other.read_text(encoding="utf-8")):
+        try:  # no link followed, no FIFO waited on, nothing over 1 MB read
+            if not is_catalog_text(read_regular(other, 1_000_000, follow_links=False).decode("utf-8")):
                 continue
             found = load_catalog(other)
         except (InputError, OSError, UnicodeDecodeError):

@@ -24,6 +24,7 @@ from solver.core.board import cell_name, parse_cell
 from solver.core.cards import Card
 from solver.core.errors import InputError, ParseError
 from solver.core.text import clean
+from solver.io.safefiles import read_input_text
 
 MAX_BYTES = 200_000  # a sheet of 13 rounds is about a kilobyte
 FIX = "write the sheet as docs/logs.md shows (mission:, players:, one line per round, left:)"
@@ -71,17 +72,9 @@ def _strip(raw: str) -> str:
 
 
 def read_sheet(path: str | Path) -> Sheet:
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(str(path), "sheet not found" if not p.exists() else "this is not a file",
-                         "give the game's sheet (or its log)")
-    if p.stat().st_size > MAX_BYTES:
-        raise InputError(str(path), f"the file has {p.stat().st_size} bytes; a game's sheet has about a thousand", FIX)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (UnicodeDecodeError, OSError) as e:
-        raise InputError(str(path), f"cannot read the file as UTF-8 text ({e})", FIX) from None
-    return parse_sheet(text, str(path))
+    return parse_sheet(read_input_text(path, MAX_BYTES, "sheet", "give the game's sheet (or its log)",
+                                       too_large="a game's sheet has about a thousand bytes", bad_text=FIX),
+                       str(path))
 
 
 def parse_sheet(text: str, name: str) -> Sheet:

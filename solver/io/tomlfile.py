@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 
 from solver.core.errors import InputError
+from solver.io.safefiles import read_input
 
 MAX_BYTES = 1_000_000  # mission and catalog files over 1 MB are refused (docs/reference.md)
 MAX_NESTING = 8  # a mission nests [[placed]] cells lists two deep; a catalog none
@@ -126,21 +127,10 @@ class TomlSource:
                                  f"check that this is a {kind}")
             self._parse(text, kind)
             return
-        p = Path(path)
-        if not p.exists():
-            hint = ", or give a bundled mission's id such as b01 or p15" if kind == "mission" else ""
-            raise InputError(self.path, f"{kind} file not found", f"check the path{hint}")
-        if p.is_dir():
-            raise InputError(self.path, f"expected a {kind} file (.toml) but this is a folder", "give a .toml file")
-        try:
-            with open(p, "rb") as f:
-                raw = f.read(MAX_BYTES + 1)  # never more: the size is checked before any parsing
-        except OSError as e:
-            raise InputError(self.path, f"cannot read the file ({e.strerror})",
-                             "check the path and permissions") from None
-        if len(raw) > MAX_BYTES:
-            raise InputError(self.path, f"the file is over {MAX_BYTES // 1_000_000} MB; no {kind} is that large",
-                             f"check that this is a {kind} file")
+        hint = ", or give a bundled mission's id such as b01 or p15" if kind == "mission" else ""
+        # never more than MAX_BYTES + 1 bytes, and nothing of a FIFO or a device: checked before reading
+        raw = read_input(path, MAX_BYTES, f"{kind} file", f"check the path{hint}", missing=f"{kind} file not found",
+                         too_large=f"no {kind} is over {MAX_BYTES // 1_000_000} MB")
         try:
             decoded = raw.decode("utf-8")
         except UnicodeDecodeError as e:

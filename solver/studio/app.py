@@ -63,7 +63,7 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
 
     @api.exception_handler(StudioError)
     async def studio_error(_request: Request, e: StudioError) -> JSONResponse:
-        error: dict[str, object] = {"message": e.message, "fix": e.fix}
+        error: dict[str, object] = {**e.more, "message": e.message, "fix": e.fix}
         if e.line is not None:
             error["line"] = e.line
         return JSONResponse({"error": error}, status_code=e.status)
@@ -85,8 +85,20 @@ def create_app(directory: str | Path = ".", pieces: str | None = None, workers: 
 
     @api.exception_handler(HTTPException)
     async def http_error(_request: Request, e: HTTPException) -> JSONResponse:
+        if e.status_code == 400 and "parsing the body" in str(e.detail):  # FastAPI's words for a body it cannot read
+            return JSONResponse({"error": {"message": "the request's body is not JSON the studio reads (malformed, "
+                                                      "or nested deeper than any request needs)",
+                                           "fix": "send the JSON body the API describes (GET /api/openapi.json)"}},
+                                status_code=400)
         fix = "see GET /api/openapi.json for what the studio answers" if e.status_code == 404 else ""
         return JSONResponse({"error": {"message": str(e.detail), "fix": fix}}, status_code=e.status_code)
+
+    @api.exception_handler(RecursionError)
+    async def too_deep(_request: Request, _e: RecursionError) -> JSONResponse:
+        # what a request or a file it names holds is nested deeper than anything the studio reads
+        return JSONResponse({"error": {"message": "what was sent is nested deeper than anything the studio reads",
+                                       "fix": "send the JSON body the API describes (GET /api/openapi.json)"}},
+                            status_code=422)
 
     @api.exception_handler(Exception)
     async def unexpected(_request: Request, e: Exception) -> JSONResponse:

@@ -14,6 +14,7 @@ from fastapi import Depends, Request
 from fastapi import Path as PathParam
 
 from solver import __version__
+from solver.app.recording import in_folder
 from solver.core.rules import Mission
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.missionfile import load_mission
@@ -44,6 +45,7 @@ class StudioContext:
         self.jobs = JobManager(pieces, workers, warm=warm, store=self.store)
         self.thinkers = Thinkers(min(2, max(1, workers)), inline=think_inline)
         self.table = Table(self.directory, self.store, self.thinkers, bot_pace)  # the games played here
+        self.table.sheet_resolver = lambda: in_folder(self.directory, self.catalog)  # as POST /api/records
         self.table.open()
         self.share_base: str | None = None  # the seats' links when it listens beyond this machine
         self.host_link: str | None = None  # the host's own link then (with its token), for other devices

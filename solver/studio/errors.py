@@ -7,9 +7,11 @@ from solver.core.errors import InputError
 
 
 class StudioError(Exception):
-    def __init__(self, status: int, message: str, fix: str = "", line: int | None = None):
+    def __init__(self, status: int, message: str, fix: str = "", line: int | None = None,
+                 more: dict[str, object] | None = None):
         super().__init__(message)
         self.status, self.message, self.fix, self.line = status, message, fix, line
+        self.more = more or {}  # other keys of the error document (e.g. the game a conflict is about)
 
 
 def refused(e: InputError) -> StudioError:

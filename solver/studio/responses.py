@@ -157,9 +157,21 @@ class Status(Open):
 
 
 # ---------------------------------------------------------------- jobs
+class CalibrationCost(BaseModel):
+    """What a calibration learns from and about how long it takes, said before it starts."""
+
+    games: int
+    tables: int
+    left_out: int
+    latest: int | None
+    estimate_seconds: float
+    estimate: str
+
+
 class JobStarted(BaseModel):
     id: str
     token: str
+    cost: CalibrationCost | None = None  # a calibration's, said before it starts
 
 
 class JobState(BaseModel):

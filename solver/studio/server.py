@@ -51,13 +51,14 @@ def bind(host: str, port: int) -> socket.socket:
 def serve(host: str, port: int, directory: str, pieces: str | None, workers: int, open_browser: bool,
           say: Callable[[str], None] = print, warn: Callable[[str], None] | None = None,
           bot_pace: float | None = None) -> None:
-    if not os.path.isdir(directory):
+    folder = Path(directory).resolve()  # once, here: a relative or default --dir means the same folder throughout
+    if not folder.is_dir():
         raise InputError(directory, "--dir is not a folder", "give an existing folder (default: the current one)")
     sock = bind(host, port)
     port = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
-    lock = FolderLock(Path(directory))
+    lock = FolderLock(folder)
     try:
         lock.acquire(url)
     except Busy as e:
@@ -70,7 +71,7 @@ def serve(host: str, port: int, directory: str, pieces: str | None, workers: int
                          "give a folder you may write in") from None
     token = None if is_loopback(host) else secrets.token_urlsafe(24)
     try:
-        app = create_app(directory, pieces, workers, host_token=token,
+        app = create_app(folder, pieces, workers, host_token=token,
                          bot_pace=BOT_PACE if bot_pace is None else bot_pace)
     except BaseException:
         lock.release()
@@ -87,49 +88,64 @@ def serve(host: str, port: int, directory: str, pieces: str | None, workers: int
         if warn is not None:
             warn(f"warning: the studio listens on {host}: anyone who can reach this machine on that network can "
                  "reach it. Only the host's link (the one above, with its token) opens the editor, lists and starts "
-                 f"games, saves missions in {directory} and runs jobs: keep it to yourself. A seat's link lets "
+                 f"games, saves missions in {folder} and runs jobs: keep it to yourself. A seat's link lets "
                  "whoever holds it see and play that seat only (its hand, never another). Anyone else is refused "
                  "(403)." + ("" if lan else " No network address of this machine was found: the links name "
                              "127.0.0.1, which only this machine can open."))
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
                             access_log=False)
     server = _Server(config)
-    say(f"kakapo studio: {start_line}")
-    if token is not None and warn is not None:
-        warn("the host's link, to open on a phone or a tablet (scan it):\n" + terminal_qr(start_line))
-    sys.stdout.flush()
-    opener = None
-    if open_browser and (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or sys.platform == "darwin"
-                         or os.name == "nt"):
-        local = f"http://127.0.0.1:{port}/" if host in WILDCARDS else url
-        opener = browser_file(Path(directory), local, token) if token else None
-        target = opener.as_uri() if opener is not None else local
-        threading.Timer(0.5, lambda: webbrowser.open(target)).start()
+    opener: Path | None = None
+    opening: threading.Timer | None = None
     previous = signal.signal(signal.SIGTERM, _stopped)  # uvicorn raises the signal again once it has stopped
-    try:
+    try:  # from here on, whatever happens, the forwarding page, the lock and the port go with the studio
+        say(f"kakapo studio: {start_line}")
+        if token is not None and warn is not None:
+            warn("the host's link, to open on a phone or a tablet (scan it):\n" + terminal_qr(start_line))
+        sys.stdout.flush()
+        if open_browser and has_display():
+            local = f"http://127.0.0.1:{port}/" if host in WILDCARDS else url
+            opener = browser_file(folder, local, token) if token else None
+            target = opener.as_uri() if opener is not None else local
+            opening = threading.Timer(0.5, lambda: webbrowser.open(target))
+            opening.daemon = True
+            opening.start()
         server.run(sockets=[sock])
+        if not server.started and not server.asked_to_stop:  # its start failed (the messages above say why)
+            raise InputError(url, "the studio could not start", "see the messages above")
     except (KeyboardInterrupt, Stopped):
         pass  # Ctrl-C or SIGTERM: a normal end (exit 0)
     finally:
+        if opening is not None:
+            opening.cancel()
         _deadline()
-        app.state.ctx.close()
-        sock.close()
-        lock.release()
-        if opener is not None:
-            with contextlib.suppress(OSError):
-                opener.unlink()
-        signal.signal(signal.SIGTERM, previous)
+        try:
+            app.state.ctx.close()
+        finally:
+            sock.close()
+            lock.release()
+            if opener is not None:
+                with contextlib.suppress(OSError):
+                    opener.unlink()
+            signal.signal(signal.SIGTERM, previous)
+
+
+def has_display() -> bool:
+    """Whether a browser can be shown here: a display (X11, Wayland), or macOS or Windows."""
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or sys.platform == "darwin"
+                or os.name == "nt")
 
 
 def browser_file(directory: Path, url: str, token: str) -> Path:
     """A page in the studio's private folder (0600) that forwards the browser to ``url`` with the
-    token: opened by its path, so that no command line ever holds the token."""
+    token: opened by its path, so that no command line ever holds the token. The path is absolute
+    (a file URI needs one, whatever ``--dir`` was given as)."""
     target = f"{url}?token={token}"
     text = ("<!doctype html><html><head><meta charset=\"utf-8\"><title>kakapo studio</title>"
             f'<meta http-equiv="refresh" content="0;url={html.escape(target, quote=True)}">'
             "</head><body><p>Opening the kakapo studio: "
             f'<a href="{html.escape(target, quote=True)}">the studio</a></p></body></html>')
-    path = state_folder(directory) / f"open-{os.getpid()}.html"
+    path = state_folder(directory.resolve()) / f"open-{os.getpid()}.html"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
@@ -150,7 +166,10 @@ def _deadline() -> None:
 
 
 class _Server(uvicorn.Server):
+    asked_to_stop = False
+
     def handle_exit(self, sig: int, frame: object) -> None:
+        self.asked_to_stop = True
         _deadline()
         super().handle_exit(sig, frame)  # type: ignore[arg-type]
 

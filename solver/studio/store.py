@@ -102,6 +102,14 @@ def _json_or(text: str | None, default: Any) -> Any:
         return default
 
 
+class Finished(Exception):
+    """The recording was finished already (by another call): its game's id."""
+
+    def __init__(self, game_id: str | None):
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
 class Busy(Exception):
     """Another studio serves this folder (its address, as it wrote it)."""
 
@@ -306,9 +314,13 @@ class Store:
         games/, or the Record tab's ``recording``, marked finished with it): its log, whole, in one
         transaction (no seat, no move: nothing is left to play)."""
         with self.transaction() as db:
+            if recording is not None:  # finished once: the first finish takes it, in this transaction
+                taken = db.execute("UPDATE recordings SET game_id = ?, updated = ? WHERE id = ? AND game_id IS NULL",
+                                   (setup.id, now(), recording)).rowcount
+                if taken != 1:
+                    row = db.execute("SELECT game_id FROM recordings WHERE id = ?", (recording,)).fetchone()
+                    raise Finished(row[0] if row else None)
             self._insert_game(db, setup, log, {"round": round_, "result": result, "ended": now() if result else None})
-            if recording is not None:
-                db.execute("UPDATE recordings SET game_id = ?, updated = ? WHERE id = ?", (setup.id, now(), recording))
             if imported_from is not None:
                 db.execute("INSERT OR REPLACE INTO imports VALUES (?,?,?,?)", (imported_from, setup.id, now(),
                                                                                "imported"))

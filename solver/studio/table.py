@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from solver.app.documents import Doc
-from solver.app.recording import Recorded, game_file
+from solver.app.recording import Recorded, Resolve, game_file, in_folder
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
 from solver.core.rules import Mission
 from solver.game.actions import Action
-from solver.io.catalog import Catalog
+from solver.io.catalog import Catalog, load_catalog
 from solver.io.records import catalog_text, mission_text
 from solver.io.safefiles import UnsafeTarget, read_plain_file, write_file
 from solver.play.table import (
@@ -117,6 +117,8 @@ class Table:
         self.on_first_game: Callable[[], None] | None = None  # the thinking workers started ahead, once
         self._closed = False
         self.notes: list[str] = []  # what went wrong beside the games (said in /api/status)
+        # how a dropped sheet's mission: and pieces: are found (the context's: the catalog in use)
+        self.sheet_resolver: Callable[[], Resolve] = lambda: in_folder(directory, load_catalog())
 
     # ------------------------------------------------------------ starting and loading
     def open(self) -> None:
@@ -501,7 +503,12 @@ class Table:
             name = path.name
             if self.store.imported(name) is not None:
                 continue
-            outcome, game_id = self._import(path)
+            try:
+                outcome, game_id = self._import(path)
+            except StoreBusy:
+                continue  # another program holds the database: tried again at the next look
+            except Exception as e:  # one bad file never stops the others
+                outcome, game_id = f"not imported: {type(e).__name__}", None
             if outcome != "imported":  # an imported one is noted with the game, in one transaction
                 self.store.note_import(name, game_id, outcome)
         self.import_dropped()
@@ -509,7 +516,10 @@ class Table:
     def import_dropped(self) -> None:
         """Logs and sheets of games played elsewhere (with the printed cards, another studio,
         `kakapo play --log`) dropped into ``--dir/games/``: each joins the folder's games once, as a
-        recorded game with its names; the logs this studio wrote of its own games are skipped."""
+        recorded game with its names; the logs this studio wrote of its own games are skipped. A
+        sheet's ``mission:`` and ``pieces:`` are found as ``POST /api/records`` finds them
+        (``sheet_resolver``); a file that is not a regular one, or too large, is refused unread;
+        whatever one file holds, the others are still imported."""
         found = sorted(self.games_folder.glob("*.jsonl")) + sorted(self.games_folder.glob("*.txt"))
         for path in found:
             if self._closed:
@@ -519,19 +529,28 @@ class Table:
                     path.with_suffix(".json").exists():
                 continue
             try:
-                recorded = game_file(read_plain_file(self.games_folder, name, MAX_RECORD).decode("utf-8"), name,
-                                     self.games_folder)
-            except UnsafeTarget as e:
-                self.store.note_import(name, None, f"not imported: {e.strerror}")
-                continue
-            except (OSError, UnicodeDecodeError) as e:
-                self.store.note_import(name, None, f"not imported: {type(e).__name__}")
-                continue
-            except InputError as e:
-                where = f"line {e.line}: " if e.line else ""
-                self.store.note_import(name, None, f"not imported: {where}{e.problem}"[:300])
-                continue
-            self.add_record(recorded, recorded.state.mission, recorded.state.catalog, imported_from=name)
+                outcome = self._import_dropped(name)
+            except StoreBusy:
+                continue  # another program holds the database: tried again at the next look
+            except Exception as e:  # one bad file never stops the others
+                outcome = f"not imported: {type(e).__name__}"
+            if outcome is not None:
+                self.store.note_import(name, None, outcome[:300])
+
+    def _import_dropped(self, name: str) -> str | None:
+        """One dropped file imported (None), or why not."""
+        try:
+            text = read_plain_file(self.games_folder, name, MAX_RECORD).decode("utf-8")
+            recorded = game_file(text, name, self.sheet_resolver())
+        except UnsafeTarget as e:
+            return f"not imported: {e.strerror}"
+        except (OSError, UnicodeDecodeError) as e:
+            return f"not imported: {getattr(e, 'strerror', None) or type(e).__name__}"
+        except InputError as e:
+            where = f"line {e.line}: " if e.line else ""
+            return f"not imported: {where}{e.problem}"
+        self.add_record(recorded, recorded.state.mission, recorded.state.catalog, imported_from=name)
+        return None
 
     def _import(self, path: Path) -> tuple[str, str | None]:
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from solver.analysis.calibrate import skill
 from solver.analysis.ladder import rung_label
+from solver.io.safefiles import save_figure
 
 NEXT_SHOWN = 3  # the suggestions a table's text shows (the JSON has them all)
 
@@ -100,5 +101,5 @@ def reliability_plot(doc: dict, path) -> None:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)

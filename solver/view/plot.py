@@ -12,6 +12,7 @@ from matplotlib.patches import Circle, Patch, Rectangle
 from solver.core.board import COLUMNS, SIZE, col_of, row_of
 from solver.core.cards import ALL_CARDS, VALUES, Colour
 from solver.core.rules import Board
+from solver.io.safefiles import save_figure
 
 FILL = {Colour.RED: "#d62728", Colour.YELLOW: "#f2c400", Colour.GREEN: "#2ca02c",
         Colour.BLUE: "#1f77b4", Colour.PURPLE: "#8e44ad"}
@@ -34,7 +35,7 @@ def save_png(board: Board, path: str, title: str = "", new=(), culprits=(), culp
         legend.append(Patch(facecolor="none", edgecolor="#e00000", lw=2.2, label="why it cannot be cleared"))
     ax.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=3, fontsize=7, frameon=False)
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
 
 
@@ -171,5 +172,5 @@ def save_pieces_png(catalog, path: str, title: str = "") -> None:
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from solver.analysis.report import BAND_COLUMNS, CEILING_COLUMNS, COLUMNS, LADDER_COLUMNS, OBSERVED_COLUMNS
+from solver.io.safefiles import write_output
 from solver.view.report_html import html_page, markdown_page
 from solver.view.report_plots import plots
 
@@ -22,8 +23,8 @@ def write_outputs(rows: list[dict], out_dir: Path, missions=None, meta=None) -> 
         if c in df.columns:
             df[c] = df[c].astype("Int64")
     files = [out_dir / "report.csv", out_dir / "report.md", out_dir / "report.html"]
-    df.to_csv(files[0], index=False)
+    write_output(files[0], df.to_csv(index=False))
     images = plots(df, out_dir)
-    files[1].write_text(markdown_page(df, images, meta or {}), encoding="utf-8")
-    files[2].write_text(html_page(df, images, missions or {}, meta or {}), encoding="utf-8")
+    write_output(files[1], markdown_page(df, images, meta or {}))
+    write_output(files[2], html_page(df, images, missions or {}, meta or {}))
     return files + images

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from solver.core.text import clean
+from solver.io.safefiles import read_regular
 from solver.view.report_plots import board_thumbnail
 
 RATE_COLUMNS = [("clear_rate", "clear rate"), ("greedy_rate", "greedy"), ("heuristic_rate", "heuristic"),
@@ -99,7 +100,7 @@ def why_sentences(df, esc=html.escape) -> list[str]:
 
 
 def _img(path: Path, alt: str) -> str:
-    data = base64.b64encode(Path(path).read_bytes()).decode()
+    data = base64.b64encode(read_regular(path, 50_000_000, follow_links=False)).decode()  # the plot just written
     return f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(alt)}"></figure>'
 
 

@@ -14,6 +14,7 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from solver.core.board import SIZE, col_of, row_of
+from solver.io.safefiles import save_figure
 from solver.view.plot import FILL
 
 PLAYER_COLOURS = {2: "#1f77b4", 3: "#2ca02c", 4: "#d62728"}
@@ -65,7 +66,7 @@ def ladder_curves(df, path: Path) -> Path:
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle("The ladder: clear rate as the table grows stronger (dashed: open-hand ceiling)", fontsize=12)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / height))  # room for the title above the panels
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -87,7 +88,7 @@ def clear_rate_plot(df, path: Path) -> Path:
     ax.legend(handles=[Patch(color=PLAYER_COLOURS[p], label=f"{p} players") for p in sorted(set(df["players"]))],
               fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -118,7 +119,7 @@ def size_plot(df, path: Path) -> Path:
     ax.legend(fontsize=9)
     ax.set_title("Puzzle size against clear rate")
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -155,7 +156,7 @@ def band_plot(df, path: Path) -> Path:
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -185,7 +186,7 @@ def ladder_plot(doc: dict, title: str, path: Path) -> Path:
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 

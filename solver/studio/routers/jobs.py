@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
 from solver.app.documents import Doc
+from solver.app.games import calibration_cost
 from solver.app.inputs import mission_of_text
 from solver.app.measuring import table_moment
 from solver.core.errors import InputError
@@ -37,15 +38,21 @@ def _submit(ctx: StudioContext, job: Doc, about: str) -> Doc:
 @router.post("", response_model=JobStarted)
 def start(body: JobRequest, ctx: Ctx) -> Doc:
     if body.kind in ("rate", "calibrate"):  # the table's (or every table's) games in the folder, finished
-        finished = {g["id"] for g in ctx.table.listing() if g.get("result") is not None and not g.get("broken")}
-        wanted = body.logs if body.logs is not None else sorted(finished)
+        rows = [g for g in ctx.table.listing() if g.get("result") is not None and not g.get("broken")]
+        finished = {g["id"]: k for k, g in enumerate(rows)}  # oldest first, as the listing gives them
+        wanted = body.logs if body.logs is not None else list(finished)
         missing = [i for i in wanted if i not in finished]
         if missing or not wanted:
             raise StudioError(422, f"no finished game {missing[0][:40]!r} in the folder" if missing else
                               "no finished game in the folder to rate", "play games to their end first")
+        wanted = sorted(set(wanted), key=finished.__getitem__)  # in the order they were played: the latest last
         logs = [ctx.table.log_of(i)[0] for i in wanted]
-        return _submit(ctx, {**body.model_dump(), "texts": logs, "names": wanted, "games": 0, "seed": 1},
-                       f"{body.kind} of {len(wanted)} game(s)")
+        started = _submit(ctx, {**body.model_dump(), "texts": logs, "names": wanted, "games": 0, "seed": 1},
+                          f"{body.kind} of {len(wanted)} game(s)")
+        if body.kind == "calibrate":  # its cost, said before it starts: what it learns from, how long it takes
+            chosen = set(wanted)
+            started["cost"] = calibration_cost([g for g in rows if g["id"] in chosen], ctx.workers)
+        return started
     if body.kind == "review":  # the text is a log: a broken one is said now, not in the job
         try:
             log_inputs(parse_log(body.text, body.name or "the log"))

@@ -13,7 +13,7 @@ from solver.io.catalog import is_catalog_text
 from solver.io.difficulty import campaign_listing
 from solver.io.missionfile import mission_fit
 from solver.io.paths import bundled_mission
-from solver.io.safefiles import TargetExists, UnsafeTarget, read_plain_file, write_file
+from solver.io.safefiles import TargetExists, TooLarge, UnsafeTarget, read_plain_file, read_regular, write_file
 from solver.studio.context import Ctx, StudioContext
 from solver.studio.errors import StudioError
 from solver.studio.models import SaveRequest
@@ -82,10 +82,10 @@ def open_mission(mission_id: str, ctx: Ctx) -> Doc:
 
 
 def _read(path: Path) -> str:
-    if path.stat().st_size > 1_000_000:
-        raise StudioError(413, f"{path.name} is over 1 MB", "no mission is that large")
-    try:
-        return path.read_text(encoding="utf-8")
+    try:  # a regular file within the limit, checked before it is read (a FIFO is refused, never waited on)
+        return read_regular(path, 1_000_000).decode("utf-8")
+    except TooLarge:
+        raise StudioError(413, f"{path.name} is over 1 MB", "no mission is that large") from None
     except (UnicodeDecodeError, OSError) as e:
         raise StudioError(422, f"cannot read {path.name} as UTF-8 text ({e})", "save it as UTF-8") from None
 

@@ -12,6 +12,7 @@ from fastapi.responses import PlainTextResponse
 
 from solver.app.documents import Doc
 from solver.app.pooling import export_text, import_pool, same_game
+from solver.app.recording import in_folder
 from solver.core.errors import InputError
 from solver.studio.context import Ctx, HostAuthority, StudioContext
 from solver.studio.errors import StudioError, refused
@@ -57,6 +58,9 @@ async def _pooled(request: Request) -> PoolRequest:
         if isinstance(doc, dict):
             return PoolRequest.model_validate(doc)
         return PoolRequest(text=raw.decode("utf-8"))
+    except RecursionError:
+        raise StudioError(422, "not a file of games: values nested deeper than any game's log",
+                          'send the file GET /api/games/export wrote, or {"text": FILE}') from None
     except (ValueError, UnicodeDecodeError) as e:
         raise StudioError(422, f"not a file of games: {str(e)[:200]}",
                           'send the file GET /api/games/export wrote, or {"text": FILE}') from None
@@ -71,9 +75,9 @@ def import_games(ctx: Ctx, host: HostAuthority, body: Pooled) -> Doc:
     [ids], "held": n, "refused": [{"game", "line", "message", "fix"}]}``; 422 when it is not one.
     The body is the file itself, or ``{"text": FILE, "name"?}``."""
     _host(host)
-    held = {same_game(log) for _, log in _finished_logs(ctx)}
+    held = {key for _, log in _finished_logs(ctx) if (key := same_game(log)) is not None}
     try:
-        pooled = import_pool(body.text, body.name or "the file", held, ctx.table.games_folder)
+        pooled = import_pool(body.text, body.name or "the file", held, in_folder(ctx.directory, ctx.catalog))
     except InputError as e:
         raise refused(e) from None
     ids = [ctx.table.add_record(r, r.state.mission, r.state.catalog) for r in pooled.games]

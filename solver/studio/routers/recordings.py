@@ -25,6 +25,7 @@ from solver.studio.models import RecordingEntry, RecordingRequest, RecordingUndo
 from solver.studio.responses import ERRORS, RecordDoc
 from solver.studio.routers.catalogs import dir_catalog_text
 from solver.studio.routers.missions import open_mission
+from solver.studio.store import Finished
 
 router = APIRouter(prefix="/api/recordings", tags=["recordings"], responses=ERRORS)
 MAX_RECORDINGS = 200
@@ -83,7 +84,8 @@ def start(body: RecordingRequest, ctx: Ctx) -> Doc:
     in seat order and who leads round one."""
     found = open_mission(body.mission, ctx)
     pieces_text = dir_catalog_text(ctx, ctx.catalog_file) if ctx.catalog_file else None
-    setup = Setup(body.mission, ctx.catalog_file, tuple(n.strip() for n in body.names), body.leader)
+    # only spaces are trimmed: a control or line-separator character at either end is refused too
+    setup = Setup(body.mission, ctx.catalog_file, tuple(n.strip(" ") for n in body.names), body.leader)
     try:
         mission = load_mission(found["file"], ctx.catalog, text=found["text"], mission_id=found["id"])
         check_setup(setup, mission)
@@ -163,7 +165,7 @@ def finish(recording_id: str, ctx: Ctx) -> Doc:
     finished game of the folder; 422 naming the round, the person and the rule otherwise."""
     stored = _stored(ctx, recording_id)
     if stored["game"] is not None:
-        raise StudioError(409, "this recording is finished", "review its game")
+        raise _finished(stored["game"])
     try:
         tape = _tape(ctx, stored)
     except InputError as e:
@@ -179,9 +181,18 @@ def finish(recording_id: str, ctx: Ctx) -> Doc:
         recorded = record_text(sheet, "the recording", lambda _sheet: (catalog, mission))
     except InputError as e:
         raise StudioError(422, e.problem, e.fix, e.line) from None
-    game_id = ctx.table.add_record(recorded, mission, catalog, recording=recording_id)
+    try:  # one transaction: however many calls got this far at once, one saves the game
+        game_id = ctx.table.add_record(recorded, mission, catalog, recording=recording_id)
+    except Finished as e:
+        raise _finished(e.game_id) from None
     return {"game": game_id, "log": recorded.text, "rounds": recorded.state.rounds_played(),
             "result": recorded.state.result(), "names": list(recorded.names)}
+
+
+def _finished(game_id: str | None) -> StudioError:
+    """The 409 of a recording finished already (by another call), naming its game."""
+    return StudioError(409, "this recording is finished: its game is saved", "review its game",
+                       more={"game": game_id})
 
 
 @router.delete("/{recording_id}")

@@ -1,48 +1,27 @@
 """`/api/records`: a game played with the printed cards, recorded from its sheet (the game written
 down trick by trick, as `kakapo record` reads it); it joins the folder's games with its names,
 ready to review and rate. The sheet's ``mission:`` is a bundled id or a mission file of ``--dir``,
-its ``pieces:`` a catalog of ``--dir`` (without it, the catalog in use)."""
+its ``pieces:`` a catalog of ``--dir`` (without it, the catalog in use), by their plain names."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
 from solver.app.documents import Doc
-from solver.app.recording import Resolve, record_text
+from solver.app.recording import Resolve, in_folder, record_text
 from solver.core.errors import InputError
-from solver.core.rules import Mission
-from solver.io.catalog import Catalog
-from solver.io.missionfile import load_mission
-from solver.io.sheet import Sheet
 from solver.studio.context import Ctx, StudioContext
 from solver.studio.errors import StudioError, refused
 from solver.studio.models import RecordRequest
 from solver.studio.responses import ERRORS, RecordDoc
-from solver.studio.routers.catalogs import catalog_name, read_dir_catalog
-from solver.studio.routers.missions import open_mission
 
 router = APIRouter(prefix="/api", tags=["records"], responses=ERRORS)
 
 
 def _resolver(ctx: StudioContext) -> Resolve:
-    def resolve(sheet: Sheet) -> tuple[Catalog, Mission]:
-        ref = sheet.mission.removesuffix(".toml")
-        try:
-            found = open_mission(ref, ctx)
-        except StudioError as e:
-            raise sheet.error(f"mission: {sheet.mission[:60]!r}: {e.message}", "give a bundled id (kakapo list) or "
-                              "the name of a mission file in the studio's folder", sheet.lines["mission"]) from None
-        if sheet.pieces:
-            try:
-                catalog = read_dir_catalog(ctx, catalog_name(sheet.pieces))
-            except StudioError as e:
-                raise sheet.error(f"pieces: {e.message}", "give a catalog file of the studio's folder",
-                                  sheet.lines["pieces"]) from None
-        else:
-            catalog = ctx.catalog
-        return catalog, load_mission(found["file"], catalog, text=found["text"], mission_id=found["id"])
-
-    return resolve
+    """A sheet's ``mission:`` and ``pieces:`` as the studio finds them (app/recording.py, the same
+    for the sheets dropped into ``games/``): a bundled id or a plain file name of ``--dir``."""
+    return in_folder(ctx.directory, ctx.catalog)
 
 
 @router.post("/records", response_model=RecordDoc)

@@ -98,9 +98,16 @@ export function createRecord(onReview) {
   const undo = () => send("/undo", {});
 
   async function finish() {
-    const res = await api("POST", `/api/recordings/${encodeURIComponent(st.doc.id)}/finish`);
-    if (!res.ok) { $("rc-error").textContent = `${message(res)}${res.doc && res.doc.error && res.doc.error.fix ? ` (${res.doc.error.fix})` : ""}`; return; }
-    await open(st.doc.id);
+    // one save a game: the button waits with the request (a double tap sends one; the server also
+    // saves one game however many arrive, the others are 409 and show the game saved)
+    const saving = $("rc-finish");
+    if (saving.disabled || !st.doc) return;
+    saving.disabled = true;
+    try {
+      const res = await api("POST", `/api/recordings/${encodeURIComponent(st.doc.id)}/finish`);
+      if (!res.ok && res.status !== 409) { $("rc-error").textContent = `${message(res)}${res.doc && res.doc.error && res.doc.error.fix ? ` (${res.doc.error.fix})` : ""}`; return; }
+      await open(st.doc.id);
+    } finally { saving.disabled = false; }
   }
 
   function take(doc) {

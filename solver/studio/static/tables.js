@@ -63,6 +63,9 @@ export function createTables() {
     $("tb-state").textContent = "measuring every table on the ladder…";
     const res = await api("POST", "/api/jobs", { kind: "calibrate" });
     if (!res.ok) { $("tb-state").textContent = `not started: ${message(res)}`; return; }
+    const c = res.doc.cost;  // said before it starts: what it learns from and about how long it takes
+    $("tb-cost").textContent = c ? `Learning from ${c.games} game(s) of ${c.tables} table(s): ${c.estimate}`
+      + (c.left_out ? `; ${c.left_out} older game(s) left out (each table's latest ${c.latest} count).` : ".") : "";
     if (st.events) st.events.close();
     st.events = followJob(res.doc.id, "tb", (_kind, doc) => show(doc), res.doc.token);
   }
