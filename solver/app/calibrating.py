@@ -19,6 +19,7 @@ from pathlib import Path
 from solver.app.documents import Counted, Doc
 from solver.app.recording import read_game_file
 from solver.core.errors import InputError
+from solver.io.difficulty import games_places
 from solver.io.gamelog import GameLog
 
 Key = tuple[str, object]  # a table's key: ("names", the names) or ("arg", the argument's index)
@@ -104,8 +105,10 @@ def find_tables(args: list[str], read: Callable[[Path], GameLog] = read_game_fil
 
 
 def calibrate(args: list[str], plays: int, seed: int, workers: int, target: float,
-              progress: Counted | None = None) -> Doc:
-    """`kakapo calibrate`'s document."""
+              progress: Counted | None = None, near: tuple[Path, ...] | None = None) -> Doc:
+    """`kakapo calibrate`'s document; each game's expectations from the campaign measured for the
+    catalog it was played with, looked for in ``near`` (default: the games' folders and the folders
+    above them, ``io.difficulty.games_places``)."""
     from solver.analysis.calibrate import Table  # heavy: Numba
     from solver.analysis.calibrate import calibrate as fit  # heavy: Numba
     from solver.analysis.rate import read_games  # heavy: Numba
@@ -116,6 +119,8 @@ def calibrate(args: list[str], plays: int, seed: int, workers: int, target: floa
                          "give the folders or files of finished games (a log with an end line, a whole sheet)")
     tables = [Table(name, read_games(paths, None, read=lambda p: logs[str(p)]), names)
               for name, paths, names in found]
-    doc: Doc = fit(tables, plays, seed, workers, target, progress)
+    if near is None:
+        near = games_places([p for _, paths, _ in found for p in paths])
+    doc: Doc = fit(tables, plays, seed, workers, target, progress, near=near)
     doc["notes"] = notes + sorted({g.note for t in tables for g in t.games if g.note})
     return doc

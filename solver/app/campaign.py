@@ -19,8 +19,9 @@ from solver.analysis.ladder import LADDER_SAMPLES, rung_games
 from solver.app.documents import Doc
 from solver.core.codes import BAND_POLICIES
 from solver.core.errors import InputError
-from solver.io.catalog import is_catalog_text
+from solver.io.catalog import Catalog
 from solver.io.difficulty import file_digest
+from solver.io.missionfile import mission_files, mission_fit
 from solver.io.paths import MISSIONS
 from solver.io.safefiles import write_file
 
@@ -36,17 +37,21 @@ def campaign_missions(directory: Path | None) -> list[Path]:
     if not directory.is_dir():
         raise InputError(str(directory), "not a folder", "give the folder of your missions (or none: the bundled "
                          "campaign, with --out)")
-    found = []
-    for p in sorted(directory.glob("*.toml")):
-        try:
-            if p.is_file() and not is_catalog_text(p.read_text(encoding="utf-8", errors="replace")):
-                found.append(p)
-        except OSError:
-            continue
-    if not found:
-        raise InputError(str(directory), "no mission files (*.toml) in this folder", "give the folder of your "
-                         "missions")
-    return found
+    return mission_files(directory)
+
+
+def fitting_missions(paths: list[Path], catalog: Catalog) -> tuple[list[Path], list[Doc]]:
+    """The missions that fit the catalog (measured), and those that do not (a pre-placed piece
+    whose cells are not its shape there, or made with another catalog): skipped, each
+    ``{"mission", "why"}``. A file that is no mission at all stays an input error."""
+    fit, skipped = [], []
+    for path in paths:
+        _, why = mission_fit(path, catalog)
+        if why is None:
+            fit.append(path)
+        else:
+            skipped.append({"mission": path.stem, "why": why})
+    return fit, skipped
 
 
 def difficulty_rows(rows: list[Doc], paths: dict[str, Path], games: int, seed: int) -> list[Doc]:
@@ -73,12 +78,14 @@ def campaign_order(rows: list[Doc]) -> list[str]:
     return sorted(by_mission, key=lambda m: (sum(by_mission[m]) / len(by_mission[m]), m))
 
 
-def campaign_doc(rows: list[Doc], digest: str, catalog_name: str) -> Doc:
+def campaign_doc(rows: list[Doc], digest: str, catalog_name: str, skipped: list[Doc] | None = None,
+                 missions: Path | None = None) -> Doc:
     return {"about": f"The campaign's ladder measured with the catalog {catalog_name} (kakapo campaign): each "
                      "rung's clear rate on the same deals, the open-hand ceiling, the shortfall per mission and "
                      "player count, and the fewest new pieces. A row counts while its mission file has this digest, "
                      "for the catalog of this pieces_digest only.",
-            "pieces_digest": digest, "rows": rows, "order": campaign_order(rows)}
+            "pieces_digest": digest, "rows": rows, "order": campaign_order(rows), "skipped": skipped or [],
+            **({"missions": str(missions.resolve())} if missions is not None else {})}
 
 
 def check_target(out_dir: Path, digest: str, force: bool = False) -> None:

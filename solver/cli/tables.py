@@ -35,9 +35,11 @@ def calibrate(tables, target, plays, seed, workers, png_path, as_json):
     closely its results follow the deal (mistakes and mixed play follow it less) and its shift
     beyond the rung. Every game's clear rate is predicted from the table's other games only and
     set against its result (Brier score, reliability bins), beside a baseline that ignores the
-    table; the bundled missions a table has not cleared are listed nearest --target first; the
-    missions' difficulty is fitted from every table's games, the ladder as
-    the prior. docs/rate.md says how to read it.
+    table; the missions a table has not cleared are listed nearest --target first, from the
+    campaign measured for the catalog its games were played with (the bundled one, or the one
+    `kakapo campaign` measured, found beside the games or in a campaign/ folder there); the
+    missions' difficulty is fitted from every table's games, the ladder as the prior.
+    docs/rate.md says how to read it.
 
     \b
     Example: kakapo calibrate thursday/ sunday/ --png calibration.png

@@ -1,11 +1,15 @@
-"""The campaign's measured difficulty, shipped beside the bundled missions (``difficulty.json``).
+"""The campaign's measured difficulty: the table shipped beside the bundled missions
+(``difficulty.json``, measured with the bundled shapes) and those `kakapo campaign` writes for
+another catalog (the same format, with that catalog's ``pieces_digest``).
 
-Per bundled mission and player count: the clear rate of every rung of the ladder on the same
-deals, the open-hand ceiling and the shortfall, as `kakapo ladder` measures them with the
-default catalog. `validate` places a fan mission among the campaign with it, and `list` shows
-each mission's difficulty, without playing the campaign again. benchmarks/campaign_order.py
-writes the file. A row counts only while its mission file is the one that was measured (the
-file's digest is kept with it), and only for the catalog it was measured with.
+Per mission and player count: the clear rate of every rung of the ladder on the same deals, the
+open-hand ceiling and the shortfall. A row counts only while its mission file is the one that was
+measured (the file's digest is kept with it), and only for the catalog it was measured with.
+
+The rules every command and the studio follow, each once: where the campaign measured for a
+catalog is found (``campaign_places``, ``find_campaign``); what a mission is compared with (the
+other missions of that campaign, never itself: ``Campaign.others``, ``place_in_campaign``); and how
+a placement is said (``placement_phrase``: the bundled missions, or the missions of your campaign).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from pathlib import Path
 from solver.core.errors import InputError
 from solver.core.spec import MODE_RULES
 from solver.io.catalog import load_catalog
-from solver.io.missionfile import mission_fit
+from solver.io.missionfile import mission_files, mission_fit
 from solver.io.paths import MISSIONS, bundled_mission
 
 DIFFICULTY_FILE = MISSIONS / "difficulty.json"
@@ -38,6 +42,7 @@ class MeasuredRow:
     undecided: int
     shortfall: float
     min_pieces: int | None = None  # fewest new pieces that clear it at this table (None: not measured)
+    digest: str | None = None  # the digest of the mission file measured
 
 
 def file_digest(path: str | Path) -> str:
@@ -57,74 +62,227 @@ def campaign_difficulty(catalog_key: tuple | None = None, default_key: tuple | N
 def read_table(path: Path, pieces_digest: str | None = None, folder: Path | None = None
                ) -> dict[tuple[str, int], MeasuredRow]:
     """The rows of a ``difficulty.json`` whose mission file is still the one measured (a mission of
-    ``folder`` by its id, else a bundled one); with ``pieces_digest``, only a table measured for
-    that catalog (else {})."""
+    ``folder`` by its id, else of the missions' folder the file names, else a bundled one); with
+    ``pieces_digest``, only a table measured for that catalog (else {})."""
     try:
+        if not path.is_file() or path.stat().st_size > MAX_TABLE_BYTES:
+            return {}
         doc = json.loads(path.read_text(encoding="utf-8"))
         rows = doc["rows"]
         if pieces_digest is not None and doc.get("pieces_digest") != pieces_digest:
             return {}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        measured_in = Path(doc["missions"]) if isinstance(doc.get("missions"), str) else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return {}
     out: dict[tuple[str, int], MeasuredRow] = {}
     for r in rows if isinstance(rows, list) else ():
         try:
-            own = None if folder is None else folder / f"{r['mission']}.toml"
-            file = own if own is not None and own.is_file() else bundled_mission(r["mission"])
+            mid = str(r["mission"])
+            own = [f / f"{mid}.toml" for f in (folder, measured_in) if f is not None and "/" not in mid]
+            file = next((f for f in own if f.is_file()), None) or bundled_mission(mid)
             if file is None or file_digest(file) != r["digest"]:
                 continue  # the mission changed since it was measured
-            row = MeasuredRow(str(r["mission"]), str(r["mode"]), int(r["players"]), int(r["games"]), int(r["seed"]),
+            row = MeasuredRow(mid, str(r["mode"]), int(r["players"]), int(r["games"]), int(r["seed"]),
                               {str(k): float(v) for k, v in r["rates"].items()}, float(r["ceiling_rate"]),
                               int(r["undecided"]), float(r["shortfall"]),
-                              None if r.get("min_pieces") is None else int(r["min_pieces"]))
+                              None if r.get("min_pieces") is None else int(r["min_pieces"]), str(r["digest"]))
         except (KeyError, TypeError, ValueError, AttributeError, OSError):
             continue
         out[(row.mission, row.players)] = row
     return out
 
 
-def measured_for(catalog, near: tuple[Path, ...] = ()) -> tuple[dict[tuple[str, int], MeasuredRow], str | None]:
-    """The campaign measured for ``catalog`` and where it was found: the shipped table for the
-    bundled shapes ("bundled"); for another catalog, the first ``difficulty.json`` measured for it
-    (`kakapo campaign`) in the folders ``near`` or the catalog file's own folder. ({}, None) when
-    none was: nothing is then compared with figures of other shapes."""
-    if catalog.key == load_catalog().key:
-        return read_table(DIFFICULTY_FILE), "bundled"
-    places = list(near)
-    if catalog.source and Path(catalog.source).is_file():
-        places.append(Path(catalog.source).resolve().parent)
+# ---------------------------------------------------------------- the campaign measured for a catalog
+MAX_TABLE_BYTES = 8_000_000  # a difficulty.json of thousands of missions; larger is no file kakapo wrote
+CAMPAIGN_FOLDER = "campaign"  # the folder beside a catalog the bundled campaign is measured into (README)
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """The campaign measured for one catalog and where it was found: ``source`` is "bundled" (the
+    table shipped beside the bundled missions, for the bundled shapes only), the path of the
+    ``difficulty.json`` `kakapo campaign` wrote for that catalog, or None when none was measured
+    for it (nothing is then compared with figures of other shapes)."""
+
+    rows: dict[tuple[str, int], MeasuredRow]
+    source: str | None
+
+    def others(self, mission_id: str, mode: str, players: int, rung: str | None = None) -> list[tuple[str, float]]:
+        """The missions a mission is compared with: every other mission of this campaign of the same
+        mode and table, never the mission itself; by their shortfall (or, with ``rung``, that
+        rung's clear rate where it was measured)."""
+        out = []
+        for (mid, n), row in sorted(self.rows.items()):
+            if mid == mission_id or n != players or row.mode != mode:
+                continue
+            value = row.shortfall if rung is None else row.rates.get(rung)
+            if value is not None:
+                out.append((mid, value))
+        return out
+
+    def row(self, mission_id: str, players: int, mission_digest: str | None = None) -> MeasuredRow | None:
+        """The mission's own measured row at that table; with ``mission_digest``, only while the
+        mission measured had that text (a log's mission may be an edited copy)."""
+        row = self.rows.get((mission_id, players))
+        if row is None or mission_digest is None:
+            return row
+        return row if row.digest == mission_digest else None
+
+
+def is_bundled_catalog(catalog) -> bool:
+    return catalog.key == load_catalog().key
+
+
+def campaign_places(catalog, missions_folder: Path | None = None, near: tuple[Path, ...] = ()) -> list[Path]:
+    """Where the campaign measured for a catalog is looked for, in this order: the missions' folder,
+    the catalog file's folder and a ``campaign/`` folder beside it, then the folders ``near`` (where
+    a table's games lie) and a ``campaign/`` folder in each."""
+    places: list[Path] = []
+    if missions_folder is not None:
+        places.append(missions_folder)
+    source = Path(catalog.source) if getattr(catalog, "source", "") else None
+    if source is not None and source.is_file():
+        places += [source.resolve().parent, source.resolve().parent / CAMPAIGN_FOLDER]
+    for folder in near:
+        places += [folder, folder / CAMPAIGN_FOLDER]
+    out: list[Path] = []
     for folder in places:
-        table = read_table(folder / "difficulty.json", catalog.digest, folder)
+        if folder.resolve() not in out:
+            out.append(folder.resolve())
+    return out
+
+
+def games_places(paths) -> tuple[Path, ...]:
+    """Where a table's games lie, for ``campaign_places``'s ``near``: each game file's folder and the
+    folder above it (games kept in a ``games/`` folder of the box)."""
+    out: list[Path] = []
+    for path in paths:
+        folder = Path(path).resolve().parent
+        for f in (folder, folder.parent):
+            if f not in out:
+                out.append(f)
+    return tuple(out)
+
+
+def find_campaign(catalog, missions_folder: Path | None = None, near: tuple[Path, ...] = (),
+                  wanted: tuple[str, ...] | list[str] = ()) -> Campaign:
+    """The campaign measured for ``catalog`` (``campaign_places``, in order): the first that holds
+    one of the missions ``wanted``, else the first found; for the bundled shapes the shipped table
+    comes last. Campaign({}, None) when none was measured for that catalog."""
+    found: list[Campaign] = []
+    for folder in campaign_places(catalog, missions_folder, near):
+        file = folder / "difficulty.json"
+        if file.resolve() == DIFFICULTY_FILE.resolve():
+            continue  # the shipped table: the bundled shapes' only, below
+        table = read_table(file, catalog.digest, folder)
         if table:
-            return table, str(folder / "difficulty.json")
-    return {}, None
+            found.append(Campaign(table, str(file)))
+    if is_bundled_catalog(catalog):
+        found.append(Campaign(read_table(DIFFICULTY_FILE), "bundled"))
+    ids = set(wanted)
+    for campaign in found:
+        if ids & {mid for mid, _ in campaign.rows}:
+            return campaign
+    return found[0] if found else Campaign({}, None)
 
 
 def no_campaign_text(catalog) -> str:
     """What is said where no campaign was measured for the catalog in use."""
-    source = catalog.source or "FILE"
-    return (f"no campaign measured for this catalog: kakapo campaign --pieces {source} --out DIR (then keep "
-            "DIR/difficulty.json beside the catalog)")
+    source = Path(catalog.source) if getattr(catalog, "source", "") else None
+    if source is not None and source.is_file():
+        file, out = str(source), str(source.parent / CAMPAIGN_FOLDER)
+    else:
+        file, out = "FILE", "DIR"
+    return (f"no campaign measured for this catalog (digest {catalog.digest}): measure it with kakapo campaign "
+            f"--pieces {file} --out {out} (the bundled missions) or kakapo campaign MISSIONS_DIR --pieces {file} "
+            "(your missions); figures of other shapes are never compared")
 
 
-def campaign_listing(catalog) -> list[dict]:
-    """`kakapo list`: every bundled mission in campaign order with its name, mode, player counts,
-    fewest pieces and shortfall per player count from the campaign measured for ``catalog``
-    (``measured_for``; None where it has no row for the file as it is now, and for every mission
-    when none was measured for that catalog), and whether it fits ``catalog``
-    (``fits``; ``why`` not: a pre-placed piece whose cells are not its shape there)."""
-    measured, _ = measured_for(catalog)
-    out = []
-    for folder in ("buddy", "party"):
-        for path in sorted((MISSIONS / folder).glob("*.toml")):
+# ---------------------------------------------------------------- a mission among the others
+def place_by_difficulty(value: float, others: list[tuple[str, float]]) -> dict:
+    """Where a difficulty figure falls among other missions' (higher = harder)."""
+    ranked = sorted(others, key=lambda x: (x[1], x[0]))
+    easier = [mid for mid, r in ranked if r < value]
+    harder = [mid for mid, r in ranked if r >= value]
+    return {"harder_than": len(easier), "of": len(ranked),
+            "between": [easier[-1] if easier else None, harder[0] if harder else None]}
+
+
+def place_in_campaign(campaign: Campaign, value: float, mission_id: str, mode: str, players: int,
+                      rung: str | None = None) -> dict | None:
+    """Where a mission's figure falls among the other missions measured with the same catalog
+    (``Campaign.others``: never itself): its shortfall, or with ``rung`` that rung's clear rate
+    (a higher rate is easier). ``{"harder_than", "of", "between", "source"}``; None when no
+    campaign was measured for the catalog."""
+    if campaign.source is None:
+        return None
+    others = campaign.others(mission_id, mode, players, rung)
+    if rung is None:
+        entry = place_by_difficulty(value, others)
+    else:
+        entry = place_by_difficulty(-value, [(mid, -r) for mid, r in others])
+    return {**entry, "source": campaign.source}
+
+
+def campaign_group(source: str | None) -> str:
+    """The missions a placement counts, in words."""
+    return "bundled missions" if source in (None, "bundled") else "of your campaign's missions"
+
+
+def campaign_line(entry: dict) -> str:
+    """A ladder's placement as one line: "in the campaign: ..." (the bundled one) or "in your
+    campaign: ..." (measured for another catalog)."""
+    mine = entry.get("source") not in (None, "bundled")
+    return f"in {'your' if mine else 'the'} campaign: {placement_phrase(entry)}"
+
+
+def placement_phrase(entry: dict) -> str:
+    """A placement in words: "between b07 and b08 (harder than 7 of 19 bundled missions)", or past
+    either end; the missions of your campaign are named so, with the file they were measured in."""
+    easier, harder = entry["between"]
+    group = campaign_group(entry.get("source"))
+    where_from = "" if entry.get("source") in (None, "bundled") else f", measured in {entry['source']}"
+    if easier and harder:
+        low, high = sorted((easier, harder))  # in campaign order, even where two neighbours measure the other way
+        where = f"between {low} and {high}"
+    elif harder:
+        where = f"easier than {harder}, the easiest"
+    elif easier:
+        where = f"harder than {easier}, the hardest"
+    else:
+        campaign = "your campaign" if where_from else "the bundled campaign"
+        return f"no other mission of this mode and table in {campaign} to compare with{where_from}"
+    return f"{where} (harder than {entry['harder_than']} of {entry['of']} {group}{where_from})"
+
+
+def campaign_listing(catalog, folder: Path | None = None, near: tuple[Path, ...] = ()) -> tuple[list[dict], Campaign]:
+    """`kakapo list [DIR]`: every mission of ``folder`` (the bundled ones in campaign order when
+    None) with its name, mode, player counts, and the fewest pieces and shortfall per player count
+    from the campaign measured for ``catalog`` (``find_campaign``; None where it has no row for the
+    file as it is now, and for every mission when none was measured for that catalog), and whether
+    it fits ``catalog`` (``fits``; ``why`` not: a pre-placed piece whose cells are not its shape
+    there, or what is wrong with a file that does not read). And that campaign."""
+    if folder is None:
+        paths = [p for mode in ("buddy", "party") for p in sorted((MISSIONS / mode).glob("*.toml"))]
+    else:
+        paths = mission_files(folder)
+    campaign = find_campaign(catalog, folder, near, [p.stem for p in paths])
+    out: list[dict] = []
+    for path in paths:
+        try:
             m, why = mission_fit(path, catalog)
-            players = list(MODE_RULES[m.mode].players)
-            rows = {p: measured.get((m.id, p)) for p in players}
-            out.append({"id": m.id, "name": m.name, "mode": m.mode, "players": players,
-                        "min_pieces": {str(p): r.min_pieces if r else None for p, r in rows.items()},
-                        "shortfall": {str(p): round(r.shortfall, 4) if r else None for p, r in rows.items()},
-                        "fits": why is None, "why": why, "file": str(path)})
-    return out
+        except InputError as e:
+            out.append({"id": path.stem, "name": None, "mode": None, "players": [], "min_pieces": {}, "shortfall": {},
+                        "fits": False, "why": (f"line {e.line}: " if e.line else "") + e.problem, "file": str(path),
+                        "campaign_source": campaign.source})
+            continue
+        players = list(MODE_RULES[m.mode].players)
+        rows = {p: campaign.rows.get((m.id, p)) for p in players}
+        out.append({"id": m.id, "name": m.name, "mode": m.mode, "players": players,
+                    "min_pieces": {str(p): r.min_pieces if r else None for p, r in rows.items()},
+                    "shortfall": {str(p): round(r.shortfall, 4) if r else None for p, r in rows.items()},
+                    "fits": why is None, "why": why, "file": str(path), "campaign_source": campaign.source})
+    return out, campaign
 
 
 # ---------------------------------------------------------------- what tables observed

@@ -395,6 +395,28 @@ def warning_items(m: Mission) -> list[dict]:
     return out
 
 
+def mission_files(directory: Path) -> list[Path]:
+    """The missions of a folder: its ``*.toml`` files that are not catalogs (by what they hold),
+    sorted by name; InputError when it is no folder or holds none."""
+    if not directory.is_dir():
+        raise InputError(str(directory), "not a folder", "give the folder of your missions")
+    found = []
+    for p in sorted(directory.glob("*.toml")):
+        try:
+            if not p.is_file():
+                continue
+            with p.open("rb") as f:  # a file too large to be a mission is refused when it is read
+                head = f.read(1_000_001).decode("utf-8", errors="replace")
+            if not is_catalog_text(head):
+                found.append(p)
+        except OSError:
+            continue
+    if not found:
+        raise InputError(str(directory), "no mission files (*.toml) in this folder", "give the folder of your "
+                         "missions")
+    return found
+
+
 def catalog_beside(path: Path, notes: list[str] | None = None) -> Catalog:
     """The bundled catalog, or the catalog file beside a mission with the digest it declares."""
     bundled = load_catalog()
