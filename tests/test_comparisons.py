@@ -233,7 +233,7 @@ def test_calibrate_looks_up_the_campaign_of_each_games_catalog(tmp_path):
     bundled = SimpleNamespace(mission=load_mission(mission_path("b14"), load_catalog()), catalog=load_catalog(),
                               start=SimpleNamespace(players=2))
     assert Ladder(1, 1).row(bundled)[1] == "bundled"  # type: ignore[arg-type]
-    edited = load_mission("b14.toml", load_catalog(), text=mission_text(bundled.mission).replace('name = "', 'name = "x', 1),
-                          mission_id="b14")
+    text = mission_text(bundled.mission).replace('name = "', 'name = "x', 1)
+    edited = load_mission("b14.toml", load_catalog(), text=text, mission_id="b14")
     assert Ladder(1, 1).row(SimpleNamespace(mission=edited, catalog=load_catalog(),  # type: ignore[arg-type]
                                             start=SimpleNamespace(players=2))) == (None, None)

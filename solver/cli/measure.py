@@ -49,7 +49,7 @@ from solver.cli.common import (
 from solver.cli.group import main
 from solver.core.codes import BAND_POLICIES, RESULT_NAMES
 from solver.core.errors import InputError
-from solver.io.catalog import DEFAULT_CATALOG, load_catalog
+from solver.io.catalog import load_catalog
 from solver.io.difficulty import campaign_line, is_bundled_catalog, placement_phrase, read_observed
 from solver.io.paths import MISSIONS, mission_path
 from solver.runtime.workers import default_workers
@@ -506,13 +506,15 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
     from solver.view.report_files import write_outputs  # heavy: pandas, matplotlib
 
     samples = samples_for(policy, samples)
-    catalog = load_catalog(pieces)
     seen = read_observed(observed) if observed else None  # a broken file is said before any work
     wanted = report_players(players_list)
     paths = find_missions([str(mission_path(t)) for t in targets], MISSIONS)
+    notes: list[str] = []
+    catalog = missions_catalog(paths, pieces, notes)  # --pieces, else the one the missions were made with
+    say_notes(notes)
     check_writable(out_dir, "--out", folder=True)
     out = Path(out_dir)
-    plan = plan_report(paths, catalog, Path(pieces or DEFAULT_CATALOG).read_bytes(), games, seed, wanted, policy,
+    plan = plan_report(paths, catalog, catalog.text.encode("utf-8"), games, seed, wanted, policy,
                        time_limit, baseline, ceiling_games, ladder_games, samples)
     if not plan.rows:
         raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
