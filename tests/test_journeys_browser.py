@@ -121,9 +121,8 @@ def test_the_owner_measures_the_campaign_of_their_copy_and_every_comparison_uses
         (entry,) = json.loads(validated.stdout)["files"][0]["difficulty"]
         assert entry["campaign"]["source"] == placed["campaign"]["source"] and entry["campaign"]["of"] == 1
         assert "own_b05" not in entry["campaign"]["between"]
-        text = cli("validate", box / "own_b05.toml", "--pieces", box / "mine.toml", "--games", 8, "--ladder-games",
-                   4, "--ceiling-games", 4, "--workers", 2).stdout
-        assert "your campaign's missions" in text and "bundled" not in text
+        text = cli("ladder", box / "own_b05.toml", "--pieces", box / "mine.toml", "--games", 4, "--workers", 2).stdout
+        assert "in your campaign: " in text and "your campaign's missions" in text and "bundled" not in text
 
         # the studio shows the same: the figures of the lists, and the ladder placed among your campaign's
         use_catalog(page, "mine.toml")
@@ -131,7 +130,10 @@ def test_the_owner_measures_the_campaign_of_their_copy_and_every_comparison_uses
         assert studio_rows[("bundled", "b05")]["shortfall"] == rows["b05"]["shortfall"]
         assert studio_rows[("dir", "own_b05")]["shortfall"] == own_rows["own_b05"]["shortfall"]
         assert studio_rows[("bundled", "b09")]["fits"] is False
-        page.click("[data-tab=editor]")
+        page.reload()  # the missions written since the page opened
+        page.wait_for_selector("[data-cell=l12]")
+        assert page.input_value("#catalog") == "mine.toml"
+        page.wait_for_selector("#open option[value='own_b05']", state="attached")
         page.select_option("#open", "own_b05")
         wait_text(page, "#problems", "valid")
         said = run_job(page, "ladder", 4)
@@ -234,3 +236,39 @@ def test_the_designer_shares_missions_made_with_other_shapes_and_they_are_measur
                "--json")
     difficulty = json.loads(bare.stdout)["difficulty"]
     assert difficulty["campaign"] is None and "no campaign measured for this catalog" in difficulty["campaign_text"]
+
+
+# a rating of games played with another catalog, as the server answers it: b05 from the campaign
+# measured for that catalog, b09 (does not fit) and b02 (not measured) without a figure, and why
+RATED = {"games": 3, "seats": [0, 1], "best": {"policy": "planner", "samples": None},
+         "plausible": [{"policy": "planner", "samples": None}], "told_apart": True, "rungs": [],
+         "predictions": [
+             {"mission": "b05", "players": 2, "rung": "planner", "clear_rate": 0.62, "ci95": [0.5, 0.7],
+              "source": "/box/campaign/difficulty.json", "shortfall": 0.125},
+             {"mission": "b09", "players": None, "rung": None, "clear_rate": None, "ci95": None, "source": None,
+              "shortfall": None, "why": "it does not fit the catalog the games were played with: line 22: red-5"},
+             {"mission": "b02", "players": 2, "rung": None, "clear_rate": None, "ci95": None, "source": None,
+              "shortfall": None,
+              "why": "the campaign measured for this catalog (/box/campaign/difficulty.json) has no row for b02"}]}
+
+SHOW = """async (doc) => {
+  const { showRating } = await import("/static/rate.js");
+  await showRating(doc);
+  return document.getElementById("rt-expected").textContent + " | " + document.getElementById("rt-why").textContent;
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_rate_this_table_shows_the_figures_it_has_and_says_why_for_the_others(browser, served, width):
+    url, _ = served
+    page = open_page(browser, url, width=width, height=844)
+    page.click("[data-tab=play]")
+    text = page.evaluate(SHOW, RATED)
+    assert "62 % (50\u201370 %)" in text and "no figure" in text  # an en dash between the bounds
+    # the shortfall beside it is the one of the campaign measured for the games' pieces, not the studio's catalog's
+    assert page.text_content("#rt-expected [data-mission=b05]").startswith("b0520.125")
+    assert page.text_content("#rt-expected [data-mission=b02]").startswith("b022-")
+    assert page.get_attribute("#rt-expected [data-mission=b09]", "data-why").startswith("it does not fit")
+    assert "no figure for b09: it does not fit" in text and "no figure for b02: the campaign measured" in text
+    assert "figures: /box/campaign/difficulty.json" in text
+    assert not page.errors

@@ -267,7 +267,7 @@ def _run(tasks, workers: int):
 def unpredicted(mission, why: str) -> dict:
     """A prediction that cannot be made, and why."""
     return {"mission": Path(str(mission)).stem, "players": None, "rung": None, "clear_rate": None, "ci95": None,
-            "source": None, "why": why}
+            "source": None, "shortfall": None, "why": why}
 
 
 def predict(mission, best: int, plausible: list[int], players: list[int], seed: int, workers: int,
@@ -288,13 +288,14 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
     n = players[0] if len(players) == 1 and players[0] in counts else m.default_players()
     campaign = find_campaign(catalog, path.parent, near, [m.id])
     needed = sorted(set(plausible) | {best})
-    table = campaign.row(m.id, n, file_digest(path))
+    measured = table = campaign.row(m.id, n, file_digest(path))
+    shortfall = None if measured is None else round(measured.shortfall, 4)  # the mission's difficulty there
     if table is not None and not all(rung_label(*RUNGS[i]) in table.rates for i in needed):
         table = None
     if table is None and not simulate:
         why = no_campaign_text(catalog) if campaign.source is None else \
             f"the campaign measured for this catalog ({campaign.source}) has no row for {m.id} with {n} players"
-        return {**unpredicted(mission, why), "mission": m.id, "players": n}
+        return {**unpredicted(mission, why), "mission": m.id, "players": n, "shortfall": shortfall}
     rates = {i: rung_rate(m, catalog, n, i, table, seed, workers) for i in needed}
     lows, highs = [], []
     for rate_, games in rates.values():
@@ -304,7 +305,8 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
     policy, samples = RUNGS[best]
     return {"mission": m.id, "players": n, "rung": rung_label(policy, samples),
             "clear_rate": round(rates[best][0], 4), "ci95": [round(min(lows), 4), round(max(highs), 4)],
-            "source": campaign.source if table is not None else f"simulated, {PREDICT_GAMES} games"}
+            "source": campaign.source if table is not None else f"simulated, {PREDICT_GAMES} games",
+            "shortfall": shortfall}
 
 
 def rung_rate(m: Mission, catalog, n: int, i: int, table, seed: int, workers: int) -> tuple[float, int]:

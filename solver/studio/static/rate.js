@@ -4,7 +4,8 @@ import { api, followJob, message } from "./api.js";
 import { $, el } from "./dom.js";
 import { glossaryLink, meaning, rungName } from "./results.js";
 
-async function show(d) {
+// the rating's document in the panel (exported for the tests of the page)
+export async function showRating(d) {
   const plausible = d.plausible.map(rungName).join(", ");
   $("rt-state").textContent = `${d.games} game(s), seat(s) ${d.seats.join(", ")}: the table plays like ${rungName(d.best)}`
     + (d.told_apart ? " (every other rung ruled out)" : `; these games cannot tell apart: ${plausible}`);
@@ -22,7 +23,9 @@ async function show(d) {
   const whys = new Map();
   const rows = d.predictions.map((p) => {
     const tr = el("tr", null, null, { "data-mission": p.mission });
-    const sf = shortfall.get(p.mission);
+    // the mission's shortfall in the campaign measured for the games' pieces (the server's, with the
+    // prediction); an older rating without it: the campaign of the catalog in use
+    const sf = "shortfall" in p ? { [String(p.players)]: p.shortfall } : shortfall.get(p.mission);
     const players = p.players === null || p.players === undefined ? "-" : String(p.players);
     const known = sf && p.players !== null && sf[String(p.players)] !== undefined && sf[String(p.players)] !== null;
     let expected = "no figure (see below)";
@@ -78,7 +81,7 @@ export function createRate() {
     const chosen = $("rt-table").value;
     const res = await api("POST", "/api/jobs", chosen ? { kind: "rate", logs: chosen.split(" ") } : { kind: "rate" });
     if (!res.ok) { $("rt-state").textContent = `cannot rate: ${message(res)}`; return; }
-    followJob(res.doc.id, "rt", (_kind, result) => show(result), res.doc.token);
+    followJob(res.doc.id, "rt", (_kind, result) => showRating(result), res.doc.token);
   }
   return {
     init() {
