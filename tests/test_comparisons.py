@@ -93,6 +93,12 @@ def test_a_row_counts_only_while_its_mission_is_the_file_measured(tmp_path):
     assert set(find_campaign(mine, d).rows) == {("own_b01", 2), ("own_b05", 2)}
     (d / "own_b05.toml").write_text((d / "own_b05.toml").read_text().replace('name = "', 'name = "Edited ', 1))
     assert set(find_campaign(mine, d).rows) == {("own_b01", 2)}
+    # measured into another folder (campaign DIR --out ELSEWHERE): the file says where its missions are
+    elsewhere = write_campaign(tmp_path / "elsewhere", mine, {"own_b01": 0.1}, missions=d)
+    doc = json.loads(elsewhere.read_text())
+    assert find_campaign(mine, tmp_path / "elsewhere").source == str(d / "difficulty.json")  # own_b01 not there
+    elsewhere.write_text(json.dumps({**doc, "missions": str(d)}))
+    assert find_campaign(mine, tmp_path / "elsewhere").source == str(elsewhere)
 
 
 # ---------------------------------------------------------------- a mission among the others

@@ -277,12 +277,18 @@ def campaign_listing(catalog, folder: Path | None = None, near: tuple[Path, ...]
                         "campaign_source": campaign.source})
             continue
         players = list(MODE_RULES[m.mode].players)
-        rows = {p: campaign.rows.get((m.id, p)) for p in players}
         out.append({"id": m.id, "name": m.name, "mode": m.mode, "players": players,
-                    "min_pieces": {str(p): r.min_pieces if r else None for p, r in rows.items()},
-                    "shortfall": {str(p): round(r.shortfall, 4) if r else None for p, r in rows.items()},
-                    "fits": why is None, "why": why, "file": str(path), "campaign_source": campaign.source})
+                    **listed_figures(campaign, m.id, players), "fits": why is None, "why": why, "file": str(path)})
     return out, campaign
+
+
+def listed_figures(campaign: Campaign, mission_id: str, players: list[int]) -> dict:
+    """A listed mission's figures from ``campaign``: the fewest pieces and the shortfall per player
+    count (None where it measured none), and where they come from (``campaign_source``)."""
+    rows = {p: campaign.rows.get((mission_id, p)) for p in players}
+    return {"min_pieces": {str(p): r.min_pieces if r else None for p, r in rows.items()},
+            "shortfall": {str(p): round(r.shortfall, 4) if r else None for p, r in rows.items()},
+            "campaign_source": campaign.source}
 
 
 # ---------------------------------------------------------------- what tables observed

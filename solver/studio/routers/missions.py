@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from solver.app.documents import Doc
 from solver.core.errors import InputError
 from solver.io.catalog import is_catalog_text
-from solver.io.difficulty import campaign_listing, find_campaign
+from solver.io.difficulty import campaign_listing, find_campaign, listed_figures
 from solver.io.missionfile import mission_fit
 from solver.io.paths import bundled_mission
 from solver.io.safefiles import TargetExists, UnsafeTarget, read_plain_file, write_file
@@ -72,10 +72,7 @@ def list_missions(ctx: Ctx) -> list[Doc]:
     own = dir_missions(ctx)
     campaign = find_campaign(ctx.catalog, ctx.directory, (), [r["id"] for r in own])
     for row in own:
-        measured = {p: campaign.rows.get((row["id"], p)) for p in row.get("players") or []}
-        row.update({"min_pieces": {str(p): r.min_pieces if r else None for p, r in measured.items()},
-                    "shortfall": {str(p): round(r.shortfall, 4) if r else None for p, r in measured.items()},
-                    "campaign_source": campaign.source})
+        row.update(listed_figures(campaign, row["id"], row.get("players") or []))
     return bundled + own
 
 
