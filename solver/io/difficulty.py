@@ -80,7 +80,7 @@ def read_table(path: Path, pieces_digest: str | None = None, folder: Path | None
             mid = str(r["mission"])
             own = [f / f"{mid}.toml" for f in (folder, measured_in) if f is not None and "/" not in mid]
             file = next((f for f in own if f.is_file()), None) or bundled_mission(mid)
-            if file is None or file_digest(file) != r["digest"]:
+            if file is None or file.stat().st_size > MAX_MISSION_BYTES or file_digest(file) != r["digest"]:
                 continue  # the mission changed since it was measured
             row = MeasuredRow(mid, str(r["mode"]), int(r["players"]), int(r["games"]), int(r["seed"]),
                               {str(k): float(v) for k, v in r["rates"].items()}, float(r["ceiling_rate"]),
@@ -94,6 +94,7 @@ def read_table(path: Path, pieces_digest: str | None = None, folder: Path | None
 
 # ---------------------------------------------------------------- the campaign measured for a catalog
 MAX_TABLE_BYTES = 8_000_000  # a difficulty.json of thousands of missions; larger is no file kakapo wrote
+MAX_MISSION_BYTES = 1_000_000  # no mission file is larger (io/missionfile refuses it)
 CAMPAIGN_FOLDER = "campaign"  # the folder beside a catalog the bundled campaign is measured into (README)
 
 
