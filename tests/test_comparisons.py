@@ -243,3 +243,17 @@ def test_calibrate_looks_up_the_campaign_of_each_games_catalog(tmp_path):
     edited = load_mission("b14.toml", load_catalog(), text=text, mission_id="b14")
     assert Ladder(1, 1).row(SimpleNamespace(mission=edited, catalog=load_catalog(),  # type: ignore[arg-type]
                                             start=SimpleNamespace(players=2))) == (None, None)
+
+
+def test_a_mission_of_yours_named_like_a_bundled_one_keeps_its_own_figures(tmp_path):
+    d, mine = box(tmp_path)
+    edited = mission_path("b05").read_text().replace('name = "', 'name = "My ', 1)
+    (d / "b05.toml").write_text(edited)  # the owner's own b05: another board than the bundled one
+    own = write_campaign(d, mine, {"b05": 0.9, "own_b01": 0.1})
+    bundled = write_campaign(d / "campaign", mine, {"b05": 0.2, "b01": 0.1})
+    listed = json.loads(run("list", "--pieces", d / "mine.toml", "--json").stdout)
+    assert listed["campaign"] == str(bundled)  # the table that measured the bundled files, not the owner's
+    assert {r["id"]: r for r in listed["missions"]}["b05"]["shortfall"]["2"] == 0.2
+    mine_listed = json.loads(run("list", d, "--pieces", d / "mine.toml", "--json").stdout)
+    assert mine_listed["campaign"] == str(own)
+    assert {r["id"]: r for r in mine_listed["missions"]}["b05"]["shortfall"]["2"] == 0.9

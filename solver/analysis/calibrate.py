@@ -61,7 +61,15 @@ import numpy as np
 from solver.analysis.ladder import RUNGS, rung_games, rung_label
 from solver.analysis.rate import PREDICT_GAMES, Measured, RatedGame, judge, measure, rung_plays, rung_rate
 from solver.core.stats import wilson
-from solver.io.difficulty import Campaign, MeasuredRow, campaign_difficulty, find_campaign, no_campaign_text
+from solver.io.difficulty import (
+    Campaign,
+    MeasuredRow,
+    Wanted,
+    campaign_difficulty,
+    find_campaign,
+    mission_key,
+    no_campaign_text,
+)
 from solver.io.gamelog import digest
 from solver.io.records import mission_text
 
@@ -179,7 +187,7 @@ class Ladder:
         self.cache: dict[tuple, Rates] = {}
         self.found: dict[tuple, Campaign] = {}
 
-    def campaign_of(self, catalog, wanted: tuple[str, ...] = ()) -> Campaign:
+    def campaign_of(self, catalog, wanted: tuple[Wanted, ...] = ()) -> Campaign:
         """The campaign measured for ``catalog`` (looked for once per catalog and missions)."""
         key = (catalog.key, wanted)
         if key not in self.found:
@@ -190,7 +198,7 @@ class Ladder:
         """The measured row of the game's mission as played (its text) at its table, and the file
         it comes from ("bundled" for the shipped table); (None, None) where none was measured."""
         m = game.mission
-        campaign = self.campaign_of(game.catalog, (m.id,))
+        campaign = self.campaign_of(game.catalog, (mission_key(m),))
         row = campaign.row(m.id, game.start.players, digest(mission_text(m)))
         return (row, campaign.source) if row is not None else (None, None)
 

@@ -40,7 +40,7 @@ from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
 from solver.game.state import GameState, Observation
 from solver.io.catalog import Catalog
-from solver.io.difficulty import file_digest, find_campaign, games_places, no_campaign_text
+from solver.io.difficulty import file_digest, file_key, find_campaign, games_places, no_campaign_text
 from solver.io.gamelog import GameLog, read_log
 from solver.io.missionfile import load_mission
 from solver.io.paths import mission_path
@@ -286,7 +286,7 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
                                     f"{'line ' + str(e.line) + ': ' if e.line else ''}{e.problem}")
     counts = m.player_counts()
     n = players[0] if len(players) == 1 and players[0] in counts else m.default_players()
-    campaign = find_campaign(catalog, path.parent, near, [m.id])
+    campaign = find_campaign(catalog, path.parent, near, [file_key(path)])
     needed = sorted(set(plausible) | {best})
     measured = table = campaign.row(m.id, n, file_digest(path))
     shortfall = None if measured is None else round(measured.shortfall, 4)  # the mission's difficulty there

@@ -14,6 +14,7 @@ from solver.core.stats import wilson
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.difficulty import (
     Campaign,
+    file_key,
     find_campaign,
     no_campaign_text,
     place_by_difficulty,
@@ -68,7 +69,7 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
     if r.status != "solvable" or games <= 0:
         return doc
     if campaign is None:
-        campaign = find_campaign(catalog, Path(path).parent, (), [m.id])
+        campaign = find_campaign(catalog, Path(path).parent, (), [file_key(Path(path))])
     rung = rung_label(policy, DEFAULT_SAMPLES if policy == PolicyId.SEARCH.label else None)
     for players in m.player_counts():
         fewest = solve_for_players(m, catalog, players, r, time_limit)

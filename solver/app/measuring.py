@@ -19,7 +19,7 @@ from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
 from solver.game.moment import check_hand, moment_spec
 from solver.io.catalog import Catalog
-from solver.io.difficulty import find_campaign, no_campaign_text, placement_phrase
+from solver.io.difficulty import file_key, find_campaign, mission_key, no_campaign_text, placement_phrase
 from solver.io.difficulty import place_in_campaign as place_in
 from solver.io.missionfile import check_file
 from solver.io.paths import mission_path
@@ -140,7 +140,7 @@ def place_in_campaign(doc: Doc, m: Mission, catalog: Catalog, players: int, fold
     """Where the ladder's figure falls among the other missions of that mode and table measured
     with the same catalog (``io.difficulty``: the campaign found from the mission's folder, never
     the mission itself); ``campaign`` null and ``campaign_text`` saying so when none was measured."""
-    campaign = find_campaign(catalog, folder, near, [m.id])
+    campaign = find_campaign(catalog, folder, near, [mission_key(m)])
     placed = place_in(campaign, doc["difficulty"]["value"], m.id, m.mode, players)
     doc["difficulty"]["campaign"] = placed
     doc["difficulty"]["campaign_text"] = no_campaign_text(catalog) if placed is None else placement_phrase(placed)
@@ -225,7 +225,7 @@ def validate(paths: list[Path], invalid: dict[int, Doc], catalogs: list[Catalog]
     docs = [invalid[i] if i in invalid else
             validate_file(paths[i], catalogs[i], time_limit, games, seed, policy, workers, ceiling_games,
                           ladder_games if games > 0 else 0, progress,
-                          find_campaign(catalogs[i], paths[i].parent, (), [paths[i].stem]))
+                          find_campaign(catalogs[i], paths[i].parent, (), [file_key(paths[i])]))
             for i in range(len(paths))]
     return Validated(docs, invalid)
 

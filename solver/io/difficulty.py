@@ -165,11 +165,35 @@ def games_places(paths) -> tuple[Path, ...]:
     return tuple(out)
 
 
+Wanted = str | tuple[str, str]  # a mission by its id, or by its id and its file's digest
+
+
+def mission_key(m) -> Wanted:
+    """A mission as ``find_campaign`` wants it: its id and its text's digest (the digest a campaign
+    keeps of the file it measured), or its id alone when it has no text."""
+    return (m.id, hashlib.sha256(m.source.encode("utf-8")).hexdigest()[:16]) if m.source else m.id
+
+
+def file_key(path: Path) -> Wanted:
+    """A mission file as ``find_campaign`` wants it (its id and digest; its id when unreadable)."""
+    try:
+        return (path.stem, file_digest(path)) if path.stat().st_size <= MAX_MISSION_BYTES else path.stem
+    except OSError:
+        return path.stem
+
+
+def _holds(campaign: Campaign, wanted: list[Wanted]) -> bool:
+    """Whether the campaign measured one of the missions ``wanted`` (the same file, where its digest is given)."""
+    rows = campaign.rows.values()
+    return any((r.mission == w) if isinstance(w, str) else (r.mission, r.digest) == w for w in wanted for r in rows)
+
+
 def find_campaign(catalog, missions_folder: Path | None = None, near: tuple[Path, ...] = (),
-                  wanted: tuple[str, ...] | list[str] = ()) -> Campaign:
-    """The campaign measured for ``catalog`` (``campaign_places``, in order): the first that holds
-    one of the missions ``wanted``, else the first found; for the bundled shapes the shipped table
-    comes last. Campaign({}, None) when none was measured for that catalog."""
+                  wanted: tuple[Wanted, ...] | list[Wanted] = ()) -> Campaign:
+    """The campaign measured for ``catalog`` (``campaign_places``, in order): the first that
+    measured one of the missions ``wanted`` (ids, or ids and digests: the same files), else the
+    first found; for the bundled shapes the shipped table comes last. Campaign({}, None) when none
+    was measured for that catalog."""
     found: list[Campaign] = []
     for folder in campaign_places(catalog, missions_folder, near):
         file = folder / "difficulty.json"
@@ -180,9 +204,9 @@ def find_campaign(catalog, missions_folder: Path | None = None, near: tuple[Path
             found.append(Campaign(table, str(file)))
     if is_bundled_catalog(catalog):
         found.append(Campaign(read_table(DIFFICULTY_FILE), "bundled"))
-    ids = set(wanted)
+    wanted = list(wanted)
     for campaign in found:
-        if ids & {mid for mid, _ in campaign.rows}:
+        if _holds(campaign, wanted):
             return campaign
     return found[0] if found else Campaign({}, None)
 
@@ -267,7 +291,7 @@ def campaign_listing(catalog, folder: Path | None = None, near: tuple[Path, ...]
         paths = [p for mode in ("buddy", "party") for p in sorted((MISSIONS / mode).glob("*.toml"))]
     else:
         paths = mission_files(folder)
-    campaign = find_campaign(catalog, folder, near, [p.stem for p in paths])
+    campaign = find_campaign(catalog, folder, near, [file_key(p) for p in paths])
     out: list[dict] = []
     for path in paths:
         try:
@@ -279,14 +303,17 @@ def campaign_listing(catalog, folder: Path | None = None, near: tuple[Path, ...]
             continue
         players = list(MODE_RULES[m.mode].players)
         out.append({"id": m.id, "name": m.name, "mode": m.mode, "players": players,
-                    **listed_figures(campaign, m.id, players), "fits": why is None, "why": why, "file": str(path)})
+                    **listed_figures(campaign, path, players), "fits": why is None, "why": why, "file": str(path)})
     return out, campaign
 
 
-def listed_figures(campaign: Campaign, mission_id: str, players: list[int]) -> dict:
-    """A listed mission's figures from ``campaign``: the fewest pieces and the shortfall per player
-    count (None where it measured none), and where they come from (``campaign_source``)."""
-    rows = {p: campaign.rows.get((mission_id, p)) for p in players}
+def listed_figures(campaign: Campaign, path: Path, players: list[int]) -> dict:
+    """A listed mission file's figures from ``campaign``: the fewest pieces and the shortfall per
+    player count (None where it measured none, or measured another file of that id), and where
+    they come from (``campaign_source``)."""
+    key = file_key(path)
+    digest = key[1] if isinstance(key, tuple) else ""
+    rows = {p: campaign.row(path.stem, p, digest) for p in players}
     return {"min_pieces": {str(p): r.min_pieces if r else None for p, r in rows.items()},
             "shortfall": {str(p): round(r.shortfall, 4) if r else None for p, r in rows.items()},
             "campaign_source": campaign.source}

@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from solver.app.documents import Doc
 from solver.core.errors import InputError
 from solver.io.catalog import is_catalog_text
-from solver.io.difficulty import campaign_listing, find_campaign, listed_figures
+from solver.io.difficulty import campaign_listing, file_key, find_campaign, listed_figures
 from solver.io.missionfile import mission_fit
 from solver.io.paths import bundled_mission
 from solver.io.safefiles import TargetExists, UnsafeTarget, read_plain_file, write_file
@@ -70,9 +70,9 @@ def list_missions(ctx: Ctx) -> list[Doc]:
     listed, _ = campaign_listing(ctx.catalog, None, (ctx.directory,))
     bundled = [{**row, "source": "bundled", "file": Path(row["file"]).name} for row in listed]
     own = dir_missions(ctx)
-    campaign = find_campaign(ctx.catalog, ctx.directory, (), [r["id"] for r in own])
+    campaign = find_campaign(ctx.catalog, ctx.directory, (), [file_key(ctx.directory / r["file"]) for r in own])
     for row in own:
-        row.update(listed_figures(campaign, row["id"], row.get("players") or []))
+        row.update(listed_figures(campaign, ctx.directory / row["file"], row.get("players") or []))
     return bundled + own
 
 
