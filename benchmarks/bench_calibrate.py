@@ -153,8 +153,8 @@ class CampaignLadder(Ladder):
     def of(self, game):
         return row_rates(self.campaign[(game.mission.id, game.start.players)])
 
-    def campaign_for(self, table):
-        return Campaign(self.campaign, "bundled")
+    def campaigns_for(self, table):
+        return [Campaign(self.campaign, "bundled")]
 
 
 def saved_tables(raw: dict, first: int | None = None) -> tuple[list[Table], list[int]]:

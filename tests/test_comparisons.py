@@ -235,6 +235,10 @@ def test_calibrate_looks_up_the_campaign_of_each_games_catalog(tmp_path):
     assert row is not None and where == str(source) and ladder.of(game).source == str(source)  # type: ignore
     nxt = next_of(table, level, ladder, 0.6)["next"]  # type: ignore[arg-type]
     assert {e["mission"] for e in nxt} == {"b15", "b16"} and {e["source"] for e in nxt} == {str(source)}
+    own = write_campaign(d, mine, {"own_b05": 0.3})  # the owner's missions too: next draws from both
+    nxt = next_of(table, level, Ladder(1, 1, games_places([d / "games" / "g1.jsonl"])), 0.6)["next"]  # type: ignore
+    assert {(e["mission"], e["source"]) for e in nxt} == {("b15", str(source)), ("b16", str(source)),
+                                                          ("own_b05", str(own))}
     # the bundled shapes' table for the bundled catalog only, and only for the mission as shipped
     bundled = SimpleNamespace(mission=load_mission(mission_path("b14"), load_catalog()), catalog=load_catalog(),
                               start=SimpleNamespace(players=2))

@@ -66,6 +66,7 @@ from solver.io.difficulty import (
     MeasuredRow,
     Wanted,
     campaign_difficulty,
+    campaigns_for,
     find_campaign,
     mission_key,
     no_campaign_text,
@@ -216,14 +217,14 @@ class Ladder:
                                         f"simulated, {PREDICT_GAMES} games")
         return self.cache[key]
 
-    def campaign_for(self, table: Table) -> Campaign:
-        """The campaign ``next`` draws from: the one measured for the catalog most of the table's
-        games were played with (Campaign({}, None) when none was)."""
+    def campaigns_for(self, table: Table) -> list[Campaign]:
+        """The campaigns ``next`` draws from: every one measured for the catalog most of the table's
+        games were played with (none when none was)."""
         counts = Counter(g.catalog.digest for g in table.games)
         if not counts:
-            return Campaign({}, None)
+            return []
         top = min(counts, key=lambda d: (-counts[d], d))
-        return self.campaign_of(next(g.catalog for g in table.games if g.catalog.digest == top))
+        return campaigns_for(next(g.catalog for g in table.games if g.catalog.digest == top), None, self.near)
 
 
 def fit_shift(expected: np.ndarray, won: np.ndarray, sd: float = PRIOR_SD) -> tuple[float, float]:
@@ -374,13 +375,18 @@ def next_missions(table: Table, level: Level, campaign: dict, target: float, sou
 
 
 def next_of(table: Table, level: Level, ladder: Ladder, target: float) -> dict:
-    """A table's ``next`` (from the campaign measured for its catalog, each entry with its
-    ``source``), or an empty ``next`` and ``next_why`` when none was measured for that catalog."""
-    campaign = ladder.campaign_for(table)
-    if campaign.source is None:
+    """A table's ``next``: the missions of every campaign measured for its catalog (the first that
+    measured a mission gives its figures; each entry names its ``source``), nearest the target
+    first; or an empty ``next`` and ``next_why`` when none was measured for that catalog."""
+    campaigns = ladder.campaigns_for(table)
+    if not campaigns:
         catalog = next(g.catalog for g in table.games)
         return {"next": [], "next_why": no_campaign_text(catalog)}
-    return {"next": next_missions(table, level, campaign.rows, target, campaign.source)}
+    out: dict[tuple[str, int], dict] = {}
+    for campaign in campaigns:
+        for e in next_missions(table, level, campaign.rows, target, campaign.source or "bundled"):
+            out.setdefault((e["mission"], e["players"]), e)
+    return {"next": sorted(out.values(), key=lambda e: (abs(e["predicted"] - target), e["mission"]))}
 
 
 def measure_tables(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, progress=None) -> Measured:

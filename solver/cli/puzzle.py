@@ -243,11 +243,12 @@ def list_missions(directory, pieces, observed, as_json):
         return " / ".join(shown) or "-"
 
     width = max(len(r["name"] or "") for r in rows)
-    click.echo(f"{'id':<4} {'name':<{width}}  {'mode':<5}  {'players':<7}  {'fewest pieces':<13}  "
+    ids = max(4, *(len(r["id"]) for r in rows))
+    click.echo(f"{'id':<{ids}} {'name':<{width}}  {'mode':<5}  {'players':<7}  {'fewest pieces':<13}  "
                "shortfall (party: with 3 / 4 players)")
     for r in rows:
         players = ",".join(str(p) for p in r["players"])
-        click.echo(f"{r['id']:<4} {r['name'] or '':<{width}}  {r['mode'] or '':<5}  {players:<7}  "
+        click.echo(f"{r['id']:<{ids}} {r['name'] or '':<{width}}  {r['mode'] or '':<5}  {players:<7}  "
                    f"{per_table(r['min_pieces']):<13}  {per_table(r['shortfall'])}")
         if not r["fits"]:
             said = "does not fit this catalog" if r["mode"] else "does not read"

@@ -188,12 +188,9 @@ def _holds(campaign: Campaign, wanted: list[Wanted]) -> bool:
     return any((r.mission == w) if isinstance(w, str) else (r.mission, r.digest) == w for w in wanted for r in rows)
 
 
-def find_campaign(catalog, missions_folder: Path | None = None, near: tuple[Path, ...] = (),
-                  wanted: tuple[Wanted, ...] | list[Wanted] = ()) -> Campaign:
-    """The campaign measured for ``catalog`` (``campaign_places``, in order): the first that
-    measured one of the missions ``wanted`` (ids, or ids and digests: the same files), else the
-    first found; for the bundled shapes the shipped table comes last. Campaign({}, None) when none
-    was measured for that catalog."""
+def campaigns_for(catalog, missions_folder: Path | None = None, near: tuple[Path, ...] = ()) -> list[Campaign]:
+    """Every campaign measured for ``catalog`` in ``campaign_places`` (in that order), the shipped
+    table last for the bundled shapes."""
     found: list[Campaign] = []
     for folder in campaign_places(catalog, missions_folder, near):
         file = folder / "difficulty.json"
@@ -204,6 +201,16 @@ def find_campaign(catalog, missions_folder: Path | None = None, near: tuple[Path
             found.append(Campaign(table, str(file)))
     if is_bundled_catalog(catalog):
         found.append(Campaign(read_table(DIFFICULTY_FILE), "bundled"))
+    return found
+
+
+def find_campaign(catalog, missions_folder: Path | None = None, near: tuple[Path, ...] = (),
+                  wanted: tuple[Wanted, ...] | list[Wanted] = ()) -> Campaign:
+    """The campaign measured for ``catalog`` (``campaign_places``, in order): the first that
+    measured one of the missions ``wanted`` (ids, or ids and digests: the same files), else the
+    first found; for the bundled shapes the shipped table comes last. Campaign({}, None) when none
+    was measured for that catalog."""
+    found = campaigns_for(catalog, missions_folder, near)
     wanted = list(wanted)
     for campaign in found:
         if _holds(campaign, wanted):
