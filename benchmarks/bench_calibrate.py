@@ -57,7 +57,7 @@ from solver.game.roster import make_policy  # noqa: E402
 from solver.game.seeds import game_seeds  # noqa: E402
 from solver.game.state import deal  # noqa: E402
 from solver.io.catalog import load_catalog  # noqa: E402
-from solver.io.difficulty import campaign_difficulty  # noqa: E402
+from solver.io.difficulty import Campaign, campaign_difficulty  # noqa: E402
 from solver.io.gamelog import write_log  # noqa: E402
 from solver.io.missionfile import load_mission  # noqa: E402
 from solver.io.paths import bundled_mission  # noqa: E402
@@ -152,6 +152,9 @@ class CampaignLadder(Ladder):
 
     def of(self, game):
         return row_rates(self.campaign[(game.mission.id, game.start.players)])
+
+    def campaigns_for(self, table):
+        return [Campaign(self.campaign, "bundled")]
 
 
 def saved_tables(raw: dict, first: int | None = None) -> tuple[list[Table], list[int]]:

@@ -77,3 +77,29 @@ def test_the_bundled_campaign_needs_a_folder_of_yours_and_another_catalogs_table
     res = run("campaign", d, "--pieces", d / "mine.toml", "--games", 2, "--workers", 1)
     assert res.exit_code == 2 and "another catalog" in res.output
     assert json.loads((d / "difficulty.json").read_text())["pieces_digest"] == "another"
+
+
+@pytest.mark.slow  # one mission's ladder on a deal a rung
+def test_a_mission_that_does_not_fit_is_skipped_with_why_and_the_others_measured(tmp_path):
+    d = folder_with_catalog(tmp_path)
+    (d / "b05.toml").unlink()
+    shutil.copy(mission_path("b09"), d / "b09.toml")  # its pre-placed red-5 is the bundled L, not mine's ####
+    res = run("campaign", d, "--pieces", d / "mine.toml", "--games", 1, "--workers", 1, "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert [r["mission"] for r in doc["rows"]] == ["b01"]
+    assert [s["mission"] for s in doc["skipped"]] == ["b09"] and "red-5" in doc["skipped"][0]["why"]
+    assert json.loads((d / "difficulty.json").read_text())["skipped"] == doc["skipped"]
+    text = run("campaign", d, "--pieces", d / "mine.toml", "--games", 1, "--workers", 1)
+    assert text.exit_code == 0 and "skipped, 1 mission(s) that do not fit this catalog" in text.stdout
+    assert "b09: line 22: [[placed]] #1 (red-5)" in text.stdout
+
+
+def test_a_campaign_where_no_mission_fits_is_refused_before_any_work(tmp_path):
+    d = tmp_path / "copy"
+    d.mkdir()
+    (d / "mine.toml").write_text(DEFAULT_CATALOG.read_text().replace(RED_5, '5 = "####"'))
+    shutil.copy(mission_path("b09"), d / "b09.toml")
+    res = run("campaign", d, "--pieces", d / "mine.toml", "--games", 1, "--json")
+    assert res.exit_code == 2 and "no mission fits this catalog" in json.loads(res.stdout)["error"]["message"]
+    assert not (d / "difficulty.json").exists()

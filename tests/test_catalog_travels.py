@@ -37,7 +37,8 @@ def test_a_mission_made_with_another_catalog_is_read_with_the_one_beside_it(tmp_
     mission = made_with(tmp_path, mine.digest)
     res = run("solve", mission, "--json")
     assert res.exit_code == 0, res.output
-    assert json.loads(res.output)["status"] == "solvable"
+    assert json.loads(res.stdout)["status"] == "solvable"
+    assert "made with the catalog mine.toml beside it: read with its shapes" in res.stderr  # said, never silent
     # the same file with no such catalog beside it: refused, naming both digests and the fix
     alone = tmp_path / "alone"
     alone.mkdir()

@@ -137,6 +137,14 @@ def test_every_command_that_takes_a_folder_takes_the_pack_and_writes_nothing_bes
     assert res.exit_code == 2 and f"{pack}/fan-b01" in res.output  # three missions: name one
     res = run("print", f"{pack}/nope", "--pdf", tmp_path / "x.pdf")
     assert res.exit_code == 2 and "fan-b05" in res.output
+    # listed with the catalog and the campaign it carries
+    res = run("list", pack, "--json")
+    assert res.exit_code == 0, res.output
+    listed = json.loads(res.output)
+    rows = {r["id"]: r for r in listed["missions"]}
+    assert set(rows) == set(FAN) and all(r["fits"] for r in rows.values())
+    assert listed["campaign"] == f"{pack}/difficulty.json"
+    assert rows["fan-b01"]["shortfall"]["2"] is not None
     assert listing(shelf) == before  # read in memory: nothing unpacked beside the pack
 
 

@@ -27,7 +27,8 @@ def test_validate_bundled_mission_ok_with_difficulty_and_decoy_warning():
     assert any("bird C" in w and "decoy" in w for w in doc["warnings"])
     (d,) = doc["difficulty"]
     buddy = len(list((ROOT / "missions/buddy").glob("*.toml")))
-    assert d["players"] == 2 and d["games"] == 150 and 0 <= d["harder_than"] <= d["of"] == buddy
+    # placed among the other Buddy missions of the campaign: never among them itself (its id is b03)
+    assert d["players"] == 2 and d["games"] == 150 and 0 <= d["harder_than"] <= d["of"] == buddy - 1
 
 
 @pytest.mark.slow
@@ -197,8 +198,9 @@ def test_validate_prints_the_band():
                                "--samples", 4, "--workers", 1, "--json").output)
     assert ladder["rungs"][1]["cleared"] == search["cleared"]
     assert 0 <= d["shortfall"] <= 1
-    place = d["shortfall_place"]  # among the campaign's 20 Buddy missions, by their measured shortfall
-    assert place["of"] == 20 and 0 <= place["harder_than"] <= 20
+    place = d["shortfall_place"]  # among the campaign's 19 other Buddy missions, by their measured shortfall
+    assert place["of"] == 19 and 0 <= place["harder_than"] <= 19 and "b04" not in place["between"]
+    assert d["campaign"] == {**place, "by": "shortfall"} and place["source"] == "bundled"
     text = invoke("validate", ROOT / "tests/missions/buddy/b04.toml", "--games", 200, "--workers", 1,
                   "--ceiling-games", 3, "--ladder-games", 6)
     assert "band: greedy" in text.output and "open-hand ceiling" in text.output

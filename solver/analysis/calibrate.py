@@ -23,10 +23,12 @@ finished games (``level_of``):
   expected_g the weighted rungs' rate at game g's mission, and the shift's standard error.
 
 **Expecting.** A table's clear rate at a mission is logit^-1(logit(sum_r w_r R_r) + u) with R_r
-the ladder's rates there (the campaign's measured row for a bundled mission, else each rung plays
-the mission). Its 95 % interval is that of the rate over the rungs (by their weights) and the
-shift (normal, its standard error), and holds the expectation. Chosen on simulated tables and held
-against fresh ones (docs/rate.md, benchmarks/RESULTS.md).
+the ladder's rates there, with the catalog the games were played with: the row of the campaign
+measured for that catalog (the bundled table for the bundled shapes, or the difficulty.json `kakapo
+campaign` wrote for another), else each rung plays the mission with that catalog; never the figures
+of other shapes. `next` draws from that campaign only. Its 95 % interval is that of the rate over
+the rungs (by their weights) and the shift (normal, its standard error), and holds the expectation.
+Chosen on simulated tables and held against fresh ones (docs/rate.md, benchmarks/RESULTS.md).
 
 **Checked against what happens (leave one out).** For every finished game, the table is rated
 again on its other games only (the same replays: a subset of the measure) and the game's mission
@@ -51,17 +53,25 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from statistics import NormalDist
 
 import numpy as np
 
 from solver.analysis.ladder import RUNGS, rung_games, rung_label
-from solver.analysis.rate import Measured, RatedGame, judge, measure, rung_plays, rung_rate
+from solver.analysis.rate import PREDICT_GAMES, Measured, RatedGame, judge, measure, rung_plays, rung_rate
 from solver.core.stats import wilson
-from solver.io.catalog import load_catalog
-from solver.io.difficulty import MeasuredRow, campaign_difficulty
+from solver.io.difficulty import (
+    Campaign,
+    MeasuredRow,
+    Wanted,
+    campaign_difficulty,
+    campaigns_for,
+    find_campaign,
+    mission_key,
+    no_campaign_text,
+)
 from solver.io.gamelog import digest
-from solver.io.paths import bundled_mission
 from solver.io.records import mission_text
 
 TARGET = 0.6  # `next`: the clear rate a table is suggested to aim at
@@ -92,7 +102,7 @@ class Rates:
     players: int
     rates: np.ndarray  # per rung of RUNGS
     games: np.ndarray
-    source: str  # "campaign", or "simulated"
+    source: str  # "bundled", the path of a campaign's difficulty.json, or "simulated, N games"
 
     @property
     def baseline(self) -> float:
@@ -158,46 +168,63 @@ class Level:
                 "shift_sd": round(self.shift_sd, 4), "beyond": self.beyond}
 
 
-def row_rates(row: MeasuredRow) -> Rates:
-    """The ladder from the campaign's measured row."""
+def row_rates(row: MeasuredRow, source: str = "bundled") -> Rates:
+    """The ladder from a campaign's measured row (``source``: where it was measured)."""
     labels = [rung_label(p, k) for p, k in RUNGS]
     return Rates(row.mission, row.players, np.array([row.rates[lab] for lab in labels], float),
-                 np.array([rung_games(k, row.games) for _, k in RUNGS], np.int64), "campaign")
+                 np.array([rung_games(k, row.games) for _, k in RUNGS], np.int64), source)
 
 
 class Ladder:
-    """The ladder's rates where the tables played, looked up in the campaign (a bundled mission,
-    the default catalog) or played once per mission and player count."""
+    """The ladder's rates where the tables played, with the catalog each game was played with (the
+    rule of ``rate.predict``): the row of the campaign measured for that catalog where it measured
+    this mission (its text's digest) at this table, else every rung plays the mission once per
+    mission, catalog and player count. ``near``: where that campaign is looked for beside the
+    catalog's places (``io.difficulty.find_campaign``: the games' folders)."""
 
-    def __init__(self, seed: int, workers: int):
-        self.seed, self.workers = seed, workers
-        self.default = load_catalog()
-        self.campaign = campaign_difficulty()
+    def __init__(self, seed: int, workers: int, near: tuple[Path, ...] = ()):
+        self.seed, self.workers, self.near = seed, workers, tuple(near)
+        self.campaign = campaign_difficulty()  # the bundled shapes' table, as shipped
         self.cache: dict[tuple, Rates] = {}
+        self.found: dict[tuple, Campaign] = {}
 
-    def row(self, game: RatedGame) -> MeasuredRow | None:
-        """The campaign's row of the game's mission, when it is a bundled mission as shipped (its
-        text's digest) played with the default catalog."""
-        m, catalog = game.mission, game.catalog
-        path = bundled_mission(m.id)
-        if path is None or catalog.key != self.default.key:
-            return None
-        if digest(path.read_text(encoding="utf-8")) != digest(mission_text(m)):
-            return None
-        return self.campaign.get((m.id, game.start.players))
+    def campaign_of(self, catalog, wanted: tuple[Wanted, ...] = ()) -> Campaign:
+        """The campaign measured for ``catalog`` (looked for once per catalog and missions)."""
+        key = (catalog.key, wanted)
+        if key not in self.found:
+            self.found[key] = find_campaign(catalog, None, self.near, wanted)
+        return self.found[key]
+
+    def row(self, game: RatedGame) -> tuple[MeasuredRow | None, str | None]:
+        """The measured row of the game's mission as played (its text) at its table, and the file
+        it comes from ("bundled" for the shipped table); (None, None) where none was measured."""
+        m = game.mission
+        campaign = self.campaign_of(game.catalog, (mission_key(m),))
+        row = campaign.row(m.id, game.start.players, digest(mission_text(m)))
+        return (row, campaign.source) if row is not None else (None, None)
 
     def of(self, game: RatedGame) -> Rates:
         m, n = game.mission, game.start.players
         key = (m.id, digest(mission_text(m)), game.catalog.key, n)
         if key not in self.cache:
-            row = self.row(game)
+            row, source = self.row(game)
             if row is not None and all(rung_label(p, k) in row.rates for p, k in RUNGS):
-                self.cache[key] = row_rates(row)
+                self.cache[key] = row_rates(row, source or "bundled")
             else:
                 played = [rung_rate(m, game.catalog, n, i, None, self.seed, self.workers) for i in range(len(RUNGS))]
                 self.cache[key] = Rates(m.id, n, np.array([r for r, _ in played], float),
-                                        np.array([g for _, g in played], np.int64), "simulated")
+                                        np.array([g for _, g in played], np.int64),
+                                        f"simulated, {PREDICT_GAMES} games")
         return self.cache[key]
+
+    def campaigns_for(self, table: Table) -> list[Campaign]:
+        """The campaigns ``next`` draws from: every one measured for the catalog most of the table's
+        games were played with (none when none was)."""
+        counts = Counter(g.catalog.digest for g in table.games)
+        if not counts:
+            return []
+        top = min(counts, key=lambda d: (-counts[d], d))
+        return campaigns_for(next(g.catalog for g in table.games if g.catalog.digest == top), None, self.near)
 
 
 def fit_shift(expected: np.ndarray, won: np.ndarray, sd: float = PRIOR_SD) -> tuple[float, float]:
@@ -248,7 +275,8 @@ def leave_one_out(games: list[RatedGame], m: Measured, ladder: Ladder) -> list[d
         rates = ladder.of(game)
         p, lo, hi = level_of(games, m, ladder, others).expect(rates)
         out.append({"game": game.path, "mission": rates.mission, "players": rates.players,
-                    "cleared": bool(game.cleared), "predicted": p, "ci95": [lo, hi], "baseline": rates.baseline})
+                    "cleared": bool(game.cleared), "predicted": p, "ci95": [lo, hi], "baseline": rates.baseline,
+                    "source": rates.source})
     return out
 
 
@@ -329,18 +357,36 @@ def heard(tables: list[Table], expected: list[list[float]]) -> list[dict]:
     return out
 
 
-def next_missions(table: Table, level: Level, campaign: dict, target: float) -> list[dict]:
-    """The bundled missions the table has not cleared at its number of players, nearest the target first."""
+def next_missions(table: Table, level: Level, campaign: dict, target: float, source: str = "bundled") -> list[dict]:
+    """The missions of ``campaign`` (rows of the campaign measured for the table's catalog,
+    measured at ``source``) the table has not cleared at its number of players, nearest the target
+    first."""
     n = table_players(table)
     cleared = {g.mission.id for g in table.games if g.cleared and g.start.players == n}
     out = []
     for (mission, players), row in sorted(campaign.items()):
         if players != n or mission in cleared or not all(rung_label(p, k) in row.rates for p, k in RUNGS):
             continue
-        p, lo, hi = level.expect(row_rates(row))
-        out.append({"mission": mission, "players": n, "predicted": round(p, 4), "ci95": [round(lo, 4), round(hi, 4)]})
+        p, lo, hi = level.expect(row_rates(row, source))
+        out.append({"mission": mission, "players": n, "predicted": round(p, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                    "source": source})
     out.sort(key=lambda e: (abs(e["predicted"] - target), e["mission"]))
     return out
+
+
+def next_of(table: Table, level: Level, ladder: Ladder, target: float) -> dict:
+    """A table's ``next``: the missions of every campaign measured for its catalog (the first that
+    measured a mission gives its figures; each entry names its ``source``), nearest the target
+    first; or an empty ``next`` and ``next_why`` when none was measured for that catalog."""
+    campaigns = ladder.campaigns_for(table)
+    if not campaigns:
+        catalog = next(g.catalog for g in table.games)
+        return {"next": [], "next_why": no_campaign_text(catalog)}
+    out: dict[tuple[str, int], dict] = {}
+    for campaign in campaigns:
+        for e in next_missions(table, level, campaign.rows, target, campaign.source or "bundled"):
+            out.setdefault((e["mission"], e["players"]), e)
+    return {"next": sorted(out.values(), key=lambda e: (abs(e["predicted"] - target), e["mission"]))}
 
 
 def measure_tables(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, progress=None) -> Measured:
@@ -352,12 +398,14 @@ def measure_tables(tables: list[Table], plays: int, seed: int = 1, workers: int 
 
 
 def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, target: float = TARGET,
-              progress=None, whole: Measured | None = None, ladder: Ladder | None = None) -> dict:
+              progress=None, whole: Measured | None = None, ladder: Ladder | None = None,
+              near: tuple[Path, ...] = ()) -> dict:
     """`kakapo calibrate`'s document (``whole``: the replays, when measure_tables made them already;
-    ``ladder``: where the rungs' rates are looked up, the campaign's or played by default)."""
+    ``ladder``: where the rungs' rates are looked up, by default a ``Ladder`` looking for the
+    campaign measured for each game's catalog in ``near`` too)."""
     if whole is None and any(t.games for t in tables):
         whole = measure_tables(tables, plays, seed, workers, progress)
-    ladder = Ladder(seed, workers) if ladder is None else ladder
+    ladder = Ladder(seed, workers, near) if ladder is None else ladder
     docs, predictions, expected = [], [], []
     start = 0
     for table in tables:
@@ -378,7 +426,7 @@ def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, 
                      "told_apart": len(j["plausible_index"]) == 1,
                      "weights": {rung_label(*RUNGS[i]): round(float(w[i]), 4) for i in range(len(RUNGS))},
                      "level": level.document(),
-                     "next": next_missions(table, level, ladder.campaign, target),
+                     **next_of(table, level, ladder, target),
                      "predictions": [{**e, "predicted": round(e["predicted"], 4),
                                       "ci95": [round(x, 4) for x in e["ci95"]],
                                       "baseline": round(e["baseline"], 4)} for e in loo]})

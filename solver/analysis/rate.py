@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,11 +39,11 @@ from solver.game.roster import make_policy
 from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
 from solver.game.state import GameState, Observation
-from solver.io.catalog import Catalog, load_catalog
-from solver.io.difficulty import campaign_difficulty
+from solver.io.catalog import Catalog
+from solver.io.difficulty import file_digest, file_key, find_campaign, games_places, no_campaign_text
 from solver.io.gamelog import GameLog, read_log
 from solver.io.missionfile import load_mission
-from solver.io.paths import bundled_mission, mission_path
+from solver.io.paths import mission_path
 from solver.io.records import log_inputs
 from solver.io.safefiles import save_figure
 from solver.runtime.workers import process_pool, stop_pool
@@ -210,8 +211,12 @@ def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) 
 
 
 def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RATE_PLAYS, missions=(),
-         seed: int = 1, workers: int = 1, progress=None, read=read_log) -> dict:
-    """`kakapo rate`'s document."""
+         seed: int = 1, workers: int = 1, progress=None, read=read_log, near: tuple[Path, ...] | None = None,
+         simulate: bool = True) -> dict:
+    """`kakapo rate`'s document. Each of ``missions`` is predicted with the catalog the games were
+    played with (``predict``), its campaign looked for in the missions' folder and ``near`` (default:
+    the games' folders: ``io.difficulty.games_places``); ``simulate``: a mission that campaign did
+    not measure is played there and then (else its prediction is null, with why)."""
     games = read_games(paths, seats, read)
     j = judge(games, measure(games, plays, seed, workers, progress))
     rungs, best_i, plausible = j["rungs"], j["best_index"], j["plausible_index"]
@@ -228,9 +233,17 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
     if j["finished"] < len(games):
         doc["notes"].append(f"{len(games) - j['finished']} game(s) not finished: their decisions count in the "
                             "agreement, not in the likelihood")
-    catalog = load_catalog()
-    campaign = campaign_difficulty(catalog.key, catalog.key) if missions else {}
-    doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers, catalog, campaign) for m in missions]
+    catalogs = {g.catalog.digest: g.catalog for g in games}
+    if near is None:
+        near = games_places(paths)
+    if len(catalogs) == 1:
+        (catalog,) = catalogs.values()
+        doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers, catalog, near, simulate)
+                              for m in missions]
+    else:  # a prediction is made with the shapes the table played: these games played several
+        why = (f"the games were played with {len(catalogs)} piece catalogs (digests {', '.join(sorted(catalogs))}): "
+               "rate the games of one catalog to predict its missions")
+        doc["predictions"] = [unpredicted(m, why) for m in missions]
     return doc
 
 
@@ -252,18 +265,39 @@ def _run(tasks, workers: int):
     pool.shutdown()
 
 
+def unpredicted(mission, why: str) -> dict:
+    """A prediction that cannot be made, and why."""
+    return {"mission": Path(str(mission)).stem, "players": None, "rung": None, "clear_rate": None, "ci95": None,
+            "source": None, "shortfall": None, "why": why}
+
+
 def predict(mission, best: int, plausible: list[int], players: list[int], seed: int, workers: int,
-            catalog, campaign: dict) -> dict:
-    """The clear rate to expect at a mission from the best rung: the campaign's measured rate
-    (``campaign``: io.difficulty.campaign_difficulty) where the mission is bundled, else the rung
-    played there; the interval spans every plausible rung's 95 % interval."""
-    m = load_mission(mission_path(mission), catalog)
+            catalog, near: tuple[Path, ...] = (), simulate: bool = True) -> dict:
+    """The clear rate to expect at a mission from the best rung, with the catalog the table played
+    (``catalog``; never another's figures). Its ``source``, the one rule of a prediction: the
+    campaign measured for that catalog (``io.difficulty.find_campaign``: "bundled", or the path of
+    its difficulty.json) where it measured this mission file at this table; else the rungs play
+    the mission there and then with that catalog ("simulated, N games"), when ``simulate``; else
+    ``clear_rate`` null with ``why``. The interval spans every plausible rung's 95 % interval."""
+    path = mission_path(mission)
+    try:
+        m = load_mission(path, catalog)
+    except InputError as e:
+        return unpredicted(mission, f"it does not fit the catalog the games were played with: "
+                                    f"{'line ' + str(e.line) + ': ' if e.line else ''}{e.problem}")
     counts = m.player_counts()
     n = players[0] if len(players) == 1 and players[0] in counts else m.default_players()
-    bundled = bundled_mission(m.id)
-    own = bundled is not None and mission_path(mission).resolve() == bundled.resolve()
-    table = campaign.get((m.id, n)) if own else None
-    rates = {i: rung_rate(m, catalog, n, i, table, seed, workers) for i in sorted(set(plausible) | {best})}
+    campaign = find_campaign(catalog, path.parent, near, [file_key(path)])
+    needed = sorted(set(plausible) | {best})
+    measured = table = campaign.row(m.id, n, file_digest(path))
+    shortfall = None if measured is None else round(measured.shortfall, 4)  # the mission's difficulty there
+    if table is not None and not all(rung_label(*RUNGS[i]) in table.rates for i in needed):
+        table = None
+    if table is None and not simulate:
+        why = no_campaign_text(catalog) if campaign.source is None else \
+            f"the campaign measured for this catalog ({campaign.source}) has no row for {m.id} with {n} players"
+        return {**unpredicted(mission, why), "mission": m.id, "players": n, "shortfall": shortfall}
+    rates = {i: rung_rate(m, catalog, n, i, table, seed, workers) for i in needed}
     lows, highs = [], []
     for rate_, games in rates.values():
         lo, hi = wilson(round(rate_ * games), games)
@@ -272,7 +306,8 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
     policy, samples = RUNGS[best]
     return {"mission": m.id, "players": n, "rung": rung_label(policy, samples),
             "clear_rate": round(rates[best][0], 4), "ci95": [round(min(lows), 4), round(max(highs), 4)],
-            "source": "campaign" if table is not None else f"simulated, {PREDICT_GAMES} games"}
+            "source": campaign.source if table is not None else f"simulated, {PREDICT_GAMES} games",
+            "shortfall": shortfall}
 
 
 def rung_rate(m: Mission, catalog, n: int, i: int, table, seed: int, workers: int) -> tuple[float, int]:
@@ -308,6 +343,9 @@ def rate_lines(doc: dict) -> list[str]:
         out.append(f"best: {best}, but these games cannot tell apart: {names} (likelihood ratio, 95 %); more games "
                    "narrow it")
     for p in doc["predictions"]:
+        if p["clear_rate"] is None:
+            out.append(f"no prediction at {p['mission']}: {p['why']}")
+            continue
         lo, hi = p["ci95"]
         out.append(f"expected at {p['mission']} with {p['players']} players: {p['clear_rate']:.0%} "
                    f"(95 % {lo:.0%} .. {hi:.0%}; {p['rung']}, {p['source']})")

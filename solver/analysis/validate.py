@@ -1,5 +1,6 @@
 """Checking fan missions: errors, warnings, solvability, fewest pieces and a difficulty estimate
-placed among the bundled missions of the same mode."""
+placed among the other missions of the same mode measured with the same catalog (the bundled
+campaign, or the campaign `kakapo campaign` measured for another catalog: io/difficulty.py)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,23 @@ from typing import Any
 from solver.analysis.ladder import LADDER_SAMPLES, rung_games, rung_label, shortfall_of_rates
 from solver.analysis.simulate import play_games
 from solver.core.codes import BAND_POLICIES, PolicyId
-from solver.core.errors import InputError
 from solver.core.stats import wilson
 from solver.game.search import DEFAULT_SAMPLES
-from solver.io.difficulty import measured_for, no_campaign_text
+from solver.io.difficulty import (
+    Campaign,
+    data_digest,
+    file_key,
+    find_campaign,
+    no_campaign_text,
+    place_by_difficulty,
+    place_in_campaign,
+    placement_phrase,
+)
 from solver.io.missionfile import check_file, load_mission, warning_items
-from solver.io.paths import MISSIONS
 from solver.openhand.ceiling import ceiling
 from solver.puzzle.cpsat import count_solutions, solve, solve_for_players
 from solver.puzzle.reasons import explain
 
-BUNDLED = MISSIONS
 VALIDATE_COUNT_CAP = 100  # answers counted past the fewest pieces' proof: enough to say 'one' or 'many'
 
 
@@ -33,86 +40,19 @@ def mission_warnings(m, min_pieces: int | None) -> list[str]:
     return out
 
 
-def measured_campaign(catalog) -> dict:
-    """The campaign measured for this catalog (io/difficulty.measured_for): the shipped table when
-    it holds every bundled mission and player count, or the table `kakapo campaign` measured for
-    another catalog; else {}."""
-    table, source = measured_for(catalog)
-    if source != "bundled":
-        return table
-    for path in sorted(BUNDLED.glob("*/*.toml")):
-        m = load_mission(path, catalog)
-        if any((m.id, players) not in table for players in m.player_counts()):
-            return {}
-    return table
-
-
-def bundled_rates(catalog, games: int, seed: int, policy: str, workers: int,
-                  samples: int = DEFAULT_SAMPLES) -> dict:
-    """(mode, players) -> [(mission id, clear rate)] for the bundled missions: from the shipped
-    table where it applies (the default catalog), else played here."""
-    rung = rung_label(policy, samples if policy == PolicyId.SEARCH.label else None)
-    table = measured_campaign(catalog)
-    out: dict = {}
-    if table and all(rung in row.rates for row in table.values()):
-        for row in sorted(table.values(), key=lambda r: r.mission):
-            out.setdefault((row.mode, row.players), []).append((row.mission, row.rates[rung]))
-        return out
-    for path in sorted(BUNDLED.glob("*/*.toml")):
-        try:
-            m = load_mission(path, catalog)
-        except InputError:
-            continue  # a bundled mission may not fit another catalog's shapes
-        for players in m.player_counts():
-            res = play_games(m, catalog, players, games, seed, policy, "numba", workers, samples=samples)
-            out.setdefault((m.mode, players), []).append((m.id, float((res.results == 0).mean())))
-    return out
-
-
-def bundled_shortfalls(catalog) -> dict:
-    """(mode, players) -> [(mission id, shortfall)] from the shipped table ({} for another catalog)."""
-    out: dict = {}
-    for row in sorted(measured_campaign(catalog).values(), key=lambda r: r.mission):
-        out.setdefault((row.mode, row.players), []).append((row.mission, row.shortfall))
-    return out
-
-
-def place_among(rate: float, bundled: list[tuple[str, float]]) -> dict:
-    """Where a clear rate falls among bundled missions (higher rate = easier)."""
-    return place_by_difficulty(-rate, [(mid, -r) for mid, r in bundled])
-
-
-def place_by_difficulty(value: float, bundled: list[tuple[str, float]]) -> dict:
-    """Where a difficulty figure falls among bundled missions (higher = harder)."""
-    ranked = sorted(bundled, key=lambda x: (x[1], x[0]))
-    harder_than = sum(1 for _, r in ranked if r < value)
-    easier = [mid for mid, r in ranked if r < value]
-    harder = [mid for mid, r in ranked if r >= value]
-    return {"harder_than": harder_than, "of": len(ranked),
-            "between": [easier[-1] if easier else None, harder[0] if harder else None]}
-
-
-def placement_phrase(entry: dict) -> str:
-    """The campaign placement of place_among in words: "between b07 and b08", or past either end."""
-    easier, harder = entry["between"]
-    if easier and harder:
-        low, high = sorted((easier, harder))  # in campaign order, even where two neighbours measure the other way
-        where = f"between {low} and {high}"
-    elif harder:
-        where = f"easier than {harder}, the easiest"
-    elif easier:
-        where = f"harder than {easier}, the hardest"
-    else:
-        return "no bundled mission to compare with"
-    return f"{where} (harder than {entry['harder_than']} of {entry['of']} bundled missions)"
+def place_among(rate: float, others: list[tuple[str, float]]) -> dict:
+    """Where a clear rate falls among other missions' (a higher rate is easier)."""
+    return place_by_difficulty(-rate, [(mid, -r) for mid, r in others])
 
 
 def validate_file(path, catalog, time_limit: float, games: int, seed: int, policy: str, workers: int,
-                  baseline=None, ceiling_games: int = 0, ladder_games: int = 0, progress=None,
-                  shortfalls=None, text: str | None = None) -> dict:
+                  ceiling_games: int = 0, ladder_games: int = 0, progress=None,
+                  campaign: Campaign | None = None, text: str | None = None) -> dict:
     """Everything `kakapo validate` says about one file (``text``: its text read already, a file of
     a pack). ``progress(label, done, total)`` follows the games of the ladder's search rungs (the
-    long part)."""
+    long part). ``campaign``: the campaign measured for the catalog
+    (``io.difficulty.find_campaign``; None: looked for from the file's folder or pack), among whose
+    other missions the file's figures are placed."""
     invalid = check_file(path, catalog, text)
     if invalid is not None:
         return invalid
@@ -130,6 +70,10 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
         doc["reasons"] = explain(m, catalog, m.default_players(), time_limit=max(1.0, time_limit / 3))
     if r.status != "solvable" or games <= 0:
         return doc
+    if campaign is None:
+        key = file_key(Path(path)) if text is None else (Path(path).stem, data_digest(text.encode("utf-8")))
+        campaign = find_campaign(catalog, Path(path).parent, (), [key])
+    rung = rung_label(policy, DEFAULT_SAMPLES if policy == PolicyId.SEARCH.label else None)
     for players in m.player_counts():
         fewest = solve_for_players(m, catalog, players, r, time_limit)
         band: dict[str, Any] = {}
@@ -159,13 +103,16 @@ def validate_file(path, catalog, time_limit: float, games: int, seed: int, polic
             rates = [entry["band"][pol]["clear_rate"] for pol in BAND_POLICIES] + \
                 [r["clear_rate"] for r in entry["ladder"]["rungs"]]
             entry["shortfall"] = shortfall_of_rates(rates, entry["band"]["ceiling"]["clear_rate"])
-            if shortfalls and (m.mode, players) in shortfalls:
-                entry["shortfall_place"] = place_by_difficulty(entry["shortfall"], shortfalls[(m.mode, players)])
-                entry["shortfall_place"]["source"] = measured_for(catalog)[1]
-            elif shortfalls is not None and measured_for(catalog)[1] is None:
-                entry["shortfall_place"] = None  # never a place among figures of other shapes
-                entry["campaign_text"] = no_campaign_text(catalog)
-        if baseline is not None and (m.mode, players) in baseline:
-            entry.update(place_among(entry["clear_rate"], baseline[(m.mode, players)]))
+        # among the other missions measured with the same catalog: by the policy's clear rate, and by
+        # the shortfall where the ladder and the ceiling were measured (the figure `ladder` places)
+        by_rate = place_in_campaign(campaign, entry["clear_rate"], m.id, m.mode, players, rung)
+        if by_rate is not None and by_rate["of"]:
+            entry.update(by_rate)
+        placed = by_rate
+        if "shortfall" in entry:
+            entry["shortfall_place"] = placed = place_in_campaign(campaign, entry["shortfall"], m.id, m.mode, players)
+        entry["campaign"] = None if placed is None else {**placed, "by": "shortfall" if "shortfall" in entry
+                                                         else "clear_rate"}
+        entry["campaign_text"] = no_campaign_text(catalog) if placed is None else placement_phrase(placed)
         doc["difficulty"].append(entry)
     return doc

@@ -24,6 +24,7 @@ from pathlib import Path
 from solver.app.documents import Counted, Doc
 from solver.app.recording import read_game_file
 from solver.core.errors import InputError
+from solver.io.difficulty import games_places
 from solver.io.gamelog import GameLog
 
 Key = tuple[str, object]  # a table's key: ("names", the names) or ("arg", the argument's index)
@@ -154,9 +155,11 @@ def keep_latest(found: Found_, latest: int, when: Callable[[Path], float] = modi
 
 def calibrate(args: list[str], plays: int, seed: int, workers: int, target: float,
               progress: Counted | None = None, latest: int = LATEST, when: Callable[[Path], float] = modified,
-              said: Callable[[str], None] | None = None) -> Doc:
+              said: Callable[[str], None] | None = None, near: tuple[Path, ...] | None = None) -> Doc:
     """`kakapo calibrate`'s document: each table's ``latest`` games (0: all) learned from; ``said``
-    hears the estimate of the time it will take before the work starts."""
+    hears the estimate of the time it will take before the work starts; each game's expectations
+    from the campaign measured for the catalog it was played with, looked for in ``near``
+    (default: the games' folders and the folders above them, ``io.difficulty.games_places``)."""
     from solver.analysis.calibrate import Table  # heavy: Numba
     from solver.analysis.calibrate import calibrate as fit  # heavy: Numba
     from solver.analysis.rate import read_games  # heavy: Numba
@@ -174,7 +177,9 @@ def calibrate(args: list[str], plays: int, seed: int, workers: int, target: floa
              + (f" ({left} older game(s) left out: each table's latest {latest} are learned from)" if left else ""))
     tables = [Table(name, read_games(paths, None, read=lambda p: logs[str(p)]), names)
               for name, paths, names in found]
-    doc: Doc = fit(tables, plays, seed, workers, target, progress)
+    if near is None:
+        near = games_places([p for _, paths, _ in found for p in paths])
+    doc: Doc = fit(tables, plays, seed, workers, target, progress, near=near)
     doc["latest"] = latest or None
     doc["left_out"] = left
     doc["estimate_seconds"] = round(estimate, 1)

@@ -19,8 +19,9 @@ from solver.analysis.ladder import LADDER_SAMPLES, rung_games
 from solver.app.documents import Doc
 from solver.core.codes import BAND_POLICIES
 from solver.core.errors import InputError
-from solver.io.catalog import is_catalog_text
+from solver.io.catalog import Catalog
 from solver.io.difficulty import data_digest, file_digest
+from solver.io.missionfile import mission_files, mission_fit
 from solver.io.packs import FolderFile
 from solver.io.paths import MISSIONS
 from solver.io.safefiles import read_regular, write_file
@@ -37,17 +38,28 @@ def campaign_missions(directory: Path | None) -> list[Path]:
     if not directory.is_dir():
         raise InputError(str(directory), "not a folder", "give the folder of your missions (or none: the bundled "
                          "campaign, with --out)")
-    found = []
-    for p in sorted(directory.glob("*.toml")):
-        try:
-            if p.is_file() and not is_catalog_text(read_regular(p, 1_000_000).decode("utf-8", "replace")):
-                found.append(p)
-        except OSError:
-            continue
-    if not found:
-        raise InputError(str(directory), "no mission files (*.toml) in this folder", "give the folder of your "
-                         "missions")
-    return found
+    return mission_files(directory)
+
+
+def fitting_missions(paths: list[Path | FolderFile], catalog: Catalog
+                     ) -> tuple[list[Path | FolderFile], list[Doc]]:
+    """The missions that fit the catalog (measured), and those that do not (a pre-placed piece
+    whose cells are not its shape there, or made with another catalog): skipped, each
+    ``{"mission", "why"}``. A file that is no mission at all stays an input error."""
+    fit: list[Path | FolderFile] = []
+    skipped: list[Doc] = []
+    for path in paths:
+        if isinstance(path, FolderFile):  # a pack's mission: read from its bytes
+            _, why = mission_fit(path.label, catalog, text=path.text)
+            stem = path.stem
+        else:
+            _, why = mission_fit(path, catalog)
+            stem = path.stem
+        if why is None:
+            fit.append(path)
+        else:
+            skipped.append({"mission": stem, "why": why})
+    return fit, skipped
 
 
 def difficulty_rows(rows: list[Doc], paths: dict[str, Path | FolderFile], games: int, seed: int) -> list[Doc]:
@@ -78,12 +90,14 @@ def campaign_order(rows: list[Doc]) -> list[str]:
     return sorted(by_mission, key=lambda m: (sum(by_mission[m]) / len(by_mission[m]), m))
 
 
-def campaign_doc(rows: list[Doc], digest: str, catalog_name: str) -> Doc:
+def campaign_doc(rows: list[Doc], digest: str, catalog_name: str, skipped: list[Doc] | None = None,
+                 missions: Path | None = None) -> Doc:
     return {"about": f"The campaign's ladder measured with the catalog {catalog_name} (kakapo campaign): each "
                      "rung's clear rate on the same deals, the open-hand ceiling, the shortfall per mission and "
                      "player count, and the fewest new pieces. A row counts while its mission file has this digest, "
                      "for the catalog of this pieces_digest only.",
-            "pieces_digest": digest, "rows": rows, "order": campaign_order(rows)}
+            "pieces_digest": digest, "rows": rows, "order": campaign_order(rows), "skipped": skipped or [],
+            **({"missions": str(missions.resolve())} if missions is not None else {})}
 
 
 def check_target(out_dir: Path, digest: str, force: bool = False) -> None:

@@ -4,6 +4,7 @@ given as text, the folder's finished games)."""
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from solver.core.rules import Mission
 from solver.game.state import GameState
 from solver.io.catalog import Catalog
 from solver.io.gamelog import GameLog
+from solver.io.missionfile import mission_files
 from solver.io.paths import MISSIONS
 
 if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
@@ -141,11 +143,13 @@ def review_text(text: str, name: str = "the log", time_limit: float = 10.0, prog
 
 
 def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: Iterable[str], seed: int, workers: int,
-         progress: Counted | None = None) -> Doc:
-    """`kakapo rate`'s document."""
+         progress: Counted | None = None, near: tuple[Path, ...] | None = None, simulate: bool = True) -> Doc:
+    """`kakapo rate`'s document: each mission predicted with the games' catalog (``analysis.rate.predict``;
+    the campaign looked for beside the games, or in ``near``)."""
     from solver.analysis.rate import rate as run_rate  # heavy: Numba
 
-    doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress, read=read_game_file)
+    doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress, read=read_game_file, near=near,
+                        simulate=simulate)
     return doc
 
 
@@ -180,19 +184,22 @@ def tables_listing(rows: list[Doc]) -> list[Doc]:
 
 
 def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None,
-                    target: float = 0.6, latest: int = LATEST) -> Doc:
+                    target: float = 0.6, latest: int = LATEST, folder: Path | None = None) -> Doc:
     """The studio's Tables view: `kakapo calibrate` of the folder's finished games (their logs'
     texts by game id, oldest first), grouped into tables by the names of who played (the games
-    naming nobody: one table, "unnamed"); each table's ``latest`` games learned from."""
+    naming nobody: one table, "unnamed"); each table's ``latest`` games learned from; the
+    campaign measured for their catalog looked for in ``folder`` (the studio's) and a
+    ``campaign/`` folder in it."""
     tell = progress or (lambda _f: None)
     order = {Path(game_id).name: k for k, game_id in enumerate(logs)}  # when each was played: the order given
+    near = () if folder is None else (folder,)
     with tempfile.TemporaryDirectory(prefix="kakapo-calibrate-") as tmp:
-        folder = Path(tmp) / "unnamed"
-        folder.mkdir()
+        games = Path(tmp) / "unnamed"
+        games.mkdir()
         for game_id, text in logs.items():
-            (folder / f"{Path(game_id).name}.jsonl").write_text(text, encoding="utf-8")
-        return calibrate([str(folder)], STUDIO_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)),
-                         latest=latest, when=lambda p: order.get(p.stem, -1))
+            (games / f"{Path(game_id).name}.jsonl").write_text(text, encoding="utf-8")
+        return calibrate([str(games)], STUDIO_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)),
+                         latest=latest, when=lambda p: order.get(p.stem, -1), near=near)
 
 
 def calibration_cost(rows: list[Doc], workers: int, latest: int = LATEST) -> Doc:
@@ -205,15 +212,23 @@ def calibration_cost(rows: list[Doc], workers: int, latest: int = LATEST) -> Doc
             "estimate_seconds": round(seconds, 1), "estimate": in_words(seconds)}
 
 
-def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None) -> Doc:
+def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None,
+               folder: Path | None = None) -> Doc:
     """The studio's "rate this table": `kakapo rate` of the folder's finished games (their logs'
-    texts by game id; the people's seats), with the clear rate to expect at every bundled mission."""
+    texts by game id; the people's seats), with the clear rate to expect at every bundled mission
+    and every mission of ``folder``, from the campaign measured for the games' catalog (looked for
+    in ``folder`` and a ``campaign/`` folder in it); a mission it did not measure says why (nothing
+    is played there and then: the page waits for no forty ladders)."""
     tell = progress or (lambda _f: None)
-    bundled = [p.stem for p in sorted(MISSIONS.glob("buddy/*.toml")) + sorted(MISSIONS.glob("party/*.toml"))]
+    missions = [str(p) for p in sorted(MISSIONS.glob("buddy/*.toml")) + sorted(MISSIONS.glob("party/*.toml"))]
+    if folder is not None:
+        with contextlib.suppress(InputError):  # no mission of its own in the folder
+            missions += [str(p) for p in mission_files(folder) if not p.is_symlink()]  # the folder's own files only
     with tempfile.TemporaryDirectory(prefix="kakapo-rate-") as tmp:
         paths = []
         for game_id, text in logs.items():
             path = Path(tmp) / f"{Path(game_id).name}.jsonl"
             path.write_text(text, encoding="utf-8")
             paths.append(str(path))
-        return rate(paths, None, STUDIO_PLAYS, bundled, 1, workers, lambda d, t: tell(0.97 * d / max(t, 1)))
+        return rate(paths, None, STUDIO_PLAYS, missions, 1, workers, lambda d, t: tell(0.97 * d / max(t, 1)),
+                    near=() if folder is None else (folder,), simulate=False)

@@ -26,20 +26,48 @@ from solver.io.records import log_inputs
 TEXT_NAME = "mission.toml"  # the name a mission given as text goes by, when it has none
 
 
-def load_inputs(mission: str, pieces: str | None, warnings: list[str] | None = None) -> tuple[Catalog, Mission]:
-    """The catalog and the mission (a file, or a bundled mission's id). A mission that says it was
-    made with another catalog (``pieces_digest``) is read with the catalog of that digest beside it
-    when no ``--pieces`` is given (``notes`` says so), and never with other shapes in silence.
-    A pack of one mission, or ``PACK/ID``, names a mission inside a pack (read with the pack's
-    catalog)."""
+def mission_catalog(path: Path, pieces: str | None, notes: list[str] | None = None) -> Catalog:
+    """The catalog a mission file is read with, the one rule of every command and the studio:
+    ``--pieces FILE`` when given; else, for a mission that says it was made with another catalog
+    (``pieces_digest``), the catalog of that digest lying beside it, with a note in ``notes``;
+    else the bundled catalog (a mission made with another one is then refused by ``load_mission``,
+    naming both digests and the fix)."""
+    return load_catalog(pieces) if pieces is not None else catalog_beside(path, notes)
+
+
+def missions_catalog(paths: list[Path], pieces: str | None, notes: list[str] | None = None) -> Catalog:
+    """The one catalog a set of missions is measured or listed with (a campaign, a list, a report):
+    ``--pieces FILE`` when given; else the catalog beside them that they say they were made with
+    (``mission_catalog``) when they name one only, with a note; else the bundled catalog."""
+    if pieces is not None:
+        return load_catalog(pieces)
+    found: dict[str, tuple[Catalog, list[str]]] = {}
+    for path in paths:
+        said: list[str] = []
+        catalog = catalog_beside(path, said)
+        if said:
+            found.setdefault(catalog.digest, (catalog, said))
+    if len(found) != 1:
+        return load_catalog()
+    ((catalog, said),) = found.values()
+    if notes is not None:
+        name = Path(catalog.source).name
+        notes.append(f"missions of {paths[0].parent} were made with the catalog {name} beside them: read with its "
+                     "shapes (--pieces FILE to choose another)")
+    return catalog
+
+
+def load_inputs(mission: str, pieces: str | None, warnings: list[str] | None = None,
+                notes: list[str] | None = None) -> tuple[Catalog, Mission]:
+    """The catalog (``mission_catalog``: a note in ``notes`` when it is the one beside the mission)
+    and the mission (a file, or a bundled mission's id). A pack of one mission, or ``PACK/ID``,
+    names a mission inside a pack (read with the pack's catalog, or ``--pieces``)."""
     packed = one_mission(mission, pieces)
     if packed is not None:
         return packed
     path = mission_path(mission)
-    catalog = load_catalog(pieces) if pieces is not None else catalog_beside(path, warnings)
+    catalog = mission_catalog(path, pieces, notes)
     return catalog, load_mission(path, catalog, warnings)
-
-
 
 
 def mission_id(name: str | None) -> str:

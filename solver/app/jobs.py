@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import as_completed
+from pathlib import Path
 
 from solver.app.documents import Doc, Fraction, Shown
 from solver.app.games import calibrate_texts, rate_texts, review_text
@@ -26,15 +27,17 @@ def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | N
     review's decisions, as each is judged)."""
     kind = request["kind"]
     needs = JOBS[kind].needs
+    folder = Path(request["folder"]) if request.get("folder") else None  # the studio's: where campaigns are found
     if needs == "log":
         return review_text(request["text"], request.get("name") or "the log", progress=progress, workers=workers,
                            judged=shown)
     if kind == "calibrate":
-        return calibrate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress)
+        return calibrate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress,
+                               folder=folder)
     if needs == "games":
-        return rate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress)
+        return rate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress, folder)
     return mission_job(kind, request["text"], catalog, request.get("name"), request.get("players"),
-                       request["games"], request["seed"], request.get("policy"), workers, progress, request)
+                       request["games"], request["seed"], request.get("policy"), workers, progress, request, folder)
 
 
 # what the jobs compile, in parts that compile side by side (the longest first): the engine's kernel

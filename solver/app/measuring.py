@@ -12,18 +12,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solver.app.documents import Counted, Doc, Fraction, Rungs
-from solver.app.inputs import excluded_pieces, mission_of_text, samples_for, table_size
+from solver.app.inputs import excluded_pieces, mission_catalog, mission_of_text, samples_for, table_size
 from solver.app.packs import one_mission
 from solver.app.registry import BATCH_DEFAULT
 from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
 from solver.game.moment import check_hand, moment_spec
-from solver.io.catalog import DEFAULT_CATALOG, Catalog
-from solver.io.difficulty import measured_for, no_campaign_text
+from solver.io.catalog import Catalog
+from solver.io.difficulty import (
+    Campaign,
+    data_digest,
+    file_key,
+    find_campaign,
+    mission_key,
+    no_campaign_text,
+    placement_phrase,
+)
+from solver.io.difficulty import place_in_campaign as place_in
 from solver.io.missionfile import check_file
 from solver.io.packs import FolderFile
 from solver.io.paths import mission_path
+from solver.io.records import catalog_text
 from solver.io.safefiles import read_regular
 from solver.io.tomlfile import MAX_BYTES
 
@@ -44,7 +54,7 @@ if TYPE_CHECKING:
     from solver.analysis.cluster import ClusterWork
 
 
-def on_cluster(address: str | None, mission: str, pieces: str | None, players: int, seed: int,
+def on_cluster(address: str | None, mission: str, catalog: Catalog, players: int, seed: int,
                time_limit: float | None, worker_timeout: float,
                status: Callable[[str | None], None] | None = None) -> ClusterWork | None:
     """The ladder's or the ceiling's work for the Dask scheduler at ``address`` (None: here):
@@ -53,15 +63,14 @@ def on_cluster(address: str | None, mission: str, pieces: str | None, players: i
         return None
     from solver.analysis.cluster import ClusterWork  # heavy: with the task runners
 
-    packed = one_mission(mission, pieces)  # a mission inside a pack: its text and its catalog's
+    packed = one_mission(mission, None)  # a mission inside a pack: its text
     if packed is not None:
-        catalog, m = packed
-        return ClusterWork(address, f"{m.id}.toml", m.source.encode(), catalog.text.encode(), players, seed,
-                           time_limit, worker_timeout, status)
+        m = packed[1]
+        return ClusterWork(address, f"{m.id}.toml", m.source.encode(), catalog_text(catalog).encode("utf-8"),
+                           players, seed, time_limit, worker_timeout, status)
     path = mission_path(mission)
-    mission_bytes, catalog_bytes = read_regular(path, MAX_BYTES), read_regular(pieces or DEFAULT_CATALOG, MAX_BYTES)
-    return ClusterWork(address, path.name, mission_bytes, catalog_bytes, players, seed, time_limit, worker_timeout,
-                       status)
+    return ClusterWork(address, path.name, read_regular(path, MAX_BYTES), catalog_text(catalog).encode("utf-8"),
+                       players, seed, time_limit, worker_timeout, status)
 
 
 def ceiling(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,
@@ -77,13 +86,16 @@ def ceiling(m: Mission, catalog: Catalog, players: int, games: int, seed: int, w
 
 
 def ladder(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,
-           time_limit: float | None = None, progress: Rungs | None = None, cluster: ClusterWork | None = None) -> Doc:
-    """`kakapo ladder`'s document, with where the mission falls among the bundled campaign."""
+           time_limit: float | None = None, progress: Rungs | None = None, cluster: ClusterWork | None = None,
+           folder: Path | None = None, near: tuple[Path, ...] = ()) -> Doc:
+    """`kakapo ladder`'s document, with where the mission falls among the other missions measured
+    with the same catalog (``folder``: the mission's, searched first for a campaign; ``near``: more
+    places, the studio's folder)."""
     from solver.analysis.ladder import ladder as run_ladder  # heavy: Numba and OR-Tools
 
     doc = run_ladder(m, catalog, players, games, seed, workers, progress=progress, time_limit=time_limit,
                      cluster=cluster)
-    place_in_campaign(doc, m, catalog, players)
+    place_in_campaign(doc, m, catalog, players, folder, near)
     return doc
 
 
@@ -140,24 +152,20 @@ def _hand_card(name: str) -> Card:
         raise InputError("--hand", str(e), "name cards like red-5 or p8, separated by commas") from None
 
 
-def place_in_campaign(doc: Doc, m: Mission, catalog: Catalog, players: int) -> None:
-    """Where the ladder's figure falls among the bundled missions of that mode and table (by the
-    campaign's own measured figures)."""
-    from solver.analysis.validate import bundled_shortfalls, place_by_difficulty, placement_phrase  # heavy: OR-Tools
-
-    others = [(mid, v) for mid, v in bundled_shortfalls(catalog).get((m.mode, players), []) if mid != m.id]
-    source = measured_for(catalog)[1]
-    if others:
-        doc["difficulty"]["campaign"] = {**place_by_difficulty(doc["difficulty"]["value"], others), "source": source}
-        doc["difficulty"]["campaign_text"] = placement_phrase(doc["difficulty"]["campaign"])
-    elif source is None:  # no campaign measured with these shapes: nothing to compare with, and said so
-        doc["difficulty"]["campaign"] = None
-        doc["difficulty"]["campaign_text"] = no_campaign_text(catalog)
+def place_in_campaign(doc: Doc, m: Mission, catalog: Catalog, players: int, folder: Path | None = None,
+                      near: tuple[Path, ...] = ()) -> None:
+    """Where the ladder's figure falls among the other missions of that mode and table measured
+    with the same catalog (``io.difficulty``: the campaign found from the mission's folder, never
+    the mission itself); ``campaign`` null and ``campaign_text`` saying so when none was measured."""
+    campaign = find_campaign(catalog, folder, near, [mission_key(m)])
+    placed = place_in(campaign, doc["difficulty"]["value"], m.id, m.mode, players)
+    doc["difficulty"]["campaign"] = placed
+    doc["difficulty"]["campaign_text"] = no_campaign_text(catalog) if placed is None else placement_phrase(placed)
 
 
 def mission_job(kind: str, text: str, catalog: Catalog, name: str | None, players: int | None, games: int,
                 seed: int, policy: str | None, workers: int, progress: Fraction | None = None,
-                moment: Doc | None = None) -> Doc:
+                moment: Doc | None = None, folder: Path | None = None) -> Doc:
     """The studio's mission jobs (ladder, simulate, ceiling, chance): the document of the command of
     that name with --json; ``progress(fraction)``; ``moment``: for chance, the table's state
     (``exclude``: the cards gone, ``rounds`` and ``skills`` left, ``trump``)."""
@@ -189,7 +197,7 @@ def mission_job(kind: str, text: str, catalog: Catalog, name: str | None, player
                 labels.append(label)
             tell((len(labels) - 1 + done / max(total, 1)) / steps)
 
-        return ladder(m, catalog, players, games, seed, workers, progress=step)
+        return ladder(m, catalog, players, games, seed, workers, progress=step, folder=folder)
     raise ValueError(f"unknown job kind {kind!r}")
 
 
@@ -211,11 +219,20 @@ class Validated:
         return 0
 
 
-def invalid_files(paths: list[Path | FolderFile], catalog: Catalog) -> dict[int, Doc]:
-    """The files that do not load, by their place in ``paths`` (files, or the files of a pack):
-    said before any work."""
+def validate_catalogs(paths: list[Path | FolderFile], pieces: str | None, folder_catalog: Catalog,
+                      notes: list[str] | None = None) -> list[Catalog]:
+    """The catalog each file is read with: a file of a folder or pack given whole, the catalog its
+    missions were made with (``folder_catalog``: ``packs.validate_inputs``); a mission file
+    (``inputs.mission_catalog``), ``--pieces``, else the one beside a mission made with another
+    catalog, with a note."""
+    return [folder_catalog if isinstance(p, FolderFile) else mission_catalog(p, pieces, notes) for p in paths]
+
+
+def invalid_files(paths: list[Path | FolderFile], catalogs: list[Catalog]) -> dict[int, Doc]:
+    """The files that do not load, by their place in ``paths`` (files, or the files of a folder or
+    pack): said before any work."""
     out = {}
-    for i, p in enumerate(paths):
+    for i, (p, catalog) in enumerate(zip(paths, catalogs, strict=True)):
         label, text = _file_text(p)
         doc = check_file(label, catalog, text)
         if doc is not None:
@@ -228,21 +245,27 @@ def _file_text(p: Path | FolderFile) -> tuple[Path | str, str | None]:
     return (p.label, p.text) if isinstance(p, FolderFile) else (p, None)
 
 
-def validate(paths: list[Path | FolderFile], invalid: dict[int, Doc], catalog: Catalog, time_limit: float,
+def _file_campaign(p: Path | FolderFile, catalog: Catalog) -> Campaign:
+    """The campaign a file is placed in: the one measured for its catalog, looked for from its
+    folder (or pack), the one that measured this very file first."""
+    if isinstance(p, FolderFile):
+        return find_campaign(catalog, Path(p.label).parent, (), [(p.stem, data_digest(p.data))])
+    return find_campaign(catalog, p.parent, (), [file_key(p)])
+
+
+def validate(paths: list[Path | FolderFile], invalid: dict[int, Doc], catalogs: list[Catalog], time_limit: float,
              games: int, seed: int, policy: str, workers: int, ceiling_games: int, ladder_games: int,
              progress: Rungs | None = None) -> Validated:
-    """Every valid file solved, and with ``games`` its difficulty per table placed among the bundled
-    missions (the band, the ceiling, the ladder's search rungs)."""
+    """Every valid file solved, and with ``games`` its difficulty per table placed among the other
+    missions measured with its catalog (the band, the ceiling, the ladder's search rungs)."""
     if len(invalid) == len(paths):
         return Validated([invalid[i] for i in range(len(paths))], invalid)
-    from solver.analysis.validate import bundled_rates, bundled_shortfalls, validate_file  # heavy: OR-Tools, Numba
+    from solver.analysis.validate import validate_file  # heavy: OR-Tools, Numba
 
-    baseline = bundled_rates(catalog, games, seed, policy, workers) if games > 0 else None
-    shortfalls = bundled_shortfalls(catalog) if games > 0 else None
     docs = [invalid[i] if i in invalid else
-            validate_file(_file_text(paths[i])[0], catalog, time_limit, games, seed, policy, workers, baseline,
-                          ceiling_games, ladder_games if games > 0 else 0, progress, shortfalls,
-                          text=_file_text(paths[i])[1])
+            validate_file(_file_text(paths[i])[0], catalogs[i], time_limit, games, seed, policy, workers,
+                          ceiling_games, ladder_games if games > 0 else 0, progress,
+                          _file_campaign(paths[i], catalogs[i]), text=_file_text(paths[i])[1])
             for i in range(len(paths))]
     return Validated(docs, invalid)
 

@@ -21,7 +21,7 @@ from solver.app.documents import Doc
 from solver.core.errors import InputError
 from solver.core.rules import Mission
 from solver.io.catalog import Catalog, load_catalog
-from solver.io.difficulty import MeasuredRow, data_digest, folder_table, measured_for
+from solver.io.difficulty import MeasuredRow, data_digest, find_campaign, folder_table
 from solver.io.missionfile import catalog_beside, declared_pieces, load_mission
 from solver.io.packs import (
     DIFFICULTY,
@@ -195,8 +195,10 @@ def campaign_place(src: MissionSource) -> tuple[dict[int, str], str | None]:
     tables: list[tuple[dict[tuple[str, int], MeasuredRow], str | None]] = []
     if src.folder is not None and src.folder.difficulty is not None:
         tables.append((folder_table(src.folder, src.catalog.digest), src.folder.difficulty.label))
-    tables.append(measured_for(src.catalog))
     digest = data_digest(src.data)
+    near = None if src.folder is None else Path(src.folder.where)
+    found = find_campaign(src.catalog, near, (), [(m.id, digest)])
+    tables.append((found.rows, found.source))
     for table, where in tables:
         mine = {p: r for (mid, p), r in table.items() if mid == m.id and r.digest == digest}
         if not mine:
@@ -291,7 +293,9 @@ def make_pack(directory: str | Path, pieces: str | None = None, name: str | None
     difficulty = whole.difficulty
     if difficulty is None:
         for src in sources:
-            table, where = measured_for(src.catalog)
+            found = find_campaign(src.catalog, Path(directory), (), [(s.mission.id, data_digest(s.data))
+                                                                       for s in sources])
+            table, where = found.rows, found.source
             if where is not None and where != "bundled" and Path(where).is_file() \
                     and any(mid in {s.mission.id for s in sources} for mid, _ in table):
                 difficulty = FolderFile(DIFFICULTY, read_regular(where, MAX_MEMBER_BYTES), where)

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from solver.app.inputs import load_inputs
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
 from solver.game.search import DEFAULT_SAMPLES
@@ -47,6 +48,21 @@ def user_errors(fn):
                          kwargs.get("as_json", False))
 
     return wrapper
+
+
+def say_notes(notes: list[str]) -> None:
+    """What the reader should know about the inputs (a catalog read from beside a mission), on
+    stderr: stdout stays the answer (one JSON document with --json)."""
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
+
+
+def read_inputs(mission: str, pieces: str | None):
+    """The catalog and mission of a command (``app.inputs.load_inputs``), its notes said."""
+    notes: list[str] = []
+    out = load_inputs(mission, pieces, notes=notes)
+    say_notes(notes)
+    return out
 
 
 def report_error(e: Exception, as_json: bool) -> None:

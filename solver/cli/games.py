@@ -14,7 +14,6 @@ from solver.app.games import rate as run_rate
 from solver.app.games import review as review_game
 from solver.app.inputs import (
     LoggedGame,
-    load_inputs,
     logged_game,
     person_seats,
     rated_seats,
@@ -33,6 +32,7 @@ from solver.cli.common import (
     emit_json,
     from_option,
     pieces_option,
+    read_inputs,
     round_option,
     samples_option,
     user_errors,
@@ -107,7 +107,7 @@ def play(mission, players, seed, game_index, policy, time_limit, samples, pieces
         game = play_from(lg, from_round, run, time_limit, players)
         m, players = lg.mission, lg.log.players
     else:
-        catalog, m = load_inputs(mission, pieces)
+        catalog, m = read_inputs(mission, pieces)
         players = table_size(m, players, mission)
         run = run_of(None, seed, game_index, policy, samples)
         game = play_game(m, catalog, players, run, time_limit)
@@ -134,7 +134,7 @@ def play_as_human(mission, players, seed, game_index, policy, samples, pieces, l
         lg = read_logged(from_log, mission, pieces)
         tg = terminal_game(None, None, players, from_log, lg, from_round, seed, game_index, policy, samples)
     else:
-        catalog, m = load_inputs(mission, pieces)
+        catalog, m = read_inputs(mission, pieces)
         tg = terminal_game(m, catalog, players, mission, None, None, seed, game_index, policy, samples)
     m, run, state = tg.mission, tg.run, tg.state
     seats = person_seats(seat_numbers(human, "--human"), tg.players)

@@ -11,8 +11,16 @@ from pathlib import Path
 
 import click
 
-from solver.app.inputs import load_inputs, samples_for, table_size
-from solver.app.measuring import band_of, generate_players, invalid_files, on_cluster, report_players, table_moment
+from solver.app.inputs import missions_catalog, samples_for, table_size
+from solver.app.measuring import (
+    band_of,
+    generate_players,
+    invalid_files,
+    on_cluster,
+    report_players,
+    table_moment,
+    validate_catalogs,
+)
 from solver.app.measuring import ceiling as run_ceiling
 from solver.app.measuring import chance as run_chance
 from solver.app.measuring import generate as run_generate
@@ -22,7 +30,6 @@ from solver.app.measuring import validate as run_validate
 from solver.app.packs import pack_campaign_inputs, validate_inputs
 from solver.app.registry import BATCH_DEFAULT, POLICIES
 from solver.cli.common import (
-    EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_UNKNOWN,
@@ -34,18 +41,19 @@ from solver.cli.common import (
     check_writable,
     emit_json,
     pieces_option,
+    read_inputs,
     samples_option,
+    say_notes,
     user_errors,
     write_csv,
 )
 from solver.cli.group import main
 from solver.core.codes import BAND_POLICIES, RESULT_NAMES
-from solver.core.errors import InputError, KakapoError
-from solver.io.catalog import DEFAULT_CATALOG, load_catalog
-from solver.io.difficulty import read_observed
+from solver.core.errors import InputError
+from solver.io.catalog import load_catalog
+from solver.io.difficulty import campaign_line, is_bundled_catalog, placement_phrase, read_observed
+from solver.io.packs import FolderFile
 from solver.io.paths import MISSIONS, mission_path
-from solver.io.safefiles import read_regular
-from solver.io.tomlfile import MAX_BYTES
 from solver.runtime.workers import default_workers
 
 
@@ -73,7 +81,7 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
     """
     samples = samples_for(policy, samples)
     check_output_path(results_path, [mission, pieces], ".csv", "--results")
-    catalog, m = load_inputs(mission, pieces)
+    catalog, m = read_inputs(mission, pieces)
     players = table_size(m, players, mission)
     workers = workers or default_workers()
     bar = ProgressBar("games", enabled=not as_json)
@@ -132,7 +140,7 @@ def chance(mission, exclude, players, rounds, skills, trump, hand, games, seed, 
     Example: kakapo chance board.toml --exclude red-3,red-7,blue-2,red-1 --rounds 7 --skills 4
     Example: kakapo chance b05 --hand red-1,red-4,blue-2,blue-3,green-5,purple-2,purple-8,yellow-6
     """
-    catalog, m = load_inputs(mission, pieces)
+    catalog, m = read_inputs(mission, pieces)
     at = table_moment(m, players, exclude, rounds, skills, trump, mission, None if hand is None else [hand])
     bar = ProgressBar("deals", enabled=not as_json)
     try:
@@ -203,11 +211,11 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     Example: kakapo ceiling b12 --games 200
     """
     check_output_path(results_path, [mission, pieces], ".csv", "--results")
-    catalog, m = load_inputs(mission, pieces)
+    catalog, m = read_inputs(mission, pieces)
     players = table_size(m, players, mission)
     workers = workers or default_workers()
     bar = ProgressBar("deals", enabled=not as_json)
-    cluster = on_cluster(scheduler, mission, pieces, players, seed, time_limit, worker_timeout, cluster_status)
+    cluster = on_cluster(scheduler, mission, catalog, players, seed, time_limit, worker_timeout, cluster_status)
     try:
         with no_workers_exit():
             doc, answers = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=bar.update,
@@ -260,18 +268,17 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
     Example: kakapo ladder p15 --players 4 --games 200 --png p15-ladder.png
     """
     check_output_path(png_path, [mission, pieces], ".png", "--png")
-    catalog, m = load_inputs(mission, pieces)
+    catalog, m = read_inputs(mission, pieces)
     players = table_size(m, players, mission)
     workers = workers or default_workers()
     bars = RungBars(enabled=not as_json)
-    cluster = on_cluster(scheduler, mission, pieces, players, seed, time_limit, worker_timeout, cluster_status)
+    cluster = on_cluster(scheduler, mission, catalog, players, seed, time_limit, worker_timeout, cluster_status)
     try:  # with where it falls in the campaign, by its own measured figures
         with no_workers_exit():
             doc = run_ladder(m, catalog, players, games, seed, workers, time_limit, progress=bars.update,
-                             cluster=cluster)
+                             cluster=cluster, folder=mission_path(mission).parent)
     finally:
         bars.close()
-    from solver.analysis.validate import placement_phrase  # heavy: OR-Tools
     if as_json:
         emit_json(doc)
     else:
@@ -287,8 +294,8 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
         d = doc["difficulty"]
         click.echo(f"{d['name']}: {d['value']:.2f} (the share of clearable deals a rung misses, on average)")
         if d.get("campaign"):
-            click.echo(f"in the campaign: {placement_phrase(d['campaign'])}")
-        elif "campaign_text" in d:
+            click.echo(campaign_line(d["campaign"]))
+        else:
             click.echo(d["campaign_text"])
     if png_path:  # after the answer is printed: a failed write never loses it
         from solver.view.report_plots import ladder_plot  # heavy: matplotlib
@@ -370,24 +377,21 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     \b
     Example: kakapo validate my_mission.toml --ceiling-games 100
     """
-    try:  # a folder or a pack stands for its missions
-        catalog, paths = validate_inputs(files, pieces)
-    except KakapoError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(EXIT_INPUT)
-    invalid = invalid_files(paths, catalog)  # said before any work
+    catalog, paths = validate_inputs(files, pieces)  # a folder or a pack stands for its missions
+    notes: list[str] = []
+    catalogs = validate_catalogs(paths, pieces, catalog, notes)  # each file's: --pieces, else the one it was made with
+    say_notes(notes)
+    invalid = invalid_files(paths, catalogs)  # said before any work
     if not as_json:
         for i in sorted(invalid):
             print_invalid(invalid[i])
     bars = RungBars(enabled=not as_json)
     try:
-        checked = run_validate(paths, invalid, catalog, time_limit, games, seed, policy, workers or default_workers(),
+        checked = run_validate(paths, invalid, catalogs, time_limit, games, seed, policy, workers or default_workers(),
                                ceiling_games, ladder_games, bars.update)
     finally:
         bars.close()
     docs, code = checked.docs, checked.exit_code()
-    from solver.analysis.validate import placement_phrase  # heavy: OR-Tools, Numba
-
     if as_json:
         emit_json({"files": docs, "ok": code == EXIT_OK})
         sys.exit(code)
@@ -435,8 +439,8 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
                            "of the ladder misses, on average; 0 = every rung clears them all)")
                 if entry.get("shortfall_place"):
                     click.echo(f"    by its shortfall: {placement_phrase(entry['shortfall_place'])}")
-                elif "campaign_text" in entry:
-                    click.echo(f"    {entry['campaign_text']}")
+            if entry.get("campaign") is None and entry.get("campaign_text"):
+                click.echo(f"    {entry['campaign_text']}")
     sys.exit(code)
 
 
@@ -504,13 +508,15 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
     from solver.view.report_files import write_outputs  # heavy: pandas, matplotlib
 
     samples = samples_for(policy, samples)
-    catalog = load_catalog(pieces)
     seen = read_observed(observed) if observed else None  # a broken file is said before any work
     wanted = report_players(players_list)
     paths = find_missions([str(mission_path(t)) for t in targets], MISSIONS)
+    notes: list[str] = []
+    catalog = missions_catalog(paths, pieces, notes)  # --pieces, else the one the missions were made with
+    say_notes(notes)
     check_writable(out_dir, "--out", folder=True)
     out = Path(out_dir)
-    plan = plan_report(paths, catalog, read_regular(pieces or DEFAULT_CATALOG, MAX_BYTES), games, seed, wanted, policy,
+    plan = plan_report(paths, catalog, catalog.text.encode("utf-8"), games, seed, wanted, policy,
                        time_limit, baseline, ceiling_games, ladder_games, samples)
     if not plan.rows:
         raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
@@ -587,13 +593,16 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     bundled campaign when left out) for each player count, with --pieces FILE; the missions in
     order of shortfall; DIRECTORY/difficulty.json written with the catalog's digest inside.
 
-    Ctrl-C keeps the finished work; the same command finishes the rest. From then on `list`,
-    `ladder` and `validate` compare a mission with this campaign when they use that catalog.
+    A mission that does not fit the catalog (a pre-placed piece whose cells are not its shape
+    there) is skipped and listed with why; the others are measured. Ctrl-C keeps the finished
+    work; the same command finishes the rest. From then on `list`, `ladder`, `validate`, `rate`,
+    `calibrate` and the studio compare a mission with this campaign when they use that catalog
+    (found in the missions' folder, the catalog's folder or a campaign/ folder beside it).
     DIRECTORY may be a pack (`kakapo pack`): its missions, with its catalog, measured into --out.
 
     \b
-    Example: kakapo campaign my_missions --pieces my_pieces.toml --games 200
-    Example: kakapo campaign --pieces my_pieces.toml --out my_campaign
+    Example: kakapo campaign my_box --pieces my_box/mine.toml --games 200
+    Example: kakapo campaign --pieces my_box/mine.toml --out my_box/campaign
     """
     from solver.analysis.report import claim_folder, plan_report, report_identity, rows_of, run_plan  # heavy: pandas
     from solver.app.campaign import (  # heavy: the ladder's analysis
@@ -602,28 +611,41 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
         campaign_missions,
         check_target,
         difficulty_rows,
+        fitting_missions,
         write_difficulty,
     )
 
     if directory is None and out_dir is None:
         raise InputError("--out", "the bundled campaign is measured into a folder of yours",
-                         "add --out DIR (difficulty.json is written there)")
+                         "add --out DIR (difficulty.json is written there; a campaign/ folder beside your catalog "
+                         "is found by list, ladder and validate)")
     packed = pack_campaign_inputs(directory, pieces)  # a pack: its missions, with its catalog
     if packed is not None and out_dir is None:
         raise InputError("--out", "a pack's campaign is measured into a folder of yours", "add --out DIR")
-    paths: list
+    every: list[Path | FolderFile]
+    notes: list[str] = []
+    folder: Path | None = None
     if packed is not None:
-        catalog, catalog_bytes, paths = packed
+        catalog, catalog_bytes, packed_missions = packed
+        every = list(packed_missions)
     else:
-        catalog = load_catalog(pieces)
-        catalog_bytes = read_regular(pieces or DEFAULT_CATALOG, MAX_BYTES)  # read and checked above
-        paths = campaign_missions(None if directory is None else Path(directory))
+        folder = None if directory is None else Path(directory)
+        files = campaign_missions(folder)
+        catalog = missions_catalog(files, pieces, notes)
+        every = list(files)
+        catalog_bytes = catalog.text.encode("utf-8")
+    say_notes(notes)
     digest = catalog.digest
+    paths, skipped = fitting_missions(every, catalog)
+    if not paths:
+        raise InputError(directory or "--pieces", "no mission fits this catalog: " + "; ".join(
+            f"{s['mission']}: {s['why']}" for s in skipped[:5]) + ("; ..." if len(skipped) > 5 else ""),
+            "give the catalog the missions were made with (--pieces FILE), or missions drawn with these shapes")
     out = Path(out_dir or directory)
     check_writable(str(out), "--out", folder=True)
     check_target(out, digest, force)  # before any work, not after it
-    plan = plan_report(paths, catalog, catalog_bytes, games, seed, set(players) or None, BAND_POLICIES[1],
-                       CEILING_TIME_LIMIT, baseline=True, ceiling_games=games, ladder_games=games)
+    plan = plan_report(paths, catalog, catalog_bytes, games, seed, set(players) or None,
+                       BAND_POLICIES[1], CEILING_TIME_LIMIT, baseline=True, ceiling_games=games, ladder_games=games)
     if not plan.rows:
         raise InputError("--players", "no mission of these is played by that many players", "check --players")
     work = out / f".campaign-{digest}"
@@ -640,17 +662,24 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     progress = run_kept(lambda: run_plan(plan, work, workers or default_workers(), scheduler, tick), bar, state,
                         work, "campaign")
     rows = difficulty_rows(rows_of(plan, progress), {m.id: p for p, m in plan.missions}, games, seed)
-    doc = campaign_doc(rows, digest, Path(pieces).name if pieces else "bundled")
+    name = Path(catalog.source).name if not is_bundled_catalog(catalog) else "bundled"
+    elsewhere = folder is not None and folder.resolve() != out.resolve()  # --out: the rows say where their missions are
+    doc = campaign_doc(rows, digest, name, skipped, folder if elsewhere else None)
     written = write_difficulty(out, doc, force)
     if as_json:
         emit_json({"pieces_digest": digest, "file": str(written),
                    "rows": [{k: r[k] for k in ("mission", "players", "shortfall", "rates", "ceiling_rate",
-                                               "min_pieces")} for r in rows], "order": doc["order"]})
+                                               "min_pieces")} for r in rows], "order": doc["order"],
+                   "skipped": skipped})
         return
     names = {m.id: m.name for _, m in plan.missions}
-    click.echo(f"the campaign measured with {pieces or 'the bundled catalog'} ({games} deals a rung, seed {seed}), "
-               "easiest first:")
+    used = "the bundled catalog" if is_bundled_catalog(catalog) else catalog.source
+    click.echo(f"the campaign measured with {used} ({games} deals a rung, seed {seed}), easiest first:")
     for k, mid in enumerate(doc["order"], start=1):
         parts = [f"{r['players']}p {r['shortfall']:.3f}" for r in rows if r["mission"] == mid]
         click.echo(f"{k:>3}. {mid:<6} {names[mid]:<28} shortfall {', '.join(parts)}")
+    if skipped:
+        click.echo(f"skipped, {len(skipped)} mission(s) that do not fit this catalog (not measured):")
+        for s in skipped:
+            click.echo(f"  {s['mission']}: {s['why']}")
     click.echo(str(written))

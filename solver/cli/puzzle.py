@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from solver.app.inputs import excluded_pieces, load_inputs, logged_game, table_size
+from solver.app.inputs import excluded_pieces, logged_game, missions_catalog, table_size
+from solver.app.packs import pack_campaign_inputs
 from solver.app.solving import board_of_log
 from solver.app.solving import solve as solve_mission
 from solver.cli.common import (
@@ -19,7 +20,9 @@ from solver.cli.common import (
     emit_json,
     from_option,
     pieces_option,
+    read_inputs,
     round_option,
+    say_notes,
     user_errors,
 )
 from solver.cli.group import main
@@ -27,7 +30,8 @@ from solver.core.board import parse_cell
 from solver.core.cards import ALL_CARDS, Colour
 from solver.core.rules import Board, blocked_reason
 from solver.io.catalog import load_catalog
-from solver.io.difficulty import campaign_listing, measured_for, no_campaign_text, read_observed
+from solver.io.difficulty import campaign_listing, no_campaign_text, read_observed
+from solver.io.missionfile import mission_files
 from solver.io.missionwrite import mission_json
 from solver.view.render import LEGEND, draw, shape_strip, use_colour
 
@@ -85,7 +89,7 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
     else:
         if from_round is not None:
             raise click.UsageError("--round goes with --from LOG")
-        catalog, m = load_inputs(mission, pieces)
+        catalog, m = read_inputs(mission, pieces)
         players, state = table_size(m, players, mission), None
     solved = solve_mission(m, catalog, players, excluded, max_pieces, time_limit, count, cap, count_placements)
     solved.state, solved.log_path = state, from_log
@@ -144,7 +148,7 @@ def show(mission, pieces, png, as_json):
     Example: kakapo show p02 --png p02.png
     """
     check_output_path(png, [mission, pieces], ".png", "--png")
-    _, m = load_inputs(mission, pieces)
+    _, m = read_inputs(mission, pieces)
     board = Board.start(m)
     if png:
         from solver.view.plot import save_png  # heavy: matplotlib
@@ -197,55 +201,71 @@ def pieces(pieces, as_json, png):
 
 
 @main.command(name="list")
+@click.argument("directory", required=False, type=click.Path())
 @pieces_option
 @click.option("--observed", type=click.Path(dir_okay=False), default=None,
               help="A `kakapo calibrate --json` document: each mission's difficulty as tables found it, beside the "
                    "ladder's (where it rests on 5 games or more from 2 tables or more).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def list_missions(pieces, observed, as_json):
-    """The bundled missions in campaign order: id, name, mode, player counts, fewest new pieces
-    and difficulty (the shortfall per player count: the share of the clearable deals that tables
-    from naive to strong miss, 0 = every table clears them; docs/policies.md).
+def list_missions(directory, pieces, observed, as_json):
+    """The missions of DIRECTORY (a folder or a pack; the bundled ones, in campaign order, when
+    left out): id, name, mode, player counts, fewest new pieces and difficulty (the shortfall per
+    player count: the share of the clearable deals that tables from naive to strong miss, 0 =
+    every table clears them; docs/policies.md), from the campaign measured for the catalog in use.
 
     Any command takes a bundled mission by its id, from any directory (kakapo solve b01). With
     --pieces, every mission is listed, and one that does not fit that catalog (a pre-placed piece
-    whose cells are not its shape there) says why.
+    whose cells are not its shape there) says why; the figures are those of the campaign measured
+    for that catalog (kakapo campaign), found in the missions' folder, the catalog's folder or a
+    campaign/ folder beside the catalog; never those of other shapes.
 
     \b
     Example: kakapo list --json
-    Example: kakapo list --pieces my_pieces.toml
+    Example: kakapo list --pieces my_box/mine.toml
+    Example: kakapo list my_box --pieces my_box/mine.toml
     Example: kakapo calibrate club/*/ --json > observed.json && kakapo list --observed observed.json
     """
-    catalog = load_catalog(pieces)
-    rows = campaign_listing(catalog)
+    folder = None if directory is None else Path(directory)
+    notes: list[str] = []
+    packed = pack_campaign_inputs(directory, pieces)  # a pack: listed with the catalog it carries
+    if packed is not None:
+        catalog = packed[0]
+    elif folder is None:
+        catalog = load_catalog(pieces)
+    else:
+        catalog = missions_catalog(mission_files(folder), pieces, notes)
+    say_notes(notes)
+    rows, campaign = campaign_listing(catalog, folder)
     seen = read_observed(observed) if observed else {}
     for r in rows if observed else ():
         r["observed"] = {str(p): seen.get((r["id"], p)) for p in r["players"]}
     if as_json:
-        emit_json({"missions": rows})
+        emit_json({"missions": rows, "campaign": campaign.source,
+                   **({} if campaign.source else {"campaign_text": no_campaign_text(catalog)})})
         return
 
     def per_table(values: dict) -> str:
         shown = ["-" if v is None else (f"{v:.2f}" if isinstance(v, float) else str(v)) for v in values.values()]
-        return " / ".join(shown)
+        return " / ".join(shown) or "-"
 
-    width = max(len(r["name"]) for r in rows)
-    click.echo(f"{'id':<4} {'name':<{width}}  {'mode':<5}  {'players':<7}  {'fewest pieces':<13}  "
+    width = max(len(r["name"] or "") for r in rows)
+    ids = max(4, *(len(r["id"]) for r in rows))
+    click.echo(f"{'id':<{ids}} {'name':<{width}}  {'mode':<5}  {'players':<7}  {'fewest pieces':<13}  "
                "shortfall (party: with 3 / 4 players)")
     for r in rows:
         players = ",".join(str(p) for p in r["players"])
-        click.echo(f"{r['id']:<4} {r['name']:<{width}}  {r['mode']:<5}  {players:<7}  "
+        click.echo(f"{r['id']:<{ids}} {r['name'] or '':<{width}}  {r['mode'] or '':<5}  {players:<7}  "
                    f"{per_table(r['min_pieces']):<13}  {per_table(r['shortfall'])}")
         if not r["fits"]:
-            click.echo(f"     does not fit this catalog: {r['why']}")
+            said = "does not fit this catalog" if r["mode"] else "does not read"
+            click.echo(f"     {said}: {r['why']}")
         for p, o in (r.get("observed") or {}).items():
             if o:
                 click.echo(f"     tables, {p} players: cleared {100 * o['observed']:.0f} % of {o['games']} games "
                            f"({o['tables']} tables), learned {100 * o['learned']:.0f} %; the ladder expected "
                            f"{100 * o['expected']:.0f} %")
-    where = measured_for(catalog)[1]
-    if where is None:
+    if campaign.source is None:
         click.echo(f"\n{no_campaign_text(catalog)}; the figures of the bundled shapes are left out")
-    elif where != "bundled":
-        click.echo(f"\nthe figures: the campaign measured for this catalog ({where})")
+    elif campaign.source != "bundled":
+        click.echo(f"\nthe figures: your campaign, measured for this catalog ({campaign.source})")

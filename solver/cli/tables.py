@@ -39,10 +39,12 @@ def calibrate(tables, target, plays, seed, workers, latest, png_path, as_json):
     closely its results follow the deal (mistakes and mixed play follow it less) and its shift
     beyond the rung. Every game's clear rate is predicted from the table's other games only and
     set against its result (Brier score, reliability bins), beside a baseline that ignores the
-    table; the bundled missions a table has not cleared are listed nearest --target first; the
-    missions' difficulty is fitted from every table's games, the ladder as
-    the prior. docs/rate.md says how to read it. Before the work starts, stderr says how many games
-    it learns from and about how long that takes.
+    table; the missions a table has not cleared are listed nearest --target first, from the
+    campaign measured for the catalog its games were played with (the bundled one, or the one
+    `kakapo campaign` measured, found beside the games or in a campaign/ folder there); the
+    missions' difficulty is fitted from every table's games, the ladder as the prior.
+    docs/rate.md says how to read it. Before the work starts, stderr says how many games it
+    learns from and about how long that takes.
 
     \b
     Example: kakapo calibrate thursday/ sunday/ --png calibration.png

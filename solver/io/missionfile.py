@@ -15,7 +15,7 @@ from solver.core.spec import MAX_SKILLS, MODE_RULES, max_rounds
 from solver.core.text import clean
 from solver.io.catalog import Catalog, is_catalog_text, load_catalog
 from solver.io.safefiles import read_regular
-from solver.io.tomlfile import TomlSource
+from solver.io.tomlfile import MAX_BYTES, TomlSource
 
 KNOWN_KEYS = ("name", "story", "mode", "clear", "rounds", "skills", "pieces_digest", "board", "placed")
 PLACED_KEYS = ("piece", "cells")
@@ -395,6 +395,27 @@ def warning_items(m: Mission) -> list[dict]:
         out.append({"line": None, "message": "the mission is already cleared by the pre-placed pieces", "fix": "",
                     "cells": []})
     return out
+
+
+def mission_files(directory: Path) -> list[Path]:
+    """The missions of a folder: its ``*.toml`` files that are not catalogs (by what they hold),
+    sorted by name; InputError when it is no folder or holds none."""
+    if not directory.is_dir():
+        raise InputError(str(directory), "not a folder", "give the folder of your missions")
+    found = []
+    for p in sorted(directory.glob("*.toml")):
+        try:
+            if not p.is_file():
+                continue
+            head = read_regular(p, MAX_BYTES).decode("utf-8", errors="replace")
+            if not is_catalog_text(head):
+                found.append(p)
+        except OSError:
+            continue
+    if not found:
+        raise InputError(str(directory), "no mission files (*.toml) in this folder", "give the folder of your "
+                         "missions")
+    return found
 
 
 def catalog_beside(path: Path, notes: list[str] | None = None) -> Catalog:

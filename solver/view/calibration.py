@@ -43,9 +43,13 @@ def calibrate_lines(doc: dict) -> list[str]:
         if t["next"]:
             shown = "; ".join(f"{e['mission']} {_pc(e['predicted'])} (95 % {_pc(e['ci95'][0])} .. "
                               f"{_pc(e['ci95'][1])})" for e in t["next"][:NEXT_SHOWN])
-            out.append(f"  to play next (not cleared yet, nearest a {_pc(doc['target'])} clear rate): {shown}")
+            source = t["next"][0].get("source")
+            where = "" if source in (None, "bundled") else f"; from your campaign, {source}"
+            out.append(f"  to play next (not cleared yet, nearest a {_pc(doc['target'])} clear rate{where}): {shown}")
+        elif t.get("next_why"):
+            out.append(f"  to play next: {t['next_why']}")
         else:
-            out.append("  to play next: no bundled mission left uncleared at this table size")
+            out.append("  to play next: no measured mission left uncleared at this table size")
     if c["games"]:
         gain = skill(doc)
         better = "" if gain is None else (f"; {gain:.0%} better than the baseline" if gain > 0 else

@@ -29,7 +29,8 @@ router = APIRouter(prefix="/api/jobs", tags=["jobs"], responses=ERRORS)
 
 def _submit(ctx: StudioContext, job: Doc, about: str) -> Doc:
     try:
-        made = ctx.jobs.submit({**job, "pieces": ctx.pieces}, about)  # the catalog in use now
+        # the catalog in use now, and the folder where the campaign measured for it is found
+        made = ctx.jobs.submit({**job, "pieces": ctx.pieces, "folder": str(ctx.directory)}, about)
     except QueueFull as e:
         raise StudioError(429, str(e), "wait for a job to end, or cancel one") from None
     return {"id": made.id, "token": made.token}

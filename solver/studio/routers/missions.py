@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from solver.app.documents import Doc
 from solver.core.errors import InputError
 from solver.io.catalog import is_catalog_text
-from solver.io.difficulty import campaign_listing
+from solver.io.difficulty import campaign_listing, file_key, find_campaign, listed_figures
 from solver.io.missionfile import mission_fit
 from solver.io.paths import bundled_mission
 from solver.io.safefiles import TargetExists, TooLarge, UnsafeTarget, read_plain_file, read_regular, write_file
@@ -64,8 +64,17 @@ def dir_missions(ctx: StudioContext) -> list[Doc]:
 
 @router.get("", response_model=list[MissionRow])
 def list_missions(ctx: Ctx) -> list[Doc]:
-    bundled = [{**row, "source": "bundled", "file": Path(row["file"]).name} for row in campaign_listing(ctx.catalog)]
-    return bundled + dir_missions(ctx)
+    """The bundled missions and the folder's, each with the figures of the campaign measured for the
+    catalog in use (``campaign_source``: "bundled", the difficulty.json they come from, or null when
+    none was measured for that catalog), as `kakapo list [DIR] --pieces FILE` gives them."""
+    listed, _ = campaign_listing(ctx.catalog, None, (ctx.directory,))
+    bundled = [{**row, "source": "bundled", "file": Path(row["file"]).name} for row in listed]
+    own = dir_missions(ctx)
+    campaign = find_campaign(ctx.catalog, ctx.directory, (), [file_key(ctx.directory / r["file"]) for r in own])
+    for row in own:
+        row.update(listed_figures(campaign, Path(row["file"]).stem, file_key(ctx.directory / row["file"]),
+                                  row.get("players") or []))
+    return bundled + own
 
 
 @router.get("/{mission_id}", response_model=MissionFile)

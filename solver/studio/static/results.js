@@ -24,13 +24,16 @@ export function glossaryLink(id, text) {
   return el("a", text || "what the words mean", "glossary-link", { href: glossaryHref(id), target: "_blank", rel: "noopener" });
 }
 
-// where a ladder's figure falls among the bundled missions of its mode and table: one statement
+// where a ladder's figure falls among the other missions of its mode and table measured with the
+// same catalog (the bundled campaign, or your campaign's when another catalog is in use): one statement
 export function campaignWords(diff, players) {
   const c = diff.campaign;
   if (!c) return diff.campaign_text || "";
   const [easier] = c.between || [];
-  const others = `the ${c.of} other bundled missions for ${players} players`;
-  if (!c.of) return "no bundled mission to compare with";
+  const bundled = !c.source || c.source === "bundled";
+  const others = bundled ? `the ${c.of} other bundled missions for ${players} players`
+    : `your campaign's ${c.of} other missions for ${players} players`;
+  if (!c.of) return bundled ? "no bundled mission to compare with" : "no other mission of your campaign to compare with";
   if (c.harder_than === 0) return `easier than all ${others}`;
   if (c.harder_than === c.of) return `harder than all ${others}`;
   return `harder than ${c.harder_than} of ${others}, just after ${easier}`;
@@ -40,8 +43,10 @@ export function campaignWords(diff, players) {
 export function jobWords(kind, d) {
   if (kind === "ladder") {
     const place = campaignWords(d.difficulty, d.players);
+    const c = d.difficulty.campaign;
+    const which = !c ? "" : !c.source || c.source === "bundled" ? "in the campaign: " : "in your campaign: ";
     return `ladder: shortfall ${d.difficulty.value.toFixed(3)}; open-hand ceiling ${pct(d.ceiling.clear_rate)}`
-      + (place ? `; in the campaign: ${place}` : "");
+      + (place ? `; ${which}${place}` : "");
   }
   if (kind === "simulate") return `simulate: ${d.policy} clears ${pct(d.clear_rate)} (95 % interval ${pct(d.ci95[0])} to ${pct(d.ci95[1])}) of ${d.games} games`;
   if (kind === "chance") return `a careful table clears ${pct(d.clear_rate)} (95 % interval ${pct(d.ci95[0])} to ${pct(d.ci95[1])}) of ${d.games} deals of the unseen cards`;
@@ -78,7 +83,8 @@ export function meaning(kind, d) {
   if (kind === "rate") {
     const about = policyAbout(d.best.policy);
     return `What it means: the people play about as well as the ${rungName(d.best)} table${about ? ` (${about})` : ""}; `
-      + "the table below gives the clear rate to expect from them at each bundled mission.";
+      + "the table below gives the clear rate to expect from them at each mission, from the campaign measured "
+      + "for the pieces they played with.";
   }
   return "";
 }
