@@ -57,7 +57,8 @@ def people_key(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def names_key(log: GameLog) -> tuple[str, ...]:
-    return people_key(log.names.values())
+    """The table a log belongs to: the names of the people who played (the bots' labels left out)."""
+    return people_key(log.people().values())
 
 
 def find_tables(args: list[str], read: Callable[[Path], GameLog] = read_game_file
@@ -83,7 +84,8 @@ def find_tables(args: list[str], read: Callable[[Path], GameLog] = read_game_fil
             t.paths.append(str(f))
             t.args.add(a)
             if not t.names:
-                t.names = [log.names[s] for s in sorted(log.names) if log.names[s]]
+                people = log.people()
+                t.names = [people[s] for s in sorted(people)]
             per_arg.setdefault(a, set()).add(key)
     out: Found_ = []
     taken: set[str] = set()

@@ -72,6 +72,13 @@ class GameLog:
     names: dict = field(default_factory=dict)  # seat -> the name of who played it, when the log says
     source: str | None = None  # "recorded": written from a sheet of a game played with the printed cards
 
+    def people(self) -> dict[int, str]:
+        """The names of the people who played (seat -> name): a format-2 log's ``names`` of its
+        ``human`` seats (its other names label the bots, as ``bot (planner)``); an older log's all."""
+        if self.format == 2:
+            return {k: v for k, v in self.names.items() if k in self.human and v}
+        return {k: v for k, v in self.names.items() if v}
+
     def line_of_round(self, r: int) -> int | None:
         for x in self.rounds_logged:
             if x.round == r:
