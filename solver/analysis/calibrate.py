@@ -57,7 +57,7 @@ import numpy as np
 
 from solver.analysis.ladder import RUNGS, rung_games, rung_label
 from solver.analysis.rate import Measured, RatedGame, judge, measure, rung_plays, rung_rate
-from solver.core.stats import wilson
+from solver.core.stats import too_wide, wilson
 from solver.io.catalog import load_catalog
 from solver.io.difficulty import MeasuredRow, campaign_difficulty
 from solver.io.gamelog import digest
@@ -65,6 +65,7 @@ from solver.io.paths import bundled_mission
 from solver.io.records import mission_text
 
 TARGET = 0.6  # `next`: the clear rate a table is suggested to aim at
+NEXT_STEPS = 3  # `next`: how far a table is sent past the furthest mission it cleared, in campaign order
 BINS = 10  # the reliability diagram's bins: tenths of the predicted rate
 PRIOR_SD = 1.0  # the prior on a table's and a mission's shift, in logits
 EDGE = 0.01  # a ladder rate of 0 or 1 is taken as 0.01 or 0.99 beside a shift (a finite logit)
@@ -330,15 +331,25 @@ def heard(tables: list[Table], expected: list[list[float]]) -> list[dict]:
 
 
 def next_missions(table: Table, level: Level, campaign: dict, target: float) -> list[dict]:
-    """The bundled missions the table has not cleared at its number of players, nearest the target first."""
+    """What to play next: the campaign's missions at the table's number of players that it has not
+    cleared, up to NEXT_STEPS past the furthest one it cleared in campaign order (from the first
+    when it cleared none; those it left behind too), nearest the target first. A table is sent on
+    step by step, never to the far end of the campaign on a few games, however its level reads.
+    Each says the mission it follows (``after``: the furthest cleared, or null) and whether its
+    interval is too wide to say anything yet (``too_few_games``)."""
     n = table_players(table)
     cleared = {g.mission.id for g in table.games if g.cleared and g.start.players == n}
+    order = [mission for (mission, players), row in sorted(campaign.items())  # the campaign's order: by id
+             if players == n and all(rung_label(p, k) in row.rates for p, k in RUNGS)]
+    reached = max((i for i, mission in enumerate(order) if mission in cleared), default=-1)
     out = []
-    for (mission, players), row in sorted(campaign.items()):
-        if players != n or mission in cleared or not all(rung_label(p, k) in row.rates for p, k in RUNGS):
+    for i, mission in enumerate(order):
+        if mission in cleared or i > reached + NEXT_STEPS:
             continue
-        p, lo, hi = level.expect(row_rates(row))
-        out.append({"mission": mission, "players": n, "predicted": round(p, 4), "ci95": [round(lo, 4), round(hi, 4)]})
+        p, lo, hi = level.expect(row_rates(campaign[(mission, n)]))
+        ci = [round(lo, 4), round(hi, 4)]
+        out.append({"mission": mission, "players": n, "predicted": round(p, 4), "ci95": ci,
+                    "after": order[reached] if reached >= 0 else None, "too_few_games": too_wide(ci)})
     out.sort(key=lambda e: (abs(e["predicted"] - target), e["mission"]))
     return out
 

@@ -180,8 +180,9 @@ def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | Non
                     target: float = 0.6) -> Doc:
     """The studio's Tables view: `kakapo calibrate` of the folder's finished games (their logs'
     texts by game id), grouped into tables by the names of who played (the games naming nobody:
-    one table, "unnamed")."""
+    one table, "unnamed"), with ``"words"``: every figure in plain words (view/calibration.py)."""
     from solver.analysis.rate import RATE_PLAYS  # heavy: Numba
+    from solver.view.calibration import plain_words  # heavy: Numba (the fit's modules)
 
     tell = progress or (lambda _f: None)
     with tempfile.TemporaryDirectory(prefix="kakapo-calibrate-") as tmp:
@@ -189,7 +190,9 @@ def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | Non
         folder.mkdir()
         for game_id, text in logs.items():
             (folder / f"{Path(game_id).name}.jsonl").write_text(text, encoding="utf-8")
-        return calibrate([str(folder)], RATE_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)))
+        doc = calibrate([str(folder)], RATE_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)))
+    doc["words"] = plain_words(doc)  # every figure in a sentence: the page says them as they are
+    return doc
 
 
 def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None) -> Doc:
