@@ -21,6 +21,7 @@ import { createTableState } from "./tablestate.js";
 
 function showView(name) {
   for (const v of document.querySelectorAll("main[data-view]")) v.hidden = v.dataset.view !== name;
+  for (const id of ["undo", "redo"]) $(id).hidden = name !== "editor";  // the mission's; each tab has its own
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {
     const on = b.dataset.tab === name;
     b.classList.toggle("active", on);
@@ -118,9 +119,10 @@ async function init() {
   createJobs().init();
   const pieces = createPieces(() => catalogs(editor));
   pieces.init();
-  const record = createRecord(toReview);
-  await record.init();
   const tables = createTables();
+  const toTables = () => { showView("tables"); tables.shown(); };
+  const record = createRecord(toReview, toTables);
+  await record.init();
   tables.init();
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {
     b.addEventListener("click", () => {
