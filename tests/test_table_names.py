@@ -87,7 +87,8 @@ def test_a_seat_handed_to_a_bot_tells_its_old_link_so_and_the_list_says_who_play
                                                                             ("Ben", True, True)]
     back = client.post(f"/api/games/{gid}/seats/1/person").json()
     old = client.get(f"/api/games/{gid}/seats/1?token={tokens[1]}")
-    assert old.status_code == 403 and old.json()["error"]["message"] == "this seat has a new link now; ask the host for it"
+    assert old.status_code == 403
+    assert old.json()["error"]["message"] == "this seat has a new link now; ask the host for it"
     g = play_to_end(client, gid, {0: tokens[0], 1: back["token"]})
     setup = g.log()[0]
     assert setup["names"] == {"0": "Ann", "1": "Ben"}  # Ben played the seat before the bot: his name stays

@@ -8,15 +8,19 @@ from __future__ import annotations
 from solver.analysis.calibrate import NEXT_STEPS, Table, level_of, next_missions
 from solver.app.glossary import GLOSSARY
 from solver.core.stats import TOO_WIDE, too_wide
+from solver.io.catalog import load_catalog
 from solver.io.difficulty import campaign_difficulty
 from solver.view.calibration import TOO_FEW, next_words, plain_words
 from tests.test_calibrate import SPREAD, FixedLadder, game, measured
+from tests.test_your_copy import other_catalog
 
 BUDDY = [f"b{k:02d}" for k in range(1, 21)]
 
 
-def advice(results: list[tuple[str, bool]]) -> list[dict]:
+def advice(results: list[tuple[str, bool]], catalog=None) -> list[dict]:
     games = [game(won, mission) for mission, won in results]
+    for g in games:
+        g.catalog = catalog  # the pieces the table plays with (None: not said)
     level = level_of(games, measured(SPREAD, len(games)), FixedLadder())  # type: ignore[arg-type]
     return next_missions(Table("t", games), level, campaign_difficulty(), 0.6)  # type: ignore[arg-type]
 
@@ -36,6 +40,13 @@ def test_the_advice_starts_at_the_beginning_and_keeps_the_missions_left_behind()
     assert {e["mission"] for e in skipped} == {"b02", "b03", "b04", "b06", "b07", "b08"}
     near_end = advice([("b19", True)] * 3)
     assert {e["mission"] for e in near_end} == set(BUDDY[:18]) | {"b20"}  # those left behind, and the last
+
+
+def test_a_mission_that_does_not_fit_the_tables_pieces_is_never_suggested(tmp_path):
+    ours = load_catalog(other_catalog(tmp_path))  # b09's placed red-5 is not its shape here
+    nxt = {e["mission"] for e in advice([("b08", True), ("b07", True), ("b06", True)], ours)}
+    assert "b09" not in nxt and {"b10", "b11", "b12"} <= nxt and not nxt & {"b13", "b20"}
+    assert "b09" in {e["mission"] for e in advice([("b08", True), ("b07", True), ("b06", True)])}
 
 
 def test_a_wide_interval_says_too_few_games_never_a_figure():
@@ -76,7 +87,8 @@ def test_every_figure_of_the_tables_tab_has_a_players_sentence():
     assert TOO_FEW in t["luck"] and "after b03, the furthest it cleared" in t["next_intro"]
     assert t["next"] == [{"mission": "b04", "text": f"b04 with 2 players: {TOO_FEW} how often you would clear it",
                           "too_few_games": True}]
-    assert "off by 0.20 on average (the Brier score" in words["check"] and "made the predictions better" in words["check"]
+    assert "off by 0.20 on average (the Brier score" in words["check"]
+    assert "made the predictions better" in words["check"]
     assert "too few games to say yet" in words["diagram"]
     assert words["missions"] == [{"mission": "b05", "players": 2, "few": True}] and "(marked *)" in words[
         "missions_intro"]

@@ -57,10 +57,12 @@ import numpy as np
 
 from solver.analysis.ladder import RUNGS, rung_games, rung_label
 from solver.analysis.rate import Measured, RatedGame, judge, measure, rung_plays, rung_rate
+from solver.core.errors import InputError
 from solver.core.stats import too_wide, wilson
 from solver.io.catalog import load_catalog
 from solver.io.difficulty import MeasuredRow, campaign_difficulty
 from solver.io.gamelog import digest
+from solver.io.missionfile import mission_fit
 from solver.io.paths import bundled_mission
 from solver.io.records import mission_text
 
@@ -330,17 +332,36 @@ def heard(tables: list[Table], expected: list[list[float]]) -> list[dict]:
     return out
 
 
+def fits(mission: str, catalog) -> bool:
+    """Whether a bundled mission can be played with ``catalog`` (None: any), its placed pieces read
+    as their shapes there: a mission that does not fit a table's pieces is never suggested to it."""
+    if catalog is None:
+        return True
+    key = (mission, catalog.key)
+    if key not in _FITS:
+        path = bundled_mission(mission)
+        try:
+            _FITS[key] = path is not None and mission_fit(path, catalog)[1] is None
+        except InputError:
+            _FITS[key] = False
+    return _FITS[key]
+
+
+_FITS: dict[tuple, bool] = {}
+
+
 def next_missions(table: Table, level: Level, campaign: dict, target: float) -> list[dict]:
-    """What to play next: the campaign's missions at the table's number of players that it has not
-    cleared, up to NEXT_STEPS past the furthest one it cleared in campaign order (from the first
+    """What to play next: the campaign's missions at the table's number of players that fit its pieces
+    and that it has not cleared, up to NEXT_STEPS past the furthest one it cleared in campaign order (from the first
     when it cleared none; those it left behind too), nearest the target first. A table is sent on
     step by step, never to the far end of the campaign on a few games, however its level reads.
     Each says the mission it follows (``after``: the furthest cleared, or null) and whether its
     interval is too wide to say anything yet (``too_few_games``)."""
     n = table_players(table)
     cleared = {g.mission.id for g in table.games if g.cleared and g.start.players == n}
+    catalog = getattr(table.games[-1], "catalog", None) if table.games else None  # the pieces it plays with now
     order = [mission for (mission, players), row in sorted(campaign.items())  # the campaign's order: by id
-             if players == n and all(rung_label(p, k) in row.rates for p, k in RUNGS)]
+             if players == n and all(rung_label(p, k) in row.rates for p, k in RUNGS) and fits(mission, catalog)]
     reached = max((i for i, mission in enumerate(order) if mission in cleared), default=-1)
     out = []
     for i, mission in enumerate(order):
