@@ -319,18 +319,23 @@ class Table:
         live.last_move_at = time.monotonic()
 
     def _ended(self, live: LiveGame) -> None:
-        """The finished game's log, written once into ``--dir/games/`` (readable by its owner only)."""
+        """The finished game's log, written once into ``--dir/games/``."""
         g = live.game
         if live.log_written or g is None:
             return
         live.log_written = True
         self.thinkers.release(g.id, forget)
+        self._write_log(g.id, log_text(g.log()))
+
+    def _write_log(self, game_id: str, text: str) -> None:
+        """A finished game's log as ``--dir/games/ID.jsonl`` (readable by its owner only), so that
+        `kakapo calibrate DIR/games` and friends read every game of the folder once."""
         try:
             self.games_folder.mkdir(exist_ok=True)
-            write_file(self.games_folder, f"{g.id}.jsonl", log_text(g.log()).encode(), overwrite=True, mode=0o600,
+            write_file(self.games_folder, f"{game_id}.jsonl", text.encode(), overwrite=True, mode=0o600,
                        scratch=self.store.folder / "tmp")
         except OSError as e:  # the database keeps the log (GET /api/games/ID/log): said, not fatal
-            self.notes.append(f"games/{g.id}.jsonl was not written: {e.strerror or e}")
+            self.notes.append(f"games/{game_id}.jsonl was not written: {e.strerror or e}")
 
     # ------------------------------------------------------------ what the routers ask
     def seat_game(self, game_id: str, seat: int, token: str | None) -> LiveGame | None:
@@ -440,6 +445,8 @@ class Table:
                            None, 0, 0, True, tuple((k, n) for k, n in enumerate(recorded.names) if n and k in people),
                            time.strftime("%Y-%m-%dT%H:%M:%S"))
         self.store.add_recorded(setup, recorded.text, state.round, state.result(), imported_from, recording)
+        if imported_from is None and state.result() is not None:  # a file of games/ is that game's already
+            self._write_log(setup.id, recorded.text)
         return setup.id
 
     def log_of(self, game_id: str, host: bool = False) -> tuple[str | None, str | None]:
