@@ -191,6 +191,9 @@ def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | Non
         for game_id, text in logs.items():
             (folder / f"{Path(game_id).name}.jsonl").write_text(text, encoding="utf-8")
         doc = calibrate([str(folder)], RATE_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)))
+    for t in doc["tables"]:  # called as the Tables list calls them, even when one table has every game
+        if t["names"]:
+            t["table"] = ", ".join(t["names"])
     doc["words"] = plain_words(doc)  # every figure in a sentence: the page says them as they are
     return doc
 

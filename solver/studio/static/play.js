@@ -74,6 +74,10 @@ export function createPlay(editor, onReview) {
     }
     sel.replaceChildren(...opts);
     if (chosen) sel.value = chosen;
+    const misfits = res.doc.filter((m) => m.valid !== false && m.fits === false);  // said, not only in a tooltip
+    $("g-nofit").hidden = !misfits.length;
+    $("g-nofit-list").replaceChildren(...misfits.map((m) => el("li", `${m.id} (${m.name}): ${m.why}`, null,
+      { "data-nofit": m.id })));
   }
 
   async function startGame() {
