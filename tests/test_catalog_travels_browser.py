@@ -10,6 +10,8 @@ import json
 import pytest
 
 from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
+from solver.io.paths import bundled_mission
 from tests.studio_helpers import open_page, wait_text
 from tests.test_catalog_travels import made_with
 from tests.test_studio_page_browser import serious_violations, wait_until
@@ -101,15 +103,16 @@ def test_the_page_shows_one_mission_at_a_time(browser, served):
     page.click("[data-share]")
     wait_until(page, "document.getElementById('share-url').dataset.shareUrl !== undefined")
     link = page.get_attribute("[data-share-url]", "data-share-url")
+    b05 = load_mission(bundled_mission("b05"), load_catalog()).name
     page.select_option("#open", "b05")
-    wait_text(page, "#problems", "valid: no errors")
-    assert page.input_value("#f-name") and not page.evaluate(BLANK)  # b05 drawn: its birds
+    wait_until(page, f"document.getElementById('f-name').value === {json.dumps(b05)}")
+    assert not page.evaluate(BLANK)  # b05 drawn: its birds
     page.select_option("#open", "b09")  # does not fit these pieces
     wait_text(page, "#problems", "red-5")
     assert page.is_visible("[data-unshown]") and page.evaluate(BLANK) and page.input_value("#f-name") == ""
     assert page.is_disabled("#f-clear") and "b09" in page.input_value("#filename")
     page.select_option("#open", "b05")  # a mission that reads is drawn again
-    wait_text(page, "#problems", "valid: no errors")
+    wait_until(page, f"document.getElementById('f-name').value === {json.dumps(b05)}")
     assert not page.is_visible("[data-unshown]") and not page.evaluate(BLANK) and not page.is_disabled("#f-clear")
 
     use_catalog(page, "")  # the bundled catalog; the link carries mine.toml

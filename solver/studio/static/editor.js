@@ -252,7 +252,9 @@ export function createEditor() {
     if (file) $("filename").value = file;
     ed.picked = [];
     clearResults();
+    const seq = (ed.loadSeq = (ed.loadSeq || 0) + 1);
     await runCheck(true, ed.fieldEdits || 0);
+    if (seq !== ed.loadSeq) return;  // another text was opened meanwhile: it is the one shown
     // one mission at a time: a text that cannot be drawn (it does not fit the pieces in use, or was
     // made with another catalog) never shows beside the board and fields of the mission before
     if ($("problems").dataset.valid !== "true") unshown(true);
@@ -280,7 +282,9 @@ export function createEditor() {
   }
 
   async function openMission(id) {
+    const seq = (ed.openSeq = (ed.openSeq || 0) + 1);
     const res = await api("GET", `/api/missions/${encodeURIComponent(id)}`);
+    if (seq !== ed.openSeq) return;  // another mission was chosen meanwhile: that one opens
     if (!res.ok) { $("savemsg").textContent = message(res); return; }
     await ed.load(res.doc.text, res.doc.source === "dir" ? res.doc.file : `${id}.toml`);
   }
