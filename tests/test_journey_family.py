@@ -106,12 +106,14 @@ def test_a_family_records_and_plays_its_evenings_and_is_sent_on_step_by_step(bro
         level = page.text_content("[data-level='Mia, Leo']")
         assert "Plays" in level and "the cards dealt" in level
         assert not any(w in level for w in ("rung", "logit", "Brier"))
-        suggested = page.eval_on_selector_all("[data-level='Mia, Leo'] [data-next]", "ns => ns.map(n => n.dataset.next)")
+        suggested = page.eval_on_selector_all("[data-level='Mia, Leo'] [data-next]",
+                                              "ns => ns.map(n => n.dataset.next)")
         playable = [m for m in BUDDY if m != "b09"]
         assert suggested and set(suggested) <= window(cleared, playable), (suggested, cleared)
         assert "b20" not in suggested and "b09" not in suggested
         furthest = max(cleared, key=playable.index)
-        assert f"after {furthest}, the furthest it cleared" in page.text_content("[data-level='Mia, Leo'] [data-next-intro]")
+        intro = page.text_content("[data-level='Mia, Leo'] [data-next-intro]")
+        assert f"after {furthest}, the furthest it cleared" in intro
         for text in page.eval_on_selector_all("[data-too-few]", "ns => ns.map(n => n.textContent)"):
             assert "too few games to say yet" in text and "%" not in text
         wait_text(page, "#tb-check", "predicted from the same table's other games")

@@ -181,7 +181,7 @@ def plain_words(doc: dict) -> dict:
                  f"against what happened. The predictions were off by {c['brier']:.2f} on average (the Brier "
                  f"score: 0 is perfect, always saying 50 % gets 0.25), against {c['brier_baseline']:.2f} for a "
                  f"guess that ignores who plays (each mission's average over the bots). {better}")
-        seen = ("Each group holds too few games to say yet whether the predictions come true."
+        seen = ("each group holds too few games to say yet whether the predictions come true."
                 if all(too_wide(b["ci95"]) for b in bins) else
                 f"{c['bins_within']} of {len(bins)} group(s) are.")
         diagram = ("In the chart, each dot is a group of games given about the same chance: across, the chance "

@@ -172,7 +172,7 @@ export function createRecord(onReview, onTables) {
     if (d.phase === "play") return `${name(d.to_act)} reveals a card: tap it.`;
     if (d.phase === "select") return `${d.decision} wins the trick: ${name(d.in_charge)} is in charge, and the trump is `
       + `${d.decision.split("-")[0]} from the next round. What did ${name(d.in_charge)} select?`;
-    if (d.phase === "place") return `${name(d.in_charge)} places ${d.piece}: tap the board where it went, then confirm.`;
+    if (d.phase === "place") return `${name(d.in_charge)} places ${d.piece}: tap the cells it covers, then Place.`;
     const words = { cleared: "Cleared!", rounds_exhausted: "The rounds ran out.", unplaceable: "A piece fitted nowhere." };
     if (d.phase === "left") {
       const k = parseInt(Object.keys(d.left_needed)[0], 10);
@@ -233,11 +233,8 @@ export function createRecord(onReview, onTables) {
     const d = st.doc;
     const pieces = d.pieces.map((p) => ({ piece: p.piece, cells: p.cells }));
     if (st.picked) pieces.push({ piece: d.piece, cells: st.picked, light: true });
-    const tapped = new Set(st.taps);
     $("rc-board").replaceChildren(boardSvg(d.mission.board, { pieces, last: d.last, preview: st.picked || [], state: d.state,
-      cellClass: (c) => (tapped.has(c) ? " tapped" : ""),
-      label: "the board: while a piece is placed, tap the cells it covers: each tap narrows the placements shown" }));
-    for (const c of st.taps) $("rc-board").querySelector(`[data-cell="${c}"]`).setAttribute("data-tapped", "");
+      tapped: st.taps, label: "the board: while a piece is placed, tap the cells it covers: each tap narrows the placements shown" }));
     $("rc-confirm").hidden = d.phase !== "place";
     $("rc-confirm").disabled = !st.picked;
     $("rc-confirm").textContent = st.picked ? `Place ${d.piece} at ${st.picked.join(" ")}` : "Place: tap the board first";

@@ -113,9 +113,8 @@ export function createSeat(onReview) {
     const pieces = d.pieces.map((p) => ({ piece: p.piece, cells: p.cells }));
     const preview = q && q.kind === "place" && st.picked ? st.picked : null;
     if (preview) pieces.push({ piece: q.piece, cells: preview, light: true });
-    const tapped = new Set(preview ? st.taps : []);
     $("s-board").replaceChildren(boardSvg(d.mission.board, { pieces, last: d.last, preview: preview || [],
-      state: d.state, cellClass: (c) => (tapped.has(c) ? " tapped" : ""),
+      state: d.state, tapped: preview ? st.taps : [],
       label: "the board: during a placement, tap the cells the piece covers: each tap narrows the placements shown" }));
     $("s-confirm").disabled = !preview;
     $("s-confirm").textContent = preview ? `Place ${q.piece} at ${preview.join(" ")}` : "Place: tap the board first";
