@@ -9,8 +9,9 @@ it sends them), and the taps on the board are counted for two ways of choosing a
   people are modelled: one who taps the piece's first cell (board order), and one who knows which
   of its cells reaches the placement soonest (the best case).
 - **after** (each tap narrows the placements to those covering every cell tapped so far; the
-  preview stays while it still covers them, else it is the first that does): a person taps a cell
-  of the piece that the preview misses, until the preview is right. Modelled: the first such cell
+  preview stays while it still covers them, else it is the one of them sharing the most cells
+  with the others): a person taps a cell of the piece that the preview misses, until the preview
+  is right. Modelled: the first such cell
   in board order, and a random one (the mean over ``--draws`` orders).
 
 The rule is ``static/narrow.js``'s, written again here (tests/test_record_tab_browser.py holds
@@ -65,7 +66,13 @@ def narrow(placements: list[list[str]], taps: list[str], picked: list[str] | Non
         covering = [p for p in placements if cell in p]
     if not covering or not taps:
         return [], None
-    return taps, picked if picked in covering else covering[0]
+    return taps, picked if picked in covering else central(covering)
+
+
+def central(covering: list[list[str]]) -> list[str]:
+    """The placement sharing the most cells with the others (the first on a tie)."""
+    sets = [set(p) for p in covering]
+    return covering[max(range(len(covering)), key=lambda i: (sum(len(sets[i] & s) for s in sets), -i))]
 
 
 def narrow_taps(placements: list[list[str]], target: list[str], choose) -> int:
@@ -108,7 +115,7 @@ def game_taps(events: list[dict], mission, catalog, draws: int, rng: random.Rand
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=3, help="games per mission")
-    ap.add_argument("--policy", default="planner")
+    ap.add_argument("--policy", default="planner", help="the players (random: placements no bot would choose)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--draws", type=int, default=20)
     args = ap.parse_args()

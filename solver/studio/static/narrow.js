@@ -1,7 +1,8 @@
 // Tap to place: each tap on the board narrows the legal placements (the server's, in its order) to
 // those covering every cell tapped so far, so any placement is reached in at most its number of
 // cells (a placement is the only one covering all of its own cells). The preview stays while it
-// still covers the cells tapped, else it is the first placement that does. A cell tapped again is
+// still covers the cells tapped, else it is the placement that shares the most cells with the
+// others that do (so a tap on a cell it misses rules out the most). A cell tapped again is
 // taken back; a tap that no placement covers together with the others starts afresh from that
 // cell. benchmarks/bench_record_taps.py counts the taps with the same rule.
 
@@ -18,7 +19,20 @@ export function narrow(placements, taps, picked, cell) {
   }
   if (!covering.length || !now.length) return { taps: [], picked: null, count: covering.length, restarted };
   const same = picked && covering.some((p) => p.length === picked.length && p.every((c, i) => c === picked[i]));
-  return { taps: now, picked: same ? picked : covering[0], count: covering.length, restarted };
+  return { taps: now, picked: same ? picked : central(covering), count: covering.length, restarted };
+}
+
+// the placement sharing the most cells with the others (the first on a tie): when it is not the one,
+// the cell of the piece it misses is one few placements cover, so the next tap rules out the most
+function central(covering) {
+  let best = 0, most = -1;
+  covering.forEach((p, i) => {
+    const cells = new Set(p);
+    let shared = 0;
+    for (const q of covering) for (const c of q) if (cells.has(c)) shared += 1;
+    if (shared > most) { best = i; most = shared; }
+  });
+  return covering[best];
 }
 
 // what a tap did, in words (``piece``: the piece placed)
