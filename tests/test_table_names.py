@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 from solver.app.calibrating import find_tables
-from solver.io.gamelog import parse_log
+from solver.io.gamelog import parse_log, people_of
 from tests.test_studio_games import client_for, game_of, start
 from tests.test_studio_holds import answer_first, play_to_end
 
@@ -29,7 +29,7 @@ def test_a_studio_games_log_names_the_people_and_labels_the_bots(tmp_path):
     setup = json.loads(text.splitlines()[0])
     assert setup["names"] == {"0": "Mia", "1": "bot (greedy)"} and setup["human"] == [0]
     log = parse_log(text, "x.jsonl")
-    assert log.people() == {0: "Mia"}  # the bot's label is no person
+    assert people_of(log) == {0: "Mia"}  # the bot's label is no person
     written = (tmp_path / "games" / f"{gid}.jsonl").read_text()
     assert json.loads(written.splitlines()[0])["names"] == setup["names"]
     # a person left unnamed is not named; a game of bots only names its bots

@@ -19,7 +19,7 @@ from pathlib import Path
 from solver.app.documents import Counted, Doc
 from solver.app.recording import read_game_file
 from solver.core.errors import InputError
-from solver.io.gamelog import GameLog
+from solver.io.gamelog import GameLog, people_of
 
 Key = tuple[str, object]  # a table's key: ("names", the names) or ("arg", the argument's index)
 Found_ = list[tuple[str, list[str], list[str]]]  # (table name, its game files, its names)
@@ -58,7 +58,7 @@ def people_key(names: Iterable[str]) -> tuple[str, ...]:
 
 def names_key(log: GameLog) -> tuple[str, ...]:
     """The table a log belongs to: the names of the people who played (the bots' labels left out)."""
-    return people_key(log.people().values())
+    return people_key(people_of(log).values())
 
 
 def find_tables(args: list[str], read: Callable[[Path], GameLog] = read_game_file
@@ -84,7 +84,7 @@ def find_tables(args: list[str], read: Callable[[Path], GameLog] = read_game_fil
             t.paths.append(str(f))
             t.args.add(a)
             if not t.names:
-                people = log.people()
+                people = people_of(log)
                 t.names = [people[s] for s in sorted(people)]
             per_arg.setdefault(a, set()).add(key)
     out: Found_ = []

@@ -72,13 +72,6 @@ class GameLog:
     names: dict = field(default_factory=dict)  # seat -> the name of who played it, when the log says
     source: str | None = None  # "recorded": written from a sheet of a game played with the printed cards
 
-    def people(self) -> dict[int, str]:
-        """The names of the people who played (seat -> name): a format-2 log's ``names`` of its
-        ``human`` seats (its other names label the bots, as ``bot (planner)``); an older log's all."""
-        if self.format == 2:
-            return {k: v for k, v in self.names.items() if k in self.human and v}
-        return {k: v for k, v in self.names.items() if v}
-
     def line_of_round(self, r: int) -> int | None:
         for x in self.rounds_logged:
             if x.round == r:
@@ -131,6 +124,15 @@ class _Line:
 def _short(v: Any) -> str:
     t = repr(v)
     return clean(t if len(t) <= 40 else t[:37] + "...")
+
+
+def people_of(log: GameLog) -> dict[int, str]:
+    """The names of the people who played a logged game (seat -> name): a format-2 log's ``names``
+    of its ``human`` seats (its other names label the bots, as ``bot (planner)``); an older log's all."""
+    names = getattr(log, "names", {}) or {}
+    if getattr(log, "format", 1) == 2:
+        return {k: v for k, v in names.items() if k in getattr(log, "human", ()) and v}
+    return {k: v for k, v in names.items() if v}
 
 
 def digest(text: str) -> str:
