@@ -1,6 +1,6 @@
 """The Record tab at phone width: a simulated 10-round Party game (p03, 4 players, heuristic
 players) entered by taps in headless Chromium at 390 x 844 px, as a table would (each card as it
-is revealed, the selection, the placement by tapping the board and confirming, each person's
+is revealed, the selection, the placement by tapping the cells the preview misses and confirming, each person's
 cards left, then Check and save). Counts the taps and times each one in the page, from the tap
 to the page drawn again (the studio's answer included for entries; a tap on the board only
 previews, in the page); the median, p95 and worst per kind.
@@ -72,22 +72,13 @@ def record_one(page, events, times):
             options = json.loads(page.evaluate(f"fetch('/api/recordings/{rid}').then(r => r.text())"))["options"]
             pick = next(i for i, o in enumerate(options) if o["pieces"] == entry["pieces"])
             tap(f"[data-option='{pick}']", "selection", n + 1)
-        else:
+        else:  # each tap on a cell of the piece that the preview misses narrows the placements
             want = sorted(entry["cells"])
-            done = False
-            for cell in entry["cells"]:
-                for _ in range(40):
-                    tap(f"#rc-board [data-cell={cell}]", "board", None)
-                    shown = page.eval_on_selector_all("#rc-board [data-preview]", "cs => cs.map(c => c.dataset.cell)")
-                    if sorted(shown) == want:
-                        tap("#rc-confirm", "placement", n + 1)
-                        done = True
-                        break
-                    if not shown:
-                        break
-                if done:
-                    break
-            assert done, want
+            shown: list[str] = []
+            while sorted(shown) != want:
+                tap(f"#rc-board [data-cell={next(c for c in want if c not in shown)}]", "board", None)
+                shown = page.eval_on_selector_all("#rc-board [data-preview]", "cs => cs.map(c => c.dataset.cell)")
+            tap("#rc-confirm", "placement", n + 1)
         n += 1
     for _seat, cards in left.items():
         for c in cards:

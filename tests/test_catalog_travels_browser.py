@@ -10,6 +10,8 @@ import json
 import pytest
 
 from solver.io.catalog import load_catalog
+from solver.io.missionfile import load_mission
+from solver.io.paths import bundled_mission
 from tests.studio_helpers import open_page, wait_text
 from tests.test_catalog_travels import made_with
 from tests.test_studio_page_browser import serious_violations, wait_until
@@ -45,7 +47,7 @@ def test_a_shared_mission_brings_its_catalog_and_the_page_offers_it(browser, ser
     assert other.get_attribute("#problems", "data-valid") == "false"  # not read with the bundled shapes
     assert serious_violations(other) == []
     other.click("[data-use-catalog='mine.toml']")
-    wait_until(other, "document.getElementById('made-with').hidden")
+    wait_text(other, "#made-with [data-catalog-switched]", "The studio now uses mine.toml for everything")
     wait_text(other, "#problems", "valid: no errors")
     assert other.input_value("#catalog") == "mine.toml"
 
@@ -78,7 +80,49 @@ def test_a_saved_table_made_with_another_catalog_waits_for_it(browser, served):
     wait_text(page, "#t-filemsg", "not loaded yet")
     page.click("#t-made-with [data-use-catalog=carried]")
     wait_text(page, "#t-filemsg", "loaded table.json")
-    wait_until(page, "document.getElementById('t-made-with').hidden")
+    wait_text(page, "#t-made-with [data-catalog-switched]", "The studio now uses shared-")
     assert page.input_value("#t-rounds") == "5" and "1 card(s) gone" in page.text_content("#t-gonecount")
     assert (folder / f"shared-{mine.digest[:8]}.toml").exists()
+    assert not page.errors
+
+
+BLANK = "[...document.querySelectorAll('#board [data-cell]')].every(c => c.getAttribute('fill') === '#fafafa')"
+
+
+def test_the_page_shows_one_mission_at_a_time(browser, served):
+    """A mission that does not fit the catalog in use, or a share link made with a catalog not in
+    use, never shows beside the board and fields of the mission open before; the link's error
+    advises the catalog it carries, and taking it says that the whole studio now uses it."""
+    url, folder = served
+    other_catalog(folder)  # red-5 drawn otherwise: b09's placed red-5 does not fit it
+    page = open_page(browser, url)
+    page.wait_for_selector("#catalog option[value='mine.toml']", state="attached")
+    use_catalog(page, "mine.toml")
+    page.select_option("#open", "b01")
+    wait_text(page, "#problems", "valid")
+    page.click("[data-share]")
+    wait_until(page, "document.getElementById('share-url').dataset.shareUrl !== undefined")
+    link = page.get_attribute("[data-share-url]", "data-share-url")
+    b05 = load_mission(bundled_mission("b05"), load_catalog()).name
+    page.select_option("#open", "b05")
+    wait_until(page, f"document.getElementById('f-name').value === {json.dumps(b05)}")
+    assert not page.evaluate(BLANK)  # b05 drawn: its birds
+    page.select_option("#open", "b09")  # does not fit these pieces
+    wait_text(page, "#problems", "red-5")
+    assert page.is_visible("[data-unshown]") and page.evaluate(BLANK) and page.input_value("#f-name") == ""
+    assert page.is_disabled("#f-clear") and "b09" in page.input_value("#filename")
+    page.select_option("#open", "b05")  # a mission that reads is drawn again
+    wait_until(page, f"document.getElementById('f-name').value === {json.dumps(b05)}")
+    assert not page.is_visible("[data-unshown]") and not page.evaluate(BLANK) and not page.is_disabled("#f-clear")
+
+    use_catalog(page, "")  # the bundled catalog; the link carries mine.toml
+    page.evaluate(f"location.hash = {json.dumps(link.split('#', 1)[1])}")
+    wait_text(page, "#made-with", "made with another catalog")
+    assert page.is_visible("[data-unshown]") and page.evaluate(BLANK) and page.input_value("#f-name") == ""
+    errors = page.text_content("#problems")
+    assert "the notice beside the board offers it" in errors and "remove the pieces_digest line" not in errors
+    page.click("[data-use-catalog='mine.toml']")
+    wait_text(page, "#made-with [data-catalog-switched]", "The studio now uses mine.toml for everything")
+    wait_text(page, "#problems", "valid: no errors")
+    assert not page.is_visible("[data-unshown]") and not page.evaluate(BLANK) and page.input_value("#f-name")
     assert not page.errors

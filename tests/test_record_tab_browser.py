@@ -29,19 +29,22 @@ def wait_entries(page, n, timeout=20):
 
 
 def tap_placement(page, cells):
-    """Tap a cell of the placement until the preview is that placement (a tap cycles through the
-    legal placements covering the cell), then confirm."""
+    """Tap the cells of the placement that the preview misses, as a person would, until the
+    preview is that placement (each tap narrows the placements to those covering every cell
+    tapped), then confirm; the taps it took: never more than the piece's cells."""
     want = sorted(cells)
-    for cell in cells:
-        for _ in range(40):
-            page.click(f"#rc-board [data-cell={cell}]")
-            shown = page.eval_on_selector_all("#rc-board [data-preview]", "cs => cs.map(c => c.dataset.cell)")
-            if sorted(shown) == want:
-                page.click("#rc-confirm")
-                return
-            if not shown:
-                break
-    raise AssertionError(f"no tap previews {want}")
+    shown: list[str] = []
+    taps = 0
+    while sorted(shown) != want:
+        cell = next(c for c in want if c not in shown)
+        page.click(f"#rc-board [data-cell={cell}]")
+        taps += 1
+        shown = page.eval_on_selector_all("#rc-board [data-preview]", "cs => cs.map(c => c.dataset.cell)")
+        tapped = page.eval_on_selector_all("#rc-board [data-tapped]", "cs => cs.map(c => c.dataset.cell)")
+        assert set(tapped) <= set(shown) and cell in tapped, (tapped, shown)
+        assert taps <= len(want), (want, shown)
+    page.click("#rc-confirm")
+    return taps
 
 
 def test_a_whole_buddy_game_recorded_by_taps_at_phone_width(browser, served, catalog):

@@ -117,7 +117,8 @@ def test_an_edited_log_is_refused(fan_log):
 
 def old_format(events):
     setup = {k: v for k, v in events[0].items()
-             if k not in ("format", "mission_text", "mission_digest", "pieces_text", "pieces_digest", "human")}
+             if k not in ("format", "mission_text", "mission_digest", "pieces_text", "pieces_digest",
+                          "pieces_text_digest", "human")}
     return [setup, *events[1:]]
 
 

@@ -105,12 +105,17 @@ def test_a_seat_at_phone_size_taps_previews_and_confirms_a_placement(browser, se
     page.wait_for_selector("#s-board [data-preview]")
     first = sorted(page.eval_on_selector_all("#s-board [data-preview]", "cs => cs.map(c => c.dataset.cell)"))
     assert first in [sorted(c) for c in covering] and cell in first
-    if len(covering) > 1:  # tapping again cycles through the placements covering that cell
-        page.tap(f"#s-board [data-cell={cell}]")
-        page.wait_for_timeout(100)
-        second = sorted(page.eval_on_selector_all("#s-board [data-preview]", "cs => cs.map(c => c.dataset.cell)"))
-        assert second != first and second in [sorted(c) for c in covering]
-        first = second
+    if len(covering) > 1:  # another placement: each tap on a cell it covers narrows the preview to it
+        target = sorted(next(c for c in covering if sorted(c) != first))
+        taps = 1
+        while first != target:
+            missed = next(c for c in target if c not in first)
+            page.tap(f"#s-board [data-cell={missed}]")
+            taps += 1
+            page.wait_for_timeout(100)
+            first = sorted(page.eval_on_selector_all("#s-board [data-preview]", "cs => cs.map(c => c.dataset.cell)"))
+            assert cell in first and missed in first  # every cell tapped is covered
+            assert taps <= len(target)  # at most the piece's number of cells
     assert len(sent) == before  # nothing sent before the confirm
     page.tap("[data-confirm]")
     page.wait_for_timeout(500)

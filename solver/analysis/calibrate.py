@@ -60,7 +60,8 @@ import numpy as np
 
 from solver.analysis.ladder import RUNGS, rung_games, rung_label
 from solver.analysis.rate import PREDICT_GAMES, Measured, RatedGame, judge, measure, rung_plays, rung_rate
-from solver.core.stats import wilson
+from solver.core.errors import InputError
+from solver.core.stats import too_wide, wilson
 from solver.io.difficulty import (
     Campaign,
     MeasuredRow,
@@ -72,9 +73,12 @@ from solver.io.difficulty import (
     no_campaign_text,
 )
 from solver.io.gamelog import digest
+from solver.io.missionfile import mission_fit
+from solver.io.paths import bundled_mission
 from solver.io.records import mission_text
 
 TARGET = 0.6  # `next`: the clear rate a table is suggested to aim at
+NEXT_STEPS = 3  # `next`: how far a table is sent past the furthest mission it cleared, in campaign order
 BINS = 10  # the reliability diagram's bins: tenths of the predicted rate
 PRIOR_SD = 1.0  # the prior on a table's and a mission's shift, in logits
 EDGE = 0.01  # a ladder rate of 0 or 1 is taken as 0.01 or 0.99 beside a shift (a finite logit)
@@ -357,19 +361,51 @@ def heard(tables: list[Table], expected: list[list[float]]) -> list[dict]:
     return out
 
 
+def fits(mission: str, catalog) -> bool:
+    """Whether a mission of a campaign can be played with ``catalog`` (None: any), its placed pieces
+    read as their shapes there: a mission that does not fit a table's pieces is never suggested to
+    it. (A campaign measured for that catalog measured only missions that fit it: a mission that is
+    not bundled is taken as it was measured.)"""
+    if catalog is None:
+        return True
+    key = (mission, catalog.key)
+    if key not in _FITS:
+        path = bundled_mission(mission)
+        try:
+            _FITS[key] = path is None or mission_fit(path, catalog)[1] is None
+        except InputError:
+            _FITS[key] = False
+    return _FITS[key]
+
+
+_FITS: dict[tuple, bool] = {}
+
+
 def next_missions(table: Table, level: Level, campaign: dict, target: float, source: str = "bundled") -> list[dict]:
-    """The missions of ``campaign`` (rows of the campaign measured for the table's catalog,
-    measured at ``source``) the table has not cleared at its number of players, nearest the target
-    first."""
+    """What to play next: the missions of ``campaign`` (rows of the campaign measured for the
+    table's catalog, measured at ``source``) at the table's number of players that fit its pieces
+    and that it has not cleared, up to NEXT_STEPS past the furthest one it cleared in campaign order
+    (the bundled missions' numbers; a campaign of yours by its shortfall; from the first when it
+    cleared none; those it left behind too), nearest the target first. A table is sent on step by
+    step, never to the far end of the campaign on a few games, however its level reads. Each says
+    the mission it follows (``after``: the furthest cleared, or null) and whether its interval is
+    too wide to say anything yet (``too_few_games``)."""
     n = table_players(table)
     cleared = {g.mission.id for g in table.games if g.cleared and g.start.players == n}
+    catalog = getattr(table.games[-1], "catalog", None) if table.games else None  # the pieces it plays with now
+    rows = [(mission, row) for (mission, players), row in campaign.items()
+            if players == n and all(rung_label(p, k) in row.rates for p, k in RUNGS) and fits(mission, catalog)]
+    rows.sort(key=(lambda e: e[0]) if source == "bundled" else (lambda e: (e[1].shortfall, e[0])))
+    order = [mission for mission, _ in rows]  # the campaign's order
+    reached = max((i for i, mission in enumerate(order) if mission in cleared), default=-1)
     out = []
-    for (mission, players), row in sorted(campaign.items()):
-        if players != n or mission in cleared or not all(rung_label(p, k) in row.rates for p, k in RUNGS):
+    for i, mission in enumerate(order):
+        if mission in cleared or i > reached + NEXT_STEPS:
             continue
-        p, lo, hi = level.expect(row_rates(row, source))
-        out.append({"mission": mission, "players": n, "predicted": round(p, 4), "ci95": [round(lo, 4), round(hi, 4)],
-                    "source": source})
+        p, lo, hi = level.expect(row_rates(campaign[(mission, n)], source))
+        ci = [round(lo, 4), round(hi, 4)]
+        out.append({"mission": mission, "players": n, "predicted": round(p, 4), "ci95": ci, "source": source,
+                    "after": order[reached] if reached >= 0 else None, "too_few_games": too_wide(ci)})
     out.sort(key=lambda e: (abs(e["predicted"] - target), e["mission"]))
     return out
 

@@ -25,7 +25,7 @@ from solver.app.documents import Counted, Doc
 from solver.app.recording import read_game_file
 from solver.core.errors import InputError
 from solver.io.difficulty import games_places
-from solver.io.gamelog import GameLog
+from solver.io.gamelog import GameLog, people_of
 
 Key = tuple[str, object]  # a table's key: ("names", the names) or ("arg", the argument's index)
 Found_ = list[tuple[str, list[str], list[str]]]  # (table name, its game files, its names)
@@ -68,7 +68,8 @@ def people_key(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def names_key(log: GameLog) -> tuple[str, ...]:
-    return people_key(log.names.values())
+    """The table a log belongs to: the names of the people who played (the bots' labels left out)."""
+    return people_key(people_of(log).values())
 
 
 def find_tables(args: list[str], read: Callable[[Path], GameLog] = read_game_file
@@ -94,7 +95,8 @@ def find_tables(args: list[str], read: Callable[[Path], GameLog] = read_game_fil
             t.paths.append(str(f))
             t.args.add(a)
             if not t.names:
-                t.names = [log.names[s] for s in sorted(log.names) if log.names[s]]
+                people = people_of(log)
+                t.names = [people[s] for s in sorted(people)]
             per_arg.setdefault(a, set()).add(key)
     out: Found_ = []
     taken: set[str] = set()

@@ -189,7 +189,10 @@ def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | Non
     texts by game id, oldest first), grouped into tables by the names of who played (the games
     naming nobody: one table, "unnamed"); each table's ``latest`` games learned from; the
     campaign measured for their catalog looked for in ``folder`` (the studio's) and a
-    ``campaign/`` folder in it."""
+    ``campaign/`` folder in it; with ``"words"``: every figure in plain words
+    (view/calibration.py)."""
+    from solver.view.calibration import plain_words  # heavy: Numba (the fit's modules)
+
     tell = progress or (lambda _f: None)
     order = {Path(game_id).name: k for k, game_id in enumerate(logs)}  # when each was played: the order given
     near = () if folder is None else (folder,)
@@ -198,8 +201,13 @@ def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | Non
         games.mkdir()
         for game_id, text in logs.items():
             (games / f"{Path(game_id).name}.jsonl").write_text(text, encoding="utf-8")
-        return calibrate([str(games)], STUDIO_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)),
-                         latest=latest, when=lambda p: order.get(p.stem, -1), near=near)
+        doc = calibrate([str(games)], STUDIO_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)),
+                        latest=latest, when=lambda p: order.get(p.stem, -1), near=near)
+    for t in doc["tables"]:  # called as the Tables list calls them, even when one table has every game
+        if t["names"]:
+            t["table"] = ", ".join(t["names"])
+    doc["words"] = plain_words(doc)  # every figure in a sentence: the page says them as they are
+    return doc
 
 
 def calibration_cost(rows: list[Doc], workers: int, latest: int = LATEST) -> Doc:

@@ -5,6 +5,7 @@ section says the same (tests/test_studio_words.py checks that they agree)."""
 from __future__ import annotations
 
 from solver.app.documents import Doc
+from solver.core.stats import TOO_WIDE
 
 # (anchor, term, what it means): the order is the glossary's
 GLOSSARY: tuple[tuple[str, str, str], ...] = (
@@ -39,6 +40,32 @@ GLOSSARY: tuple[tuple[str, str, str], ...] = (
      "More guesses: stronger and slower (search-64 is the top rung)."),
     ("random", "random",
      "Any legal choice at random: a table that does not try."),
+    ("table", "table",
+     "The people who play together, known by their names: every game that names them is theirs."),
+    ("level", "plays like",
+     "The bot of the ladder whose results on the same deals are most like a table's; while few games are "
+     "played, several bots fit, and each game narrows them."),
+    ("luck", "follows the cards dealt",
+     "A table whose wins and losses follow the deal as a bot's do wins the deals the bots win. One that follows "
+     "them less makes some mistakes or mixes strong and weak players: what it should expect leans more on how "
+     "hard each mission is."),
+    ("too-few", "too few games to say yet",
+     f"Said where the range a figure very likely lies in spans more than {round(100 * TOO_WIDE)} points "
+     f"(from 20 % to {20 + round(100 * TOO_WIDE) + 5} %, say): the games played cannot tell yet, and each "
+     "game played narrows it."),
+    ("next", "what to play next",
+     "The next missions of the campaign after the furthest one a table cleared (at most three steps on, and "
+     "those it left behind), the one nearest a 60 % chance to clear first: never a jump to the hardest."),
+    ("brier", "Brier score",
+     "How far the predictions were off, on average: the square of (chance predicted - result), the result 1 "
+     "for cleared and 0 for not. 0 is perfect; always saying 50 % gets 0.25. Lower is better."),
+    ("reliability", "reliability chart",
+     "The games in groups given about the same chance, each drawn at the chance predicted (across) and the "
+     "share cleared (up). When the predictions come true as often as they say, the dots lie on the dashed "
+     "line."),
+    ("learned", "what the games say",
+     "A mission's clear rate from every table's games: the share cleared, pulled toward what the bots "
+     "expected of those tables, the less so the more games."),
 )
 
 

@@ -99,6 +99,11 @@ def editable(m: Mission) -> Doc:
             "state": board_json(Board.start(m))}
 
 
+MADE_WITH_FIX = ("use the catalog it was made with: the notice beside the board offers it when this folder has it "
+                 "or the link or file carried it (else put that catalog's file into the folder); its shapes are "
+                 "part of the mission")
+
+
 def check_text(text: str, catalog: Catalog, name: str | None = None) -> Doc:
     """`POST /api/validate`: the checks `validate` makes before it solves or plays."""
     # the catalog the text says it was made with, beside the one in use: the page offers to switch
@@ -106,7 +111,12 @@ def check_text(text: str, catalog: Catalog, name: str | None = None) -> Doc:
     try:
         m = mission_of_text(text, catalog, name)
     except InputError as e:
-        return {"valid": False, "errors": [_item(x) for x in e.all()], "warnings": [], "mission": None, **made}
+        errors = [_item(x) for x in e.all()]
+        if made["pieces_digest"] not in (None, catalog.digest):
+            for item in errors:  # the page offers that catalog beside the errors: the advice is to take it
+                if "made with another catalog" in item["message"]:
+                    item["fix"] = MADE_WITH_FIX
+        return {"valid": False, "errors": errors, "warnings": [], "mission": None, **made}
     return {"valid": True, "errors": [], "warnings": warning_items(m), "mission": editable(m), **made}
 
 

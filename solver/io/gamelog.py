@@ -67,7 +67,7 @@ class GameLog:
     mission_text: str | None = None
     mission_digest: str | None = None
     pieces_text: str | None = None
-    pieces_digest: str | None = None
+    pieces_digest: str | None = None  # the catalog file's text hash (not a mission's pieces_digest: its shapes')
     human: tuple[int, ...] = ()  # the seats a person played
     names: dict = field(default_factory=dict)  # seat -> the name of who played it, when the log says
     source: str | None = None  # "recorded": written from a sheet of a game played with the printed cards
@@ -124,6 +124,15 @@ class _Line:
 def _short(v: Any) -> str:
     t = repr(v)
     return clean(t if len(t) <= 40 else t[:37] + "...")
+
+
+def people_of(log: GameLog) -> dict[int, str]:
+    """The names of the people who played a logged game (seat -> name): a format-2 log's ``names``
+    of its ``human`` seats (its other names label the bots, as ``bot (planner)``); an older log's all."""
+    names = getattr(log, "names", {}) or {}
+    if getattr(log, "format", 1) == 2:
+        return {k: v for k, v in names.items() if k in getattr(log, "human", ()) and v}
+    return {k: v for k, v in names.items() if v}
 
 
 def digest(text: str) -> str:
@@ -207,15 +216,22 @@ def _record(ln: _Line, players: int) -> dict:
         raise ln.error(f"format {fmt} is not one this version of kakapo reads (1 or 2)",
                        "read it with a newer kakapo, or give a log written by `kakapo play --log`")
     out: dict = {"format": fmt or 1}
-    for what in ("mission", "pieces"):
+    # each text's hash: ``mission_digest``; the catalog file's under its own name,
+    # ``pieces_text_digest``, and as ``pieces_digest`` (the name logs of before gave it)
+    for what, keys, called in (("mission", ("mission_digest",), "mission file"),
+                               ("pieces", ("pieces_text_digest", "pieces_digest"), "catalog file")):
         text = ln.get(f"{what}_text", str, fmt == 2)
-        logged = ln.get(f"{what}_digest", str, False)
+        hashes = [(k, ln.get(k, str, False)) for k in keys]
+        hashes = [(k, v) for k, v in hashes if v is not None]
+        logged = hashes[0][1] if hashes else None
         if text is not None:
             actual = digest(text)
-            if logged is not None and logged != actual:
-                raise ln.error(f"the {what} text the log carries has digest {actual}, not {clean(logged)[:20]} as "
-                               f"the log says: the log was edited after it was written",
-                               f"give the log as kakapo wrote it, or remove {what}_digest to read the text as it is")
+            for key, value in hashes:
+                if value != actual:
+                    raise ln.error(f"the {called}'s text the log carries has the text hash {actual}, not "
+                                   f"{clean(value)[:20]} as its {key} says: the log was edited after it was written",
+                                   f"give the log as kakapo wrote it, or remove {' and '.join(k for k, _ in hashes)} "
+                                   "to read the text as it is")
             logged = actual
         out[f"{what}_text"], out[f"{what}_digest"] = text, logged
     seats = ln.get("human", list, False) or []

@@ -44,10 +44,12 @@ def catalog_text(catalog: Catalog) -> str:
 
 
 def record_keys(mission: Mission, catalog: Catalog, human: list[int] | tuple[int, ...] = ()) -> dict:
-    """The setup line's format-2 keys."""
+    """The setup line's format-2 keys. The catalog file's text hash is written twice: as
+    ``pieces_text_digest``, its own name, and as ``pieces_digest`` for the readers of before (not
+    the catalog's digest a mission file's ``pieces_digest`` carries, which hashes its shapes)."""
     mt, ct = mission_text(mission), catalog_text(catalog)
     return {"format": FORMAT, "mission_text": mt, "mission_digest": digest(mt), "pieces_text": ct,
-            "pieces_digest": digest(ct), "human": sorted(human)}
+            "pieces_digest": digest(ct), "pieces_text_digest": digest(ct), "human": sorted(human)}
 
 
 @dataclass(frozen=True)
@@ -69,10 +71,10 @@ def log_inputs(log: GameLog, mission: str | None = None, pieces: str | None = No
                          mission_id=log.mission)
         if pieces is not None:
             given = load_catalog(pieces)
-            _same(pieces, catalog_text(given), log, log.pieces_digest, "piece catalog", "--pieces")
+            _same(pieces, catalog_text(given), log, log.pieces_digest, "catalog file", "--pieces")
         if mission is not None:
             given_m = load_mission(mission_path(mission), catalog)
-            _same(mission, mission_text(given_m), log, log.mission_digest, "mission", "MISSION")
+            _same(mission, mission_text(given_m), log, log.mission_digest, "mission file", "MISSION")
         return LogInputs(m, catalog)
     catalog = load_catalog(pieces)
     if mission is None:
@@ -93,6 +95,7 @@ def log_inputs(log: GameLog, mission: str | None = None, pieces: str | None = No
 
 def _same(given: str, text: str, log: GameLog, logged: str | None, what: str, option: str) -> None:
     if digest(text) != logged:
-        raise InputError(given, f"this {what} (digest {digest(text)}) is not the one the game in {log.path} was "
-                         f"played on (digest {logged})", f"leave {option} out: the log carries its {what}", None)
+        raise InputError(given, f"this {what} (text hash {digest(text)}) is not the one the game in {log.path} "
+                         f"was played on (text hash {logged})", f"leave {option} out: the log carries its {what}",
+                         None)
 

@@ -104,6 +104,11 @@ class Handover:
     samples: int | None = None
 
 
+def bot_name(label: str) -> str:
+    """How a log's ``names`` calls a seat a bot played (its ``human`` seats are the people's)."""
+    return f"bot ({label})"
+
+
 def policy_label(policy: str, samples: int | None) -> str:
     return f"search-{samples or DEFAULT_SAMPLES}" if policy == PolicyId.SEARCH.label else policy
 
@@ -290,12 +295,29 @@ class TableGame:
         meta: dict = {"seed": s.seed, "game": s.game, "policy": s.policy}
         if s.policy == PolicyId.SEARCH.label:
             meta["samples"] = s.samples or DEFAULT_SAMPLES
+        names = self.logged_names()
+        if names:
+            meta["names"] = names
         events = log_events(state, {**meta, "human": list(s.humans)})
         if self.handovers:  # else "human" and "policy" say who played each seat
             events[0]["seats"] = self.seats_played()
             rounds_of = self.move_rounds + [self.state.round] * (len(moves) - len(self.move_rounds))  # a move ahead
             _mark_who_played(events, moves, rounds_of, s.humans)
         return events
+
+    def logged_names(self) -> dict[str, str]:
+        """Who played each seat, as the log's ``names`` says it: the people by the names the host
+        gave them (a person left unnamed: no entry), each bot seat labelled ``bot (POLICY)``."""
+        s = self.setup
+        named = dict(s.names)
+        out = {}
+        for seat in range(s.players):
+            if seat in s.humans:
+                if named.get(seat):
+                    out[str(seat)] = named[seat]
+            else:
+                out[str(seat)] = bot_name(s.bot_label())
+        return out
 
     def seats_played(self) -> list[dict]:
         """Who played each seat, in turn: [{"seat", "name", "played_by": [{"by", "policy",

@@ -120,7 +120,7 @@ def seat_game(game_id: str, seat: SeatNumber, ctx: Ctx, token: str | None = None
     try:
         live = ctx.table.seat_game(game_id, seat, token)
     except SeatRefused as e:
-        raise StudioError(403, str(e), "open the seat's link as the studio gave it") from None
+        raise StudioError(403, str(e), e.fix) from None
     if live is None:
         raise StudioError(404, f"no game {game_id[:40]!r}", "see GET /api/games")
     return live

@@ -62,6 +62,9 @@ CREATE TABLE IF NOT EXISTS imports (file TEXT PRIMARY KEY, game_id TEXT, at TEXT
 CREATE TABLE IF NOT EXISTS handovers (
     game_id TEXT NOT NULL REFERENCES games(id), k INTEGER NOT NULL, move INTEGER NOT NULL, seat INTEGER NOT NULL,
     to_bot INTEGER NOT NULL, policy TEXT, samples INTEGER, at TEXT NOT NULL, PRIMARY KEY (game_id, k));
+CREATE TABLE IF NOT EXISTS retired_links (
+    game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL, token_hash TEXT NOT NULL,
+    PRIMARY KEY (game_id, token_hash));
 CREATE TABLE IF NOT EXISTS recordings (
     id TEXT PRIMARY KEY, created TEXT NOT NULL, updated TEXT NOT NULL, setup TEXT NOT NULL,
     entries TEXT NOT NULL, game_id TEXT);
@@ -360,6 +363,12 @@ class Store:
                                    (game_id, seat)).fetchone()
         return row[0] if row else None
 
+    def retired_hashes(self, game_id: str, seat: int) -> list[str]:
+        """The hashes of the seat's links that a handover stopped."""
+        with self.reading() as db:
+            return [r[0] for r in db.execute("SELECT token_hash FROM retired_links WHERE game_id = ? AND seat = ?",
+                                             (game_id, seat))]
+
     def seat_hashes(self, game_id: str) -> list[str]:
         with self.reading() as db:
             return [r[0] for r in db.execute("SELECT token_hash FROM seats WHERE game_id = ?", (game_id,))]
@@ -434,6 +443,9 @@ class Store:
             db.execute("INSERT INTO handovers VALUES (?,?,?,?,?,?,?,?)",
                        (game_id, k + 1, handover.move, handover.seat, int(handover.to_bot), handover.policy,
                         handover.samples, now()))
+            # the link that stops working is remembered (hashed), so that it can be told why
+            db.execute("INSERT OR IGNORE INTO retired_links SELECT game_id, seat, token_hash FROM seats "
+                       "WHERE game_id = ? AND seat = ?", (game_id, handover.seat))
             if token_hash_ is None:
                 db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, handover.seat))
             else:

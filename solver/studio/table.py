@@ -55,7 +55,14 @@ MAX_RECORD = 8_000_000
 
 
 class SeatRefused(Exception):
-    """A seat's token is wrong or missing."""
+    """A seat's token is wrong or missing (``fix``: what to do instead)."""
+
+    def __init__(self, message: str, fix: str = "open the seat's link as the studio gave it"):
+        super().__init__(message)
+        self.fix = fix
+
+
+BOT_TOOK_FIX = "the host gives the seat back to a person in the Play tab, with a new link"
 
 
 class TableFull(Exception):
@@ -314,18 +321,23 @@ class Table:
         live.last_move_at = time.monotonic()
 
     def _ended(self, live: LiveGame) -> None:
-        """The finished game's log, written once into ``--dir/games/`` (readable by its owner only)."""
+        """The finished game's log, written once into ``--dir/games/``."""
         g = live.game
         if live.log_written or g is None:
             return
         live.log_written = True
         self.thinkers.release(g.id, forget)
+        self._write_log(g.id, log_text(g.log()))
+
+    def _write_log(self, game_id: str, text: str) -> None:
+        """A finished game's log as ``--dir/games/ID.jsonl`` (readable by its owner only), so that
+        `kakapo calibrate DIR/games` and friends read every game of the folder once."""
         try:
             self.games_folder.mkdir(exist_ok=True)
-            write_file(self.games_folder, f"{g.id}.jsonl", log_text(g.log()).encode(), overwrite=True, mode=0o600,
+            write_file(self.games_folder, f"{game_id}.jsonl", text.encode(), overwrite=True, mode=0o600,
                        scratch=self.store.folder / "tmp")
         except OSError as e:  # the database keeps the log (GET /api/games/ID/log): said, not fatal
-            self.notes.append(f"games/{g.id}.jsonl was not written: {e.strerror or e}")
+            self.notes.append(f"games/{game_id}.jsonl was not written: {e.strerror or e}")
 
     # ------------------------------------------------------------ what the routers ask
     def seat_game(self, game_id: str, seat: int, token: str | None) -> LiveGame | None:
@@ -334,8 +346,19 @@ class Table:
         if live is None:
             return None
         if not token_matches(token, self.store.seat_hash(game_id, seat)):
+            if token and any(token_matches(token, h) for h in self.store.retired_hashes(game_id, seat)):
+                # the seat's old link, which a handover stopped: its holder is told why
+                if self._bot_plays(live, seat):
+                    raise SeatRefused("a bot plays this seat now; ask the host for a new link", BOT_TOOK_FIX)
+                raise SeatRefused("this seat has a new link now; ask the host for it", "open the seat's new link")
             raise SeatRefused(f"seat {seat} of game {game_id} needs its own link's token")
         return live
+
+    @staticmethod
+    def _bot_plays(live: LiveGame, seat: int) -> bool:
+        with live.view_lock:
+            g = live.game
+            return g is not None and 0 <= seat < g.setup.players and not g.controller(seat)[0]
 
     def any_seat(self, game_id: str, token: str | None) -> bool:
         return any(token_matches(token, h) for h in self.store.seat_hashes(game_id))
@@ -417,12 +440,15 @@ class Table:
         """A game played with the printed cards, recorded from its sheet: one of the table's games,
         finished (or as far as the sheet goes), with its names; its log kept whole."""
         state = recorded.state
+        people = set(recorded.events[0].get("human", range(state.players)))  # the others' names label bots
         setup = TableSetup(f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}", mission.id, mission.name,
                            recorded.events[0].get("mission_text", ""), recorded.events[0].get("pieces_text", ""),
                            state.players, tuple(recorded.events[0].get("human", range(state.players))), RECORDED,
-                           None, 0, 0, True, tuple((k, n) for k, n in enumerate(recorded.names) if n),
+                           None, 0, 0, True, tuple((k, n) for k, n in enumerate(recorded.names) if n and k in people),
                            time.strftime("%Y-%m-%dT%H:%M:%S"))
         self.store.add_recorded(setup, recorded.text, state.round, state.result(), imported_from, recording)
+        if imported_from is None and state.result() is not None:  # a file of games/ is that game's already
+            self._write_log(setup.id, recorded.text)
         return setup.id
 
     def log_of(self, game_id: str, host: bool = False) -> tuple[str | None, str | None]:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from solver.analysis.calibrate import skill
 from solver.analysis.ladder import rung_label
+from solver.core.codes import PolicyId
+from solver.core.stats import too_wide
+from solver.io.difficulty import OBSERVED_MIN_GAMES, OBSERVED_MIN_TABLES
 from solver.io.safefiles import save_figure
 
 NEXT_SHOWN = 3  # the suggestions a table's text shows (the JSON has them all)
+TOO_FEW = "too few games to say yet"  # said where an interval is too wide (analysis.calibrate.too_wide)
 
 
 def _pc(x: float) -> str:
@@ -107,3 +111,94 @@ def reliability_plot(doc: dict, path) -> None:
     fig.tight_layout()
     save_figure(fig, path)
     plt.close(fig)
+
+
+# ---------------------------------------------------------------- the Tables tab's plain words
+def _rung_about(policy: str, samples: int | None) -> str:
+    """A rung in plain words: its name and what kind of player it is."""
+    about = PolicyId.parse(policy).summary if policy in PolicyId.labels() else ""
+    name = rung_label(policy, samples)
+    return f"the bot {name} ({about})" if about else f"the bot {name}"
+
+
+def _level_words(t: dict) -> str:
+    best = t["best"]
+    if t["told_apart"]:
+        return f"Plays like {_rung_about(best['policy'], best['samples'])}."
+    p = [rung_label(r["policy"], r["samples"]) for r in t["plausible"]]
+    span = f"{p[0]} and {p[-1]}" if len(p) > 1 else p[0]
+    return (f"Plays most like {_rung_about(best['policy'], best['samples'])}; its {t['games']} game(s) cannot yet "
+            f"tell it from any bot between {span}: each game played narrows it.")
+
+
+LUCK = {"follows": "Its wins and losses follow the cards dealt as a bot's do: a deal the bots win, it wins.",
+        "less": "Its wins and losses follow the cards dealt less than a bot's (some mistakes, or players of "
+                "different strength), so what it should expect leans more on how hard each mission is.",
+        "unsure": f"It has {TOO_FEW} how much the cards dealt decide its games."}
+BEYOND = {"more": "It wins more often than that bot would.", "fewer": "It wins less often than that bot would.",
+          "as": "It wins about as often as that bot would."}
+
+
+def _pc_words(x: float) -> str:
+    return f"{round(100 * x)} %"
+
+
+def next_words(e: dict) -> str:
+    """One suggestion of what to play next, in plain words (never a figure its interval cannot back)."""
+    head = f"{e['mission']} with {e['players']} players"
+    if e.get("too_few_games", too_wide(e["ci95"])):
+        return f"{head}: {TOO_FEW} how often you would clear it"
+    return (f"{head}: expect to clear it about {_pc_words(e['predicted'])} of the time (very likely between "
+            f"{_pc_words(e['ci95'][0])} and {_pc_words(e['ci95'][1])})")
+
+
+def _next_intro(t: dict, target: float) -> str:
+    if not t["next"]:
+        return "Every campaign mission at this table size is cleared: try your own, or another table size."
+    after = t["next"][0].get("after")
+    where = (f"the next missions of the campaign after {after}, the furthest it cleared" if after
+             else "the campaign's first missions (it has cleared none yet)")
+    return (f"What to play next: {where}, the one nearest a {_pc_words(target)} chance to clear first (a table "
+            "then wins more often than it loses, and still loses often enough for a win to count).")
+
+
+def plain_words(doc: dict) -> dict:
+    """Every figure of a `calibrate` document in a sentence a player understands (the studio's Tables
+    tab shows them; the glossary has the words): each table's level, its luck, what to play next;
+    whether the predictions came true; the missions as the tables found them."""
+    tables = []
+    for t in doc["tables"]:
+        lv = t["level"]
+        tables.append({"table": t["table"], "summary": f"{t['games']} game(s), {t['cleared']} cleared.",
+                       "level": _level_words(t), "luck": LUCK[lv["deal"]], "beyond": BEYOND[lv["beyond"]],
+                       "next_intro": _next_intro(t, doc["target"]),
+                       "next": [{"mission": e["mission"], "text": next_words(e),
+                                 "too_few_games": bool(e.get("too_few_games", too_wide(e["ci95"])))}
+                                for e in t["next"][:NEXT_SHOWN]]})
+    c = doc["calibration"]
+    bins = c["bins"]
+    if not c["games"] or c["brier"] is None:
+        check, diagram = "No finished game to check a prediction against yet.", ""
+    else:
+        better = ("Knowing the table made the predictions better." if c["brier"] < c["brier_baseline"]
+                  else "Knowing the table has not made the predictions better yet.")
+        check = (f"Each of the {c['games']} game(s) was predicted from the same table's other games only, then set "
+                 f"against what happened. The predictions were off by {c['brier']:.2f} on average (the Brier "
+                 f"score: 0 is perfect, always saying 50 % gets 0.25), against {c['brier_baseline']:.2f} for a "
+                 f"guess that ignores who plays (each mission's average over the bots). {better}")
+        seen = ("each group holds too few games to say yet whether the predictions come true."
+                if all(too_wide(b["ci95"]) for b in bins) else
+                f"{c['bins_within']} of {len(bins)} group(s) are.")
+        diagram = ("In the chart, each dot is a group of games given about the same chance: across, the chance "
+                   "predicted; up, the share of them cleared, with a bar where that share very likely lies. Dots "
+                   f"on the dashed line mean the predictions came true as often as they said: {seen}")
+    missions = [{"mission": m["mission"], "players": m["players"],
+                 "few": m["games"] < OBSERVED_MIN_GAMES or m["tables"] < OBSERVED_MIN_TABLES}
+                for m in doc["missions"]]
+    return {"tables": tables, "check": check, "diagram": diagram,
+            "missions_intro": ("How hard each mission played at these tables: the share of games cleared; what "
+                               "the games say (that share pulled toward what the bots expected, the less the "
+                               "more games); and what the bots expected of these tables. With few games or one "
+                               "table, what the games say is mostly the bots' figure (marked *)."),
+            "missions_head": ["mission", "games (tables)", "cleared", "what the games say", "what the bots expected"],
+            "missions": missions}

@@ -17,7 +17,7 @@ export const colourOf = (piece) => FILL[LONG[piece.split("-")[0]]];
 export const isBird = (ch) => ch >= "A" && ch <= "Z";
 
 // The board as an SVG. opts: pieces [{piece, cells, light, label, ghost}], cellClass(name) -> " cls",
-// state (board_json: scanned_cells, needed), last [cells], preview [cells], label (for readers).
+// state (board_json: scanned_cells, needed), last [cells], preview [cells], tapped [cells], label (for readers).
 export function boardSvg(rows, opts = {}) {
   const svg = svgEl("svg", { viewBox: `-0.6 -0.6 ${SIZE + 0.8} ${SIZE + 0.8}`, role: "group",
                              "aria-label": opts.label || "the board" });
@@ -32,6 +32,7 @@ export function boardSvg(rows, opts = {}) {
   const last = new Set(opts.last || []);
   const preview = new Set(opts.preview || []);
   const marked = new Set(opts.marked || []);  // cells a review's reason is about
+  const tapped = new Set(opts.tapped || []);  // cells tapped to place a piece (narrow.js)
   const scanned = new Set((opts.state && opts.state.scanned_cells) || []);
   const needed = new Map();
   for (const cells of Object.values((opts.state && opts.state.needed) || {})) {
@@ -42,7 +43,7 @@ export function boardSvg(rows, opts = {}) {
   for (let r = 0; r < SIZE; r++) {
     svg.appendChild(svgEl("text", { x: -0.3, y: r + 0.65, "font-size": 0.34, "text-anchor": "middle", fill: "#666",
                                     "aria-hidden": "true" }, String(r + 1)));
-    for (let c = 0; c < SIZE; c++) drawCell(svg, rows, r, c, { at, ghosts, last, preview, scanned, needed, marked, opts });
+    for (let c = 0; c < SIZE; c++) drawCell(svg, rows, r, c, { at, ghosts, last, preview, scanned, needed, marked, tapped, opts });
   }
   return svg;
 }
@@ -70,6 +71,11 @@ function drawCell(svg, rows, r, c, k) {
     svg.appendChild(svgEl("rect", { x: c + 0.1, y: r + 0.1, width: 0.8, height: 0.8, fill: "none",
       stroke: colour ? FILL[LONG[colour]] : "#999", "stroke-width": colour ? 0.12 : 0.06,
       "stroke-dasharray": colour ? "" : "0.15 0.1", class: "needed", "pointer-events": "none" }));
+  }
+  if (k.tapped.has(name)) {  // a cell tapped to place a piece: a dot, whatever is drawn under it
+    rect.setAttribute("data-tapped", "");
+    svg.appendChild(svgEl("circle", { cx: c + 0.22, cy: r + 0.22, r: 0.14, fill: "#111", stroke: "#fff",
+                                      "stroke-width": 0.05, class: "tapmark", "pointer-events": "none" }));
   }
   if (k.marked && k.marked.has(name)) {
     rect.setAttribute("data-reason", "");

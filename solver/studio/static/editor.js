@@ -11,6 +11,7 @@ import { fromLink, linkCode } from "./linkcode.js";
 import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.js";
 import { firstMode, LIMITS, modeDefaults, tableSizes } from "./gamerules.js";
 import { showResult } from "./results.js";  // the words of a result (jobWords, meaning) live there
+import { reasonCells, solveWords } from "./solvewords.js";
 
 export function emptyState() {
   const mode = firstMode();
@@ -94,7 +95,7 @@ export function createEditor() {
     const box = $("board");
     box.addEventListener("pointerdown", (e) => {
       const name = cellOf(e);
-      if (!name) return;
+      if (!name || ed.unshown) return;
       e.preventDefault();
       ed.painting = ed.tool !== "piece";
       paint(name, true);
@@ -150,6 +151,7 @@ export function createEditor() {
   }
 
   function commit() {
+    if (ed.unshown) return;  // the text opened is not drawn: nothing drawn may be written over it
     const notes = [];  // the file's opening comment lines (a designer's notes) stay above the text
     for (const line of $("toml").value.split("\n")) {
       if (!line.trim().startsWith("#")) break;
@@ -184,12 +186,13 @@ export function createEditor() {
   function remember() {
     const text = $("toml").value;
     if (ed.history.length && ed.history[ed.history.length - 1].text === text) return;
-    ed.history.push({ text, state: structuredClone(ed.state) });
+    ed.history.push({ text, state: structuredClone(ed.state), unshown: !!ed.unshown });
     if (ed.history.length > 200) ed.history.shift();
     ed.future = [];
   }
 
   function restore(step) {
+    if (ed.unshown !== step.unshown) unshown(!!step.unshown);
     ed.state = structuredClone(step.state);
     $("toml").value = step.text;
     showFields(); changed(); drawBoard(); check();
@@ -211,6 +214,7 @@ export function createEditor() {
     if (seq !== ed.checkSeq || !res.doc) return;
     const d = res.doc;
     if (d.valid && d.mission) {
+      if (ed.unshown && fromText) unshown(false);  // the text reads now: drawn as the text says
       ed.boardState = d.mission.state;
       if (fromText) {  // the text was edited: the board and the fields follow it
         const m = d.mission;
@@ -249,14 +253,39 @@ export function createEditor() {
     if (file) $("filename").value = file;
     ed.picked = [];
     clearResults();
+    const seq = (ed.loadSeq = (ed.loadSeq || 0) + 1);
     await runCheck(true, ed.fieldEdits || 0);
+    if (seq !== ed.loadSeq) return;  // another text was opened meanwhile: it is the one shown
+    // one mission at a time: a text that cannot be drawn (it does not fit the pieces in use, or was
+    // made with another catalog) never shows beside the board and fields of the mission before
+    if ($("problems").dataset.valid !== "true") unshown(true);
     if (quiet) ed.owns = false;  // what is stored is offered back, and set aside at the first edit
     changed(quiet);
     remember();
   };
 
+  // the board and the fields emptied and locked while the text opened cannot be drawn; the text,
+  // its errors and the made-with notice say why; a valid text (edited, or read with another
+  // catalog) is drawn again
+  const LOCKED = ["f-name", "f-story", "f-mode", "f-clear", "f-rounds", "f-skills"];
+  function unshown(on) {
+    ed.unshown = on;
+    $("unshown").hidden = !on;
+    for (const id of LOCKED) $(id).disabled = on;
+    for (const b of document.querySelectorAll("#palette button")) b.disabled = on;
+    if (!on) return;
+    ed.state = { ...emptyState(), name: "", board: Array(SIZE).fill(".".repeat(SIZE)), placed: [] };
+    ed.boardState = null;
+    ed.solution = null;
+    showFields();
+    for (const id of ["f-name", "f-clear", "f-rounds", "f-skills"]) $(id).value = "";
+    drawBoard();
+  }
+
   async function openMission(id) {
+    const seq = (ed.openSeq = (ed.openSeq || 0) + 1);
     const res = await api("GET", `/api/missions/${encodeURIComponent(id)}`);
+    if (seq !== ed.openSeq) return;  // another mission was chosen meanwhile: that one opens
     if (!res.ok) { $("savemsg").textContent = message(res); return; }
     await ed.load(res.doc.text, res.doc.source === "dir" ? res.doc.file : `${id}.toml`);
   }
@@ -428,7 +457,10 @@ export function createEditor() {
     }
     $("toml").addEventListener("input", () => { changed(); check(true); });
     $("toml").addEventListener("change", () => remember());
-    $("new").addEventListener("click", () => { ed.state = emptyState(); clearResults(); showFields(); drawBoard(); commit(); });
+    $("new").addEventListener("click", () => {
+      unshown(false);
+      ed.state = emptyState(); clearResults(); showFields(); drawBoard(); commit();
+    });
     $("open").addEventListener("change", (e) => { if (e.target.value) openMission(e.target.value); });
     $("save").addEventListener("click", () => save(false));
     $("download").addEventListener("click", download);
@@ -442,7 +474,7 @@ export function createEditor() {
     $("undo").addEventListener("click", ed.undo);
     $("redo").addEventListener("click", ed.redo);
     document.addEventListener("keydown", (e) => {
-      if (!(e.ctrlKey || e.metaKey) || e.target === $("toml")) return;
+      if (!(e.ctrlKey || e.metaKey) || e.target === $("toml") || $("editor").hidden) return;  // the editor's only
       if (e.key === "z") { e.preventDefault(); ed.undo(); } else if (e.key === "y") { e.preventDefault(); ed.redo(); }
     });
     const linked = ed.fromLink();
@@ -456,25 +488,4 @@ export function createEditor() {
     loadMissions();
   };
   return ed;
-}
-
-// ---------------------------------------------------------------- words
-export function solveWords(d) {
-  if (d.status === "solvable") {
-    const count = d.count_complete === undefined ? "" : d.count_complete
-      ? (d.solution_count === 1 ? "; a unique answer of that size" : `; ${d.solution_count} answers of that size`)
-      : `; at least ${d.solution_count} answers of that size`;
-    return `solvable with ${d.pieces_used} new piece(s), ${d.optimal ? "proven minimal" : "not proven minimal"}${count}; `
-      + `scans ${(d.scanned || []).join(", ") || "-"}; pieces: ` + d.placements.map((p) => `${p.piece} at ${p.cells.join(" ")}`).join("; ");
-  }
-  if (d.status === "unsolvable") return "unsolvable (proven):";
-  return "undecided: no answer within the time limit";
-}
-
-// the cells a reason concerns: its own, and those of the birds it names
-export function reasonCells(reason, rows) {
-  const out = new Set(reason.cells || []);
-  const birds = new Set(reason.birds || []);
-  rows.forEach((row, r) => [...row].forEach((ch, c) => { if (birds.has(ch)) out.add("abcdefghijkl"[c] + (r + 1)); }));
-  return out;
 }

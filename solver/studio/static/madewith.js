@@ -44,10 +44,16 @@ export function stamped(text) {
   return /^board\s*=/m.test(text) ? text.replace(/^board\s*=/m, `${line}\nboard =`) : `${text.replace(/\n?$/, "\n")}${line}\n`;
 }
 
+// the catalog of the whole studio switched from a notice: said in that notice once the mission reads
+// (every tab uses the catalog in use: the missions, new games and recordings, the checks)
+const switched = new WeakMap();  // box -> what it says after the switch
+
 async function use(box, file, status) {
   const res = await api("POST", "/api/catalogs", { file });
   status.textContent = res.ok ? `now using ${file || "the bundled catalog"}` : `not switched: ${message(res)}`;
   if (!res.ok) return;
+  switched.set(box, `The studio now uses ${file || "the bundled catalog"} for everything: the missions it opens `
+    + "and checks, new games and recordings. The Catalog menu at the top switches back.");
   await refresh();
   await catalogSwitched();
 }
@@ -65,8 +71,10 @@ async function saveAndUse(box, text, nameInput, status) {
 export function offer(box, doc, what) {
   const wanted = doc ? doc.pieces_digest : null;
   if (!wanted || wanted === doc.catalog_digest) {
-    box.hidden = true;
-    box.replaceChildren();
+    const said = switched.get(box);
+    switched.delete(box);
+    box.hidden = !said;
+    box.replaceChildren(...(said ? [el("span", said, null, { "data-catalog-switched": "" })] : []));
     delete box.dataset.madeWith;
     return;
   }
@@ -78,13 +86,13 @@ export function offer(box, doc, what) {
   const row = known.rows.find((r) => r.valid && r.digest === wanted);
   const text = known.carried.get(wanted);
   if (row) {
-    parts.push(button(`Use ${row.file || "the bundled catalog"}`, () => use(box, row.file, status),
+    parts.push(button(`Use ${row.file || "the bundled catalog"} in the whole studio`, () => use(box, row.file, status),
                       { "data-use-catalog": row.file || "" }));
   } else if (text) {
     const name = el("input", null, null, { "aria-label": "file name for the catalog it carries", size: "18" });
     name.value = `shared-${wanted.slice(0, 8)}.toml`;
     parts.push(el("span", "It carries that catalog: "), name,
-               button("Save it into the folder and use it", () => saveAndUse(box, text, name, status),
+               button("Save it into the folder and use it in the whole studio", () => saveAndUse(box, text, name, status),
                       { "data-use-catalog": "carried" }));
   } else {
     parts.push(el("span", "That catalog is not in this folder: put its file into the folder (or draw it in the "

@@ -22,6 +22,7 @@ import { createTableState } from "./tablestate.js";
 
 function showView(name) {
   for (const v of document.querySelectorAll("main[data-view]")) v.hidden = v.dataset.view !== name;
+  for (const id of ["undo", "redo"]) $(id).hidden = name !== "editor";  // the mission's; each tab has its own
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {
     const on = b.dataset.tab === name;
     b.classList.toggle("active", on);
@@ -119,9 +120,10 @@ async function init() {
   createJobs().init();
   const pieces = createPieces(() => catalogs(editor));
   pieces.init();
-  const record = createRecord(toReview);
-  await record.init();
   const tables = createTables();
+  const toTables = () => { showView("tables"); tables.shown(); };
+  const record = createRecord(toReview, toTables);
+  await record.init();
   tables.init();
   await createPrinting(editor, async () => { await editor.loadMissions(); await catalogs(editor); }).init();
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {

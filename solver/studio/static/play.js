@@ -74,6 +74,10 @@ export function createPlay(editor, onReview) {
     }
     sel.replaceChildren(...opts);
     if (chosen) sel.value = chosen;
+    const misfits = res.doc.filter((m) => m.valid !== false && m.fits === false);  // said, not only in a tooltip
+    $("g-nofit").hidden = !misfits.length;
+    $("g-nofit-list").replaceChildren(...misfits.map((m) => el("li", `${m.id} (${m.name}): ${m.why}`, null,
+      { "data-nofit": m.id })));
   }
 
   async function startGame() {
@@ -187,11 +191,13 @@ export function createPlay(editor, onReview) {
     $("g-list").replaceChildren(...res.doc.slice().reverse().map((g) => {
       const state = g.broken ? `cannot go on: ${g.broken}` : g.result ? g.result.replace("_", " ")
         : `in play, round ${g.round}` + (g.thinking ? " (a bot is thinking)" : "");
-      const people = g.seats ? g.seats.filter((p) => !p.bot).map((p) => p.name)
+      // who played each seat: a person by name (then a bot, when the seat was handed on), a bot by its policy
+      const people = g.seats ? g.seats.map((p) => (!p.bot ? p.name : p.handed ? `${p.name}, then a bot (${p.policy})`
+        : `a bot (${p.policy})`))
         : (g.human || []).map((s) => (g.names && g.names[s]) || `seat ${s}`);
       const li = el("li", null, g.broken ? "error" : null, { "data-game": g.id });
       li.append(el("span", `${g.id}: ${g.mission || "?"} (${g.name || "?"}), ${g.players || "?"} players, `
-        + `people: ${people.join(", ") || "-"}; ${state} `, null, { "data-game-state": g.broken ? "broken" : g.result ? "over" : "playing" }));
+        + `played by ${people.join(", ") || "-"}; ${state} `, null, { "data-game-state": g.broken ? "broken" : g.result ? "over" : "playing" }));
       for (const s of links[g.id] || []) li.append(" ", el("a", `seat ${s.seat}`, null, { href: s.url, target: "_blank", rel: "noopener" }));
       if (links[g.id]) li.append(" ", button("forget the links", () => forget(g.id)));
       const said = el("span", "", "msg", { role: "status" });

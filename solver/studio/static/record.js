@@ -8,11 +8,13 @@
 import { api, message } from "./api.js";
 import { boardSvg, cellOf, COLOURS, LONG, pieceSvg } from "./board.js";
 import { $, button, el } from "./dom.js";
+import { onCatalogSwitch } from "./madewith.js";
+import { narrow, narrowWords } from "./narrow.js";
 
 const CURRENT = "kakapo-recording";  // the recording this tab shows, kept for a reload
 
-export function createRecord(onReview) {
-  const st = { doc: null, picked: null, cycle: 0, lastTap: null, leftPick: new Set(), busy: false, missions: [] };
+export function createRecord(onReview, onTables) {
+  const st = { doc: null, picked: null, taps: [], leftPick: new Set(), busy: false, missions: [] };
   const name = (k) => (st.doc ? st.doc.setup.names[k] : `seat ${k}`);
 
   function remember(id) {
@@ -27,7 +29,7 @@ export function createRecord(onReview) {
   function players() { return parseInt($("rc-players").value, 10) || 2; }
 
   function setupFields() {
-    const m = st.missions.find((x) => x.id === $("rc-mission").value);
+    const m = st.missions.find((x) => x.id === $("rc-mission").value && x.fits !== false);
     const counts = m ? m.players : [2];
     const keep = players();
     $("rc-players").replaceChildren(...counts.map((n) => new Option(`${n}`, `${n}`, false, n === keep)));
@@ -37,12 +39,38 @@ export function createRecord(onReview) {
       const label = el("label", `Seat ${k + 1} `);
       const input = el("input", null, null, { "data-name-seat": String(k), autocomplete: "off", maxlength: "24" });
       input.value = old[k] || "";
+      input.addEventListener("input", leaders);
       label.appendChild(input);
       return label;
     }));
-    const leader = $("rc-leader").value;
-    $("rc-leader").replaceChildren(...Array.from({ length: n }, (_, k) => new Option(`seat ${k + 1}`, `${k}`, false,
-      `${k}` === leader)));
+    leaders();
+  }
+
+  // who leads round one, chosen by name (the names as typed, in seat order)
+  function leaders() {
+    const names = [...document.querySelectorAll("#rc-names input")].map((i) => i.value.trim());
+    const keep = $("rc-leader").value;
+    $("rc-leader").replaceChildren(...names.map((x, k) => new Option(x || `seat ${k + 1} (no name yet)`, `${k}`, false,
+      `${k}` === keep)));
+  }
+
+  // the missions of the Mission menu: those that do not fit the catalog in use are greyed, and why is
+  // said under the menu (a tooltip shows on no phone)
+  async function listMissions() {
+    const res = await api("GET", "/api/missions");
+    st.missions = res.ok ? res.doc.filter((m) => m.name) : [];
+    const keep = $("rc-mission").value;
+    $("rc-mission").replaceChildren(...st.missions.map((m) => {
+      const o = new Option(m.fits === false ? `${m.id}: ${m.name} (does not fit your pieces)` : `${m.id}: ${m.name}`, m.id);
+      o.disabled = m.fits === false;
+      o.selected = m.id === keep && !o.disabled;
+      return o;
+    }));
+    const misfits = st.missions.filter((m) => m.fits === false);
+    $("rc-nofit").hidden = !misfits.length;
+    $("rc-nofit-list").replaceChildren(...misfits.map((m) => el("li", `${m.id} (${m.name}): ${m.why}`, null,
+      { "data-nofit": m.id })));
+    setupFields();
   }
 
   async function listRecordings() {
@@ -113,6 +141,7 @@ export function createRecord(onReview) {
   function take(doc) {
     st.doc = doc;
     st.picked = null;
+    st.taps = [];
     st.leftPick = new Set();
     remember(doc.id);
     $("rc-setup").hidden = true;
@@ -139,16 +168,18 @@ export function createRecord(onReview) {
     $("rc-undo").disabled = !d.entries || !!d.game;
     $("rc-finish").hidden = d.phase !== "done" || !!d.game;
     $("rc-review").hidden = !d.game;
+    $("rc-totables").hidden = !d.game;
     $("rc-sheet").textContent = d.sheet;
   }
 
   function turnWords(d) {
     if (d.game) return `Saved: ${d.result === "cleared" ? "cleared" : `not cleared (${d.result.replace("_", " ")})`}. `
-      + "It is one of the folder's games: review it, or rate the table in the Play tab.";
+      + `It is one of the folder's games, ${d.setup.names.join(", ")}'s: review it here, and see how this table plays `
+      + "and what it could play next in the Tables tab.";
     if (d.phase === "play") return `${name(d.to_act)} reveals a card: tap it.`;
     if (d.phase === "select") return `${d.decision} wins the trick: ${name(d.in_charge)} is in charge, and the trump is `
       + `${d.decision.split("-")[0]} from the next round. What did ${name(d.in_charge)} select?`;
-    if (d.phase === "place") return `${name(d.in_charge)} places ${d.piece}: tap the board where it went, then confirm.`;
+    if (d.phase === "place") return `${name(d.in_charge)} places ${d.piece}: tap the cells it covers, then Place.`;
     const words = { cleared: "Cleared!", rounds_exhausted: "The rounds ran out.", unplaceable: "A piece fitted nowhere." };
     if (d.phase === "left") {
       const k = parseInt(Object.keys(d.left_needed)[0], 10);
@@ -210,7 +241,7 @@ export function createRecord(onReview) {
     const pieces = d.pieces.map((p) => ({ piece: p.piece, cells: p.cells }));
     if (st.picked) pieces.push({ piece: d.piece, cells: st.picked, light: true });
     $("rc-board").replaceChildren(boardSvg(d.mission.board, { pieces, last: d.last, preview: st.picked || [], state: d.state,
-      label: "the board: while a piece is placed, tap a cell to preview a placement covering it" }));
+      tapped: st.taps, label: "the board: while a piece is placed, tap the cells it covers: each tap narrows the placements shown" }));
     $("rc-confirm").hidden = d.phase !== "place";
     $("rc-confirm").disabled = !st.picked;
     $("rc-confirm").textContent = st.picked ? `Place ${d.piece} at ${st.picked.join(" ")}` : "Place: tap the board first";
@@ -219,18 +250,16 @@ export function createRecord(onReview) {
     else if (!st.picked) $("rc-tapmsg").textContent = `${name(d.in_charge)} places ${d.piece}: tap a cell it covers`;
   }
 
-  // a tap on the board while a piece is placed: the legal placements covering that cell, in turn
+  // a tap on the board while a piece is placed: the legal placements (the server's) narrowed to those
+  // covering every cell tapped so far (narrow.js)
   function tapBoard(cell) {
     const d = st.doc;
     if (!d || d.phase !== "place" || d.game) return;
-    const covering = d.placements.filter((cells) => cells.includes(cell));
-    if (!covering.length) { $("rc-tapmsg").textContent = `no legal place for ${d.piece} covers ${cell}`; return; }
-    const same = st.picked && st.picked.includes(cell) && st.lastTap === cell;
-    st.cycle = same ? (st.cycle + 1) % covering.length : 0;
-    st.lastTap = cell;
-    st.picked = covering[st.cycle];
-    $("rc-tapmsg").textContent = `${st.cycle + 1} of ${covering.length} placement(s) covering ${cell}: tap again for the next`;
+    const r = narrow(d.placements, st.taps, st.picked, cell);
+    st.taps = r.taps;
+    st.picked = r.picked;
     drawBoard();
+    $("rc-tapmsg").textContent = narrowWords(d.piece, cell, r);
   }
 
   function downloadSheet() {
@@ -243,17 +272,16 @@ export function createRecord(onReview) {
 
   return {
     async init() {
-      const res = await api("GET", "/api/missions");
-      st.missions = res.ok ? res.doc.filter((m) => m.fits !== false) : [];
-      $("rc-mission").replaceChildren(...st.missions.map((m) => new Option(`${m.id}: ${m.name}`, m.id)));
+      await listMissions();
+      onCatalogSwitch(listMissions);  // another catalog: other missions fit
       $("rc-mission").addEventListener("change", setupFields);
       $("rc-players").addEventListener("change", setupFields);
-      setupFields();
       $("rc-start").addEventListener("click", start);
       $("rc-undo").addEventListener("click", undo);
       $("rc-close").addEventListener("click", close);
       $("rc-finish").addEventListener("click", finish);
       $("rc-review").addEventListener("click", () => onReview(st.doc.game));
+      $("rc-totables").addEventListener("click", () => onTables());
       $("rc-download").addEventListener("click", downloadSheet);
       $("rc-leftok").addEventListener("click", () => {
         const k = parseInt(Object.keys(st.doc.left_needed)[0], 10);

@@ -1,13 +1,14 @@
 // A seat's page (its own link: ?game=ID&seat=N&token=T; the token is kept in this tab's
 // sessionStorage and out of the address bar, so a reload finds it): sent only what its seat may see. It asks
 // the server again while others play and shows their moves one at a time. The hand is a row of
-// cards, each with its piece drawn; a placement is chosen by tapping the board (a preview of a
-// legal placement covering that cell; tapping again cycles through them) and sent only by the
+// cards, each with its piece drawn; a placement is chosen by tapping the board (each tap narrows
+// the legal placements to those covering every cell tapped: narrow.js) and sent only by the
 // confirm button; the numbered choices stay for the keyboard. Every answer carries its question's
 // id, so a double tap is answered once.
 import { api, download, message } from "./api.js";
 import { boardSvg, cellOf, LONG, pieceSvg } from "./board.js";
 import { $, button, el } from "./dom.js";
+import { narrow, narrowWords } from "./narrow.js";
 
 const PACE_MS = 450;  // one move of another seat every PACE_MS, unless the seat asks to see them at once
 const POLL_MS = 1000;  // while people play
@@ -24,7 +25,7 @@ export function createSeat(onReview) {
   if (!seat.token) {  // the link's token, kept for this tab when the page first opened it
     try { seat.token = sessionStorage.getItem(`kakapo-seat:${seat.game}:${q.get("seat")}`); } catch (e) { seat.token = null; }
   }
-  const st = { doc: null, shown: 0, pending: [], picked: null, cycle: 0, timer: null, busy: false, pacing: false };
+  const st = { doc: null, shown: 0, pending: [], picked: null, taps: [], timer: null, busy: false, pacing: false };
   const url = (more) => `/api/games/${encodeURIComponent(seat.game)}/seats/${seat.seat}${more || ""}?token=${encodeURIComponent(seat.token)}`;
 
   const label = (d, s) => {
@@ -48,7 +49,7 @@ export function createSeat(onReview) {
     const first = st.doc === null;
     const newQuestion = !st.doc || !st.doc.question || !doc.question || st.doc.question.id !== (doc.question && doc.question.id);
     st.doc = doc;
-    if (newQuestion) { st.picked = null; st.cycle = 0; }
+    if (newQuestion) { st.picked = null; st.taps = []; }
     if (first) {  // a reload shows where it was at once: the earlier moves without waiting
       st.shown = Math.max(0, doc.moves.length - 1);
       for (const m of doc.moves.slice(0, st.shown)) addMove(m);
@@ -113,7 +114,8 @@ export function createSeat(onReview) {
     const preview = q && q.kind === "place" && st.picked ? st.picked : null;
     if (preview) pieces.push({ piece: q.piece, cells: preview, light: true });
     $("s-board").replaceChildren(boardSvg(d.mission.board, { pieces, last: d.last, preview: preview || [],
-      state: d.state, label: "the board: during a placement, tap a cell to preview a placement covering it" }));
+      state: d.state, tapped: preview ? st.taps : [],
+      label: "the board: during a placement, tap the cells the piece covers: each tap narrows the placements shown" }));
     $("s-confirm").disabled = !preview;
     $("s-confirm").textContent = preview ? `Place ${q.piece} at ${preview.join(" ")}` : "Place: tap the board first";
   }
@@ -185,20 +187,18 @@ export function createSeat(onReview) {
     res.append(log, " ", button("Review this game", () => onReview(seat, d), { id: "s-review" }), " ", said);
   }
 
-  // a tap on the board during a placement: the legal placements covering that cell, in turn
+  // a tap on the board during a placement: the legal placements (best first) narrowed to those
+  // covering every cell tapped so far (narrow.js)
   function tap(name) {
     const d = st.doc;
     const q = d && d.question;
     if (!q || q.kind !== "place" || st.pending.length) return;
-    const covering = (q.legal || q.placements).filter((cells) => cells.includes(name));
-    if (!covering.length) { $("s-error").textContent = `no legal place for ${q.piece} covers ${name}`; return; }
+    const r = narrow(q.legal || q.placements, st.taps, st.picked, name);
+    st.taps = r.taps;
+    st.picked = r.picked;
     $("s-error").textContent = "";
-    const same = st.picked && st.picked.includes(name) && st.lastTap === name;
-    st.cycle = same ? (st.cycle + 1) % covering.length : 0;
-    st.lastTap = name;
-    st.picked = covering[st.cycle];
     drawBoard(q);
-    $("s-tapmsg").textContent = `${st.cycle + 1} of ${covering.length} placement(s) covering ${name}: tap again for the next`;
+    $("s-tapmsg").textContent = narrowWords(q.piece, name, r);
   }
 
   async function answer(body) {

@@ -3,11 +3,10 @@
 // rate it should expect and the missions to play next, its predictions checked against what it
 // then did (the Brier score beside a table-blind baseline, and a reliability diagram), and the
 // missions' difficulty as the tables found it beside the ladder's. Every figure is the server's.
-import { api, followJob, message } from "./api.js";
+import { api, download, followJob, message } from "./api.js";
 import { $, el, svgEl } from "./dom.js";
 
 const whole = (x) => `${Math.round(100 * x)} %`;
-const rungName = (r) => (r.samples ? `${r.policy}-${r.samples}` : r.policy);
 
 // The reliability diagram: each bin of predictions (x: the mean predicted rate) against the share
 // of those games cleared (y), its 95 % interval as a bar and its games as the point's size; a
@@ -70,55 +69,76 @@ export function createTables() {
     st.events = followJob(res.doc.id, "tb", (_kind, doc) => show(doc), res.doc.token);
   }
 
+  // every sentence is the server's (doc.words: view/calibration.plain_words); the page only lays them out
   function show(doc) {
+    const w = doc.words;
+    const said = new Map(w.tables.map((t) => [t.table, t]));
     $("tb-levels").replaceChildren(...doc.tables.map((t) => {
+      const words = said.get(t.table);
       const li = el("li", null, null, { "data-level": t.table });
-      const p = t.plausible.map(rungName);
-      const ruled = t.told_apart ? "every other rung ruled out" : p.length > 3
-        ? `these games cannot tell apart ${p.length} rungs, from ${p[0]} to ${p[p.length - 1]}: more games will`
-        : `these games cannot tell apart ${p.join(", ")}`;
-      li.append(el("strong", t.table), `: ${t.games} game(s), ${t.cleared} cleared; plays like ${rungName(t.best)} (${ruled}).`);
-      const lv = t.level;
-      const beyond = { more: "it clears more games than that rung would", fewer: "it clears fewer games than that rung would",
-        as: "it clears about as many games as that rung" }[lv.beyond];
-      const deal = { follows: "Its results follow the deal as a bot's do",
-        less: "Its results follow the deal less than a bot's (mistakes, mixed play), so what it should expect leans on the missions' clear rates",
-        unsure: "Its games do not tell yet how closely its results follow the deal" }[lv.deal];
-      li.append(el("span", ` ${deal}; ${beyond}.`,
-      null, { "data-beyond": lv.beyond }));
-      if (t.next && t.next.length) {
-        const next = el("ol", null, "next");
-        next.append(...t.next.slice(0, 3).map((n) => el("li", `${n.mission} with ${n.players}: expect ${whole(n.predicted)} `
-          + `(95 % interval ${whole(n.ci95[0])} to ${whole(n.ci95[1])})`, null, { "data-next": n.mission })));
-        li.append(` Next, nearest ${whole(doc.target)}:`, next);
-      }
+      li.append(el("strong", t.table), ` ${words.summary} ${words.level}`);
+      li.append(el("span", ` ${words.luck} ${words.beyond}`, null, { "data-beyond": t.level.beyond }));
+      const intro = el("p", words.next_intro, "nextintro", { "data-next-intro": "" });
+      const next = el("ol", null, "next");
+      next.append(...words.next.map((n) => el("li", n.text, n.too_few_games ? "toofew" : null,
+        { "data-next": n.mission, ...(n.too_few_games ? { "data-too-few": "" } : {}) })));
+      li.append(intro, next);
       return li;
     }));
-    const c = doc.calibration;
-    $("tb-check").textContent = c.brier === null ? "No finished game to check a prediction against yet."
-      : `Each of the ${c.games} game(s) predicted from the same table's other games only: Brier score ${c.brier.toFixed(3)} `
-        + `against ${c.brier_baseline.toFixed(3)} for a prediction that ignores the table (${c.baseline}); lower is `
-        + `better, 0 is perfect. In the diagram, points on the diagonal mean the predictions came true as often as `
-        + `they said; ${c.bins_within} of ${c.bins.length} bin(s) hold the diagonal within their 95 % interval.`;
-    $("tb-diagram").replaceChildren(reliabilityChart(c));
+    $("tb-check").textContent = w.check;
+    $("tb-diagram-words").textContent = w.diagram;
+    $("tb-diagram").replaceChildren(...(doc.calibration.bins.length ? [reliabilityChart(doc.calibration)] : []));
+    $("tb-missions-intro").textContent = doc.missions.length ? w.missions_intro : "";
     const head = el("tr");
-    for (const h of ["mission", "games (tables)", "cleared", "learned", "ladder"]) {
-      head.appendChild(el("th", h, null, { scope: "col" }));
-    }
-    $("tb-missions").replaceChildren(head, ...doc.missions.map((m) => {
+    for (const h of w.missions_head) head.appendChild(el("th", h, null, { scope: "col" }));
+    const few = new Map(w.missions.map((m) => [`${m.mission}/${m.players}`, m.few]));
+    $("tb-missions").replaceChildren(...(doc.missions.length ? [head] : []), ...doc.missions.map((m) => {
       const tr = el("tr", null, null, { "data-mission": m.mission });
-      for (const v of [`${m.mission}, ${m.players} players`, `${m.games} (${m.tables})`, whole(m.observed), whole(m.learned),
-        whole(m.expected)]) {
+      const mark = few.get(`${m.mission}/${m.players}`) ? " *" : "";
+      for (const v of [`${m.mission}, ${m.players} players`, `${m.games} (${m.tables})`, whole(m.observed),
+        whole(m.learned) + mark, whole(m.expected)]) {
         tr.appendChild(el("td", String(v)));
       }
       return tr;
     }));
   }
 
+  // pooling: the folder's finished games as one file, and such a file (another studio's) taken in
+  async function exportGames() {
+    const failed = await download("/api/games/export", "kakapo-games.jsonl");
+    $("tb-poolmsg").textContent = failed ? `not exported: ${failed}` : "the finished games were saved as kakapo-games.jsonl";
+  }
+
+  async function importGames() {
+    const input = $("tb-import");
+    const file = input.files && input.files[0];
+    if (!file) return;
+    const out = $("tb-poolmsg");
+    out.textContent = `importing ${file.name}…`;
+    $("tb-imported").replaceChildren();
+    const res = await api("POST", "/api/games/import", { text: await file.text(), name: file.name });
+    input.value = "";
+    if (!res.ok) { out.textContent = `not imported: ${message(res)}`; return; }
+    const d = res.doc;
+    out.textContent = `${file.name}: ${d.imported.length} game(s) came in, ${d.held} held already, `
+      + `${d.refused.length} refused`;
+    const items = [];
+    if (d.imported.length) items.push(el("li", `came in: ${d.imported.length} game(s)`, null, { "data-came-in": String(d.imported.length) }));
+    if (d.held) items.push(el("li", `held already (the folder has the same game): ${d.held}`, null, { "data-held": String(d.held) }));
+    for (const r of d.refused) {
+      items.push(el("li", `refused: game ${r.game}${r.line ? `, line ${r.line}` : ""}: ${r.message}${r.fix ? ` (${r.fix})` : ""}`,
+        "error", { "data-refused": String(r.game) }));
+    }
+    $("tb-imported").replaceChildren(...items);
+    await list();
+  }
+
   return {
     init() {
       $("tb-calibrate").addEventListener("click", calibrate);
       $("tb-refresh").addEventListener("click", list);
+      $("tb-export").addEventListener("click", exportGames);
+      $("tb-import").addEventListener("change", importGames);
     },
     shown() { list(); },
   };

@@ -6,7 +6,8 @@
 import { api, followJob, message } from "./api.js";
 import { boardSvg, CARDS, cellOf, COLOURS, LONG, pieceSvg } from "./board.js";
 import { $, button, el } from "./dom.js";
-import { reasonCells, solveWords, toml } from "./editor.js";
+import { toml } from "./editor.js";
+import { reasonCells, solveWords } from "./solvewords.js";
 import { showResult } from "./results.js";
 import { tableSizes } from "./gamerules.js";
 import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.js";
