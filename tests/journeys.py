@@ -29,6 +29,25 @@ def kakapo(*args, cwd: Path | None = None) -> subprocess.CompletedProcess:
                                                                  "PYTHONPATH": str(ROOT)})
 
 
+def campaign_for(pieces: Path, out: Path) -> Path:
+    """``out/difficulty.json``: the campaign of the bundled missions measured for the catalog
+    ``pieces``, as `kakapo campaign --pieces PIECES --out OUT` writes it, its rows standing in for a
+    measurement (the bundled shapes' figures of the missions that fit these pieces: the journeys
+    are about what a table does with a campaign, not about measuring one; the owner's journey
+    measures one)."""
+    from solver.io.catalog import load_catalog
+    from solver.io.difficulty import DIFFICULTY_FILE
+    from solver.io.missionfile import mission_fit
+
+    catalog = load_catalog(pieces)
+    doc = json.loads(DIFFICULTY_FILE.read_text(encoding="utf-8"))
+    doc["rows"] = [r for r in doc["rows"] if mission_fit(bundled_mission(r["mission"]), catalog)[1] is None]
+    doc["pieces_digest"] = catalog.digest
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "difficulty.json").write_text(json.dumps(doc), encoding="utf-8")
+    return out / "difficulty.json"
+
+
 def cleared_game(catalog, mission: str, players: int, policy: str = "planner", cleared: bool = True,
                  seeds: range = range(1, 60)) -> list[dict]:
     """The log's events of the first simulated game (of ``seeds``) whose result is as asked."""

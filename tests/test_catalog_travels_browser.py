@@ -109,6 +109,7 @@ def test_the_page_shows_one_mission_at_a_time(browser, served):
     assert not page.evaluate(BLANK)  # b05 drawn: its birds
     page.select_option("#open", "b09")  # does not fit these pieces
     wait_text(page, "#problems", "red-5")
+    page.wait_for_selector("[data-unshown]", state="visible")  # as soon as the check has answered
     assert page.is_visible("[data-unshown]") and page.evaluate(BLANK) and page.input_value("#f-name") == ""
     assert page.is_disabled("#f-clear") and "b09" in page.input_value("#filename")
     page.select_option("#open", "b05")  # a mission that reads is drawn again
@@ -118,6 +119,7 @@ def test_the_page_shows_one_mission_at_a_time(browser, served):
     use_catalog(page, "")  # the bundled catalog; the link carries mine.toml
     page.evaluate(f"location.hash = {json.dumps(link.split('#', 1)[1])}")
     wait_text(page, "#made-with", "made with another catalog")
+    page.wait_for_selector("[data-unshown]", state="visible")
     assert page.is_visible("[data-unshown]") and page.evaluate(BLANK) and page.input_value("#f-name") == ""
     errors = page.text_content("#problems")
     assert "the notice beside the board offers it" in errors and "remove the pieces_digest line" not in errors

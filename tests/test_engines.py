@@ -221,7 +221,8 @@ def test_play_log_and_exit_code(tmp_path):
     assert all(set(e) == keys for e in lines[1:-1])
     assert set(lines[0]) == {"event", "mission", "players", "rounds", "skills", "hands", "set_aside", "removed",
                              "start_player", "seed", "game", "policy",  # SPEC's keys, and the run that played it
-                             "format", "mission_text", "mission_digest", "pieces_text", "pieces_digest", "human"}
+                             "format", "mission_text", "mission_digest", "pieces_text", "pieces_digest",
+                             "pieces_text_digest", "human"}
     setup = lines[0]
     assert setup["format"] == 2 and setup["human"] == []
     assert setup["mission_text"] == (ROOT / "tests/missions/party/p01.toml").read_text(encoding="utf-8")

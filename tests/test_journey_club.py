@@ -16,7 +16,7 @@ import pytest
 from solver.app.recording import sheet_of
 from solver.io.catalog import load_catalog
 from solver.io.gamelog import parse_log
-from tests.journeys import BUDDY, cleared_game, kakapo, learn, window
+from tests.journeys import BUDDY, campaign_for, cleared_game, kakapo, learn, window
 from tests.studio_helpers import open_page, start_studio, stop, wait_text
 from tests.test_studio_page_browser import no_sideways_scroll, serious_violations
 from tests.test_your_copy import other_catalog
@@ -50,6 +50,7 @@ def test_a_club_pools_its_tables_games_and_learns_from_every_table(browser, tmp_
     for d in (thursday, club_dir):
         (d / "games").mkdir(parents=True)
         other_catalog(d, "club.toml")
+        campaign_for(d / "club.toml", d / "campaign")  # the README's step 3 for their pieces
     club = load_catalog(thursday / "club.toml")
     ann_ben = [cleared_game(club, "b05", 2), cleared_game(club, "b06", 2, cleared=False)]
     cat_dan = cleared_game(club, "b05", 2, "heuristic", seeds=range(60, 120))

@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 
 from solver.io.catalog import load_catalog
-from tests.journeys import BUDDY, cleared_game, kakapo, learn, record_in_the_tab, window
+from tests.journeys import BUDDY, campaign_for, cleared_game, kakapo, learn, record_in_the_tab, window
 from tests.studio_helpers import open_page, start_studio, stop, wait_text
 from tests.test_studio_page_browser import no_sideways_scroll, serious_violations
 from tests.test_your_copy import other_catalog
@@ -56,6 +56,7 @@ def test_a_family_records_and_plays_its_evenings_and_is_sent_on_step_by_step(bro
     folder = tmp_path / "family"
     folder.mkdir()
     ours = load_catalog(other_catalog(folder, "ours.toml"))  # red-5 as their box has it: b09 does not fit
+    campaign_for(folder / "ours.toml", folder / "campaign")  # the README's step 3 for their pieces
     listed = {r["id"]: r for r in json.loads(kakapo("list", "--pieces", folder / "ours.toml", "--json").stdout)[
         "missions"]}
     assert listed["b09"]["fits"] is False and "red-5" in listed["b09"]["why"]

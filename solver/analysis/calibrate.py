@@ -385,8 +385,9 @@ def next_missions(table: Table, level: Level, campaign: dict, target: float, sou
     """What to play next: the missions of ``campaign`` (rows of the campaign measured for the
     table's catalog, measured at ``source``) at the table's number of players that fit its pieces
     and that it has not cleared, up to NEXT_STEPS past the furthest one it cleared in campaign order
-    (the bundled missions' numbers; a campaign of yours by its shortfall; from the first when it
-    cleared none; those it left behind too), nearest the target first. A table is sent on step by
+    (the bundled missions' numbers, whatever pieces measured them; your missions by their
+    shortfall; from the first when it cleared none; those it left behind too), nearest the target
+    first. A table is sent on step by
     step, never to the far end of the campaign on a few games, however its level reads. Each says
     the mission it follows (``after``: the furthest cleared, or null) and whether its interval is
     too wide to say anything yet (``too_few_games``)."""
@@ -395,7 +396,8 @@ def next_missions(table: Table, level: Level, campaign: dict, target: float, sou
     catalog = getattr(table.games[-1], "catalog", None) if table.games else None  # the pieces it plays with now
     rows = [(mission, row) for (mission, players), row in campaign.items()
             if players == n and all(rung_label(p, k) in row.rates for p, k in RUNGS) and fits(mission, catalog)]
-    rows.sort(key=(lambda e: e[0]) if source == "bundled" else (lambda e: (e[1].shortfall, e[0])))
+    numbered = all(bundled_mission(mission) is not None for mission, _ in rows)  # the bundled missions' numbers
+    rows.sort(key=(lambda e: e[0]) if numbered else (lambda e: (e[1].shortfall, e[0])))
     order = [mission for mission, _ in rows]  # the campaign's order
     reached = max((i for i, mission in enumerate(order) if mission in cleared), default=-1)
     out = []

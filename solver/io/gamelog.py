@@ -67,7 +67,7 @@ class GameLog:
     mission_text: str | None = None
     mission_digest: str | None = None
     pieces_text: str | None = None
-    pieces_digest: str | None = None  # the catalog file's text hash (not a mission's pieces_digest: its shapes')
+    pieces_digest: str | None = None  # the catalog file's text digest (not a mission's pieces_digest: its shapes')
     human: tuple[int, ...] = ()  # the seats a person played
     names: dict = field(default_factory=dict)  # seat -> the name of who played it, when the log says
     source: str | None = None  # "recorded": written from a sheet of a game played with the printed cards
@@ -228,7 +228,7 @@ def _record(ln: _Line, players: int) -> dict:
             actual = digest(text)
             for key, value in hashes:
                 if value != actual:
-                    raise ln.error(f"the {called}'s text the log carries has the text hash {actual}, not "
+                    raise ln.error(f"the {called}'s text the log carries has the text digest {actual}, not "
                                    f"{clean(value)[:20]} as its {key} says: the log was edited after it was written",
                                    f"give the log as kakapo wrote it, or remove {' and '.join(k for k, _ in hashes)} "
                                    "to read the text as it is")

@@ -44,7 +44,7 @@ def catalog_text(catalog: Catalog) -> str:
 
 
 def record_keys(mission: Mission, catalog: Catalog, human: list[int] | tuple[int, ...] = ()) -> dict:
-    """The setup line's format-2 keys. The catalog file's text hash is written twice: as
+    """The setup line's format-2 keys. The catalog file's text digest is written twice: as
     ``pieces_text_digest``, its own name, and as ``pieces_digest`` for the readers of before (not
     the catalog's digest a mission file's ``pieces_digest`` carries, which hashes its shapes)."""
     mt, ct = mission_text(mission), catalog_text(catalog)
@@ -95,7 +95,7 @@ def log_inputs(log: GameLog, mission: str | None = None, pieces: str | None = No
 
 def _same(given: str, text: str, log: GameLog, logged: str | None, what: str, option: str) -> None:
     if digest(text) != logged:
-        raise InputError(given, f"this {what} (text hash {digest(text)}) is not the one the game in {log.path} "
-                         f"was played on (text hash {logged})", f"leave {option} out: the log carries its {what}",
+        raise InputError(given, f"this {what} (text digest {digest(text)}) is not the one the game in {log.path} "
+                         f"was played on (text digest {logged})", f"leave {option} out: the log carries its {what}",
                          None)
 

@@ -226,6 +226,8 @@ export function createEditor() {
       }
     }
     showProblems(d);
+    // one mission at a time: the text as opened cannot be drawn (whichever check answers for it)
+    if (!d.valid && !ed.unshown && ed.opened !== undefined && $("toml").value === ed.opened) unshown(true);
     offer($("made-with"), d, "This mission");
     drawBoard();
   }
@@ -250,6 +252,7 @@ export function createEditor() {
   // ---------------------------------------------------------------- open, save, share, draft
   ed.load = async (text, file, quiet) => {
     $("toml").value = text;
+    ed.opened = text;
     if (file) $("filename").value = file;
     ed.picked = [];
     clearResults();
