@@ -98,7 +98,22 @@ def budget_left(state: GameState) -> int:
 
 def reasons(puzzle: Puzzle, before: GameState, action: Action, rate_played: float, rate_best: float,
             best: str) -> list[dict]:
-    """What ``action`` at ``before`` made impossible or harder: ``[{"kind", "bird", "cells", "text"}]``."""
+    """What ``action`` at ``before`` made impossible or harder: ``[{"kind", "bird", "cells", "text"}]``
+    (the generic sentence when nothing did)."""
+    return puzzle_reasons(puzzle, before, action) or [chance(rate_played, rate_best, best)]
+
+
+def chance(rate_played: float, rate_best: float, best: str) -> dict:
+    """The generic sentence: nothing became impossible that the review can name."""
+    return {"kind": "chance", "bird": None, "cells": [],
+            "text": f"nothing became impossible, but the move left fewer ways to win the tricks and pieces "
+                    f"still needed: a careful table clears {100 * rate_played:.0f} % after it, "
+                    f"{100 * rate_best:.0f} % after {best}"}
+
+
+def puzzle_reasons(puzzle: Puzzle, before: GameState, action: Action) -> list[dict]:
+    """What ``action`` at ``before`` made impossible or harder on the board or in the puzzle (rules 1
+    to 4 of the module docstring), or nothing."""
     after = before.clone()
     after.apply(action)
     placed = _placed_cells(before, action)
@@ -146,10 +161,7 @@ def reasons(puzzle: Puzzle, before: GameState, action: Action, rate_played: floa
             names = ", ".join(map(str, sorted(lost & needed)))
             return [{"kind": "cards", "bird": None, "cells": [],
                      "text": f"{names}, a piece of the quickest clear, can no longer be won"}]
-    return [{"kind": "chance", "bird": None, "cells": [],
-             "text": f"nothing became impossible, but the move left fewer ways to win the tricks and pieces "
-                     f"still needed: a careful table clears {100 * rate_played:.0f} % after it, "
-                     f"{100 * rate_best:.0f} % after {best}"}]
+    return []
 
 
 def _placed_cells(state: GameState, action: Action) -> set[str]:

@@ -1,4 +1,4 @@
-"""A review's words: who a seat is, the decision that lost the game, and the review's story.
+"""A review's words: the decision that lost the game, and the review's story.
 
 The summary says what happened (the result, and when the deal was lost); the losing decision says
 what to do instead and why (its reasons, from the exact puzzle before and after it). Names are the
@@ -7,41 +7,15 @@ log's where it has them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
+from solver.analysis.review_types import LOST_BY_MIN, Decision, LostBy, Review
 from solver.openhand.deal import CLEARABLE
 
-if TYPE_CHECKING:
-    from solver.analysis.review import Decision, Review
-
-LOST_BY_MIN = 0.10  # a decision below this made no difference worth naming (the inaccuracy threshold)
 VERBS = {"card": "revealed", "selection": "selected", "placement": "placed"}
 DOING = {"card": "revealing", "selection": "selecting", "placement": "placing"}
 
 
-@dataclass
-class LostBy:
-    decision: Decision
-    why: str
-
-    def to_json(self) -> dict:
-        d = self.decision
-        return {"round": d.round, "seat": d.seat, "played": d.played, "best": d.best, "cost": round(d.cost, 4),
-                "why": self.why, "reasons": list(d.reasons)}
-
-
 def pct(x: float) -> str:
     return f"{100 * x:.0f} %"
-
-
-def who(seat: int, human: tuple[int, ...], possessive: bool = False, names: dict | None = None) -> str:
-    """A seat in words: its name in the log, "you" in a game a person played alone, or "player N"."""
-    if names and names.get(seat):
-        return f"{names[seat]}'s" if possessive else names[seat]
-    if len(human) == 1 and seat == human[0]:
-        return "your" if possessive else "you"
-    return f"player {seat}'s" if possessive else f"player {seat}"
 
 
 def act(d: Decision) -> str:

@@ -24,7 +24,7 @@ from solver.io.gamelog import GameLog
 from solver.io.paths import MISSIONS
 
 if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
-    from solver.analysis.review import Review
+    from solver.analysis.review_types import Review
     from solver.play.games import PlayedGame
 
 
