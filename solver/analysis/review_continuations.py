@@ -102,9 +102,11 @@ def continuation_reason(cont, state: GameState, played: Action, best: Action, pl
     if not found:
         return None
     more, _, what, words, cells, bird, after_mine, after_theirs, used = max(found, key=lambda f: (f[0], f[1]))
+    if played.kind == ActionKind.PLACE:  # a placement's words are long: said once, in the decision
+        played_words, best_words = "it", "the better placement"
+    share = f"all {used}" if used == len(clears) else f"{used} of {len(clears)}"
     text = (f"after {played_words}, {words} in {after_mine} of {n} continuations of a careful table, against "
-            f"{after_theirs} of {n} after {best_words}: {used} of its {len(clears)} clears after {best_words} "
-            f"needed it")
+            f"{after_theirs} of {n} after {best_words}, whose clears needed it ({share})")
     out: dict = {"kind": "continuations", "bird": bird, "cells": cells, "text": text}
     if isinstance(what, Card):
         out["pieces"] = [{"piece": str(what), "cells": cells}]

@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 
 from solver.core.cards import Card, Colour
 from solver.core.codes import Skill
-from solver.core.rules import Placement
+from solver.core.rules import Placement, grow, mask_of
 from solver.game.actions import Action, ActionKind
 from solver.game.state import GameState
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, Work
 from solver.openhand.moment import MomentDeal
+from solver.puzzle.cpsat import Candidates
 
 TURN_WORK = 20.0  # a moment's exact answer, in CP-SAT's deterministic seconds
 WHY_WORK = 20.0  # every question of why after that, together
@@ -87,7 +88,12 @@ class DealTurn:
     together_cells: dict[Card, list[str]] = field(default_factory=dict)
     placed: Placement | None = None  # the move, when it placed a piece
     instead: list[str] | None = None  # where the clear found before the move put that piece
+    beside: tuple[str, ...] = ()  # ... next to these birds
+    in_the_way: tuple[Card, ...] = ()  # pieces of that clear whose cells the piece placed takes or touches
     ended: bool = False  # the game ended with the move
+    led: bool = False  # the move was a round's first card
+    buddy: bool = False  # a game with the skills that turn one card's piece into another
+    outranks: tuple[Card, ...] = ()  # cards revealed before in the trick that the card revealed outranks
 
 
 def find_turn(begin: GameState, moves: list[Action], first: int) -> DealTurn | None:
@@ -102,14 +108,20 @@ def find_turn(begin: GameState, moves: list[Action], first: int) -> DealTurn | N
         states.append(s)
     deals: dict[int, MomentDeal] = {}
     answers: dict[int, tuple] = {}
+    cands: dict[int, Candidates] = {}  # the puzzle's placements, once per board (a round's cards share one)
+
+    def deal(i: int) -> MomentDeal:
+        s = states[i]
+        deals[i] = d = MomentDeal(s, Work(TURN_WORK), cands.get(s.board.occupied))
+        cands[s.board.occupied] = d.cand
+        return d
 
     def decide(i: int) -> str:
         s = states[i]
         if s.is_over():
             return CLEARABLE if s.result() == "cleared" else NOT_CLEARABLE
         if i not in answers:
-            deals[i] = MomentDeal(s, Work(TURN_WORK))
-            answers[i] = deals[i].clears()
+            answers[i] = deal(i).clears()
         return answers[i][0]
 
     lo, hi = 0, len(moves)
@@ -128,13 +140,16 @@ def find_turn(begin: GameState, moves: list[Action], first: int) -> DealTurn | N
         else:
             return None
     if lo not in answers:
-        deals[lo] = MomentDeal(states[lo], Work(TURN_WORK))
-        answers[lo] = deals[lo].clears()
+        answers[lo] = deal(lo).clears()
     result, rounds, placements = answers[lo]
     if result != CLEARABLE:
         return None
     before, after, action = states[lo], states[lo + 1], moves[lo]
-    turn = DealTurn(first + lo, before.round, before.current_player(), action, ended=after.is_over())
+    turn = DealTurn(first + lo, before.round, before.current_player(), action, ended=after.is_over(),
+                    led=action.kind == ActionKind.REVEAL and not before.trick,
+                    buddy=Skill.WILD_COLOR in before.spec.skill_kinds)
+    if action.kind == ActionKind.REVEAL and action.card is not None:
+        turn.outranks = tuple(c for _, c in before.trick if _outranks(action.card, c, before.trump))
     why = Work(WHY_WORK)
     b = deals[lo]
     b.work = why
@@ -142,14 +157,26 @@ def find_turn(begin: GameState, moves: list[Action], first: int) -> DealTurn | N
     return turn
 
 
+def _outranks(card: Card, other: Card, trump: Colour) -> bool:
+    """Whether ``card`` beats ``other`` in a trick (under ``trump``), whatever else is in it."""
+    if card.colour == other.colour:
+        return card.value > other.value
+    return card.colour == trump
+
+
 def _explain(turn: DealTurn, b: MomentDeal, rounds, placements: list[Placement], after: GameState,
              work: Work) -> None:
     where = {p.card: p for p in placements}
     action = turn.action
     if action.kind == ActionKind.PLACE and action.card is not None:
-        turn.placed = after.board.pieces.get(action.card)
-        if action.card in where:
-            turn.instead = where[action.card].cell_names()
+        turn.placed = placed = after.board.pieces.get(action.card)
+        if action.card in where and placed is not None:
+            instead = where[action.card]
+            turn.instead = instead.cell_names()
+            turn.beside = tuple(b.letter for b in after.mission.birds if b.ring & mask_of(instead.cells))
+            mine = mask_of(placed.cells)
+            turn.in_the_way = tuple(q for q, pl in where.items() if q != placed.card and (
+                mask_of(pl.cells) & mine or (q.colour == placed.card.colour and grow(mask_of(pl.cells)) & mine)))
     if after.is_over():
         return
     a = MomentDeal(after, work)
@@ -239,8 +266,8 @@ def _won(b: MomentDeal, rounds) -> dict[Card, Won]:
 
 
 # ---------------------------------------------------------------- in words
-SKILL_WORDS = {Skill.DOUBLE_SCAN: " with a double scan", Skill.WILD_COLOR: " with wild colour",
-               Skill.SHIFT_CHANGE: " with shift change"}
+SKILL_WORDS = {Skill.DOUBLE_SCAN: ", with a double scan", Skill.WILD_COLOR: ", with wild colour",
+               Skill.SHIFT_CHANGE: ", with shift change"}
 VERBS = {ActionKind.REVEAL: "revealed", ActionKind.SELECT: "selected", ActionKind.PLACE: "placed"}
 
 
@@ -253,11 +280,16 @@ def listed(words: list[str], last: str = "and") -> str:
 
 def deal_reason(turn: DealTurn, who, played: str) -> dict | None:
     """The reason ``"deal"`` of the move that lost the deal (``who(seat, possessive=False)``: a
-    seat in words; ``played``: the move in words), or None when the model said too little."""
-    opening = (f"after {who(turn.seat)} {VERBS[turn.action.kind]} {played} in round {turn.round}, no order of play "
+    seat in words; ``played``: the move in words), or None when the model said too little:
+    ``{"kind", "bird", "cells", "text", "cards", "pieces"}``, ``cards`` the cards it names with
+    where each is (``{"card", "seat", "where", "held"}``: ``where`` one of ``hand``, ``played``,
+    ``out``), ``pieces`` the pieces concerned with where the clear before the move put them."""
+    verb = "led" if turn.led else VERBS[turn.action.kind]
+    opening = (f"after {who(turn.seat)} {verb} {played} in round {turn.round}, no order of play "
                "of the cards left clears the deal")
     cards: list[dict] = []
     pieces: list[dict] = []
+    bird = None
     if turn.needed:
         ns = turn.needed
         names = [str(n.piece) for n in ns]
@@ -265,15 +297,17 @@ def deal_reason(turn: DealTurn, who, played: str) -> dict | None:
             need = f"{names[0]}, which every clear needed, can no longer be won"
         else:
             need = f"every clear needed one of {listed(names, 'or')}, and none of them can be won any more"
-        fates = [_fate(n, who, len(ns) > 1) for n in ns]
-        befores = [f"{who(n.won.seat, True)} {n.won.card} could still win it in round {n.won.round}"
-                   f"{SKILL_WORDS.get(n.won.skill, '')}" for n in ns[:1] if n.won is not None]
-        text = f"{opening}: {need}: " + "; ".join(fates) + (f" (before it, {befores[0]})" if befores else "")
+        fates = _fates(ns, turn, who)
+        n = ns[0]
+        before = "" if n.won is None else (
+            f" (before it, a clear could still take {n.piece} in round {n.won.round}, {who(n.won.seat, True)} "
+            f"{n.won.card} winning the trick{SKILL_WORDS.get(n.won.skill, '')})")
+        text = f"{opening}: {need}: " + "; ".join(fates) + before
         for n in ns:
             pieces.append({"piece": str(n.piece), "cells": n.cells})
             seat = n.holder if n.holder is not None else n.spent[1] if n.spent else None
-            cards.append({"card": str(n.piece), "seat": seat, "where": _where(n)})
-            cards += [{"card": str(c), "seat": seat, "where": "hand"} for c, seat in n.sources]
+            named = [_card(n.piece, seat, _where(n), who)] + [_card(c, s, "hand", who) for c, s in n.sources]
+            cards += [x for x in named if x["card"] not in {y["card"] for y in cards}]
         cells = sorted({c for n in ns for c in n.cells})
     elif turn.together:
         names = [str(p) for p in turn.together]
@@ -282,16 +316,30 @@ def deal_reason(turn: DealTurn, who, played: str) -> dict | None:
         pieces = [{"piece": str(p), "cells": turn.together_cells.get(p, [])} for p in turn.together]
         cells = sorted({c for cs in turn.together_cells.values() for c in cs})
     elif turn.placed is not None:
-        where = " ".join(turn.placed.cell_names())
+        p = turn.placed.card
         what = "the game ended with it" if turn.ended else \
             "the pieces the cards can still win no longer scan enough birds with it there"
-        text = f"{opening}: {what}" + (f"; the clear found before it put {turn.placed.card} at {' '.join(turn.instead)}"
-                                       if turn.instead else "") + f" (it went to {where})"
-        pieces = [{"piece": str(turn.placed.card), "cells": turn.instead or []}]
+        text = f"{opening}: {what}"
+        if turn.instead:
+            text += f"; the clear found before it put {p} at {' '.join(turn.instead)}"
+            if turn.beside:
+                text += f", next to bird {listed(list(turn.beside))}"
+            if turn.in_the_way:
+                text += f", and {p} now takes or touches cells that clear needed for " \
+                        f"{listed([str(q) for q in turn.in_the_way])}"
+        pieces = [{"piece": str(p), "cells": turn.instead or []}]
         cells = list(turn.instead or [])
+        bird = turn.beside[0] if len(turn.beside) == 1 else None
     else:
         return None
-    return {"kind": "deal", "bird": None, "cells": cells, "text": text, "cards": cards, "pieces": pieces}
+    return {"kind": "deal", "bird": bird, "cells": cells, "text": text, "cards": cards, "pieces": pieces}
+
+
+def _card(card: Card, seat: int | None, where: str, who) -> dict:
+    held = {"hand": f"in {who(seat, True)} hand" if seat is not None else "in a hand",
+            "played": f"revealed by {who(seat)}" if seat is not None else "revealed",
+            "out": "out of the game"}[where]
+    return {"card": str(card), "seat": seat, "where": where, "held": held}
 
 
 def _where(n: Needed) -> str:
@@ -302,23 +350,48 @@ def _where(n: Needed) -> str:
     return "out"
 
 
-def _fate(n: Needed, who, several: bool) -> str:
-    """Why no order of play selects the piece any more, in words."""
+def _fates(ns: list[Needed], turn: DealTurn, who) -> list[str]:
+    """Why no order of play selects each piece any more, in words (pieces whose words are the same
+    said together)."""
+    several = len(ns) > 1
+    said: dict[str, list[Card]] = {}
+    for n in ns:
+        said.setdefault(_fate(n, turn, who, "{it}"), []).append(n.piece)
+    out = []
+    for words, pieces in said.items():
+        it = listed([str(p) for p in pieces]) if several else "it"
+        out.append(words.replace("{it}", it).replace("{is}", "are" if len(pieces) > 1 else "is")
+                   .replace("{any}", "any of them" if len(pieces) > 1 else "it"))
+    return out
+
+
+def _fate(n: Needed, turn: DealTurn, who, it: str) -> str:
     p = n.piece
-    name = f"{p}" if several else "it"
     if n.out:
-        out = f"{name} is not in play (its card is out of the game)"
+        out = f"{it} {{is}} not in play (its card is out of the game)"
     elif n.holder is None and n.spent is not None:
         rnd, seat = n.spent
-        out = f"{who(seat)} revealed {p} in round {rnd}"
-        out += (", where it cannot win" if n.lead or n.follow or n.beaten else "") + _rules(n, who, mine=False)
+        if turn.action.kind == ActionKind.REVEAL and turn.action.card == p:
+            out = f"{it} cannot win this trick"
+            out += f" ({_rules(n, who, mine=False)[2:]})" if (n.lead or n.follow) else ""
+        elif turn.action.kind == ActionKind.SELECT and rnd == turn.round:
+            out = f"{who(seat)} revealed {p} in this round, so only this round's selection could take it"
+        elif rnd == turn.round and p in turn.outranks:
+            out = (f"{who(seat, True)} {p}, revealed in this trick, cannot win it any more: {turn.action.card} "
+                   "outranks it")
+        else:
+            out = f"{who(seat)} revealed {p} in round {rnd}"
+            out += (", where it cannot win" + _rules(n, who, mine=False)) if (n.lead or n.follow) else ""
     else:
         assert n.holder is not None
-        out = f"{name} is in {who(n.holder, True)} hand" + _rules(n, who, mine=True)
+        out = f"{it} {{is}} in {who(n.holder, True)} hand" + _rules(n, who, mine=True)
     if n.sources:
-        out += (f", and a skill could turn {listed([f'{who(s, True)} {c}' for c, s in n.sources], 'or')} into it, but "
-                + ("none of them" if len(n.sources) > 2 else "neither" if len(n.sources) == 2 else "it")
-                + " can win a trick either")
+        cards = listed([str(c) for c, _ in n.sources], "or")
+        out += f"; a skill could turn {cards} into {p}, but " + (
+            "it cannot win a trick either" if len(n.sources) == 1 else "none of them can win a trick either")
+    elif turn.buddy and n.holder is None:
+        out += ("; no skill counter is left to turn another card into it" if n.counters == 0 else
+                "; no card a skill could turn into it is left in a hand")
     return out
 
 
@@ -326,12 +399,16 @@ def _rules(n: Needed, who, mine: bool) -> str:
     """The rule of the card play in the way of the piece's card (the model asked without it)."""
     if n.lead:
         seats = listed([who(s) for s in n.lead], "or")
-        tail = (", and " + ("neither" if len(n.lead) == 2 else "none of them" if len(n.lead) > 2 else "that seat")
-                + " leads again") if n.never_lead else ", and no order of play gives the lead when it would"
+        never = {1: f"{who(n.lead[0])} never leads", 2: "neither leads"}.get(len(n.lead), "none of them leads")
+        tail = f", and {never} again" if n.never_lead else ", and no order of play gives the lead when it would"
         return f" and could win a trick only if {seats} had the lead" + tail
     if n.follow:
-        dutie = listed([f"{who(s)} did not have to follow {k}" for s, k in n.follow], "or")
-        return (" and could win a trick only if " if mine else ": it could only if ") + dutie
+        by_colour: dict[Colour, list[int]] = {}
+        for s, k in n.follow:
+            by_colour.setdefault(k, []).append(s)
+        duties = listed([f"{listed([who(s) for s in seats], 'or')} did not have to follow {k}"
+                         for k, seats in by_colour.items()], "or")
+        return (" and could win a trick only if " if mine else ": it could only if ") + duties
     if n.beaten:
         return " and wins no trick left, whatever is led and followed" if mine else ""
-    return ", and no order of play lets it win a trick any more" if mine else ""
+    return ", and no order of play lets {any} win a trick any more" if mine else ""

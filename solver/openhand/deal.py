@@ -161,20 +161,20 @@ class DealSolver:
                                        tuple(where[p] for p in r.pieces)) for r in rounds))
 
 
-def clear_by_model(dm: DealModel, mission: Mission, catalog, work: Work, assume: tuple = ()):
-    """Solve the deal model ``dm`` (of ``mission``'s board) within ``work``, under the literals
-    ``assume``: (CLEARABLE, its rounds, the placements of every piece it selects), or
-    (NOT_CLEARABLE or UNDECIDED, None, None). A selected set whose pieces cannot all lie on the
-    board (the model places only the scanning ones) is cut off and the model solved again."""
+def clear_by_model(dm: DealModel, mission: Mission, catalog, work: Work, fixed: tuple = (),
+                   params: dict | None = None):
+    """Solve the deal model ``dm`` (of ``mission``'s board) within ``work``, with the literals
+    ``fixed`` true (on a copy of the model: ``dm`` keeps none of them) and CP-SAT's ``params``
+    (DEAL_PARAMS by default): (CLEARABLE, its rounds, the placements of every piece it selects),
+    or (NOT_CLEARABLE or UNDECIDED, None, None). A selected set whose pieces cannot all lie on the
+    board (the model places only the scanning ones) is cut off, in ``dm`` too, and solved again."""
     while True:
         if work.left() <= 0:
             return UNDECIDED, None, None
         # the wall-clock limit only guards against a machine far too slow to matter
-        solver = tuned_solver(WALL_GUARD * work.left() + 1.0, params=DEAL_PARAMS)
+        solver = tuned_solver(WALL_GUARD * work.left() + 1.0, params=DEAL_PARAMS if params is None else params)
         solver.parameters.max_deterministic_time = work.left()
-        dm.model.clear_assumptions()
-        dm.model.add_assumptions(list(assume))
-        code = solve_model(solver, dm.model)
+        code = solve_model(solver, with_fixed(dm.model, fixed))
         work.spend(solver.deterministic_time)
         if code == cp_model.INFEASIBLE:
             return NOT_CLEARABLE, None, None
@@ -194,6 +194,16 @@ def clear_by_model(dm: DealModel, mission: Mission, catalog, work: Work, assume:
         if placements is not None:
             return CLEARABLE, rounds, placements
         dm.forbid_selection(set(selected))  # these pieces cannot all lie on the board: solve again
+
+
+def with_fixed(model: cp_model.CpModel, fixed: tuple) -> cp_model.CpModel:
+    """``model`` itself, or a copy of it with the literals ``fixed`` true (a copy, not assumptions:
+    CP-SAT simplifies a model with fixed literals far better than one solved under assumptions)."""
+    if not fixed:
+        return model
+    copy = model.clone()
+    copy.add_bool_and([copy.get_bool_var_from_proto_index(lit.index) for lit in fixed])
+    return copy
 
 
 def replay(mission, catalog, players: int, seed: int, plan: Plan | None, fallback, log: bool = False):

@@ -46,7 +46,7 @@ class DealModel:
     revealed already (the lead first); ``pending``, pieces selected and not placed yet (they come
     to the board whatever the cards do). ``puzzle=False`` leaves the puzzle out: a model of the
     card play and the selections alone. ``rules=True`` puts each seat's must-follow (per colour)
-    and its leading rule under a literal of its own (``follow``, ``leads``), to be assumed true,
+    and its leading rule under a literal of its own (``follow``, ``leads``), to be fixed true,
     or left out to ask what the cards could do without that rule."""
 
     def __init__(self, state: GameState, cand: Candidates | None, min_pieces: int | None = None,
@@ -247,7 +247,7 @@ class DealModel:
         self.skill_used = skill_used
 
     def rules(self, leave_out: tuple = ()) -> list:
-        """The rule literals to assume (``rules=True``), but those in ``leave_out``: ``("leads", seat)``,
+        """The rule literals to fix true (``rules=True``), but those in ``leave_out``: ``("leads", seat)``,
         ``("follow", seat, colour)`` or ``("follow", seat)`` (every colour)."""
         out = []
         for p, lit in self.leads.items():

@@ -10,8 +10,8 @@ whatever the cards do (the round is over for the cards: the player in charge lea
 the decision card's colour). The pieces on the board are the mission's pieces placed before
 play, so the answer is the same as from the start of a game with that board.
 
-Every question is CP-SAT under assumptions on one model per moment (one with the puzzle, one of
-the card play alone), budgeted in CP-SAT's deterministic time (``Work``): the same answers on any
+Every question is CP-SAT on one model per moment (one with the puzzle, one of the card play alone)
+with the question's literals fixed, budgeted in CP-SAT's deterministic time (``Work``): the same answers on any
 machine, however busy; a question not answered within the budget is ``None``, never a guess.
 """
 
@@ -27,9 +27,15 @@ from solver.game.actions import Phase
 from solver.game.resume import board_mission
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState
-from solver.openhand.deal import DEAL_PARAMS, WALL_GUARD, Work, clear_by_model
+from solver.openhand.deal import DEAL_PARAMS, UNDECIDED, WALL_GUARD, Work, clear_by_model, with_fixed
 from solver.openhand.model import DealModel, RoundChoice
 from solver.puzzle.cpsat import Candidates, candidate_placements, solve_model, tuned_solver
+
+# CP-SAT's parameters for a moment: no presolve, no LP relaxation (on the moments of the review's
+# lost games three times faster than the deal solver's DEAL_PARAMS, the same answers); a moment
+# they leave undecided within FIRST_WORK is asked again with DEAL_PARAMS (the hardest deals need them)
+MOMENT_PARAMS = {"linearization_level": 0, "cp_model_presolve": False}
+FIRST_WORK = 2.0
 
 
 @dataclass(frozen=True)
@@ -115,8 +121,13 @@ class MomentDeal:
                                                                           list[Placement] | None]:
         """Whether a clear is still possible (selecting none of ``without``): the answer, with a
         clear's rounds and placements when there is one."""
-        assume = (self._lit(self.full, ("none of", without)),) if without else ()
-        return clear_by_model(self.full, self.moment.mission, self.state.catalog, self.work, assume)
+        fixed = (self._lit(self.full, ("none of", without)),) if without else ()
+        first = Work(min(FIRST_WORK, self.work.left()))
+        answer = clear_by_model(self.full, self.moment.mission, self.state.catalog, first, fixed, MOMENT_PARAMS)
+        self.work.spend(first.used)
+        if answer[0] != UNDECIDED or self.work.left() <= 0:
+            return answer
+        return clear_by_model(self.full, self.moment.mission, self.state.catalog, self.work, fixed, DEAL_PARAMS)
 
     def can(self, *asks: tuple, leave_out: tuple = ()) -> bool | None:
         """Whether some order of play (with the card play's rules but ``leave_out``, see
@@ -127,14 +138,12 @@ class MomentDeal:
         dm = self.cards
         return self._feasible(dm, [self._lit(dm, a) for a in asks] + dm.rules(leave_out))
 
-    def _feasible(self, dm: DealModel, assume: list) -> bool | None:
+    def _feasible(self, dm: DealModel, fixed: list) -> bool | None:
         if self.work.left() <= 0:
             return None
-        solver = tuned_solver(WALL_GUARD * self.work.left() + 1.0, params=DEAL_PARAMS)
+        solver = tuned_solver(WALL_GUARD * self.work.left() + 1.0, params=MOMENT_PARAMS)
         solver.parameters.max_deterministic_time = self.work.left()
-        dm.model.clear_assumptions()
-        dm.model.add_assumptions(assume)
-        code = solve_model(solver, dm.model)
+        code = solve_model(solver, with_fixed(dm.model, tuple(fixed)))
         self.work.spend(solver.deterministic_time)
         if code == cp_model.INFEASIBLE:
             return False
@@ -143,7 +152,7 @@ class MomentDeal:
         return None
 
     def _lit(self, dm: DealModel, ask: tuple) -> cp_model.IntVar:
-        """A literal that, assumed, makes ``ask`` hold (made once per model and question)."""
+        """A literal that, fixed true, makes ``ask`` hold (made once per model and question)."""
         key = (id(dm), ask)
         if key in self._lits:
             return self._lits[key]
