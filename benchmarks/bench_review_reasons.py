@@ -2,25 +2,29 @@
 blunders, that only get the generic sentence (reason kind ``chance``), and the review's time.
 Usage:
 
-    python benchmarks/bench_review_reasons.py [--set main|other] [--workers 2] [--out DIR]
+    python benchmarks/bench_review_reasons.py [--set main|other] [--workers 2] [--out DIR] [--code DIR]
 
 The games: for each row (a campaign mission and a table size), the first game of
 ``game_seeds(SEED)`` that a table of heuristic players lost (``--set other``: other missions
 and another seed, to check what was not tuned on). Each is reviewed at the review's defaults,
 ``workers`` processes, once as a warm-up (compiled kernels, the libraries of its moments), then
-timed. The reviews are written to ``--out`` (JSON, one per game) for a closer look.
+timed: wall seconds, and CPU seconds (this process and its workers: what the review costs however
+busy the machine is). The reviews are written to ``--out`` (JSON, one per game) for a closer look.
+``--code DIR`` measures the review of another checkout (an earlier version) on the same games.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+CODE = Path(sys.argv[sys.argv.index("--code") + 1]) if "--code" in sys.argv else ROOT
+sys.path.insert(0, str(CODE))
 
 from solver.analysis.review import review_game  # noqa: E402
 from solver.game.engine import play_game  # noqa: E402
@@ -62,14 +66,17 @@ def main() -> None:
     ap.add_argument("--set", choices=sorted(SETS), default="main")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path("/tmp/kakapo-bench-reasons"))
+    ap.add_argument("--code", type=Path, default=ROOT, help="the checkout whose review is measured")
     args = ap.parse_args()
     catalog = load_catalog()
     args.out.mkdir(parents=True, exist_ok=True)
     seed, rows = SETS[args.set]
-    print("| game | rounds | lost_at | lost_by | its reasons | turned across it | mistakes+blunders | chance | s |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| game | rounds | lost_at | lost_by | its reasons | turned across it | mistakes+blunders | chance "
+          "| s | CPU s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     lost_chance = lost_total = bad_chance = bad_total = turned_chance = 0
-    seconds = []
+    seconds: list[float] = []
+    cpus: list[float] = []
     warm = False
     for name, players in rows:
         m = load_mission(bundled_mission(name), catalog)
@@ -81,32 +88,40 @@ def main() -> None:
         if not warm:
             review_game(log, m, catalog, 10.0, workers=args.workers)
             warm = True
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), _cpu()
         doc = review_game(log, m, catalog, 10.0, workers=args.workers).to_json()
-        wall = time.perf_counter() - t
+        wall, cpu = time.perf_counter() - t, _cpu() - cpu
         seconds.append(wall)
+        cpus.append(cpu)
         (args.out / f"{name}-{players}-{i}.review.json").write_text(json.dumps(doc, indent=1))
         lb = doc["lost_by"]
-        kinds = "-" if lb is None else ",".join(r["kind"] for r in lb["reasons"])
+        first = {"kind": "chance"}  # a losing decision without reasons (an earlier version): the generic sentence
+        kinds = "-" if lb is None else ",".join(r["kind"] for r in lb.get("reasons") or [first])
         across = lb is not None and turned(doc, lb["round"])
         if lb is not None:
             lost_total += 1
-            lost_chance += lb["reasons"][0]["kind"] == "chance"
+            lost_chance += (lb.get("reasons") or [first])[0]["kind"] == "chance"
         bad = [d for d in doc["decisions"] if d["class"] in ("mistake", "blunder")]
         chance = [d for d in bad if d["reasons"][0]["kind"] == "chance"]
         bad_total += len(bad)
         bad_chance += len(chance)
-        turned_chance += sum(turned(doc, d["round"]) for d in chance)
-        turned_chance += across and lb is not None and lb["reasons"][0]["kind"] == "chance" and \
-            not any(d["round"] == lb["round"] and d["played"] == lb["played"] for d in bad)
-        print(f"| {name}/{players} game {i} | {len(doc['rounds'])} | {doc['lost_at']} | "
-              f"{'-' if lb is None else 'r%d %s' % (lb['round'], lb['played'])} | {kinds} | "
-              f"{'yes' if across else 'no'} | {len(bad)} | {len(chance)} | {wall:.1f} |", flush=True)
+        explained = {(d["round"], d["seat"], d["played"]): d["reasons"] for d in bad}
+        if lb is not None:
+            explained[(lb["round"], lb["seat"], lb["played"])] = lb.get("reasons") or [first]
+        turned_chance += sum(turned(doc, k[0]) and r[0]["kind"] == "chance" for k, r in explained.items())
+        said = "-" if lb is None else f"r{lb['round']} {lb['played']}"
+        print(f"| {name}/{players} game {i} | {len(doc['rounds'])} | {doc['lost_at']} | {said} | {kinds} | "
+              f"{'yes' if across else 'no'} | {len(bad)} | {len(chance)} | {wall:.1f} | {cpu:.1f} |", flush=True)
     print(f"\nlosing decisions explained by the generic sentence: {lost_chance} of {lost_total}; mistakes and "
-          f"blunders: {bad_chance} of {bad_total} ({100 * bad_chance / max(1, bad_total):.0f} %); of those, "
-          f"across a turn of the open-hand verdict: {turned_chance}; review median "
-          f"{sorted(seconds)[len(seconds) // 2]:.1f} s, mean {sum(seconds) / max(1, len(seconds)):.1f} s "
-          f"({args.workers} workers)")
+          f"blunders: {bad_chance} of {bad_total} ({100 * bad_chance / max(1, bad_total):.0f} %); the generic "
+          f"sentence across a turn of the open-hand verdict: {turned_chance}; review median "
+          f"{sorted(seconds)[len(seconds) // 2]:.1f} s, mean {sum(seconds) / max(1, len(seconds)):.1f} s wall, "
+          f"{sum(cpus):.1f} s CPU in all ({args.workers} workers)")
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its ended workers."""
+    return time.process_time() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from solver.core.board import all_positions
 from solver.core.cards import Card
 from solver.core.rules import Placement
-from solver.game.actions import Action, ActionKind
+from solver.game.actions import Action, ActionKind, Phase
 from solver.game.state import GameState, decision_card
 
 USED = 0.5  # a piece, trick or bird at least this share of the clears after the better choice had
@@ -43,6 +43,10 @@ def continued(state: GameState, moves: list[Action], cleared: bool) -> Continued
     board = state.board.copy()
     pieces: dict[Card, Placement] = {}
     tricks = set()
+    if state.phase in (Phase.SELECT, Phase.PLACE):  # this round's trick is won already
+        assert state.decision is not None
+        tricks.add((rnd, state.in_charge))
+        trump, rnd, trick = state.decision.colour, rnd + 1, []
     per_trick = state.spec.reveals_per_round
     for a in moves:
         if a.kind == ActionKind.REVEAL and a.card is not None:
