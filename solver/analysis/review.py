@@ -464,7 +464,8 @@ def _open_hands_and_turn(over: bool, cleared: bool, starts: list[GameState], cat
     """The open-hand answers (``_open_hand_answers``) and, where a round's start was clearable and
     its end was not (the next round's start, or the game's end), the move of that round that lost
     the deal (``review_deal.find_turn``): a function of the game alone, for a worker too."""
-    decided = _open_hand_answers(over, cleared, starts, catalog, players, time_limit)
+    plans: dict = {}
+    decided = _open_hand_answers(over, cleared, starts, catalog, players, time_limit, plans)
     if cleared:
         return decided, None
     n = len(moves)
@@ -473,11 +474,12 @@ def _open_hands_and_turn(over: bool, cleared: bool, starts: list[GameState], cat
     lost = yes if no == yes + 1 or (over and yes == n) else 0
     if not 1 <= lost <= n:
         return decided, None
-    return decided, find_turn(starts[lost - 1], moves[lost - 1], sum(len(m) for m in moves[:lost - 1]))
+    return decided, find_turn(starts[lost - 1], moves[lost - 1], sum(len(m) for m in moves[:lost - 1]),
+                              plans.get(lost))
 
 
 def _open_hand_answers(over: bool, cleared: bool, starts: list[GameState], catalog, players: int,
-                       time_limit: float) -> dict[int, tuple[str, str]]:
+                       time_limit: float, plans: dict | None = None) -> dict[int, tuple[str, str]]:
     """The rounds the open-hand yardstick decides, by bisection over the monotone answers (module
     docstring): round -> (answer, how). A function of the game alone (every budget is counted in
     work), so the review may decide it on a worker while its continuations are played."""
@@ -490,6 +492,8 @@ def _open_hand_answers(over: bool, cleared: bool, starts: list[GameState], catal
         mission, start = from_moment(starts[r - 1])
         answer = DealSolver(mission, catalog, players, time_limit).decide_state(start)
         decided[r] = (answer.result, f"{answer.how}, {answer.seconds:.1f} s")
+        if plans is not None and answer.plan is not None:
+            plans[r] = answer.plan  # a clear from the round's start
         return answer.result
 
     def between(lo: int, hi: int) -> None:  # lo clearable (or 0), hi not clearable (or n + 1)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from solver.analysis.review_deal import card_named
 from solver.core.board import all_positions
 from solver.core.cards import Card
 from solver.core.rules import Placement
@@ -114,7 +115,7 @@ def continuation_reason(cont, state: GameState, played: Action, best: Action, pl
     out: dict = {"kind": "continuations", "bird": bird, "cells": cells, "text": text}
     if isinstance(what, Card):
         out["pieces"] = [{"piece": str(what), "cells": cells}]
-        out["cards"] = [{"card": str(what), "seat": _holder(state, what), "where": _where(state, what)}]
+        out["cards"] = [card_named(what, _holder(state, what), _where(state, what), who)]
     return out
 
 

@@ -36,9 +36,13 @@ from solver.core.cards import Card, Colour
 from solver.core.codes import Skill
 from solver.core.rules import Placement, grow, mask_of
 from solver.game.actions import Action, ActionKind
-from solver.game.state import GameState
+from solver.game.arrays import build_arrays
+from solver.game.planner import planner_library
+from solver.game.state import GameState, decision_card
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, Work
 from solver.openhand.moment import MomentDeal
+from solver.openhand.plan import Plan
+from solver.openhand.witness import LEVEL1_ROLLOUTS, witness_moves
 from solver.puzzle.cpsat import Candidates
 
 TURN_WORK = 20.0  # a moment's exact answer, in CP-SAT's deterministic seconds
@@ -71,6 +75,8 @@ class Needed:
     never_lead: bool = False  # ... and none of them leads any round after the move's
     follow: tuple[tuple[int, Colour], ...] = ()  # (seat, colour): without that seat's duty to follow, it could
     beaten: bool = False  # no rule of the card play in the way: whatever is led and followed, it wins nothing
+    rounds: tuple[int, ...] = ()  # the rounds its card could win without the rule in the way
+    leaders: tuple[int, ...] = ()  # the seats that can still lead a round (where the lead is in the way)
     sources: tuple[tuple[Card, int], ...] = ()  # Buddy: (card, holder) a skill turns into it, none can win a trick
     counters: int = 0  # skill counters left after the move
 
@@ -96,32 +102,55 @@ class DealTurn:
     outranks: tuple[Card, ...] = ()  # cards revealed before in the trick that the card revealed outranks
 
 
-def find_turn(begin: GameState, moves: list[Action], first: int) -> DealTurn | None:
+@dataclass
+class Clear:
+    """A clear from a moment: the new pieces it selects, where it puts them, how it wins them."""
+
+    pieces: list[Card]
+    where: dict[Card, Placement]
+    won: dict[Card, Won]
+
+
+def find_turn(begin: GameState, moves: list[Action], first: int, plan: Plan | None = None) -> DealTurn | None:
     """The move among ``moves`` (played from ``begin``, a moment that can be cleared, to a moment
     that cannot: the next round's start or the game's end; ``first`` the index of the first of
     them among the game's moves) before which the deal could be cleared and after which it could
-    not, with what it made impossible; None where the model does not decide it within the budget."""
+    not, with what it made impossible; None where the model does not decide it within the budget.
+    A moment is first given to the open-hand rollouts (``openhand/witness.py``: a clear they find
+    is a clear), then to the exact model; ``plan``, a clear from ``begin`` known already (the deal
+    solver's, from the round's start)."""
     states = [begin.clone()]
     for a in moves:
         s = states[-1].clone()
         s.apply(a)
         states.append(s)
     deals: dict[int, MomentDeal] = {}
-    answers: dict[int, tuple] = {}
+    answers: dict[int, tuple[str, Clear | None]] = {}
     cands: dict[int, Candidates] = {}  # the puzzle's placements, once per board (a round's cards share one)
+    arrays: list = []
+    if plan is not None:
+        answers[0] = (CLEARABLE, _from_plan(begin, plan))
 
     def deal(i: int) -> MomentDeal:
         s = states[i]
-        deals[i] = d = MomentDeal(s, Work(TURN_WORK), cands.get(s.board.occupied))
-        cands[s.board.occupied] = d.cand
-        return d
+        if i not in deals:
+            deals[i] = MomentDeal(s, Work(TURN_WORK), cands.get(s.board.occupied))
+            cands[s.board.occupied] = deals[i].cand
+        return deals[i]
 
     def decide(i: int) -> str:
         s = states[i]
         if s.is_over():
             return CLEARABLE if s.result() == "cleared" else NOT_CLEARABLE
         if i not in answers:
-            answers[i] = deal(i).clears()
+            if not arrays:
+                arrays.append(build_arrays(s.mission, s.catalog, planner_library(s.mission, s.catalog)))
+            found = _rollouts(s, arrays[0])
+            if found is not None:
+                answers[i] = (CLEARABLE, found)
+            else:
+                result, rounds, placements = deal(i).clears()
+                answers[i] = (result, None if rounds is None else _from_model(deal(i), rounds, placements or []))
         return answers[i][0]
 
     lo, hi = 0, len(moves)
@@ -129,8 +158,9 @@ def find_turn(begin: GameState, moves: list[Action], first: int) -> DealTurn | N
         return None
     tried: list[int] = []
     while hi - lo > 1:
-        # the lead and the last move first: most deals are lost by one or the other
-        i = lo + 1 if not tried else hi - 1 if len(tried) == 1 else (lo + hi) // 2
+        # the last move and the lead first: most deals are lost by one or the other (and a moment
+        # that cannot be cleared is proven so far sooner than one that can is cleared)
+        i = hi - 1 if not tried else lo + 1 if len(tried) == 1 else (lo + hi) // 2
         tried.append(i)
         answer = decide(i)
         if answer == CLEARABLE:
@@ -139,11 +169,10 @@ def find_turn(begin: GameState, moves: list[Action], first: int) -> DealTurn | N
             hi = i
         else:
             return None
-    if lo not in answers:
-        answers[lo] = deal(lo).clears()
-    result, rounds, placements = answers[lo]
-    if result != CLEARABLE:
+    if decide(lo) != CLEARABLE:
         return None
+    clear = answers[lo][1]
+    assert clear is not None
     before, after, action = states[lo], states[lo + 1], moves[lo]
     turn = DealTurn(first + lo, before.round, before.current_player(), action, ended=after.is_over(),
                     led=action.kind == ActionKind.REVEAL and not before.trick,
@@ -151,10 +180,53 @@ def find_turn(begin: GameState, moves: list[Action], first: int) -> DealTurn | N
     if action.kind == ActionKind.REVEAL and action.card is not None:
         turn.outranks = tuple(c for _, c in before.trick if _outranks(action.card, c, before.trump))
     why = Work(WHY_WORK)
-    b = deals[lo]
+    b = deal(lo)
     b.work = why
-    _explain(turn, b, rounds or [], placements or [], after, why)
+    _explain(turn, b, clear, after, why)
     return turn
+
+
+def _rollouts(state: GameState, arrays) -> Clear | None:
+    """A clear from ``state`` that the open-hand rollouts find (level 1), replayed by the rules."""
+    moves = witness_moves(state, arrays, 1, LEVEL1_ROLLOUTS)
+    if moves is None:
+        return None
+    game = state.clone()
+    for code in moves[len(state.moves):]:
+        game.apply(Action.from_code(code))
+    if game.result() != "cleared":
+        raise AssertionError("the open-hand rollouts' witness does not replay: a twin differs")
+    clear = Clear([], {}, {})
+    for r in game.history[state.round - 1:]:
+        for p in r.placements:
+            if p.card not in state.board.pieces:
+                clear.pieces.append(p.card)
+                clear.where[p.card] = p
+                clear.won[p.card] = Won(r.round, r.in_charge, r.decision, r.skill)
+    return clear
+
+
+def _from_plan(state: GameState, plan: Plan) -> Clear:
+    """The clear of the deal solver's plan from ``state``, a round's start."""
+    clear = Clear([], {}, {})
+    trump = state.trump
+    for k, r in enumerate(plan.rounds):
+        seat, decision = decision_card(list(r.plays), trump)
+        trump = decision.colour
+        for p in r.placements:
+            clear.pieces.append(p.card)
+            clear.where[p.card] = p
+            clear.won[p.card] = Won(state.round + k, seat, decision, r.skill)
+    return clear
+
+
+def _from_model(b: MomentDeal, rounds, placements: list[Placement]) -> Clear:
+    holder = b.full.holder
+    won = {}
+    for r, choice in enumerate(rounds):
+        for p in choice.pieces:
+            won[p] = Won(b.round_of(r), holder[choice.decision], choice.decision, choice.skill)
+    return Clear(list(b.moment.pending) + [p for r in rounds for p in r.pieces], {p.card: p for p in placements}, won)
 
 
 def _outranks(card: Card, other: Card, trump: Colour) -> bool:
@@ -164,16 +236,15 @@ def _outranks(card: Card, other: Card, trump: Colour) -> bool:
     return card.colour == trump
 
 
-def _explain(turn: DealTurn, b: MomentDeal, rounds, placements: list[Placement], after: GameState,
-             work: Work) -> None:
-    where = {p.card: p for p in placements}
+def _explain(turn: DealTurn, b: MomentDeal, clear: Clear, after: GameState, work: Work) -> None:
+    where, won = dict(clear.where), dict(clear.won)
     action = turn.action
     if action.kind == ActionKind.PLACE and action.card is not None:
         turn.placed = placed = after.board.pieces.get(action.card)
         if action.card in where and placed is not None:
             instead = where[action.card]
             turn.instead = instead.cell_names()
-            turn.beside = tuple(b.letter for b in after.mission.birds if b.ring & mask_of(instead.cells))
+            turn.beside = tuple(bird.letter for bird in after.mission.birds if bird.ring & mask_of(instead.cells))
             mine = mask_of(placed.cells)
             turn.in_the_way = tuple(q for q, pl in where.items() if q != placed.card and (
                 mask_of(pl.cells) & mine or (q.colour == placed.card.colour and grow(mask_of(pl.cells)) & mine)))
@@ -181,8 +252,7 @@ def _explain(turn: DealTurn, b: MomentDeal, rounds, placements: list[Placement],
         return
     a = MomentDeal(after, work)
     on_board = set(after.board.pieces)
-    won = _won(b, rounds)
-    witness = [p for p in _selected(b, rounds) if p not in on_board]
+    witness = [p for p in clear.pieces if p not in on_board]
     cannot: list[Card] = []
     for _ in range(WITNESSES):
         new = [p for p in witness if p not in cannot and a.can(("all of", frozenset([p]))) is False]
@@ -194,9 +264,10 @@ def _explain(turn: DealTurn, b: MomentDeal, rounds, placements: list[Placement],
             if result == NOT_CLEARABLE:
                 _needed(turn, b, a, cannot, where, won, after)
             return
-        where = {**{p.card: p for p in placements2 or []}, **where}
-        won = {**_won(b, rounds2 or []), **won}
-        witness = [p for p in _selected(b, rounds2 or []) if p not in on_board]
+        other = _from_model(b, rounds2 or [], placements2 or [])
+        where = {**other.where, **where}
+        won = {**other.won, **won}
+        witness = [p for p in other.pieces if p not in on_board]
     if not cannot and witness and a.can(("all of", frozenset(witness))) is False:
         fewest = list(witness)
         for p in list(fewest):  # the fewest of them that cannot all be selected
@@ -245,24 +316,16 @@ def _card_fate(n: Needed, a: MomentDeal, after: GameState) -> None:
         if not n.lead and not n.follow:
             every = tuple(("leads", s) for s in seats) + tuple(("follow", s) for s in seats)
             n.beaten = a.can(("wins", card), leave_out=every) is False
+        rule = tuple(("leads", s) for s in n.lead) if n.lead else tuple(("follow", s, k) for s, k in n.follow)
+        if rule:  # the rounds it could win without that rule
+            n.rounds = tuple(a.round_of(r) for r in range(a.rounds) if a.can(("wins", card, r), leave_out=rule))
+        if n.lead:
+            n.leaders = tuple(s for s in seats if a.can(("leads", s)))
     if after.skills_left > 0 and Skill.WILD_COLOR in after.spec.skill_kinds:
         near = [Card(k, card.value) for k in Colour if k != card.colour]
         near += [Card(card.colour, v) for v in (card.value - 1, card.value + 1) if 1 <= v <= 8]
         held = [(c, seat) for c in near for seat, h in enumerate(after.hands) if c in h]
         n.sources = tuple((c, seat) for c, seat in held if a.can(("wins", c)) is False)
-
-
-def _selected(b: MomentDeal, rounds) -> list[Card]:
-    return list(b.moment.pending) + [p for r in rounds for p in r.pieces]
-
-
-def _won(b: MomentDeal, rounds) -> dict[Card, Won]:
-    holder = b.full.holder
-    out = {}
-    for r, choice in enumerate(rounds):
-        for p in choice.pieces:
-            out[p] = Won(b.round_of(r), holder[choice.decision], choice.decision, choice.skill)
-    return out
 
 
 # ---------------------------------------------------------------- in words
@@ -306,7 +369,7 @@ def deal_reason(turn: DealTurn, who, played: str) -> dict | None:
         for n in ns:
             pieces.append({"piece": str(n.piece), "cells": n.cells})
             seat = n.holder if n.holder is not None else n.spent[1] if n.spent else None
-            named = [_card(n.piece, seat, _where(n), who)] + [_card(c, s, "hand", who) for c, s in n.sources]
+            named = [card_named(n.piece, seat, _where(n), who)] + [card_named(c, s, "hand", who) for c, s in n.sources]
             cards += [x for x in named if x["card"] not in {y["card"] for y in cards}]
         cells = sorted({c for n in ns for c in n.cells})
     elif turn.together:
@@ -335,7 +398,8 @@ def deal_reason(turn: DealTurn, who, played: str) -> dict | None:
     return {"kind": "deal", "bird": bird, "cells": cells, "text": text, "cards": cards, "pieces": pieces}
 
 
-def _card(card: Card, seat: int | None, where: str, who) -> dict:
+def card_named(card: Card, seat: int | None, where: str, who) -> dict:
+    """A card a reason names, with where it is and who held it, in words."""
     held = {"hand": f"in {who(seat, True)} hand" if seat is not None else "in a hand",
             "played": f"revealed by {who(seat)}" if seat is not None else "revealed",
             "out": "out of the game"}[where]
@@ -395,20 +459,32 @@ def _fate(n: Needed, turn: DealTurn, who, it: str) -> str:
     return out
 
 
+def _rounds(rounds: tuple[int, ...]) -> str:
+    """Rounds in words: "round 9", "round 7 or 9", "a round from 5 to 9"; "a trick" for none."""
+    if not rounds:
+        return "a trick"
+    if len(rounds) >= 3 and list(rounds) == list(range(rounds[0], rounds[-1] + 1)):
+        return f"a round from {rounds[0]} to {rounds[-1]}"
+    return "round " + listed([str(r) for r in rounds], "or")
+
+
 def _rules(n: Needed, who, mine: bool) -> str:
     """The rule of the card play in the way of the piece's card (the model asked without it)."""
+    win = _rounds(n.rounds)
     if n.lead:
         seats = listed([who(s) for s in n.lead], "or")
         never = {1: f"{who(n.lead[0])} never leads", 2: "neither leads"}.get(len(n.lead), "none of them leads")
         tail = f", and {never} again" if n.never_lead else ", and no order of play gives the lead when it would"
-        return f" and could win a trick only if {seats} had the lead" + tail
+        if n.leaders and n.never_lead:
+            tail += f": only {listed([who(s) for s in n.leaders], 'or')} can"
+        return f" and could win {win} only if {seats} had the lead" + tail
     if n.follow:
         by_colour: dict[Colour, list[int]] = {}
         for s, k in n.follow:
             by_colour.setdefault(k, []).append(s)
         duties = listed([f"{listed([who(s) for s in seats], 'or')} did not have to follow {k}"
                          for k, seats in by_colour.items()], "or")
-        return (" and could win a trick only if " if mine else ": it could only if ") + duties
+        return (f" and could win {win} only if " if mine else f": it could win {win} only if ") + duties
     if n.beaten:
         return " and wins no trick left, whatever is led and followed" if mine else ""
     return ", and no order of play lets {any} win a trick any more" if mine else ""

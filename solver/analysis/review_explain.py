@@ -4,7 +4,7 @@ decision, ``[{"kind", "bird", "cells", "text"}]`` (a reason about cards or piece
 
 1. ``deal``: the move lost the deal with every hand open (``review_deal``, from the exact model of
    the deal before and after it): what no order of play can do any more; after what the move did
-   to a bird, where it spoiled one (``review_reasons``);
+   to a bird, where it spoiled one, and before what else the puzzle says (``review_reasons``);
 2. what the move made impossible or harder on the board or in the puzzle (``review_reasons``);
 3. ``continuations``: the deal stays clearable, and the careful table's continuations after the
    better choice used a piece, a trick or a bird that they get far less often after the move
@@ -40,9 +40,9 @@ def explain(decisions: list[Decision], catalog, players: int, cont, turn: DealTu
         board = puzzle_reasons(Puzzle(catalog, players), d.state, d.played_action)
         if turn is not None and len(d.state.moves) == turn.move:
             lost = deal_reason(turn, who, d.played)
-            if lost is not None:
+            if lost is not None:  # after a bird the move spoiled, before what else the puzzle says
                 birds = [r for r in board if r["kind"] in BIRD_KINDS]
-                return [*birds, lost] if birds else [lost]
+                return [*birds, lost, *(r for r in board if r not in birds)]
         if board:
             return board
         if d.best_action is not None and d.best_action != d.played_action:

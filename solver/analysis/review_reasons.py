@@ -1,13 +1,14 @@
-"""Why a costly decision cost what it did, in words: what the move made impossible or harder,
-from the exact puzzle before and after it (the reasons `kakapo solve` proves, asked of the game's
-moment). A review knows every hand once the game is over, so the puzzle at a moment is exact:
+"""What a costly decision made impossible or harder on the board and in the puzzle, from the exact
+puzzle before and after it (the reasons `kakapo solve` proves, asked of the game's moment). A
+review knows every hand once the game is over; the puzzle at a moment is:
 
 - the board as it stands (the pieces on it placed before play) with the rounds and skill counters
   left;
 - the pieces that can still come to the board: those whose card is still in a hand or on the
-  table (any such card may yet win a trick), with, while skill counters are left, the pieces a
-  skill reaches from them (another colour of the same value, one value up or down in the same
-  colour), and the pieces selected but not placed yet; every other piece is out of reach.
+  table (as if any such card could yet win a trick: who holds it, who must follow and who leads
+  are the exact deal's questions, ``review_deal``), with, while skill counters are left, the
+  pieces a skill reaches from them (another colour of the same value, one value up or down in the
+  same colour), and the pieces selected but not placed yet; every other piece is out of reach.
 
 Compared before and after the move, in this order, the first that applies:
 1. a bird that could be scanned before and cannot after (its coloured side covered by another
@@ -16,7 +17,8 @@ Compared before and after the move, in this order, the first that applies:
 3. the puzzle itself: no set of the pieces within reach clears it any more, or it needs more new
    pieces than the rounds left can bring, or more than before;
 4. the cards: a piece a clear needed can no longer be won;
-5. else nothing became impossible: the move made a clear less likely, as the continuations measure.
+5. else nothing (``puzzle_reasons``); ``reasons`` then says the generic sentence (``chance``), and
+   the review first asks the exact deal and the continuations (``review_explain``).
 """
 
 from __future__ import annotations
