@@ -63,6 +63,22 @@ def test_a_rounds_start_is_decided_as_the_deal_solver_decides_it(catalog):
     assert direct == NOT_CLEARABLE  # round 8 was clearable: the pair says something
 
 
+def test_a_cleared_game_is_clearable_from_every_moment_of_its_last_round(catalog):
+    """The game is the witness: mid-trick, selecting, and placing its last pieces (no round left)."""
+    log = read_log(CARDS.parent / "b03-greedy-2.jsonl")
+    m = mission_of(log.mission, catalog)
+    final = replay(log, m, catalog)
+    assert final.result() == "cleared"
+    s = start_of_log(log, m, catalog)
+    phases = set()
+    for a in final.moves:
+        if s.round == final.round:
+            phases.add(s.phase)
+            assert MomentDeal(s, Work(10.0)).clears()[0] == CLEARABLE, (s.phase, s.trick)
+        s.apply(a)
+    assert phases == {Phase.REVEAL, Phase.SELECT, Phase.PLACE}
+
+
 @pytest.mark.parametrize("name,rnd", [("p11-4-lead", 8), ("b19-2-select", 7)])
 def test_who_can_win_the_trick_is_every_play_of_it(catalog, name, rnd):
     """In the middle of a trick, the cards that some legal end of it lets win are the model's
@@ -95,7 +111,7 @@ def test_who_can_win_the_trick_is_every_play_of_it(catalog, name, rnd):
 GOLDEN = [
     ("p09-3-spent", 7, "red-1",
      ["player 1 led red-1 in round 7", "red-1, which every clear needed, can no longer be won",
-      "it cannot win this trick", "player 2 did not have to follow red"], ["h3"], ("red-1", 1, "played")),
+      "it cannot win this trick: player 2 must follow red"], ["h3"], ("red-1", 1, "played")),
     ("p11-4-lead", 8, "green-1",
      ["player 1 led green-1 in round 8", "red-5, which every clear needed, can no longer be won",
       "in player 2's hand", "could win round 9 only if player 0 or player 2 had the lead, and neither leads again: "

@@ -425,7 +425,7 @@ def _fates(ns: list[Needed], turn: DealTurn, who) -> list[str]:
     for words, pieces in said.items():
         it = listed([str(p) for p in pieces]) if several else "it"
         out.append(words.replace("{it}", it).replace("{is}", "are" if len(pieces) > 1 else "is")
-                   .replace("{any}", "any of them" if len(pieces) > 1 else "it"))
+                   .replace("{any}", {1: "it", 2: "either"}.get(len(pieces), "any of them")))
     return out
 
 
@@ -437,7 +437,8 @@ def _fate(n: Needed, turn: DealTurn, who, it: str) -> str:
         rnd, seat = n.spent
         if turn.action.kind == ActionKind.REVEAL and turn.action.card == p:
             out = f"{it} cannot win this trick"
-            out += f" ({_rules(n, who, mine=False)[2:]})" if (n.lead or n.follow) else ""
+            if n.follow:  # without that duty it could win: the duty is what stops it
+                out += ": " + listed([f"{who(s)} must follow {k}" for s, k in n.follow])
         elif turn.action.kind == ActionKind.SELECT and rnd == turn.round:
             out = f"{who(seat)} revealed {p} in this round, so only this round's selection could take it"
         elif rnd == turn.round and p in turn.outranks:

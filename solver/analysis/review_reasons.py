@@ -4,8 +4,8 @@ review knows every hand once the game is over; the puzzle at a moment is:
 
 - the board as it stands (the pieces on it placed before play) with the rounds and skill counters
   left;
-- the pieces that can still come to the board: those whose card is still in a hand or on the
-  table (as if any such card could yet win a trick: who holds it, who must follow and who leads
+- the pieces that can still come to the board: those whose card is still in a hand or in the
+  trick being played (as if any such card could yet win a trick: who holds it, who must follow and who leads
   are the exact deal's questions, ``review_deal``), with, while skill counters are left, the
   pieces a skill reaches from them (another colour of the same value, one value up or down in the
   same colour), and the pieces selected but not placed yet; every other piece is out of reach.
@@ -40,7 +40,9 @@ SOLVE_SECONDS = 20.0  # a wall-clock net under it
 
 def within_reach(state: GameState) -> set[Card]:
     """The pieces that can still come to the board from this moment (the module docstring)."""
-    held = {c for h in state.hands for c in h} | {c for _, c in state.trick}
+    # the cards on the table can still win only while the trick is being played (after it, the
+    # selection's pieces are the ones it gives)
+    held = {c for h in state.hands for c in h} | ({c for _, c in state.trick} if state.phase == Phase.REVEAL else set())
     reach = set(held)
     if state.skills_left > 0:
         for c in held:
