@@ -23,9 +23,9 @@ What it made impossible, each claim an answer of the model:
 - a placement: the pieces the cards can still win no longer clear with it where it went; where
   the clear found before the move put it instead.
 
-Budgets are CP-SAT's deterministic time (the same answers on any machine): a moment the model does
-not decide within TURN_WORK leaves the move unknown, and a question not answered within WHY_WORK
-is not said.
+Budgets are CP-SAT's deterministic time (the same answers on any machine): moments the model does
+not decide within TURN_WORK (all of them together) leave the move unknown, and a question not
+answered within WHY_WORK (all of them together) is not said.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from solver.openhand.plan import Plan
 from solver.openhand.witness import LEVEL1_ROLLOUTS, witness_moves
 from solver.puzzle.cpsat import Candidates
 
-TURN_WORK = 20.0  # a moment's exact answer, in CP-SAT's deterministic seconds
-WHY_WORK = 20.0  # every question of why after that, together
+TURN_WORK = 20.0  # the moments' exact answers, together, in CP-SAT's deterministic seconds
+WHY_WORK = 10.0  # every question of why after that, together
 WITNESSES = 4  # clears before the move asked for the pieces they need, at most
 
 
@@ -128,13 +128,14 @@ def find_turn(begin: GameState, moves: list[Action], first: int, plan: Plan | No
     answers: dict[int, tuple[str, Clear | None]] = {}
     cands: dict[int, Candidates] = {}  # the puzzle's placements, once per board (a round's cards share one)
     arrays: list = []
+    work = Work(TURN_WORK)
     if plan is not None:
         answers[0] = (CLEARABLE, _from_plan(begin, plan))
 
     def deal(i: int) -> MomentDeal:
         s = states[i]
         if i not in deals:
-            deals[i] = MomentDeal(s, Work(TURN_WORK), cands.get(s.board.occupied))
+            deals[i] = MomentDeal(s, work, cands.get(s.board.occupied))
             cands[s.board.occupied] = deals[i].cand
         return deals[i]
 
