@@ -54,7 +54,7 @@ def words(seat: int, possessive: bool = False) -> str:
 # ---------------------------------------------------------------- the exact model from any moment
 def test_a_rounds_start_is_decided_as_the_deal_solver_decides_it(catalog):
     """From the start of a round the moment's model is the deal solver's model of that moment."""
-    log, m, final, _ = game("p11-4-lead", catalog)
+    log, m, _, _ = game("p11-4-lead", catalog)
     for rnd in (8, 9):
         start = replay(log, m, catalog, rnd)
         mission, s = from_moment(start)
@@ -92,9 +92,9 @@ def test_who_can_win_the_trick_is_every_play_of_it(catalog, name, rnd):
             winners = set()
             order = s.spec.play_order(s.leader)[len(s.trick):]
 
-            def play(i, trick, hands, free=free, order=order, winners=winners):
+            def play(i, trick, hands, free=free, order=order, winners=winners, trump=s.trump):
                 if i == len(order):
-                    winners.add(decision_card(trick, s.trump)[1])
+                    winners.add(decision_card(trick, trump)[1])
                     return
                 seat = order[i]
                 lead = trick[0][1].colour if trick else None
@@ -171,7 +171,8 @@ def test_a_review_says_the_deal_was_lost_in_the_cards_and_never_falls_back_acros
     lb = doc["lost_by"]
     assert lb is not None and lb["reasons"][0]["kind"] == "deal" and lb["reasons"][0]["text"] in lb["why"]
     verdicts = [r["open_hand"] for r in doc["rounds"]] + [NOT_CLEARABLE]
-    turned = {r for r in range(1, len(doc["rounds"]) + 1) if (verdicts[r - 1], verdicts[r]) == (CLEARABLE, NOT_CLEARABLE)}
+    turned = {r for r in range(1, len(doc["rounds"]) + 1)
+              if (verdicts[r - 1], verdicts[r]) == (CLEARABLE, NOT_CLEARABLE)}
     assert turned
     for d in doc["decisions"]:
         if d.get("reasons") and d["round"] in turned:
@@ -254,3 +255,21 @@ def test_the_continuations_reason_counts_what_the_continuations_did(catalog):
     assert f" in {counts[0]} of 12 continuations" in reason["text"] and f"against {counts[1]} of 12 " in reason["text"]
     assert counts[1] - counts[0] >= 3
     assert reason["text"].startswith("after it, ")  # a placement: said once, in the decision
+
+
+def test_with_nothing_narrower_proven_the_reason_says_what_the_clear_before_did():
+    from solver.analysis.review_deal import DealTurn, Won
+    from solver.core.codes import Skill
+    from solver.game.actions import Action
+
+    turn = DealTurn(40, 8, 1, Action.reveal(C("green-1")), led=True,
+                    clear_before=[(C("red-5"), Won(9, 2, C("red-5"), Skill.NONE), ["f11", "f12"]),
+                                  (C("purple-6"), Won(8, 0, C("yellow-6"), Skill.WILD_COLOR), ["c4", "d5"])])
+    reason = deal_reason(turn, words, "green-1")
+    assert reason is not None and reason["kind"] == "deal"
+    assert reason["text"] == (
+        "after player 1 led green-1 in round 8, no order of play of the cards left clears the deal; the clear found "
+        "before it took red-5 in round 9 (player 2's red-5 winning the trick) and purple-6 in round 8 (player 0's "
+        "yellow-6 winning the trick, with wild colour)")
+    assert reason["cells"] == ["c4", "d5", "f11", "f12"]
+    assert [p["piece"] for p in reason["pieces"]] == ["red-5", "purple-6"]

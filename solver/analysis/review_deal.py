@@ -97,6 +97,7 @@ class DealTurn:
     beside: tuple[str, ...] = ()  # ... next to these birds
     in_the_way: tuple[Card, ...] = ()  # pieces of that clear whose cells the piece placed takes or touches
     ended: bool = False  # the game ended with the move
+    clear_before: list[tuple[Card, Won | None, list[str]]] = field(default_factory=list)  # the clear found before
     led: bool = False  # the move was a round's first card
     buddy: bool = False  # a game with the skills that turn one card's piece into another
     outranks: tuple[Card, ...] = ()  # cards revealed before in the trick that the card revealed outranks
@@ -183,6 +184,8 @@ def find_turn(begin: GameState, moves: list[Action], first: int, plan: Plan | No
     why = Work(WHY_WORK)
     b = deal(lo)
     b.work = why
+    turn.clear_before = [(p, clear.won.get(p), clear.where[p].cell_names() if p in clear.where else [])
+                         for p in clear.pieces]
     _explain(turn, b, clear, after, why)
     return turn
 
@@ -394,6 +397,13 @@ def deal_reason(turn: DealTurn, who, played: str) -> dict | None:
         pieces = [{"piece": str(p), "cells": turn.instead or []}]
         cells = list(turn.instead or [])
         bird = turn.beside[0] if len(turn.beside) == 1 else None
+    elif turn.clear_before:  # nothing narrower proven: what the clear found before it did
+        took = [f"{p} in round {w.round} ({who(w.seat, True)} {w.card} winning the trick{SKILL_WORDS.get(w.skill, '')})"
+                if w is not None else f"{p}" for p, w, _ in turn.clear_before]
+        text = opening + (": the game ended with it" if turn.ended else "") + \
+            f"; the clear found before it took {listed(took)}"
+        pieces = [{"piece": str(p), "cells": c} for p, _, c in turn.clear_before]
+        cells = sorted({x for _, _, c in turn.clear_before for x in c})
     else:
         return None
     return {"kind": "deal", "bird": bird, "cells": cells, "text": text, "cards": cards, "pieces": pieces}
