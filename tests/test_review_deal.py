@@ -164,19 +164,24 @@ def test_the_move_that_lost_the_deal_and_what_no_order_of_play_can_do_after_it(c
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["p11-4-lead", "p09-3-spent"])
-def test_a_review_says_the_deal_was_lost_in_the_cards_and_never_falls_back_across_the_loss(catalog, name):
+@pytest.mark.parametrize("name,rnd,played", [("p11-4-lead", 8, "green-1"), ("p09-3-spent", 7, "red-1")])
+def test_a_review_says_the_deal_was_lost_in_the_cards_and_never_falls_back_across_the_loss(catalog, name, rnd,
+                                                                                            played):
     log, m, _, _ = game(name, catalog)
     doc = review_game(log, m, catalog, 10.0, samples=1, playouts=6).to_json()
-    lb = doc["lost_by"]
-    assert lb is not None and lb["reasons"][0]["kind"] == "deal" and lb["reasons"][0]["text"] in lb["why"]
     verdicts = [r["open_hand"] for r in doc["rounds"]] + [NOT_CLEARABLE]
     turned = {r for r in range(1, len(doc["rounds"]) + 1)
               if (verdicts[r - 1], verdicts[r]) == (CLEARABLE, NOT_CLEARABLE)}
-    assert turned
+    assert turned == {rnd}
+    lost = [d for d in doc["decisions"] if any(r["kind"] == "deal" for r in d.get("reasons", []))]
+    assert [(d["round"], d["played"]) for d in lost] == [(rnd, played)]
     for d in doc["decisions"]:
         if d.get("reasons") and d["round"] in turned:
             assert all(r["kind"] != "chance" for r in d["reasons"]), d
+    lb = doc["lost_by"]
+    assert lb is not None and lb["reasons"][0]["kind"] != "chance" and lb["reasons"][0]["text"] in lb["why"]
+    if (lb["round"], lb["played"]) == (rnd, played):
+        assert lb["reasons"][0]["kind"] == "deal"
 
 
 # ---------------------------------------------------------------- what the continuations show
