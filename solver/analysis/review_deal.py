@@ -43,7 +43,6 @@ from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, Work
 from solver.openhand.moment import MomentDeal
 from solver.openhand.plan import Plan
 from solver.openhand.witness import LEVEL1_ROLLOUTS, witness_moves
-from solver.puzzle.cpsat import Candidates
 
 TURN_WORK = 20.0  # the moments' exact answers, together, in CP-SAT's deterministic seconds
 WHY_WORK = 10.0  # every question of why after that, together
@@ -127,7 +126,7 @@ def find_turn(begin: GameState, moves: list[Action], first: int, plan: Plan | No
         states.append(s)
     deals: dict[int, MomentDeal] = {}
     answers: dict[int, tuple[str, Clear | None]] = {}
-    cands: dict[int, Candidates] = {}  # the puzzle's placements, once per board (a round's cards share one)
+    shared: dict = {}  # the puzzle's placements and fewest pieces, once per board (a round's cards share one)
     arrays: list = []
     work = Work(TURN_WORK)
     if plan is not None:
@@ -136,8 +135,7 @@ def find_turn(begin: GameState, moves: list[Action], first: int, plan: Plan | No
     def deal(i: int) -> MomentDeal:
         s = states[i]
         if i not in deals:
-            deals[i] = MomentDeal(s, work, cands.get(s.board.occupied))
-            cands[s.board.occupied] = deals[i].cand
+            deals[i] = MomentDeal(s, work, shared)
         return deals[i]
 
     def decide(i: int) -> str:

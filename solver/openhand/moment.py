@@ -27,15 +27,24 @@ from solver.game.actions import Phase
 from solver.game.resume import board_mission
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState
-from solver.openhand.deal import DEAL_PARAMS, UNDECIDED, WALL_GUARD, Work, clear_by_model, with_fixed
+from solver.openhand.deal import (
+    DEAL_PARAMS,
+    NOT_CLEARABLE,
+    UNDECIDED,
+    WALL_GUARD,
+    Work,
+    clear_by_model,
+    with_fixed,
+)
 from solver.openhand.model import DealModel, RoundChoice
-from solver.puzzle.cpsat import Candidates, candidate_placements, solve_model, tuned_solver
+from solver.puzzle.cpsat import Candidates, candidate_placements, solve, solve_model, tuned_solver
 
 # CP-SAT's parameters for a moment: no presolve, no LP relaxation (on the moments of the review's
 # lost games three times faster than the deal solver's DEAL_PARAMS, the same answers); a moment
 # they leave undecided within FIRST_WORK is asked again with DEAL_PARAMS (the hardest deals need them)
 MOMENT_PARAMS = {"linearization_level": 0, "cp_model_presolve": False}
 FIRST_WORK = 2.0
+FEWEST_WORK = 2.0  # the puzzle's fewest pieces from a board (the campaign's: a few tenths of a second)
 
 
 @dataclass(frozen=True)
@@ -75,13 +84,14 @@ def moment_of(state: GameState) -> Moment:
 
 
 class MomentDeal:
-    """The exact questions of one moment (the module docstring), sharing ``work``."""
+    """The exact questions of one moment (the module docstring), sharing ``work``; ``shared``, what
+    moments with the same board share (the puzzle's candidate placements and fewest pieces)."""
 
-    def __init__(self, state: GameState, work: Work, cand: Candidates | None = None):
+    def __init__(self, state: GameState, work: Work, shared: dict | None = None):
         self.state = state
         self.moment = moment_of(state)
         self.work = work
-        self._cand = cand
+        self.shared = {} if shared is None else shared
         self._full: DealModel | None = None
         self._cards: DealModel | None = None
         self._lits: dict[tuple, cp_model.IntVar] = {}
@@ -97,16 +107,38 @@ class MomentDeal:
     # ------------------------------------------------------------ the two models
     @property
     def cand(self) -> Candidates:
-        if self._cand is None:
+        key = ("cand", self.state.board.occupied)
+        if key not in self.shared:
             m = self.moment
-            self._cand = candidate_placements(m.mission, self.state.catalog, m.start.spec.removed)
-        return self._cand
+            self.shared[key] = candidate_placements(m.mission, self.state.catalog, m.start.spec.removed)
+        return self.shared[key]
+
+    def fewest(self) -> int | None:
+        """The fewest new pieces (those still to place included) that clear the puzzle from this
+        board, at least (None: not known within FEWEST_WORK; -1: none clears it)."""
+        m = self.moment
+        key = ("fewest", self.state.board.occupied, m.pending)
+        if key not in self.shared:
+            work = min(FEWEST_WORK, max(0.0, self.work.left()))
+            answer = solve(m.mission, self.state.catalog, players=self.state.players, budget=False, place=m.pending,
+                           time_limit=WALL_GUARD * work + 1.0, work_limit=work)
+            self.work.spend(float(answer.stats.get("work", work)))
+            if answer.status == "unsolvable":
+                self.shared[key] = -1
+            elif answer.status == "solvable":
+                self.shared[key] = answer.pieces_used if answer.optimal else answer.lower_bound
+            else:
+                self.shared[key] = None
+        return self.shared[key]
 
     @property
     def full(self) -> DealModel:
         if self._full is None:
             m = self.moment
-            self._full = DealModel(m.start, self.cand, prefix=m.prefix, pending=m.pending)
+            fewest = self.fewest()
+            # redundant (as the deal solver's): no clear selects fewer pieces, a bound the search starts from
+            self._full = DealModel(m.start, self.cand, min_pieces=fewest if fewest and fewest > 0 else None,
+                                   prefix=m.prefix, pending=m.pending)
         return self._full
 
     @property
@@ -121,6 +153,8 @@ class MomentDeal:
                                                                           list[Placement] | None]:
         """Whether a clear is still possible (selecting none of ``without``): the answer, with a
         clear's rounds and placements when there is one."""
+        if self.fewest() == -1:  # no arrangement of any pieces (those still to place among them) clears it
+            return NOT_CLEARABLE, None, None
         fixed = (self._lit(self.full, ("none of", without)),) if without else ()
         first = Work(min(FIRST_WORK, self.work.left()))
         answer = clear_by_model(self.full, self.moment.mission, self.state.catalog, first, fixed, MOMENT_PARAMS)
