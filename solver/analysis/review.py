@@ -155,6 +155,8 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     rv = Review(mission, log, final.players, final.result() or "in_play", reviews, lost_at, lost_in, samples,
                 playouts, seed, 0.0, final.board.copy(), decisions, _seats(final.players, decisions, human, log.names),
                 human=human, catalog=catalog, careful=careful)
+    if turn is not None:
+        rv.turned_by = next((d for d in decisions if d.state is not None and len(d.state.moves) == turn.move), None)
     rv.lost_by = lost_by(rv)
     if rv.lost_by is not None and not rv.lost_by.decision.reasons:  # the losing decision says why too
         explained([rv.lost_by.decision])

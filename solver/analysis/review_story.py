@@ -53,11 +53,23 @@ def open_story(rv: Review) -> str:
     if rv.lost_at is not None:
         before = rv.rounds[rv.lost_at - 2].open_hand
         if before == CLEARABLE:
+            if rv.turned_by is not None:
+                return f"with every hand open the deal stayed winnable until {_turned(rv)}"
             return f"with every hand open the deal stayed winnable until round {rv.lost_at - 1}"
         return f"with every hand open the deal was lost from round {rv.lost_at} on"
     if rv.rounds and rv.rounds[-1].open_hand == CLEARABLE:
+        if rv.turned_by is not None and rv.result != "in_play":
+            return f"with every hand open the deal stayed winnable until {_turned(rv)}"
         return "with every hand open the deal was still winnable in the last round"
     return "whether a team that sees every hand could still have won was not decided in the time limit"
+
+
+def _turned(rv: Review) -> str:
+    """The move that lost the deal with every hand open, in words ("player 1 led green-1 in round 8")."""
+    d = rv.turned_by
+    assert d is not None
+    led = d.kind == "card" and d.state is not None and not d.state.trick
+    return f"{rv.who(d.seat)} {'led ' + d.played if led else act(d)} in round {d.round}"
 
 
 def story(rv: Review) -> str:

@@ -175,6 +175,7 @@ class Review:
     seats: list[SeatSummary] = field(default_factory=list)
     lost_by: LostBy | None = None
     story: str = ""  # the review in one or two plain sentences
+    turned_by: Decision | None = None  # the move after which no order of play of the cards could clear the deal
     careful: bool = False  # every decision measured as far as the yardstick goes (SCREEN)
     human: tuple[int, ...] = ()
     catalog: Any = field(default=None, repr=False)
@@ -187,6 +188,8 @@ class Review:
                 "rounds": [r.to_json() for r in self.rounds], "lost_at": self.lost_at, "lost_in": self.lost_in,
                 "decisions": [d.to_json() for d in self.decisions], "seats": [s.to_json() for s in self.seats],
                 "lost_by": None if self.lost_by is None else self.lost_by.to_json(), "summary": self.story,
+                "open_hand_lost_by": None if (d := self.turned_by) is None else
+                {"round": d.round, "seat": d.seat, "kind": d.kind, "played": d.played},
                 "human": list(self.human), "board": board_rows(self.mission),
                 "policy": self.log.meta.get("policy"),  # the bots' (the seats no person played)
                 "samples": self.samples, "player": "planner" if self.samples == 0 else "search",
