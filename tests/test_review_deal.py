@@ -175,6 +175,11 @@ def test_a_review_says_the_deal_was_lost_in_the_cards_and_never_falls_back_acros
     assert turned == {rnd}
     lost = [d for d in doc["decisions"] if any(r["kind"] == "deal" for r in d.get("reasons", []))]
     assert [(d["round"], d["played"]) for d in lost] == [(rnd, played)]
+    turn = doc["open_hand_lost_by"]
+    assert (turn["round"], turn["kind"], turn["played"]) == (rnd, "card", played)
+    said = "that move" if (doc["lost_by"]["round"], doc["lost_by"]["played"]) == (rnd, played) else \
+        f"player {turn['seat']} led {played} in round {rnd}"
+    assert f"with every hand open the deal stayed winnable until {said}." in doc["summary"]
     for d in doc["decisions"]:
         if d.get("reasons") and d["round"] in turned:
             assert all(r["kind"] != "chance" for r in d["reasons"]), d

@@ -68,6 +68,8 @@ def _turned(rv: Review) -> str:
     """The move that lost the deal with every hand open, in words ("player 1 led green-1 in round 8")."""
     d = rv.turned_by
     assert d is not None
+    if rv.lost_by is not None and rv.lost_by.decision is d:  # the story has just said it
+        return "that move"
     led = d.kind == "card" and d.state is not None and not d.state.trick
     return f"{rv.who(d.seat)} {'led ' + d.played if led else act(d)} in round {d.round}"
 
