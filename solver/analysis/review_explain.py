@@ -1,6 +1,7 @@
 """Why a costly decision cost what it did: the reasons of the review's mistakes, blunders and losing
-decision, ``[{"kind", "bird", "cells", "text"}]`` (a reason about cards or pieces adds ``cards``,
-``[{"card", "seat", "where"}]``, and ``pieces``, ``[{"piece", "cells"}]``). In this order:
+decision, ``[{"kind", "bird", "cells", "text"}]``, and the cards and pieces they name (the
+decision's ``named``: ``{"cards": [{"card", "seat", "where", "held"}], "pieces": [{"piece",
+"cells"}]}``, for the page to show). In this order:
 
 1. ``deal``: the move lost the deal with every hand open (``review_deal``, from the exact model of
    the deal before and after it): what no order of play can do any more; after what the move did
@@ -53,4 +54,17 @@ def explain(decisions: list[Decision], catalog, players: int, cont, turn: DealTu
 
     with ThreadPoolExecutor(max(1, min(workers, len(todo)))) as pool:
         for d, found in zip(todo, pool.map(one, todo), strict=True):
-            d.reasons = found
+            d.named = named(found)
+            d.reasons = [{k: r[k] for k in ("kind", "bird", "cells", "text")} for r in found]
+
+
+def named(reasons: list[dict]) -> dict | None:
+    """The cards and pieces the reasons name, each once, in the order they are named."""
+    cards: dict[str, dict] = {}
+    pieces: dict[str, dict] = {}
+    for r in reasons:
+        for c in r.get("cards", []):
+            cards.setdefault(c["card"], c)
+        for p in r.get("pieces", []):
+            pieces.setdefault(p["piece"], p)
+    return {"cards": list(cards.values()), "pieces": list(pieces.values())} if cards or pieces else None

@@ -68,6 +68,7 @@ class Decision:
     forced: bool = False  # one legal choice
     equal: bool = False  # every choice tried leads to the same result (see _mark_equal)
     reasons: list[dict] = field(default_factory=list)  # what a costly move made impossible or harder
+    named: dict | None = None  # the cards and pieces the reasons name (review_explain)
 
     @property
     def cost(self) -> float:
@@ -107,6 +108,7 @@ class Decision:
                 "cost": round(self.cost, 4), "class": self.klass, "best_cells": self.best_cells(),
                 "played_cells": self.played_cells(),
                 **({"reasons": list(self.reasons)} if self.reasons else {}),
+                **({"named": self.named} if self.named else {}),
                 # the board at that moment (the pieces on it), so that a reader draws the decision
                 "pieces": [] if self.board is None else [p.to_json() for p in self.board.pieces.values()]}
 

@@ -118,10 +118,11 @@ export function createReview() {
     if (d.played_cells) pieces.push({ piece: piece(d.played), cells: d.played_cells, light: true });
     if (d.best_cells && d.class !== "best") pieces.push({ piece: piece(d.best), cells: d.best_cells, ghost: true });
     const reasonCells = (d.reasons || []).flatMap((r) => r.cells);
-    const outlined = (d.reasons || []).flatMap((r) => r.pieces || []).filter((p) => p.cells.length);
+    const named = d.named || { cards: [], pieces: [] };
+    const outlined = named.pieces.filter((p) => p.cells.length);
     $("r-board").replaceChildren(boardSvg(rv.doc.board, { pieces, marked: reasonCells, outlined,
                                                           label: `the board at decision ${i + 1}` }));
-    $("r-reason-cards").replaceChildren(...reasonCards(d.reasons || []));
+    $("r-reason-cards").replaceChildren(...reasonCards(named.cards));
     $("r-round").textContent = `Round ${d.round}, ${who(d.seat)}: played ${d.played} (a careful table clears `
       + `${Math.round(100 * d.rate_played)} % from there); the search player's choice ${d.best} (${Math.round(100 * d.rate_best)} %)`
       + (d.best_cells && d.class !== "best" ? ", dashed on the board." : ".")
@@ -129,12 +130,9 @@ export function createReview() {
   }
 
   // the cards the reasons name, circled, each with who held it (the server's words)
-  function reasonCards(reasons) {
-    const seen = new Set();
+  function reasonCards(cards) {
     const out = [];
-    for (const c of reasons.flatMap((r) => r.cards || [])) {
-      if (seen.has(c.card)) continue;
-      seen.add(c.card);
+    for (const c of cards) {
       const li = el("li", null, null, { "data-reason-card": c.card, "data-seat": c.seat === null ? "" : String(c.seat),
                                          "data-where": c.where });
       li.append(el("span", c.card, `card c-${LONG[c.card.split("-")[0]]}`), el("span", c.held));
