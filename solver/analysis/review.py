@@ -18,7 +18,9 @@ For the start of each round:
 
 ``lost_at`` is the first round from whose start the deal cannot be cleared with open hands;
 ``lost_in`` the round whose decisions lost it (the one before ``lost_at`` when that one was
-clearable, or the last round when the game was lost with the deal still clearable at its start).
+clearable, or the last round when the game was lost with the deal still clearable at its start);
+within it, the move after which no order of play clears the deal (``review_deal``, beside the
+open-hand answers). Costly decisions say why (``review_explain``).
 """
 
 from __future__ import annotations
