@@ -3,9 +3,10 @@ the exact model of the deal before and after the move (``openhand/moment.py``).
 
 The review knows, from its open-hand answers, a round whose start was clearable and whose end was
 not (the next round's start cannot be cleared, or the game ended lost). Within it the moves are
-bisected with the exact model, moment by moment (a moment the game reached from one that cannot be
-cleared cannot be cleared either), down to the one move before which the deal could still be
-cleared and after which it could not: the move that lost it.
+bisected, moment by moment (a moment the game reached from one that cannot be cleared cannot be
+cleared either; the last move and the lead first), down to the one move before which the deal
+could still be cleared and after which it could not: the move that lost it. A moment is cleared by
+the open-hand rollouts where they find a clear, else decided by the exact model.
 
 What it made impossible, each claim an answer of the model:
 - the pieces a clear needs that can no longer be selected: the clear found before the move, its
@@ -21,7 +22,8 @@ What it made impossible, each claim an answer of the model:
 - where each piece of the clear found before the move can still be won but not all of them
   together: the fewest that cannot;
 - a placement: the pieces the cards can still win no longer clear with it where it went; where
-  the clear found before the move put it instead.
+  the clear found before the move put it instead, next to which bird, and whose room it took;
+- else what the clear found before the move did (which pieces, in which rounds, by whose cards).
 
 Budgets are CP-SAT's deterministic time (the same answers on any machine): moments the model does
 not decide within TURN_WORK (all of them together) leave the move unknown, and a question not
