@@ -46,8 +46,9 @@ from solver.openhand.moment import MomentDeal
 from solver.openhand.plan import Plan
 from solver.openhand.witness import LEVEL1_ROLLOUTS, witness_moves
 
-TURN_WORK = 20.0  # the moments' exact answers, together, in CP-SAT's deterministic seconds
-WHY_WORK = 10.0  # every question of why after that, together
+TURN_WORK = 6.0  # the moments' exact answers, together, in CP-SAT's deterministic seconds (most take a tenth)
+PROBE_WORK = 2.0  # ... one moment's, at most
+WHY_WORK = 6.0  # every question of why after that, together
 WITNESSES = 4  # clears before the move asked for the pieces they need, at most
 
 
@@ -137,7 +138,7 @@ def find_turn(begin: GameState, moves: list[Action], first: int, plan: Plan | No
     def deal(i: int) -> MomentDeal:
         s = states[i]
         if i not in deals:
-            deals[i] = MomentDeal(s, work, shared)
+            deals[i] = MomentDeal(s, Work(min(PROBE_WORK, work.left())), shared)  # one hard moment leaves some
         return deals[i]
 
     def decide(i: int) -> str:
@@ -151,8 +152,10 @@ def find_turn(begin: GameState, moves: list[Action], first: int, plan: Plan | No
             if found is not None:
                 answers[i] = (CLEARABLE, found)
             else:
-                result, rounds, placements = deal(i).clears()
-                answers[i] = (result, None if rounds is None else _from_model(deal(i), rounds, placements or []))
+                d = deal(i)
+                result, rounds, placements = d.clears()
+                work.spend(d.work.used)
+                answers[i] = (result, None if rounds is None else _from_model(d, rounds, placements or []))
         return answers[i][0]
 
     lo, hi = 0, len(moves)
@@ -161,16 +164,19 @@ def find_turn(begin: GameState, moves: list[Action], first: int, plan: Plan | No
     tried: list[int] = []
     while hi - lo > 1:
         # the last move and the lead first: most deals are lost by one or the other (and a moment
-        # that cannot be cleared is proven so far sooner than one that can is cleared)
-        i = hi - 1 if not tried else lo + 1 if len(tried) == 1 else (lo + hi) // 2
+        # that cannot be cleared is proven so far sooner than one that can is cleared); a moment
+        # left undecided is stepped around, as long as one between lo and hi is not
+        open_ = [i for i in range(lo + 1, hi) if i not in tried]
+        if not open_:
+            return None  # only undecided moments between a clearable one and a lost one
+        wanted = hi - 1 if len(tried) == 0 else lo + 1 if len(tried) == 1 else (lo + hi) // 2
+        i = min(open_, key=lambda j: (abs(j - wanted), j))
         tried.append(i)
         answer = decide(i)
         if answer == CLEARABLE:
             lo = i
         elif answer == NOT_CLEARABLE:
             hi = i
-        else:
-            return None
     if decide(lo) != CLEARABLE:
         return None
     clear = answers[lo][1]
@@ -435,7 +441,10 @@ def _fates(ns: list[Needed], turn: DealTurn, who) -> list[str]:
     out = []
     for words, pieces in said.items():
         it = listed([str(p) for p in pieces]) if several else "it"
-        out.append(words.replace("{it}", it).replace("{is}", "are" if len(pieces) > 1 else "is")
+        many = len(pieces) > 1
+        out.append(words.replace("{it}", it).replace("{is}", "are" if many else "is")
+                   .replace("{its card is}", "their cards are" if many else "its card is")
+                   .replace("{it_o}", "them" if many else "it")
                    .replace("{any}", {1: "it", 2: "either"}.get(len(pieces), "any of them")))
     return out
 
@@ -443,7 +452,7 @@ def _fates(ns: list[Needed], turn: DealTurn, who) -> list[str]:
 def _fate(n: Needed, turn: DealTurn, who, it: str) -> str:
     p = n.piece
     if n.out:
-        out = f"{it} {{is}} not in play (its card is out of the game)"
+        out = f"{it} {{is}} not in play ({{its card is}} out of the game)"
     elif n.holder is None and n.spent is not None:
         rnd, seat = n.spent
         if turn.action.kind == ActionKind.REVEAL and turn.action.card == p:
@@ -466,8 +475,8 @@ def _fate(n: Needed, turn: DealTurn, who, it: str) -> str:
         out += f"; a skill could turn {cards} into {p}, but " + (
             "it cannot win a trick either" if len(n.sources) == 1 else "none of them can win a trick either")
     elif turn.buddy and n.holder is None:
-        out += ("; no skill counter is left to turn another card into it" if n.counters == 0 else
-                "; no card a skill could turn into it is left in a hand")
+        out += ("; no skill counter is left to turn another card into {it_o}" if n.counters == 0 else
+                "; no card a skill could turn into {it_o} is left in a hand")
     return out
 
 
@@ -491,11 +500,14 @@ def _rules(n: Needed, who, mine: bool) -> str:
             tail += f": only {listed([who(s) for s in n.leaders], 'or')} can"
         return f" and could win {win} only if {seats} had the lead" + tail
     if n.follow:
-        by_colour: dict[Colour, list[int]] = {}
+        colours: dict[int, list[Colour]] = {}  # per seat, then seats bound alike said together
         for s, k in n.follow:
-            by_colour.setdefault(k, []).append(s)
-        duties = listed([f"{listed([who(s) for s in seats], 'or')} did not have to follow {k}"
-                         for k, seats in by_colour.items()], "or")
+            colours.setdefault(s, []).append(k)
+        alike: dict[tuple, list[int]] = {}
+        for s, ks in colours.items():
+            alike.setdefault(tuple(ks), []).append(s)
+        duties = listed([f"{listed([who(s) for s in seats], 'or')} did not have to follow "
+                         f"{listed([str(k) for k in ks], 'or')}" for ks, seats in alike.items()], "or")
         return (f" and could win {win} only if " if mine else f": it could win {win} only if ") + duties
     if n.beaten:
         return " and wins no trick left, whatever is led and followed" if mine else ""

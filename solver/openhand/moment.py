@@ -28,7 +28,6 @@ from solver.game.resume import board_mission
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState
 from solver.openhand.deal import (
-    DEAL_PARAMS,
     NOT_CLEARABLE,
     UNDECIDED,
     WALL_GUARD,
@@ -39,11 +38,14 @@ from solver.openhand.deal import (
 from solver.openhand.model import DealModel, RoundChoice
 from solver.puzzle.cpsat import Candidates, candidate_placements, solve, solve_model, tuned_solver
 
-# CP-SAT's parameters for a moment: no presolve, no LP relaxation (on the moments of the review's
-# lost games three times faster than the deal solver's DEAL_PARAMS, the same answers); a moment
-# they leave undecided within FIRST_WORK is asked again with DEAL_PARAMS (the hardest deals need them)
+# CP-SAT's parameters for a moment, in two stages (measured on the moments of lost campaign games,
+# benchmarks/RESULTS.md): first no presolve and no LP relaxation, which finds a clear where there is
+# one in a tenth of a second or so (the deal solver's DEAL_PARAMS took up to 40 times as long);
+# then, for what FIRST_WORK leaves undecided, presolve and the full LP relaxation, which prove in
+# half a second what neither the first stage nor DEAL_PARAMS proved in 30 deterministic seconds
 MOMENT_PARAMS = {"linearization_level": 0, "cp_model_presolve": False}
-FIRST_WORK = 2.0
+PROOF_PARAMS = {"linearization_level": 2, "cp_model_presolve": True}
+FIRST_WORK = 0.5
 FEWEST_WORK = 2.0  # the puzzle's fewest pieces from a board (the campaign's: a few tenths of a second)
 
 
@@ -161,7 +163,7 @@ class MomentDeal:
         self.work.spend(first.used)
         if answer[0] != UNDECIDED or self.work.left() <= 0:
             return answer
-        return clear_by_model(self.full, self.moment.mission, self.state.catalog, self.work, fixed, DEAL_PARAMS)
+        return clear_by_model(self.full, self.moment.mission, self.state.catalog, self.work, fixed, PROOF_PARAMS)
 
     def can(self, *asks: tuple, leave_out: tuple = ()) -> bool | None:
         """Whether some order of play (with the card play's rules but ``leave_out``, see
