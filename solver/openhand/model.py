@@ -235,7 +235,6 @@ class DealModel:
             model.add(sum(lows) == ds[r])
 
         self.selected = {p: sum(sum(sel[p, r]) for r in range(R)) + (1 if p in pending else 0) for p in ALL_CARDS}
-        self.sel = sel
 
         # ------------------------------------------------------------ the puzzle
         self.puzzle = add_placement_model(model, mission, cand, available=self.selected) if puzzle and cand else None
