@@ -76,6 +76,7 @@ class Needed:
     lead: tuple[int, ...] = ()  # seats: had one of them the lead when it mattered, its card could win
     never_lead: bool = False  # ... and none of them leads any round after the move's
     follow: tuple[tuple[int, Colour], ...] = ()  # (seat, colour): without that seat's duty to follow, it could
+    follow_all: bool = False  # no one seat's duty to follow in the way, but all of them together
     beaten: bool = False  # no rule of the card play in the way: whatever is led and followed, it wins nothing
     rounds: tuple[int, ...] = ()  # the rounds its card could win without the rule in the way
     leaders: tuple[int, ...] = ()  # the seats that can still lead a round (where the lead is in the way)
@@ -103,6 +104,8 @@ class DealTurn:
     led: bool = False  # the move was a round's first card
     buddy: bool = False  # a game with the skills that turn one card's piece into another
     outranks: tuple[Card, ...] = ()  # cards revealed before in the trick that the card revealed outranks
+    trick: tuple[Card, ...] = ()  # the trick's cards after the move (a card revealed), the lead first
+    trump: Colour | None = None  # the trump of the move's round
 
 
 @dataclass
@@ -187,6 +190,7 @@ def find_turn(begin: GameState, moves: list[Action], first: int, plan: Plan | No
                     buddy=Skill.WILD_COLOR in before.spec.skill_kinds)
     if action.kind == ActionKind.REVEAL and action.card is not None:
         turn.outranks = tuple(c for _, c in before.trick if _outranks(action.card, c, before.trump))
+        turn.trick, turn.trump = (*(c for _, c in before.trick), action.card), before.trump
     why = Work(WHY_WORK)
     b = deal(lo)
     b.work = why
@@ -324,8 +328,11 @@ def _card_fate(n: Needed, a: MomentDeal, after: GameState) -> None:
                          if any(c.colour == k for c in a.moment.start.hands[s])
                          and a.can(("wins", card), leave_out=(("follow", s, k),)))
         if not n.lead and not n.follow:
-            every = tuple(("leads", s) for s in seats) + tuple(("follow", s) for s in seats)
-            n.beaten = a.can(("wins", card), leave_out=every) is False
+            follows = tuple(("follow", s) for s in seats)
+            n.follow_all = a.can(("wins", card), leave_out=follows) is True
+            if not n.follow_all:
+                every = tuple(("leads", s) for s in seats) + follows
+                n.beaten = a.can(("wins", card), leave_out=every) is False
         rule = tuple(("leads", s) for s in n.lead) if n.lead else tuple(("follow", s, k) for s, k in n.follow)
         if rule:  # the rounds it could win without that rule
             n.rounds = tuple(a.round_of(r) for r in range(a.rounds) if a.can(("wins", card, r), leave_out=rule))
@@ -456,9 +463,7 @@ def _fate(n: Needed, turn: DealTurn, who, it: str) -> str:
     elif n.holder is None and n.spent is not None:
         rnd, seat = n.spent
         if turn.action.kind == ActionKind.REVEAL and turn.action.card == p:
-            out = f"{it} cannot win this trick"
-            if n.follow:  # without that duty it could win: the duty is what stops it
-                out += ": " + listed([f"{who(s)} must follow {k}" for s, k in n.follow])
+            out = f"{it} cannot win this trick" + _why_not_this_trick(n, turn, who)
         elif turn.action.kind == ActionKind.SELECT and rnd == turn.round:
             out = f"{who(seat)} revealed {p} in this round, so only this round's selection could take it"
         elif rnd == turn.round and p in turn.outranks:
@@ -480,6 +485,24 @@ def _fate(n: Needed, turn: DealTurn, who, it: str) -> str:
     return out
 
 
+def _why_not_this_trick(n: Needed, turn: DealTurn, who) -> str:
+    """Why the card just revealed cannot win its trick: the rules on the trick so far, else the duty
+    to follow that the model found in the way."""
+    lead, card = turn.trick[0].colour, n.piece
+    if card.colour != lead and card.colour != turn.trump:
+        if lead == turn.trump:
+            return f": {lead} was led, and is trump"
+        return f": {lead} was led and {turn.trump} is trump"
+    best = decision_card([(0, c) for c in turn.trick], turn.trump)[1] if turn.trump is not None else card
+    if best != card:
+        return f": {best} outranks it"
+    if n.follow:  # without that duty it could win: the duty is what stops it
+        return ": " + listed([f"{who(s)} must follow {k}" for s, k in n.follow])
+    if n.follow_all:
+        return f": the seats still to play must follow {lead}"
+    return ": whatever the others play, it is outranked" if n.beaten else ""
+
+
 def _rounds(rounds: tuple[int, ...]) -> str:
     """Rounds in words: "round 9", "round 7 or 9", "a round from 5 to 9"; "a trick" for none."""
     if not rounds:
@@ -495,7 +518,8 @@ def _rules(n: Needed, who, mine: bool) -> str:
     if n.lead:
         seats = listed([who(s) for s in n.lead], "or")
         never = {1: f"{who(n.lead[0])} never leads", 2: "neither leads"}.get(len(n.lead), "none of them leads")
-        tail = f", and {never} again" if n.never_lead else ", and no order of play gives the lead when it would"
+        tail = f", and {never} again" if n.never_lead else \
+            f", and no order of play gives {'them' if len(n.lead) > 1 else who(n.lead[0])} the lead then"
         if n.leaders and n.never_lead:
             tail += f": only {listed([who(s) for s in n.leaders], 'or')} can"
         return f" and could win {win} only if {seats} had the lead" + tail
@@ -509,6 +533,9 @@ def _rules(n: Needed, who, mine: bool) -> str:
         duties = listed([f"{listed([who(s) for s in seats], 'or')} did not have to follow "
                          f"{listed([str(k) for k in ks], 'or')}" for ks, seats in alike.items()], "or")
         return (f" and could win {win} only if " if mine else f": it could win {win} only if ") + duties
+    if n.follow_all:
+        return (" and could win a trick only if the others did not have to follow the colour led" if mine
+                else ": the others must follow the colour led")
     if n.beaten:
         return " and wins no trick left, whatever is led and followed" if mine else ""
     return ", and no order of play lets {any} win a trick any more" if mine else ""
