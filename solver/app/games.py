@@ -26,7 +26,7 @@ from solver.io.missionfile import mission_files
 from solver.io.paths import MISSIONS
 
 if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
-    from solver.analysis.review import Review
+    from solver.analysis.review_types import Review
     from solver.play.games import PlayedGame
 
 
