@@ -144,7 +144,9 @@ def test_impossible_sheets_name_the_line_round_person_and_rule(catalog, tmp_path
     card = a.split()[-1]
     twice = list(lines)
     twice[first + 1] = twice[first + 1].replace(twice[first + 1].split(", ")[0].split()[-1], card, 1)
-    assert f"{card} was played already (line {first + 1})" in refused(twice, tmp_path)
+    said = refused(twice, tmp_path)
+    assert f"line {first + 2}: round 2: " in said and f"played {card}, which was played already in round 1 " \
+        f"(line {first + 1})" in said, said
     stranger = [x.replace("Ann ", "Zoe ", 1) if x.startswith("1. ") else x for x in lines]
     assert "'Zoe' is not at the table (players: Ann, Ben)" in refused(stranger, tmp_path)
     early = [x for x in lines if not x.startswith("left:")]

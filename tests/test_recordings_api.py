@@ -2,8 +2,8 @@
 skills used, entered one card, selection and placement at a time, give the same game as their
 log; the server says whose turn it is, the decision, the selections and placements the rules
 allow; a card that breaks must-follow against a card revealed later is refused at once, against a
-card still held at the end when the cards left are entered, in the sheet's words; undo; the recording outlives a restart; the
-finished game joins the folder's games with its names."""
+card still held at the end when the cards left are entered, in the sheet's words; undo; the
+recording outlives a restart; the finished game joins the folder's games with its names."""
 
 from __future__ import annotations
 
@@ -107,7 +107,8 @@ def test_whose_turn_undo_and_a_restart(catalog, tmp_path):
     # the same card twice, a card out of the game: refused, saying why
     dup = client.post(f"/api/recordings/{doc['id']}/entries", json={"at": 1, **entries[0]})
     said = dup.json()["error"]["message"]
-    assert dup.status_code == 422 and said == f"entry 2: round 1: {entries[0]['card']} was played already (round 1)", said
+    assert dup.status_code == 422 and said == f"entry 2: round 1: {NAMES[(lead + 1) % 3]} played " \
+        f"{entries[0]['card']}, which was played already in round 1", said
     out = client.post(f"/api/recordings/{doc['id']}/entries", json={"at": 1, "card": doc["removed"][0]})
     assert out.status_code == 422 and "out of the game" in out.json()["error"]["message"]
     for entry in entries[1:5]:
@@ -140,7 +141,8 @@ def test_must_follow_is_checked_against_cards_revealed_later_and_at_the_end(cata
         if res.status_code == 422:
             said = res.json()["error"]["message"]
             # the sheet's words, after the entry's number (the round of the breach, the person, the rule)
-            assert said == f"entry {doc['entries'] + 1}: round 1: Ben played red-2 but held blue-3: must follow blue", said
+            assert said == f"entry {doc['entries'] + 1}: round 1: Ben played red-2 but held blue-3: must follow " \
+                "blue", said
             break
         doc = res.json()
     else:

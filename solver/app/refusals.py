@@ -1,7 +1,8 @@
 """The rules' refusals of a recorded game in a person's words: each code of ``IllegalAction``
 (``game/state.py``, ``game/recorded.py``) with its facts becomes one sentence, the same for a sheet
-(``app/sheets.py``, which adds the line) and the Record tab (``app/taps.py``, which adds the entry),
-e.g. ``round 2: Ann played red-1 but held blue-4: must follow blue``.
+(``app/sheets.py``, which gives the line) and the Record tab (``app/taps.py``, which gives the
+entry), e.g. ``round 2: Ann played red-1 but held blue-4: must follow blue``; a sheet points to an
+earlier round's line too (``blue-2 was played already in round 1 (line 3)``).
 
 A refusal about a round starts with ``round N:`` (its ``round`` fact); one about the cards left
 (``round`` None), with ``left:``.
@@ -15,7 +16,7 @@ from typing import Any
 from solver.core.board import cell_name
 from solver.game.state import IllegalAction
 
-Where = Callable[[int], str]  # how an earlier round is pointed to: "line 7" on a sheet, "round 3" in the Record tab
+LineOf = Callable[[int], int]  # a sheet's line of a round: an earlier round is pointed to by it too
 
 
 def _cards(cards: Sequence[Any]) -> str:
@@ -34,12 +35,16 @@ _WHY_NOT = {"not_in_mode": "a {mode} game does not have", "no_counters": "needs 
             "colours_differ": "needs the cards revealed all of one colour"}
 
 
-def sentence(e: IllegalAction, names: Sequence[str], where: Where) -> tuple[str, str]:
-    """The refusal ``e`` as (the problem, the fix), the seats called by ``names``."""
+def sentence(e: IllegalAction, names: Sequence[str], line_of: LineOf | None = None) -> tuple[str, str]:
+    """The refusal ``e`` as (the problem, the fix), the seats called by ``names``, an earlier round
+    with its line where ``line_of`` is given (a sheet)."""
     f = e.facts
 
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) and names[seat] else f"player {seat + 1}"
+
+    def where(rnd: int) -> str:
+        return f"round {rnd}" + (f" (line {line_of(rnd)})" if line_of is not None else "")
 
     problem, fix = _said(e.code, f, name, where)
     if problem is None:  # a code no recorded game raises (an engine's own refusal): its own words
@@ -49,7 +54,10 @@ def sentence(e: IllegalAction, names: Sequence[str], where: Where) -> tuple[str,
     return (f"round {f['round']}: " if f["round"] is not None else "left: ") + problem, fix
 
 
-def _said(code: str, f: dict[str, Any], name: Callable[[int], str], where: Where) -> tuple[str | None, str]:
+Said = tuple[str | None, str]
+
+
+def _said(code: str, f: dict[str, Any], name: Callable[[int], str], where: Callable[[int], str]) -> Said:
     if code == "must_follow":
         return (f"{name(f['seat'])} played {f['card']} but held {f['held']}: must follow {f['led']}",
                 f"correct {f['card']}, or {f['held']} (revealed later, or among the cards left)")
@@ -68,8 +76,8 @@ def _said(code: str, f: dict[str, Any], name: Callable[[int], str], where: Where
         fix = "each card is played or held once: correct the card"
         if "played_in" in f:
             if f["round"] is None:
-                return f"{name(f['seat'])} still holds {f['card']}, but it was played ({where(f['played_in'])})", fix
-            return f"{f['card']} was played already ({where(f['played_in'])})", fix
+                return f"{name(f['seat'])} still holds {f['card']}, but it was played in {where(f['played_in'])}", fix
+            return f"{name(f['seat'])} played {f['card']}, which was played already in {where(f['played_in'])}", fix
         if f["kept_by"] == f["seat"] and f["round"] is None:
             return f"{name(f['seat'])} holds {f['card']} twice", fix
         if f["round"] is None:
@@ -99,6 +107,13 @@ def _said(code: str, f: dict[str, Any], name: Callable[[int], str], where: Where
     if code == "placement_illegal":
         cells = " ".join(cell_name(c) for c in sorted(f["cells"]))
         return f"{name(f['seat'])} cannot place {f['piece']} at {cells}: {f['rule']}", "correct the cells"
+    if code == "no_option":
+        return (f"{name(f['seat'])} has no selection {f['option']} (the rules offer {f['options']})",
+                "choose a selection the rules allow")
+    if code == "no_position":
+        return f"{f['piece']} has no position {f['position']}", "correct the cells"
+    if code == "not_in_hand":
+        return f"{name(f['seat'])} does not hold {f['card']}", "correct the card"
     if code == "must_place":
         return (f"{f['piece']} fits on the board ({f['places']} place(s)), so it must be placed",
                 f"give the cells where {f['piece']} was placed")

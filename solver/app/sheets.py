@@ -181,7 +181,7 @@ def game_of_sheet(sheet: Sheet, resolve: Resolve) -> NamedGame:
                               (sheet.rounds[-1].line if sheet.rounds else sheet.lines["players"]))
         state = game.finish()
     except IllegalAction as e:
-        problem, fix = sentence(e, names, lambda rnd: f"line {lines[rnd]}")
+        problem, fix = sentence(e, names, lines.__getitem__)
         rnd = e.facts.get("round", -1)
         at = line if rnd == -1 else sheet.lines.get("left") if rnd is None else lines.get(rnd, line)
         raise sheet.error(problem, fix, at) from None

@@ -155,7 +155,7 @@ def extend(tape: Tape, entries: list[dict[str, Any]]) -> Tape:
         try:
             _apply(tape, entry)
         except IllegalAction as e:
-            problem, fix = sentence(e, tape.names, lambda r: f"round {r}")
+            problem, fix = sentence(e, tape.names)
             raise InputError(WHERE, f"entry {n}: {problem}", fix) from None
         except (ParseError, KeyError, ValueError, TypeError) as e:
             raise InputError(WHERE, f"entry {n} (round {rnd}): {e}", "undo it and enter what was played") from None
