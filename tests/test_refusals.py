@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.app.refusals import sentence
+from solver.app.refusals import SAID, said_key, sentence
 from solver.app.sheets import beside, game_of_sheet_text
 from solver.app.taps import Setup, replay_entries
 from solver.core.board import parse_cell
@@ -111,14 +111,33 @@ FACTS: dict[str, dict] = {
 }
 
 
+# the other sentences of a code, by what its facts say
+VARIANTS: list[tuple[str, dict]] = [
+    ("not_leader", {"seat": 0, "leader": 1, "held": C("purple-8"), "round": 1}),
+    ("not_leader", {"seat": 0, "leader": 1, "held": None, "round": 1}),
+    ("card_gone", {"card": C("red-2"), "seat": 0, "by": 1, "played_in": 1, "round": None}),
+    ("card_gone", {"card": C("red-2"), "seat": 0, "kept_by": 0, "round": None}),
+    ("card_gone", {"card": C("red-2"), "seat": 0, "kept_by": 1, "round": None}),
+    ("card_gone", {"card": C("red-2"), "seat": 0, "kept_by": 1, "round": 4}),
+    ("wrong_phase", {"action": "select", "card": None, "phase": "reveal", "seat": 0, "piece": None, "round": 2}),
+    ("wrong_phase", {"action": "select", "card": None, "phase": "place", "seat": 1, "piece": C("red-3"), "round": 2}),
+    ("wrong_phase", {"action": "place", "card": C("red-3"), "phase": "reveal", "seat": 0, "piece": None, "round": 2}),
+    ("wrong_phase", {"action": "place", "card": C("red-3"), "phase": "select", "seat": 1, "piece": None, "round": 2}),
+]
+
+
 def test_every_refusal_code_has_its_sentence():
     assert set(FACTS) == set(REFUSALS)
-    for code, facts in FACTS.items():
+    cases = list(FACTS.items()) + VARIANTS
+    assert {said_key(code, facts) for code, facts in cases} == set(SAID)  # every sentence is reached
+    for code, facts in cases:
         e = IllegalAction(code, "the engine's words", **facts)
         problem, fix = sentence(e, NAMES)
-        assert "the engine's words" not in problem and fix, code
-        if facts.get("round") is not None:
-            assert problem.startswith(f"round {facts['round']}: "), problem
-        if "seat" in facts and code not in ("wrong_piece", "no_position", "not_its_shape", "must_place",
-                                            "card_removed", "no_option"):
+        assert "the engine's words" not in problem and "{" not in problem + fix and fix, code
+        if "round" in facts:
+            assert problem.startswith(f"round {facts['round']}: " if facts["round"] is not None else "left: "), problem
+        if "seat" in facts and code not in ("no_position", "not_its_shape", "card_removed"):
             assert NAMES[facts["seat"]] in problem, (code, problem)
+    said = sentence(IllegalAction("skill_not_allowed", "", **FACTS["skill_not_allowed"]), NAMES)[0]
+    assert said == "round 1: blue-8 wins the trick (Ben in charge): red-8 is the skill wild color, which a party " \
+                   "game does not have", said

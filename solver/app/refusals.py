@@ -19,115 +19,108 @@ from solver.game.state import IllegalAction
 LineOf = Callable[[int], int]  # a sheet's line of a round: an earlier round is pointed to by it too
 
 
-def _cards(cards: Sequence[Any]) -> str:
-    return ", ".join(map(str, cards)) or "no piece"
+PEOPLE = ("seat", "leader", "by", "kept_by")  # the facts that are seats: said as the person's name
+ONCE = "each card is played or held once: correct the card"
+SELECT = "choose a selection the rules allow (a skill is read from the pieces placed)"
+ORDER = "enter the round in its order: the cards, the selection, the placements"
 
+# each code's sentence and fix, over its facts (a code with variants: its variant's key, ``said_key``)
+SAID: dict[str, tuple[str, str]] = {
+    "must_follow": ("{seat} played {card} but held {held}: must follow {led}",
+                    "correct {card}, or {held} (revealed later, or among the cards left)"),
+    "not_leader held": ("{leader} held {held} and leads round 1, not {seat}",
+                        "the holder of {held} plays the first card: correct who leads, or the cards"),
+    "not_leader first": ("{leader} plays next, not {seat} (the holder of purple-8 leads round 1)",
+                         "correct the order of the plays"),
+    "not_leader": ("{leader} plays next, not {seat} (the winner of the last trick leads)",
+                   "correct the order of the plays"),
+    "not_your_turn": ("{leader} plays next, not {seat} (play goes clockwise)", "correct the order of the plays"),
+    "card_removed": ("{card} is out of the game with {players} players", "correct the card"),
+    "card_gone": ("{seat} played {card}, which was played already in {played_in}", ONCE),
+    "card_gone left": ("{seat} still holds {card}, but it was played in {played_in}", ONCE),
+    "card_gone twice": ("{seat} holds {card} twice", ONCE),
+    "card_gone kept": ("{seat} holds {card}, but so does {kept_by}", ONCE),
+    "card_gone kept later": ("{seat} played {card}, but {kept_by} still holds it at the end", ONCE),
+    "hand_count": ("{seat} played {played} card(s) and holds {held}: a {players}-player {mode} game deals "
+                   "{hand_size} to each", "correct the cards played or the cards left"),
+    "wrong_selection": ("{decision} wins the trick ({seat} in charge): {pieces} is no selection the rules allow "
+                        "({offered})", SELECT),
+    "skill_not_allowed": ("{decision} wins the trick ({seat} in charge): {pieces} is the skill {skill}, which "
+                          "{why}", SELECT),
+    "wrong_phase reveal": ("{card} is revealed, but the trick is complete: {seat} selects and places first",
+                           ORDER),
+    "wrong_phase select": ("no selection now: the trick is not complete ({seat} plays next)", ORDER),
+    "wrong_phase select place": ("no selection now: {seat} places {piece} first", ORDER),
+    "wrong_phase place": ("{card} is placed, but the round is over ({seat} plays next)", ORDER),
+    "wrong_phase place select": ("{card} is placed, but {seat} has not selected the pieces yet", ORDER),
+    "game_over": ("the game ended after round {rounds} ({result})",
+                  "nothing is played after the end: enter the cards each person still holds"),
+    "wrong_piece": ("{card} is not the piece to place now ({seat} places {piece})", "place the piece selected"),
+    "not_its_shape": ("the cells of {piece} ({cells}) are not its shape ({shape}) in any rotation or reflection",
+                      "correct the cells"),
+    "placement_illegal": ("{seat} cannot place {piece} at {cells}: {rule}", "correct the cells"),
+    "must_place": ("{piece} fits on the board ({places} place(s)), so {seat} must place it",
+                   "give the cells where {piece} was placed"),
+    "no_option": ("{seat} has no selection {option} (the rules offer {options})", "choose a selection the rules allow"),
+    "no_position": ("{piece} has no position {position}", "correct the cells"),
+    "not_in_hand": ("{seat} does not hold {card}", "correct the card"),
+}
 
-def _result(result: str | None) -> str:
-    return (result or "not ended").replace("_", " ")
-
-
-def _skill(skill: str | None) -> str:
-    return skill.replace("_", " ") if skill else "no skill"
-
-
-_WHY_NOT = {"not_in_mode": "a {mode} game does not have", "no_counters": "needs a skill counter, and none is left",
-            "colours_differ": "needs the cards revealed all of one colour"}
+WHY_NOT = {"not_in_mode": "a {mode} game does not have", "no_counters": "needs a skill counter, and none is left",
+           "colours_differ": "needs the cards revealed all of one colour"}
 
 
 def sentence(e: IllegalAction, names: Sequence[str], line_of: LineOf | None = None) -> tuple[str, str]:
     """The refusal ``e`` as (the problem, the fix), the seats called by ``names``, an earlier round
     with its line where ``line_of`` is given (a sheet)."""
     f = e.facts
-
-    def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) and names[seat] else f"player {seat + 1}"
-
-    def where(rnd: int) -> str:
-        return f"round {rnd}" + (f" (line {line_of(rnd)})" if line_of is not None else "")
-
-    problem, fix = _said(e.code, f, name, where)
-    if problem is None:  # a code no recorded game raises (an engine's own refusal): its own words
-        problem, fix = str(e), "undo it and enter what was played"
+    said = SAID.get(said_key(e.code, f))
+    if said is None:  # a code no recorded game raises (an engine's own refusal): its own words
+        return str(e), "undo it and enter what was played"
+    words = {k: _word(k, v, names, line_of) for k, v in f.items()}
+    if "why" in f:
+        words["why"] = WHY_NOT[f["why"]].format(**words)
+    problem, fix = (text.format(**words) for text in said)
     if "round" not in f:
         return problem, fix
     return (f"round {f['round']}: " if f["round"] is not None else "left: ") + problem, fix
 
 
-Said = tuple[str | None, str]
-
-
-def _said(code: str, f: dict[str, Any], name: Callable[[int], str], where: Callable[[int], str]) -> Said:
-    if code == "must_follow":
-        return (f"{name(f['seat'])} played {f['card']} but held {f['held']}: must follow {f['led']}",
-                f"correct {f['card']}, or {f['held']} (revealed later, or among the cards left)")
+def said_key(code: str, f: dict[str, Any]) -> str:
+    """The key of the sentence ``code`` takes with facts ``f``."""
     if code == "not_leader":
-        if f.get("held") is not None:
-            return (f"{name(f['leader'])} held {f['held']} and leads round 1, not {name(f['seat'])}",
-                    f"the holder of {f['held']} plays the first card: correct who leads, or the cards")
-        why = "the holder of purple-8 leads round 1" if f["round"] == 1 else "the winner of the last trick leads"
-        return f"{name(f['leader'])} plays next, not {name(f['seat'])} ({why})", "correct the order of the plays"
-    if code == "not_your_turn":
-        return (f"{name(f['leader'])} plays next, not {name(f['seat'])} (play goes clockwise)",
-                "correct the order of the plays")
-    if code == "card_removed":
-        return f"{f['card']} is out of the game with {f['players']} players", "correct the card"
+        return "not_leader held" if f.get("held") is not None else "not_leader first" if f["round"] == 1 else code
     if code == "card_gone":
-        fix = "each card is played or held once: correct the card"
         if "played_in" in f:
-            if f["round"] is None:
-                return f"{name(f['seat'])} still holds {f['card']}, but it was played in {where(f['played_in'])}", fix
-            return f"{name(f['seat'])} played {f['card']}, which was played already in {where(f['played_in'])}", fix
-        if f["kept_by"] == f["seat"] and f["round"] is None:
-            return f"{name(f['seat'])} holds {f['card']} twice", fix
+            return code if f["round"] is not None else "card_gone left"
         if f["round"] is None:
-            return f"{name(f['seat'])} holds {f['card']}, but so does {name(f['kept_by'])}", fix
-        return f"{name(f['seat'])} played {f['card']}, but {name(f['kept_by'])} still holds it at the end", fix
-    if code == "hand_count":
-        return (f"{name(f['seat'])} played {f['played']} card(s) and holds {f['held']}: a {f['players']}-player "
-                f"{f['mode']} game deals {f['hand_size']} to each", "correct the cards played or the cards left")
-    if code in ("wrong_selection", "skill_not_allowed"):
-        trick = f"{f['decision']} wins the trick ({name(f['seat'])} in charge): {_cards(f['pieces'])}"
-        fix = "choose a selection the rules allow (a skill is read from the pieces placed)"
-        if code == "skill_not_allowed":
-            return f"{trick} is the skill {_skill(f['skill'])}, which {_WHY_NOT[f['why']].format(**f)}", fix
-        offered = "; ".join(f"{_skill(s)}: {', '.join(map(str, p)) or 'nothing'}" for s, p in f["offered"])
-        return f"{trick} is no selection the rules allow ({offered})", fix
-    if code == "wrong_phase":
-        return _out_of_turn(f, name), "enter the round in its order: the cards, the selection, the placements"
-    if code == "game_over":
-        return (f"the game ended after round {f['rounds']} ({_result(f['result'])})",
-                "nothing is played after the end: enter the cards each person still holds")
-    if code == "wrong_piece":
-        return f"{f['card']} is not the piece to place now ({f['piece']} is)", "place the piece selected"
-    if code == "not_its_shape":
-        cells = " ".join(cell_name(c) for c in sorted(f["cells"]))
-        return (f"the cells of {f['piece']} ({cells}) are not its shape ({f['shape']}) in any rotation or "
-                "reflection", "correct the cells")
-    if code == "placement_illegal":
-        cells = " ".join(cell_name(c) for c in sorted(f["cells"]))
-        return f"{name(f['seat'])} cannot place {f['piece']} at {cells}: {f['rule']}", "correct the cells"
-    if code == "no_option":
-        return (f"{name(f['seat'])} has no selection {f['option']} (the rules offer {f['options']})",
-                "choose a selection the rules allow")
-    if code == "no_position":
-        return f"{f['piece']} has no position {f['position']}", "correct the cells"
-    if code == "not_in_hand":
-        return f"{name(f['seat'])} does not hold {f['card']}", "correct the card"
-    if code == "must_place":
-        return (f"{f['piece']} fits on the board ({f['places']} place(s)), so it must be placed",
-                f"give the cells where {f['piece']} was placed")
-    return None, ""
+            return "card_gone twice" if f["kept_by"] == f["seat"] else "card_gone kept"
+        return "card_gone kept later"
+    if code == "wrong_phase":  # a card while the round's pieces are chosen; a selection or a piece out of its turn
+        later = {("select", "place"): " place", ("place", "select"): " select"}.get((f["action"], f["phase"]), "")
+        return f"wrong_phase {f['action']}{later}"
+    return code
 
 
-def _out_of_turn(f: dict[str, Any], name: Callable[[int], str]) -> str:
-    action, phase = f["action"], f["phase"]
-    if action == "reveal":
-        return (f"{f['card']} is revealed, but the trick is complete: {name(f['seat'])} selects and places first"
-                if phase in ("select", "place") else f"{f['card']} is revealed, but the game is over")
-    if action == "select":
-        return "no selection now: the trick is not complete" if phase == "reveal" else \
-            f"no selection now: {f['piece']} is to be placed first"
-    if phase == "reveal":
-        return f"{f['card']} is placed, but the round is over"
-    return f"{f['card']} is placed, but no selection is made yet"
+def _word(key: str, value: Any, names: Sequence[str], line_of: LineOf | None) -> str:
+    """A fact as the sentence says it: a seat by its person's name, an earlier round with its line,
+    cells by their names, a skill and a result in words."""
+    if key in PEOPLE and isinstance(value, int):
+        return names[value] if 0 <= value < len(names) and names[value] else f"player {value + 1}"
+    if key == "played_in":
+        return f"round {value}" + (f" (line {line_of(value)})" if line_of is not None else "")
+    if key == "cells":
+        return " ".join(cell_name(c) for c in sorted(value))
+    if key == "pieces":
+        return ", ".join(map(str, value)) or "no piece"
+    if key == "offered":
+        return "; ".join(f"{_skill(s)}: {', '.join(map(str, p)) or 'nothing'}" for s, p in value)
+    if key == "skill":
+        return _skill(value)
+    if key == "result":
+        return (value or "not ended").replace("_", " ")
+    return str(value)
+
+
+def _skill(skill: str | None) -> str:
+    return skill.replace("_", " ") if skill else "no skill"

@@ -188,7 +188,7 @@ def selection_refused(spec: GameSpec, board: Board, plays, decision: Card, skill
     mode, no counter left, the cards revealed not all one colour), else ``wrong_selection``."""
     offered = tuple((o.skill.json, o.pieces) for o in selection_options(spec, board, plays, decision, skills_left))
     facts = dict(pieces=pieces, decision=decision, seat=in_charge, round=rnd, offered=offered)
-    read = next((o.skill for o in _options(tuple(Skill)[1:], board, plays, decision, 1, one_colour=False)
+    read = next((o.skill for o in _options([k for k in Skill if k], board, plays, decision, 1, one_colour=False)
                  if o.pieces == pieces and o.skill), None)
     if read is not None:
         why = "not_in_mode" if read not in spec.skill_kinds else "no_counters" if skills_left <= 0 else "colours_differ"
