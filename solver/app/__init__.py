@@ -7,5 +7,7 @@ seats, the policies and their defaults, the job kinds) is said once, here.
 ``registry``: the policies and the job kinds; ``solving``: solve, count and the checks a mission
 text gets; ``measuring``: simulate, ceiling, ladder, validate, generate, report; ``games``: play,
 review and rate; ``jobs``: the long work as the studio runs it; ``catalogs``: a piece
-catalog's text checked (the studio's piece editor).
+catalog's text checked (the studio's piece editor); a game played with the printed cards:
+``sheets`` (its sheet), ``taps`` (entered tap by tap), ``recordings`` (the studio's Record tab)
+and ``refusals`` (what the rules refuse of it, in a person's words).
 """

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from solver.app.calibrating import LATEST, calibrate, estimate_seconds, in_words, people_key
 from solver.app.documents import Counted, Doc, Fraction, Said, Shown
 from solver.app.inputs import LoggedGame, logged_text, samples_for, table_size
-from solver.app.recording import read_game_file
 from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
+from solver.app.sheets import read_game_file
 from solver.core.codes import OPEN_HAND, PolicyId
 from solver.core.errors import InputError
 from solver.core.rules import Mission
