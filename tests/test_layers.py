@@ -4,6 +4,7 @@ an import inside a function only for a heavy optional package, with its reason o
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import tomllib
@@ -187,3 +188,28 @@ def test_the_page_is_es_modules_sharing_no_globals():
         text = js.read_text(encoding="utf-8")
         assert "window." not in text.replace("window.location", "").replace("window.confirm", ""), js.name
         assert "innerHTML" not in text and "insertAdjacentHTML" not in text, js.name  # text is never HTML
+
+
+def test_no_studio_router_imports_another():
+    """The routers share what they need through the studio's own modules (the folder, the context),
+    never through each other."""
+    known = set(modules())
+    routers = sorted((PACKAGE / "studio" / "routers").glob("*.py"))
+    assert len(routers) > 5
+    found = [f"{path.name}:{line}: {text.strip()}" for path in routers for target, line, _, text in imports(path, known)
+             if target.startswith("solver.studio.routers.")]
+    assert not found, "routers importing routers:\n" + "\n".join(found)
+
+
+SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER)\b[^\n]*\b(FROM|INTO|SET|TABLE|WHERE)\b|\.execute\(")
+
+
+def test_the_database_is_read_and_written_only_by_the_store():
+    """The studio's SQL stays in its store (store.py and its parts, stored_*.py, the database):
+    a router or the table asks the store, never the database."""
+    studio = PACKAGE / "studio"
+    stores = {"store.py", "database.py"} | {p.name for p in studio.glob("stored_*.py")}
+    found = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}" for p in sorted(studio.rglob("*.py")) if p.name not in stores
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SQL.search(line)]
+    assert not found, "SQL outside the store:\n" + "\n".join(found)
+    assert SQL.search('db.execute("SELECT id FROM jobs ORDER BY rowid")')  # what it looks for

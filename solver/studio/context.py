@@ -15,13 +15,12 @@ from fastapi import Path as PathParam
 
 from solver import __version__
 from solver.app.recording import in_folder
-from solver.core.rules import Mission
 from solver.io.catalog import Catalog, load_catalog
-from solver.io.missionfile import load_mission
 from solver.play.table import warm_up
 from solver.runtime.cachedir import kernels_cached
 from solver.runtime.workers import spawned_pool
 from solver.studio.errors import StudioError
+from solver.studio.folder import Folder
 from solver.studio.jobs import JobManager
 from solver.studio.store import Store
 from solver.studio.table import BOT_PACE, LiveGame, SeatRefused, Table
@@ -41,6 +40,7 @@ class StudioContext:
         self.workers = workers
         self.warm = warm  # the kernels compiled and the thinking workers started ahead (the server; not the tests)
         self.store = Store(self.directory, __version__)
+        self.folder = Folder(self.directory, self.store.folder / "tmp")  # its files, read and written safely
         self.store.stop_unfinished_jobs()
         self.jobs = JobManager(pieces, workers, warm=warm, store=self.store)
         self.thinkers = Thinkers(min(2, max(1, workers)), inline=think_inline)
@@ -66,9 +66,6 @@ class StudioContext:
     def use_catalog(self, catalog: Catalog, file: str | None, path: str | None) -> None:
         """From now on, missions are read, solved, rated and played with this catalog."""
         self.catalog, self.catalog_file, self.pieces = catalog, file, path
-
-    def mission_of_file(self, path: Path) -> Mission:
-        return load_mission(path, self.catalog)
 
     def start_work(self) -> None:
         """The workers again, after ``stop_work`` (a server's lifespan may start more than once);

@@ -469,9 +469,18 @@ class Store:
             db.execute("UPDATE jobs SET state = ? WHERE id = ?", (state, job_id))
 
     def jobs(self) -> list[Doc]:
+        """Every job, newest first: by the second it was started, then in the order they were written
+        (SQLite's rowid: jobs started within one second keep their order, earlier runs' too)."""
+        return self._jobs("ORDER BY created DESC, rowid DESC")
+
+    def job(self, job_id: str) -> Doc | None:
+        found = self._jobs("WHERE id = ?", (job_id,))
+        return found[0] if found else None
+
+    def _jobs(self, where: str, args: tuple[Any, ...] = ()) -> list[Doc]:
         with self.reading() as db:
             rows = db.execute("SELECT id, kind, state, progress, created, ended, error, about, token_hash, "
-                                    "result FROM jobs ORDER BY created, id").fetchall()
+                              f"result FROM jobs {where}", args).fetchall()
         out = []
         for i, kind, state, progress, created, ended, error, about, th, result in rows:
             try:

@@ -8,7 +8,7 @@ import asyncio
 import unicodedata
 
 from fastapi import APIRouter, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 
 from solver.app.documents import Doc
 from solver.app.games import review_text
@@ -20,8 +20,7 @@ from solver.studio.errors import StudioError, refused
 from solver.studio.jobs import QueueFull
 from solver.studio.links import qr_rows
 from solver.studio.models import GameRequest, ReviewRequest, SeatAnswer, SeatBotRequest, SeatSettings
-from solver.studio.responses import ERRORS, GameRow, GameStarted, JobStarted, ReviewDoc, SeatBot, SeatDoc, SeatLink
-from solver.studio.routers.missions import open_mission
+from solver.studio.responses import ERRORS, LOG, GameRow, GameStarted, JobStarted, ReviewDoc, SeatBot, SeatDoc, SeatLink
 from solver.studio.table import LiveGame, TableFull
 
 router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
@@ -70,7 +69,7 @@ def start_game(body: GameRequest, ctx: Ctx, request: Request) -> Doc:
                           "(a secret deal)")
     text, name = body.text, body.name
     if text is None:
-        found = open_mission(body.mission or "", ctx)
+        found = ctx.folder.mission(body.mission or "")
         text, name = found["text"], found["file"]
     try:
         m = mission_of_text(text, ctx.catalog, name)
@@ -146,8 +145,7 @@ def _readable_log(ctx: StudioContext, host: bool, game_id: str, token: str | Non
     raise StudioError(409, f"game {game_id}: {why}", "")
 
 
-@router.get("/games/{game_id}/log", response_class=PlainTextResponse,
-            responses={200: {"content": {"application/x-ndjson": {}}, "description": "the log (JSON Lines)"}})
+@router.get("/games/{game_id}/log", response_class=Response, responses=LOG)
 def game_log(game_id: str, ctx: Ctx, host: HostAuthority, token: str | None = None) -> PlainTextResponse:
     text = _readable_log(ctx, host, game_id, token)
     return PlainTextResponse(text, media_type="application/x-ndjson",

@@ -22,9 +22,7 @@ from solver.io.missionfile import load_mission
 from solver.studio.context import Ctx, StudioContext
 from solver.studio.errors import StudioError, refused
 from solver.studio.models import RecordingEntry, RecordingRequest, RecordingUndo
-from solver.studio.responses import ERRORS, RecordDoc
-from solver.studio.routers.catalogs import dir_catalog_text
-from solver.studio.routers.missions import open_mission
+from solver.studio.responses import ERRORS, Discarded, RecordDoc, RecordingDoc, RecordingRow
 from solver.studio.store import Finished
 
 router = APIRouter(prefix="/api/recordings", tags=["recordings"], responses=ERRORS)
@@ -78,12 +76,12 @@ def _doc(stored: Doc, tape: Tape) -> Doc:
             "game": stored["game"], "updated": stored["updated"]}
 
 
-@router.post("")
+@router.post("", response_model=RecordingDoc)
 def start(body: RecordingRequest, ctx: Ctx) -> Doc:
     """A new recording: the mission (by id, bundled or in the folder), the catalog in use, the names
     in seat order and who leads round one."""
-    found = open_mission(body.mission, ctx)
-    pieces_text = dir_catalog_text(ctx, ctx.catalog_file) if ctx.catalog_file else None
+    found = ctx.folder.mission(body.mission)
+    pieces_text = ctx.folder.text(ctx.catalog_file) if ctx.catalog_file else None
     # only spaces are trimmed: a control or line-separator character at either end is refused too
     setup = Setup(body.mission, ctx.catalog_file, tuple(n.strip(" ") for n in body.names), body.leader)
     try:
@@ -101,14 +99,14 @@ def start(body: RecordingRequest, ctx: Ctx) -> Doc:
     return _doc(row, _tape(ctx, row))
 
 
-@router.get("")
+@router.get("", response_model=list[RecordingRow])
 def listing(ctx: Ctx) -> list[Doc]:
     """The recordings, the last changed first: unfinished ones to go on with, finished with their game."""
     return [{"id": r["id"], "mission": r["setup"].get("mission"), "names": r["setup"].get("names", []),
              "entries": len(r["entries"]), "game": r["game"], "updated": r["updated"]} for r in ctx.store.recordings()]
 
 
-@router.get("/{recording_id}")
+@router.get("/{recording_id}", response_model=RecordingDoc)
 def show(recording_id: str, ctx: Ctx) -> Doc:
     stored = _stored(ctx, recording_id)
     try:
@@ -135,7 +133,7 @@ def _change(ctx: StudioContext, recording_id: str, at: int, change: Any) -> Doc:
     return _doc(_stored(ctx, recording_id), tape)
 
 
-@router.post("/{recording_id}/entries")
+@router.post("/{recording_id}/entries", response_model=RecordingDoc)
 def add_entry(recording_id: str, body: RecordingEntry, ctx: Ctx) -> Doc:
     """One entry, checked by the rules: a card revealed, the pieces selected, a piece placed, or
     the cards a person still holds at the end. ``at``: how many entries the page saw (409 if the
@@ -147,7 +145,7 @@ def add_entry(recording_id: str, body: RecordingEntry, ctx: Ctx) -> Doc:
     return _change(ctx, recording_id, body.at, lambda entries: [*entries, entry])
 
 
-@router.post("/{recording_id}/undo")
+@router.post("/{recording_id}/undo", response_model=RecordingDoc)
 def undo(recording_id: str, body: RecordingUndo, ctx: Ctx) -> Doc:
     """Back to ``to`` entries (default one less): the last entry, or every entry from a round on."""
     def back(entries: list[Doc]) -> list[Doc]:
@@ -195,7 +193,7 @@ def _finished(game_id: str | None) -> StudioError:
                        more={"game": game_id})
 
 
-@router.delete("/{recording_id}")
+@router.delete("/{recording_id}", response_model=Discarded)
 def discard(recording_id: str, ctx: Ctx) -> Doc:
     """An unfinished recording thrown away (a finished one stays with its game)."""
     stored = _stored(ctx, recording_id)
