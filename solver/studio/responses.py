@@ -174,6 +174,15 @@ class JobStarted(BaseModel):
     cost: CalibrationCost | None = None  # a calibration's, said before it starts
 
 
+class ResultWords(BaseModel):
+    """What a finished job's result says: the figure in one line, what it means for a player in one
+    plain sentence ("" when its kind says none), and the glossary's term that explains it."""
+
+    figure: str
+    meaning: str
+    glossary: str | None
+
+
 class JobState(BaseModel):
     id: str
     kind: str
@@ -182,6 +191,7 @@ class JobState(BaseModel):
     result: dict[str, Any] | None
     error: str | None
     partial: list[dict[str, Any]] | None = None  # a review's decisions judged so far, while it runs
+    words: ResultWords | None = None  # a finished job's, said by its kind (the page shows them as they are)
 
 
 class JobRow(BaseModel):
@@ -342,6 +352,17 @@ class ReviewDoc(Open):
 
 
 # ---------------------------------------------------------------- the rules the page uses
+class JobKindDoc(BaseModel):
+    """A kind of job: what it measures, what its request carries, and how the page shows its result
+    (the glossary's term its meaning links to; ``chart``: "ladder" for the ladder's curve)."""
+
+    name: str
+    about: str
+    needs: Literal["mission", "log", "games"]
+    glossary: str | None
+    chart: Literal["ladder"] | None
+
+
 class RulesDoc(Open):
     """The modes, table sizes, limits, colours, policies (``{"name", "about"}``) and job kinds."""
 
@@ -350,7 +371,7 @@ class RulesDoc(Open):
     limits: dict[str, list[int]]
     colours: list[str]
     policies: list[dict[str, str]]
-    jobs: list[dict[str, str]]
+    jobs: list[JobKindDoc]
 
 
 # ---------------------------------------------------------------- printing and packs

@@ -2,16 +2,17 @@
 // (kakapo rate), and the clear rate to expect from them at each bundled mission.
 import { api, followJob, message } from "./api.js";
 import { $, el } from "./dom.js";
-import { glossaryLink, meaning, rungName } from "./results.js";
+import { glossaryLink, rungName } from "./results.js";
 
-// the rating's document in the panel (exported for the tests of the page)
-export async function showRating(d) {
+// the rating's document in the panel, with what it means in the server's words (the finished job's
+// "words"; exported for the tests of the page)
+export async function showRating(d, words) {
   const plausible = d.plausible.map(rungName).join(", ");
   $("rt-state").textContent = `${d.games} game(s), seat(s) ${d.seats.join(", ")}: the table plays like ${rungName(d.best)}`
     + (d.told_apart ? " (every other rung ruled out)" : `; these games cannot tell apart: ${plausible}`);
   let said = $("rt-meaning");
   if (!said) { said = el("p", null, "msg meaning", { id: "rt-meaning", "data-meaning": "rate" }); $("rt-expected").before(said); }
-  said.replaceChildren(meaning("rate", d), " The campaign shortfall is each mission's difficulty (0: every table wins "
+  said.replaceChildren((words && words.meaning) || "", " The campaign shortfall is each mission's difficulty (0: every table wins "
     + "every winnable deal). ", glossaryLink("rung"));
   const list = await api("GET", "/api/missions");
   const shortfall = new Map();
@@ -81,7 +82,7 @@ export function createRate() {
     const chosen = $("rt-table").value;
     const res = await api("POST", "/api/jobs", chosen ? { kind: "rate", logs: chosen.split(" ") } : { kind: "rate" });
     if (!res.ok) { $("rt-state").textContent = `cannot rate: ${message(res)}`; return; }
-    followJob(res.doc.id, "rt", (_kind, result) => showRating(result), res.doc.token);
+    followJob(res.doc.id, "rt", (_kind, result, job) => showRating(result, job.words), res.doc.token);
   }
   return {
     init() {
