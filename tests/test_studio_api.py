@@ -238,7 +238,8 @@ def undocumented(doc):
     for path, operations in doc["paths"].items():
         for method, op in operations.items():
             ok = [body for code, body in op["responses"].items() if code.startswith("2")]
-            content = {kind: body.get("schema") or {} for answer in ok for kind, body in answer.get("content", {}).items()}
+            content = {kind: body.get("schema") or {}
+                       for answer in ok for kind, body in answer.get("content", {}).items()}
             good = content and all(named_model(schema) if kind == "application/json"
                                    else schema.get("type") == "string" and kind != "text/plain"
                                    for kind, schema in content.items())

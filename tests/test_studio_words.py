@@ -18,8 +18,8 @@ from solver.app.glossary import GLOSSARY, glossary_markdown
 from solver.app.jobmeaning import rounded, whole
 from solver.app.jobwords import fixed, pct
 from solver.app.registry import JOBS
-from solver.studio.jobs import Job, result_words
 from solver.studio.app import create_app
+from solver.studio.jobs import Job, result_words
 from tests.conftest import ROOT
 
 B05 = (ROOT / "missions/buddy/b05.toml").read_text(encoding="utf-8")
@@ -115,7 +115,8 @@ def test_the_glossary_page_says_what_docs_policies_says(tmp_path):
         for anchor in re.findall(r"/glossary#([a-z-]+)", (static / name).read_text(encoding="utf-8")):
             assert anchor in anchors, (name, anchor)
     rate = (static / "rate.js").read_text(encoding="utf-8")
-    linked = {j["glossary"] for j in rules["jobs"] if j["glossary"]} | set(re.findall(r'glossaryLink\("([a-z-]+)"', rate))
+    linked = {j["glossary"] for j in rules["jobs"] if j["glossary"]}
+    linked |= set(re.findall(r'glossaryLink\("([a-z-]+)"', rate))
     assert len(linked) >= 5 and linked <= anchors, linked - anchors
 
 
