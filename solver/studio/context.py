@@ -22,9 +22,12 @@ from solver.runtime.workers import spawned_pool
 from solver.studio.errors import StudioError
 from solver.studio.folder import Folder
 from solver.studio.jobs import JobManager
+from solver.studio.live import LiveGame
+from solver.studio.seats import SeatRefused
 from solver.studio.store import Store
-from solver.studio.table import BOT_PACE, LiveGame, SeatRefused, Table
+from solver.studio.table import Table
 from solver.studio.thinking import Thinkers
+from solver.studio.turns import BOT_PACE
 
 
 class StudioContext:
@@ -41,7 +44,7 @@ class StudioContext:
         self.warm = warm  # the kernels compiled and the thinking workers started ahead (the server; not the tests)
         self.store = Store(self.directory, __version__)
         self.folder = Folder(self.directory, self.store.folder / "tmp")  # its files, read and written safely
-        self.store.stop_unfinished_jobs()
+        self.store.jobs.stop_unfinished()
         self.jobs = JobManager(pieces, workers, warm=warm, store=self.store)
         self.thinkers = Thinkers(min(2, max(1, workers)), inline=think_inline)
         self.table = Table(self.directory, self.store, self.thinkers, bot_pace)  # the games played here
@@ -115,7 +118,7 @@ SeatNumber = Annotated[int, PathParam(ge=0, le=3, description="a seat of the tab
 def seat_game(game_id: str, seat: SeatNumber, ctx: Ctx, token: str | None = None) -> LiveGame:
     """The game of a seat's request, if ``token`` is that seat's: 404 for no such game, 403 otherwise."""
     try:
-        live = ctx.table.seat_game(game_id, seat, token)
+        live = ctx.table.seats.game(game_id, seat, token)
     except SeatRefused as e:
         raise StudioError(403, str(e), e.fix) from None
     if live is None:

@@ -155,7 +155,7 @@ class JobManager:
             if key is not None:
                 self._keyed[key] = job
             if self.store is not None:
-                self.store.add_job(job.id, job.kind, token_hash(job.token), about[:200])
+                self.store.jobs.add(job.id, job.kind, token_hash(job.token), about[:200])
             self.jobs[job.id] = job
             self._pending.append(job)
             self._lock.notify_all()
@@ -211,7 +211,7 @@ class JobManager:
         job.version += 1
         if self.store is not None and job.id != "warmup":
             with contextlib.suppress(Exception):  # the history is a record, not the job itself
-                self.store.end_job(job.id, state, result, error)
+                self.store.jobs.end(job.id, state, result, error)
 
     def _run(self) -> None:
         while True:
@@ -231,7 +231,7 @@ class JobManager:
                 job.version += 1
                 if self.store is not None and job.id != "warmup":
                     with contextlib.suppress(Exception):
-                        self.store.set_job_state(job.id, "running")
+                        self.store.jobs.set_state(job.id, "running")
             self._follow(job, self._process, out)
             with self._lock:
                 self._process = None

@@ -81,7 +81,7 @@ def history(ctx: Ctx) -> list[Doc]:
     /api/jobs/ID has them). A job of this run says its state and progress as they are now; jobs
     started within the same second keep the order they were started in."""
     rows = []
-    for j in ctx.store.jobs():
+    for j in ctx.store.jobs.all():
         row = {k: v for k, v in j.items() if k not in ("token_hash", "result")}
         live = ctx.jobs.get(j["id"])
         if live is not None:
@@ -104,7 +104,7 @@ def _job(ctx: StudioContext, host: bool, job_id: str, token: str | None = None) 
 def _stored(ctx: StudioContext, job_id: str) -> tuple[Job | None, str | None]:
     """A job of the history that this run did not start (it ended, or failed when the studio
     stopped), and its token's hash."""
-    row = ctx.store.job(job_id)
+    row = ctx.store.jobs.get(job_id)
     if row is None:
         return None, None
     state = row["state"] if row["state"] in FINAL else "failed"

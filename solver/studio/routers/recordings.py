@@ -23,7 +23,7 @@ from solver.studio.context import Ctx, StudioContext
 from solver.studio.errors import StudioError, refused
 from solver.studio.models import RecordingEntry, RecordingRequest, RecordingUndo
 from solver.studio.responses import ERRORS, Discarded, RecordDoc, RecordingDoc, RecordingRow
-from solver.studio.store import Finished
+from solver.studio.stored_recordings import Finished
 
 router = APIRouter(prefix="/api/recordings", tags=["recordings"], responses=ERRORS)
 MAX_RECORDINGS = 200
@@ -39,7 +39,7 @@ def _inputs(stored: Doc) -> tuple[Setup, Mission, Catalog]:
 
 
 def _stored(ctx: StudioContext, recording_id: str) -> Doc:
-    found = ctx.store.recording(recording_id) if len(recording_id) <= 40 else None
+    found = ctx.store.recordings.get(recording_id) if len(recording_id) <= 40 else None
     if found is None:
         raise StudioError(404, f"no recording {recording_id[:40]!r}", "start one in the Record tab")
     return found
@@ -89,12 +89,12 @@ def start(body: RecordingRequest, ctx: Ctx) -> Doc:
         check_setup(setup, mission)
     except InputError as e:
         raise refused(e) from None
-    if len(ctx.store.recordings()) >= MAX_RECORDINGS:
+    if len(ctx.store.recordings.all()) >= MAX_RECORDINGS:
         raise StudioError(429, f"{MAX_RECORDINGS} recordings are kept already", "finish or discard one")
     stored: dict[str, Any] = {**setup.to_json(), "mission_file": found["file"], "mission_text": found["text"],
                               "pieces_text": pieces_text}
     recording_id = f"r{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
-    ctx.store.add_recording(recording_id, stored)
+    ctx.store.recordings.add(recording_id, stored)
     row = _stored(ctx, recording_id)
     return _doc(row, _tape(ctx, row))
 
@@ -103,7 +103,8 @@ def start(body: RecordingRequest, ctx: Ctx) -> Doc:
 def listing(ctx: Ctx) -> list[Doc]:
     """The recordings, the last changed first: unfinished ones to go on with, finished with their game."""
     return [{"id": r["id"], "mission": r["setup"].get("mission"), "names": r["setup"].get("names", []),
-             "entries": len(r["entries"]), "game": r["game"], "updated": r["updated"]} for r in ctx.store.recordings()]
+             "entries": len(r["entries"]), "game": r["game"], "updated": r["updated"]}
+            for r in ctx.store.recordings.all()]
 
 
 @router.get("/{recording_id}", response_model=RecordingDoc)
@@ -128,7 +129,7 @@ def _change(ctx: StudioContext, recording_id: str, at: int, change: Any) -> Doc:
         tape = _tape(ctx, stored, entries)
     except InputError as e:
         raise StudioError(422, e.problem, e.fix) from None
-    if not ctx.store.set_entries(recording_id, entries, at):
+    if not ctx.store.recordings.set_entries(recording_id, entries, at):
         raise StudioError(409, "the recording changed meanwhile", "look again and enter the next one")
     return _doc(_stored(ctx, recording_id), tape)
 
@@ -199,5 +200,5 @@ def discard(recording_id: str, ctx: Ctx) -> Doc:
     stored = _stored(ctx, recording_id)
     if stored["game"] is not None:
         raise StudioError(409, "a finished recording stays with its game", "")
-    ctx.store.drop_recording(recording_id)
+    ctx.store.recordings.drop(recording_id)
     return {"id": recording_id, "discarded": True}
