@@ -129,8 +129,8 @@ def read_pack(path: str | Path) -> MissionFolder:
 def read_pack_bytes(data: bytes, where: str) -> MissionFolder:
     """A pack from its bytes (a file, or a studio's upload named ``where``)."""
     if len(data) > MAX_PACK_BYTES:
-        raise InputError(where, f"the pack has {len(data)} bytes, over the limit of {MAX_PACK_BYTES // 1_000_000} "
-                         "MB", "share the missions in smaller packs")
+        raise InputError(where, f"the pack has {len(data)} bytes, over the limit of {megabytes(MAX_PACK_BYTES)}",
+                         "share the missions in smaller packs")
     _check_directory(data, where)
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
