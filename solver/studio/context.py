@@ -47,7 +47,7 @@ class StudioContext:
         self.store.jobs.stop_unfinished()
         self.jobs = JobManager(pieces, workers, warm=warm, store=self.store)
         self.thinkers = Thinkers(min(2, max(1, workers)), inline=think_inline)
-        self.table = Table(self.directory, self.store, self.thinkers, bot_pace)  # the games played here
+        self.table = Table(self.folder, self.store, self.thinkers, bot_pace)  # the games played here
         self.table.sheet_resolver = lambda: in_folder(self.directory, self.catalog)  # as POST /api/records
         self.table.open()
         self.share_base: str | None = None  # the seats' links when it listens beyond this machine

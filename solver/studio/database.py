@@ -244,6 +244,8 @@ class Database:
                 raise
 
     def close(self) -> None:
-        for db in (self._db, self._read):
-            with contextlib.suppress(sqlite3.Error):
-                db.close()
+        # never under a read or a write of another thread (a background import): closed between them
+        with self._lock, self._read_lock:
+            for db in (self._db, self._read):
+                with contextlib.suppress(sqlite3.Error):
+                    db.close()

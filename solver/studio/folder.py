@@ -57,6 +57,9 @@ def load_problem(e: InputError) -> str:
     return (f"line {e.line}: " if e.line else "") + e.problem
 
 
+GAMES = "games"  # the folder's games: the logs the studio writes, and those dropped there to take in
+
+
 class Folder:
     """The folder the studio serves; ``scratch``: where a file is written whole before it takes
     its name (the studio's private folder)."""
@@ -64,6 +67,7 @@ class Folder:
     def __init__(self, directory: Path, scratch: Path):
         self.directory = directory
         self.scratch = scratch
+        self.games = directory / GAMES
 
     # ------------------------------------------------------------ what the folder holds
     def scan(self) -> tuple[list[FolderFile], list[FolderFile]]:
@@ -156,6 +160,19 @@ class Folder:
         except (OSError, UnicodeEncodeError) as e:
             raise StudioError(409, f"cannot write {name}: {getattr(e, 'strerror', None) or e}",
                               "check the folder's permissions") from None
+
+
+    # ------------------------------------------------------------ games/
+    def game_file(self, name: str, limit: int) -> bytes:
+        """The bytes of ``games/name``, a plain file (no link) of at most ``limit`` bytes; UnsafeTarget,
+        FileNotFoundError or OSError otherwise."""
+        return read_plain_file(self.games, name, limit)
+
+    def write_game_log(self, game_id: str, text: str) -> None:
+        """A finished game's log as ``games/ID.jsonl``, readable by its owner only (it shows every
+        hand), replaced whole; OSError when it cannot be written."""
+        self.games.mkdir(exist_ok=True)
+        write_file(self.games, f"{game_id}.jsonl", text.encode(), overwrite=True, mode=0o600, scratch=self.scratch)
 
 
 def _mission_text(path: Path) -> str:

@@ -16,9 +16,10 @@ from pathlib import Path
 
 from solver.app.recording import Resolve, game_file
 from solver.core.errors import InputError
-from solver.io.safefiles import UnsafeTarget, read_plain_file
+from solver.io.safefiles import UnsafeTarget
 from solver.play.table import BrokenGame, TableGame, replay_record
 from solver.studio.database import StoreBusy
+from solver.studio.folder import Folder
 from solver.studio.live import LiveGame, log_text
 from solver.studio.store import Store, token_hash
 from solver.studio.thinking import GaveUp, Thinkers
@@ -36,9 +37,10 @@ class Inbox:
     (a game recorded joins it; an old record's game is loaded to think on); ``sheet_resolver``: how
     a dropped sheet's ``mission:`` and ``pieces:`` are found (the context's: the catalog in use)."""
 
-    def __init__(self, games_folder: Path, store: Store, thinkers: Thinkers, turns: Turns, add_record: AddRecord,
+    def __init__(self, folder: Folder, store: Store, thinkers: Thinkers, turns: Turns, add_record: AddRecord,
                  live: Callable[[str], LiveGame | None], sheet_resolver: Callable[[], Resolve]):
-        self.games_folder = games_folder
+        self.folder = folder
+        self.games_folder = folder.games
         self.store = store
         self.thinkers = thinkers
         self.turns = turns
@@ -112,7 +114,7 @@ class Inbox:
     def _dropped(self, name: str) -> str | None:
         """One dropped file imported (None), or why not."""
         try:
-            text = read_plain_file(self.games_folder, name, MAX_RECORD).decode("utf-8")
+            text = self.folder.game_file(name, MAX_RECORD).decode("utf-8")
             recorded = game_file(text, name, self.sheet_resolver())
         except UnsafeTarget as e:
             return f"not imported: {e.strerror}"
@@ -126,7 +128,7 @@ class Inbox:
 
     def _old_record(self, path: Path) -> tuple[str, str | None]:
         try:
-            record = json.loads(read_plain_file(self.games_folder, path.name, MAX_RECORD).decode("utf-8"))
+            record = json.loads(self.folder.game_file(path.name, MAX_RECORD).decode("utf-8"))
         except UnsafeTarget as e:
             return f"not imported: {e.strerror}", None
         except (OSError, ValueError, RecursionError) as e:

@@ -30,22 +30,24 @@ def finish_recording(db: sqlite3.Connection, recording_id: str, game_id: str) ->
 
 
 class StoredRecordings:
+    """The recordings, by the names the Record tab's use cases ask them by."""
+
     def __init__(self, db: Database):
         self.db = db
 
-    def add(self, recording_id: str, setup: Doc) -> None:
+    def add_recording(self, recording_id: str, setup: Doc) -> None:
         with self.db.transaction() as db:
             db.execute("INSERT INTO recordings (id, created, updated, setup, entries) VALUES (?,?,?,?,'[]')",
                        (recording_id, now(), now(), json.dumps(setup)))
 
-    def get(self, recording_id: str) -> Doc | None:
+    def recording(self, recording_id: str) -> Doc | None:
         """``{"id", "created", "updated", "setup", "entries", "game"}``, or None."""
         with self.db.reading() as db:
             row = db.execute("SELECT id, created, updated, setup, entries, game_id FROM recordings WHERE id = ?",
                              (recording_id,)).fetchone()
         return None if row is None else self._recording_row(row)
 
-    def all(self) -> list[Doc]:
+    def recordings(self) -> list[Doc]:
         """Every recording, the last changed first."""
         with self.db.reading() as db:
             rows = db.execute("SELECT id, created, updated, setup, entries, game_id FROM recordings "
@@ -69,6 +71,6 @@ class StoredRecordings:
                        (json.dumps(entries), now(), recording_id))
             return True
 
-    def drop(self, recording_id: str) -> None:
+    def drop_recording(self, recording_id: str) -> None:
         with self.db.transaction() as db:
             db.execute("DELETE FROM recordings WHERE id = ? AND game_id IS NULL", (recording_id,))

@@ -26,6 +26,7 @@ from solver.core.rules import Mission
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.records import catalog_text, mission_text
 from solver.play.table import BrokenGame, TableGame, TableSetup
+from solver.studio.folder import Folder
 from solver.studio.inbox import Inbox
 from solver.studio.live import RECORDED, LiveGame, log_text, new_game_id
 from solver.studio.seats import Seats
@@ -47,8 +48,8 @@ class Table:
     in use); ``on_first_game``: the thinking workers started ahead, once; ``notes``: what went
     wrong beside the games (said in /api/status)."""
 
-    def __init__(self, directory: Path, store: Store, thinkers: Thinkers, bot_pace: float = BOT_PACE):
-        self.directory = directory
+    def __init__(self, folder: Folder, store: Store, thinkers: Thinkers, bot_pace: float = BOT_PACE):
+        self.folder = folder
         self.store = store
         self.thinkers = thinkers
         self._live: dict[str, LiveGame] = {}
@@ -56,10 +57,10 @@ class Table:
         self._start_lock = threading.Lock()
         self.on_first_game: Callable[[], None] | None = None
         self.notes: list[str] = []
-        self.sheet_resolver: Callable[[], Resolve] = lambda: in_folder(directory, load_catalog())
-        self.turns = Turns(store, thinkers, directory / "games", self.notes, bot_pace)
+        self.sheet_resolver: Callable[[], Resolve] = lambda: in_folder(folder.directory, load_catalog())
+        self.turns = Turns(store, thinkers, folder, self.notes, bot_pace)
         self.seats = Seats(self.live, store, self.turns)
-        self.inbox = Inbox(directory / "games", store, thinkers, self.turns, self.add_record, self.live,
+        self.inbox = Inbox(folder, store, thinkers, self.turns, self.add_record, self.live,
                            lambda: self.sheet_resolver())
 
     # ------------------------------------------------------------ starting and loading

@@ -12,13 +12,12 @@ import functools
 import threading
 import time
 from concurrent.futures import Future
-from pathlib import Path
 from typing import Any
 
 from solver.game.actions import Action
-from solver.io.safefiles import write_file
 from solver.play.table import BOT, FORCED, PERSON, AnswerError, Move, forget, think
 from solver.studio.database import StoreBusy
+from solver.studio.folder import Folder
 from solver.studio.live import LiveGame, log_text
 from solver.studio.store import Store
 from solver.studio.thinking import GaveUp, Stopping, Thinkers
@@ -32,12 +31,10 @@ class Turns:
     goes without a person; ``commit`` stores a move, then shows it. ``notes``: what went wrong
     beside the games (said in /api/status); ``closed``: the studio stops, nothing more is thought."""
 
-    def __init__(self, store: Store, thinkers: Thinkers, games_folder: Path, notes: list[str],
-                 bot_pace: float = BOT_PACE):
+    def __init__(self, store: Store, thinkers: Thinkers, folder: Folder, notes: list[str], bot_pace: float = BOT_PACE):
         self.store = store
         self.thinkers = thinkers
-        self.games_folder = games_folder
-        self.scratch = store.folder / "tmp"
+        self.folder = folder
         self.notes = notes
         self.bot_pace = bot_pace
         self.closed = False
@@ -172,8 +169,6 @@ class Turns:
         """A finished game's log as ``--dir/games/ID.jsonl`` (readable by its owner only), so that
         `kakapo calibrate DIR/games` and friends read every game of the folder once."""
         try:
-            self.games_folder.mkdir(exist_ok=True)
-            write_file(self.games_folder, f"{game_id}.jsonl", text.encode(), overwrite=True, mode=0o600,
-                       scratch=self.scratch)
+            self.folder.write_game_log(game_id, text)
         except OSError as e:  # the database keeps the log (GET /api/games/ID/log): said, not fatal
             self.notes.append(f"games/{game_id}.jsonl was not written: {e.strerror or e}")

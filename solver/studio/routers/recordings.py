@@ -39,7 +39,7 @@ def _inputs(stored: Doc) -> tuple[Setup, Mission, Catalog]:
 
 
 def _stored(ctx: StudioContext, recording_id: str) -> Doc:
-    found = ctx.store.recordings.get(recording_id) if len(recording_id) <= 40 else None
+    found = ctx.store.recordings.recording(recording_id) if len(recording_id) <= 40 else None
     if found is None:
         raise StudioError(404, f"no recording {recording_id[:40]!r}", "start one in the Record tab")
     return found
@@ -89,12 +89,12 @@ def start(body: RecordingRequest, ctx: Ctx) -> Doc:
         check_setup(setup, mission)
     except InputError as e:
         raise refused(e) from None
-    if len(ctx.store.recordings.all()) >= MAX_RECORDINGS:
+    if len(ctx.store.recordings.recordings()) >= MAX_RECORDINGS:
         raise StudioError(429, f"{MAX_RECORDINGS} recordings are kept already", "finish or discard one")
     stored: dict[str, Any] = {**setup.to_json(), "mission_file": found["file"], "mission_text": found["text"],
                               "pieces_text": pieces_text}
     recording_id = f"r{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
-    ctx.store.recordings.add(recording_id, stored)
+    ctx.store.recordings.add_recording(recording_id, stored)
     row = _stored(ctx, recording_id)
     return _doc(row, _tape(ctx, row))
 
@@ -104,7 +104,7 @@ def listing(ctx: Ctx) -> list[Doc]:
     """The recordings, the last changed first: unfinished ones to go on with, finished with their game."""
     return [{"id": r["id"], "mission": r["setup"].get("mission"), "names": r["setup"].get("names", []),
              "entries": len(r["entries"]), "game": r["game"], "updated": r["updated"]}
-            for r in ctx.store.recordings.all()]
+            for r in ctx.store.recordings.recordings()]
 
 
 @router.get("/{recording_id}", response_model=RecordingDoc)
@@ -200,5 +200,5 @@ def discard(recording_id: str, ctx: Ctx) -> Doc:
     stored = _stored(ctx, recording_id)
     if stored["game"] is not None:
         raise StudioError(409, "a finished recording stays with its game", "")
-    ctx.store.recordings.drop(recording_id)
+    ctx.store.recordings.drop_recording(recording_id)
     return {"id": recording_id, "discarded": True}
