@@ -52,24 +52,15 @@ export async function showRating(d, words) {
       null, { "data-why": "" })));
 }
 
-// the folder's finished games by table: the set of names its people gave (played here, recorded
-// from a sheet, or dropped into games/); games that name nobody are a table of their own
+// the folder's tables as the server groups its finished games (GET /api/tables: by the names of who
+// played, here, from a sheet or dropped into games/; games that name nobody are a table of their own)
 async function tables() {
-  const res = await api("GET", "/api/games");
-  const by = new Map();
-  if (res.ok) {
-    for (const g of res.doc) {
-      if (g.result === null || g.result === undefined || g.broken) continue;
-      const key = Object.values(g.names || {}).map((n) => n.trim()).filter(Boolean).sort().join(", ");
-      if (!by.has(key)) by.set(key, []);
-      by.get(key).push(g.id);
-    }
-  }
+  const res = await api("GET", "/api/tables");
   const sel = $("rt-table");
   const was = sel.value;
-  sel.replaceChildren(new Option("every finished game", ""), ...[...by.entries()].map(([key, ids]) => {
-    const o = new Option(`${key || "unnamed"} (${ids.length} game${ids.length > 1 ? "s" : ""})`, ids.join(" "));
-    o.dataset.table = key;
+  sel.replaceChildren(new Option("every finished game", ""), ...(res.ok ? res.doc : []).map((t) => {
+    const o = new Option(`${t.table} (${t.games} game${t.games > 1 ? "s" : ""})`, t.ids.join(" "));
+    o.dataset.table = t.names.length ? t.table : "";
     return o;
   }));
   if ([...sel.options].some((o) => o.value === was)) sel.value = was;
