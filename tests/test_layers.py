@@ -213,3 +213,30 @@ def test_the_database_is_read_and_written_only_by_the_store():
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SQL.search(line)]
     assert not found, "SQL outside the store:\n" + "\n".join(found)
     assert SQL.search('db.execute("SELECT id FROM jobs ORDER BY rowid")')  # what it looks for
+
+
+def test_the_studio_keeps_small_rooms():
+    """Its table and its store split by concern: no class of the studio over 300 lines, no module over 600."""
+    big = []
+    for path in sorted((PACKAGE / "studio").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if len(text.splitlines()) > 600:
+            big.append(f"{path.relative_to(ROOT)}: {len(text.splitlines())} lines")
+        big += [f"{path.relative_to(ROOT)}: class {n.name}, {n.end_lineno - n.lineno + 1} lines"
+                for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ClassDef) and n.end_lineno - n.lineno >= 300]
+    assert not big, "split these by concern:\n" + "\n".join(big)
+
+
+def test_the_page_holds_no_deck_and_writes_no_file_format():
+    """The cards come from the server (GET /api/rules into deck.js); a file the page saves is written
+    by the server from what the page sends."""
+    static = PACKAGE / "studio" / "static"
+    colours = re.compile(r'\[\s*"red",\s*"yellow"|\bv\s*<=\s*8\b|\[1, 2, 3, 4, 5, 6, 7, 8\]')
+    toml = re.compile(r"`\[\$\{|\$\{[^}]*\} = \"")  # a table's header or a key = "value" line in a template
+    for js in sorted(static.glob("*.js")):
+        text = js.read_text(encoding="utf-8")
+        assert not colours.search(text), f"{js.name} holds a deck of its own: take it from deck.js"
+        assert not toml.search(text), f"{js.name} writes a file format: let the server write it"
+    deck = (static / "deck.js").read_text(encoding="utf-8")
+    assert "export function setDeck(colours, values)" in deck and "setDeck(r.colours, r.values)" in (
+        static / "rules.js").read_text(encoding="utf-8")
