@@ -12,6 +12,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.app.recording import Resolve, game_file
@@ -32,23 +33,21 @@ RESCAN_EVERY = 3.0  # seconds: how often the games listing looks for games dropp
 AddRecord = Callable[..., str]  # (recorded, mission, catalog, imported_from=name) -> the new game's id
 
 
+@dataclass
 class Inbox:
     """``--dir/games/`` looked at for games to take in; ``add_record`` and ``live``: the table's
     (a game recorded joins it; an old record's game is loaded to think on); ``sheet_resolver``: how
     a dropped sheet's ``mission:`` and ``pieces:`` are found (the context's: the catalog in use)."""
 
-    def __init__(self, folder: Folder, store: Store, thinkers: Thinkers, turns: Turns, add_record: AddRecord,
-                 live: Callable[[str], LiveGame | None], sheet_resolver: Callable[[], Resolve]):
-        self.folder = folder
-        self.games_folder = folder.games
-        self.store = store
-        self.thinkers = thinkers
-        self.turns = turns
-        self.add_record = add_record
-        self.live = live
-        self.sheet_resolver = sheet_resolver
-        self._importing = threading.Lock()
-        self._scanned_at = time.monotonic()
+    folder: Folder
+    store: Store
+    thinkers: Thinkers
+    turns: Turns
+    add_record: AddRecord
+    live: Callable[[str], LiveGame | None]
+    sheet_resolver: Callable[[], Resolve]
+    _importing: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _scanned_at: float = field(default_factory=time.monotonic, init=False, repr=False)
 
     def start(self) -> None:
         """Take in what is there, in the background."""
@@ -68,10 +67,10 @@ class Inbox:
             self._old_records()
 
     def _old_records(self) -> None:
-        if not self.games_folder.is_dir():
+        if not self.folder.games.is_dir():
             return
         # shortest names first: a record's own name (ID.json) before its copies (ID copy.json)
-        for path in sorted(self.games_folder.glob("*.json"), key=lambda p: (len(p.name), p.name)):
+        for path in sorted(self.folder.games.glob("*.json"), key=lambda p: (len(p.name), p.name)):
             if self.turns.closed:
                 return
             name = path.name
@@ -94,7 +93,7 @@ class Inbox:
         sheet's ``mission:`` and ``pieces:`` are found as ``POST /api/records`` finds them
         (``sheet_resolver``); a file that is not a regular one, or too large, is refused unread;
         whatever one file holds, the others are still imported."""
-        found = sorted(self.games_folder.glob("*.jsonl")) + sorted(self.games_folder.glob("*.txt"))
+        found = sorted(self.folder.games.glob("*.jsonl")) + sorted(self.folder.games.glob("*.txt"))
         for path in found:
             if self.turns.closed:
                 return

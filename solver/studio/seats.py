@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from solver.app.documents import Doc
 from solver.core.codes import PolicyId
@@ -28,13 +29,13 @@ class SeatRefused(Exception):
 
 BOT_TOOK_FIX = "the host gives the seat back to a person in the Play tab, with a new link"
 
+@dataclass
 class Seats:
     """The seats of every game of a folder; ``live(game_id)``: the table's game in memory."""
 
-    def __init__(self, live: Callable[[str], LiveGame | None], store: Store, turns: Turns):
-        self.live = live
-        self.store = store
-        self.turns = turns
+    live: Callable[[str], LiveGame | None]
+    store: Store
+    turns: Turns
 
     def game(self, game_id: str, seat: int, token: str | None) -> LiveGame | None:
         """The game if ``token`` is that seat's (None: no such game); SeatRefused otherwise."""

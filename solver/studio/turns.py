@@ -12,6 +12,7 @@ import functools
 import threading
 import time
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any
 
 from solver.game.actions import Action
@@ -26,18 +27,18 @@ BOT_PACE = 0.15  # seconds: a bot's move at a table of people is shown no sooner
 BUSY_RETRY = 1.0  # seconds: a bot's move the database could not take (locked) is stored again after this
 
 
+@dataclass
 class Turns:
     """The turns of every game of a folder: ``pump`` plays a game on (its lock held) as far as it
     goes without a person; ``commit`` stores a move, then shows it. ``notes``: what went wrong
     beside the games (said in /api/status); ``closed``: the studio stops, nothing more is thought."""
 
-    def __init__(self, store: Store, thinkers: Thinkers, folder: Folder, notes: list[str], bot_pace: float = BOT_PACE):
-        self.store = store
-        self.thinkers = thinkers
-        self.folder = folder
-        self.notes = notes
-        self.bot_pace = bot_pace
-        self.closed = False
+    store: Store
+    thinkers: Thinkers
+    folder: Folder
+    notes: list[str]
+    bot_pace: float = BOT_PACE
+    closed: bool = False
 
     def pump(self, live: LiveGame) -> None:
         """Play on (lock held) until a person must answer, a worker is thinking, or the game is over."""
