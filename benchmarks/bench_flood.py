@@ -57,8 +57,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.studio.table import BOT_PACE as PACE  # noqa: E402
 from solver.studio.table import MAX_BOT_GAMES  # noqa: E402
+from solver.studio.turns import BOT_PACE as PACE  # noqa: E402
 
 
 class Failure(Exception):

@@ -178,3 +178,29 @@ def test_save_never_writes_through_a_link(studio, tmp_path_factory):
         res = studio.post("/api/catalogs/save", json={"file": "linked.toml", "text": BUNDLED, "replace": replace})
         assert res.status_code == 409 and "link" in res.json()["error"]["message"]
     assert outside.read_text(encoding="utf-8") == "keep" and (studio.folder / "linked.toml").is_symlink()
+
+
+# ---------------------------------------------------------------- the pieces drawn: the server writes the file
+def test_the_pieces_drawn_are_written_by_the_server_checked_and_saved(studio):
+    drawn = {p["piece"]: p["shape"] for p in studio.get("/api/pieces").json()["pieces"]}
+    drawn["red-5"] = "###/#.."
+    checked = studio.post("/api/catalogs/validate", json={"pieces": drawn, "source": "the bundled catalog"}).json()
+    assert checked["valid"] and checked["digest"] == load_catalog().digest
+    saved = studio.post("/api/catalogs/save", json={"file": "mine.toml", "pieces": drawn, "source": "x\ny.toml"})
+    assert saved.json() == {"file": "mine.toml", "saved": True}
+    text = (studio.folder / "mine.toml").read_text(encoding="utf-8")
+    assert text.startswith("# kakapo piece catalog, drawn in the studio's Pieces tab (started from x y.toml).\n")
+    assert '\n[red]\n1 = "#"\n' in text and text.endswith('8 = "' + drawn["purple-8"] + '"\n')
+    assert load_catalog(studio.folder / "mine.toml").digest == load_catalog().digest
+    # a piece not drawn is written empty, and said as the catalog refuses it
+    del drawn["blue-2"]
+    broken = studio.post("/api/catalogs/validate", json={"pieces": drawn}).json()
+    assert not broken["valid"] and [e["piece"] for e in broken["errors"]] == ["blue-2"]
+    refused = studio.post("/api/catalogs/save", json={"file": "two.toml", "pieces": drawn})
+    assert refused.status_code == 422 and not (studio.folder / "two.toml").exists()
+    # only pieces, drawn in '#', '.' and '/': nothing else reaches the file
+    for bad in ({"red-9": "#"}, {"red-1": '#"\n[x]'}, {"red-1": "#" * 201}):
+        assert studio.post("/api/catalogs/validate", json={"pieces": bad}).status_code == 422, bad
+    both = studio.post("/api/catalogs/validate", json={"text": BUNDLED, "pieces": drawn})
+    assert both.status_code == 422 and "one of them" in both.json()["error"]["message"]
+    assert studio.post("/api/catalogs/validate", json={}).status_code == 422

@@ -4,6 +4,7 @@ an import inside a function only for a heavy optional package, with its reason o
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import tomllib
@@ -187,3 +188,55 @@ def test_the_page_is_es_modules_sharing_no_globals():
         text = js.read_text(encoding="utf-8")
         assert "window." not in text.replace("window.location", "").replace("window.confirm", ""), js.name
         assert "innerHTML" not in text and "insertAdjacentHTML" not in text, js.name  # text is never HTML
+
+
+def test_no_studio_router_imports_another():
+    """The routers share what they need through the studio's own modules (the folder, the context),
+    never through each other."""
+    known = set(modules())
+    routers = sorted((PACKAGE / "studio" / "routers").glob("*.py"))
+    assert len(routers) > 5
+    found = [f"{path.name}:{line}: {text.strip()}" for path in routers for target, line, _, text in imports(path, known)
+             if target.startswith("solver.studio.routers.")]
+    assert not found, "routers importing routers:\n" + "\n".join(found)
+
+
+SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER)\b[^\n]*\b(FROM|INTO|SET|TABLE|WHERE)\b|\.execute\(")
+
+
+def test_the_database_is_read_and_written_only_by_the_store():
+    """The studio's SQL stays in its store (store.py and its parts, stored_*.py, the database):
+    a router or the table asks the store, never the database."""
+    studio = PACKAGE / "studio"
+    stores = {"store.py", "database.py"} | {p.name for p in studio.glob("stored_*.py")}
+    found = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}" for p in sorted(studio.rglob("*.py")) if p.name not in stores
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SQL.search(line)]
+    assert not found, "SQL outside the store:\n" + "\n".join(found)
+    assert SQL.search('db.execute("SELECT id FROM jobs ORDER BY rowid")')  # what it looks for
+
+
+def test_the_studio_keeps_small_rooms():
+    """Its table and its store split by concern: no class of the studio over 300 lines, no module over 600."""
+    big = []
+    for path in sorted((PACKAGE / "studio").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if len(text.splitlines()) > 600:
+            big.append(f"{path.relative_to(ROOT)}: {len(text.splitlines())} lines")
+        big += [f"{path.relative_to(ROOT)}: class {n.name}, {n.end_lineno - n.lineno + 1} lines"
+                for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ClassDef) and n.end_lineno - n.lineno >= 300]
+    assert not big, "split these by concern:\n" + "\n".join(big)
+
+
+def test_the_page_holds_no_deck_and_writes_no_file_format():
+    """The cards come from the server (GET /api/rules into deck.js); a file the page saves is written
+    by the server from what the page sends."""
+    static = PACKAGE / "studio" / "static"
+    colours = re.compile(r'\[\s*"red",\s*"yellow"|\bv\s*<=\s*8\b|\[1, 2, 3, 4, 5, 6, 7, 8\]')
+    toml = re.compile(r"`\[\$\{|\$\{[^}]*\} = \"")  # a table's header or a key = "value" line in a template
+    for js in sorted(static.glob("*.js")):
+        text = js.read_text(encoding="utf-8")
+        assert not colours.search(text), f"{js.name} holds a deck of its own: take it from deck.js"
+        assert not toml.search(text), f"{js.name} writes a file format: let the server write it"
+    deck = (static / "deck.js").read_text(encoding="utf-8")
+    assert "export function setDeck(colours, values)" in deck and "setDeck(r.colours, r.values)" in (
+        static / "rules.js").read_text(encoding="utf-8")

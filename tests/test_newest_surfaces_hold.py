@@ -230,7 +230,7 @@ def test_dropped_sheets_resolve_only_plain_names_of_the_folder(catalog, tmp_path
     for name, text in cases.items():
         (games / name).write_text(text)
     client = client_for(folder)
-    within(30, client.ctx.table.import_records)
+    within(30, client.ctx.table.inbox.import_records)
     rows = {g.get("file"): g for g in client.get("/api/games").json() if g.get("file")}
     for name in cases:
         if name == "z-good.txt":
@@ -299,7 +299,7 @@ def test_record_and_calibrate_refuse_a_sheet_whose_pieces_is_a_fifo_at_once(cata
 
 
 def test_one_bad_dropped_file_never_stops_the_others(catalog, tmp_path, monkeypatch):
-    from solver.studio import table as table_module
+    from solver.studio import inbox as inbox_module
 
     games = tmp_path / "games"
     games.mkdir()
@@ -307,16 +307,16 @@ def test_one_bad_dropped_file_never_stops_the_others(catalog, tmp_path, monkeypa
     (games / "a-boom.txt").write_text(good)
     (games / "b-good.txt").write_text(good.replace("Ann", "Cat").replace("Ben", "Dan"))
     os.mkfifo(games / "c-pipe.txt")
-    real = table_module.game_file
+    real = inbox_module.game_file
 
     def game_file(text, name, resolve):
         if name == "a-boom.txt":
             raise RuntimeError("an error nobody foresaw")
         return real(text, name, resolve)
 
-    monkeypatch.setattr(table_module, "game_file", game_file)
+    monkeypatch.setattr(inbox_module, "game_file", game_file)
     client = client_for(tmp_path)
-    within(30, client.ctx.table.import_records)
+    within(30, client.ctx.table.inbox.import_records)
     rows = client.get("/api/games").json()
     assert [sorted(g["names"].values()) for g in rows if g.get("policy") == "recorded"] == [["Cat", "Dan"]]
     broken = {g["file"]: g["broken"] for g in rows if g.get("file")}

@@ -105,7 +105,7 @@ def test_logs_and_sheets_dropped_into_the_games_folder_join_the_folders_games(ca
     (games / "thursday.txt").write_text("\n".join(sheet_lines(catalog)) + "\n")
     (games / "broken.txt").write_text("mission: b05\nplayers: Ann, Ben\n1. Ann red-9 / -\n")
     client = client_for(tmp_path)
-    client.ctx.table.import_records()  # (the studio starts it in the background)
+    client.ctx.table.inbox.import_records()  # (the studio starts it in the background)
     rows = {g.get("file") or g["id"]: g for g in client.get("/api/games").json()}
     recorded = [g for g in rows.values() if g.get("policy") == "recorded"]
     assert len(recorded) == 2, rows
@@ -113,7 +113,7 @@ def test_logs_and_sheets_dropped_into_the_games_folder_join_the_folders_games(ca
     assert by_names[("Ann", "Ben")]["result"] and by_names[()]["result"] == events[-1]["result"]
     assert client.get(f"/api/games/{by_names[()]['id']}/log").text == text
     assert "line 3" in rows["broken.txt"]["broken"]
-    client.ctx.table.import_records()  # once each
+    client.ctx.table.inbox.import_records()  # once each
     assert len([g for g in client.get("/api/games").json() if g.get("policy") == "recorded"]) == 2
 
 

@@ -225,15 +225,41 @@ def test_a_ladder_job_gives_the_ladders_document(studio):
     assert doc["result"]["difficulty"] == cli["difficulty"] and "campaign" in doc["result"]["difficulty"]
 
 
-def test_the_openapi_document_says_what_every_endpoint_answers(studio):
-    doc = studio.get("/api/openapi.json").json()
+def named_model(schema):
+    """Whether a JSON answer's schema is one of the API's models (or a list of one), not "any JSON"."""
+    if schema.get("type") == "array":
+        return named_model(schema.get("items", {}))
+    return schema.get("$ref", "").startswith("#/components/schemas/")
+
+
+def undocumented(doc):
+    """The operations whose 2xx answer has no model (JSON) or no declared file type (the others)."""
+    out = []
     for path, operations in doc["paths"].items():
         for method, op in operations.items():
-            answers = op["responses"]
-            ok = answers.get("200", {}).get("content", {})
-            assert ok, (method, path)
-            for kind, body in ok.items():
-                if kind == "application/json":
-                    assert body["schema"], (method, path)  # a model, not "any JSON"
-            assert {"403", "404", "422"} <= set(answers), (method, path)  # the refusals, as ErrorDoc
+            ok = [body for code, body in op["responses"].items() if code.startswith("2")]
+            content = {kind: body.get("schema") or {}
+                       for answer in ok for kind, body in answer.get("content", {}).items()}
+            good = content and all(named_model(schema) if kind == "application/json"
+                                   else schema.get("type") == "string" and kind != "text/plain"
+                                   for kind, schema in content.items())
+            if not good:
+                out.append(f"{method.upper()} {path}: {content}")
+    return out
+
+
+def test_the_openapi_document_says_what_every_endpoint_answers(studio):
+    doc = studio.get("/api/openapi.json").json()
+    assert len([op for ops in doc["paths"].values() for op in ops]) >= 40
+    assert not undocumented(doc), "answers without a model:\n" + "\n".join(undocumented(doc))
+    for path, operations in doc["paths"].items():
+        for method, op in operations.items():
+            assert {"403", "404", "422"} <= set(op["responses"]), (method, path)  # the refusals, as ErrorDoc
+    binary = {path: kind for path, ops in doc["paths"].items() for op in ops.values()
+              for kind, body in op["responses"]["200"]["content"].items() if body["schema"].get("format") == "binary"}
+    assert binary == {"/api/print": "application/pdf", "/api/packs/folder": "application/zip"}
+    # what it looks for: an answer of "any JSON" (a dict) is no model
+    assert undocumented({"paths": {"/x": {"get": {"responses": {"200": {"content": {"application/json": {
+        "schema": {"type": "object", "additionalProperties": True}}}}}}}}}) == [
+        "GET /x: {'application/json': {'type': 'object', 'additionalProperties': True}}"]
     assert "/static/{name}" not in doc["paths"] and "/" not in doc["paths"]

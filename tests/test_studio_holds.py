@@ -25,7 +25,7 @@ from starlette.testclient import TestClient
 from solver.core.errors import InputError
 from solver.io.paths import bundled_mission
 from solver.play.table import TableGame
-from solver.studio import table as table_module
+from solver.studio import turns as turns_module
 from solver.studio.app import create_app
 from solver.studio.jobs import MAX_SEAT_WAITING, MAX_WAITING, JobManager, QueueFull
 from solver.studio.links import qr_rows
@@ -75,7 +75,7 @@ def test_a_game_whose_bots_cannot_decide_is_broken_secret_from_seats_and_stays_b
         calls.append(request.seat)
         raise RuntimeError("this worker is out of order")
 
-    monkeypatch.setattr(table_module, "think", failing)
+    monkeypatch.setattr(turns_module, "think", failing)
     client = client_for(tmp_path)
     gid, tokens, _ = start(client, mission="b05", human=[0], policy="planner")
     assert client.ctx.table.settle(gid, 60)
@@ -94,7 +94,7 @@ def test_a_game_whose_bots_cannot_decide_is_broken_secret_from_seats_and_stays_b
     assert json.loads(res.text.splitlines()[0])["hands"]
     client.ctx.close()
     # a restart does not quietly play it on: still broken, for the same reason
-    monkeypatch.setattr(table_module, "think", table_module.forget.__globals__["think"])
+    monkeypatch.setattr(turns_module, "think", turns_module.forget.__globals__["think"])
     again = client_for(tmp_path)
     live = again.ctx.table.live(gid)
     assert live.problem and "out of order" in live.problem and not live.thinking
@@ -105,7 +105,7 @@ def test_a_game_whose_bots_cannot_decide_is_broken_secret_from_seats_and_stays_b
 
 @pytest.mark.slow  # a whole game
 def test_a_worker_that_fails_once_is_replaced_and_the_game_goes_on(tmp_path, monkeypatch):
-    real = table_module.think
+    real = turns_module.think
     failed = []
 
     def flaky(request):
@@ -114,7 +114,7 @@ def test_a_worker_that_fails_once_is_replaced_and_the_game_goes_on(tmp_path, mon
             raise RuntimeError("a worker lost on the way")
         return real(request)
 
-    monkeypatch.setattr(table_module, "think", flaky)
+    monkeypatch.setattr(turns_module, "think", flaky)
     client = client_for(tmp_path)
     gid, tokens, _ = start(client, mission="b05", human=[0], policy="planner")
     g = play_to_end(client, gid, tokens)

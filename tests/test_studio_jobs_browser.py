@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from solver.studio.jobs import result_words
 from tests.studio_helpers import open_page, wait_text
 
 pytestmark = pytest.mark.slow  # a studio and a job in its worker: a few seconds
@@ -28,11 +29,10 @@ LADDER = {
                    "campaign_text": "between b06 and b08 (harder than 6 of 19 bundled missions)"},
 }
 
-DRAW = """async (doc) => {
-  const { ladderChart } = await import("/static/chart.js");
+DRAW = """async (job) => {
   const { showResult } = await import("/static/results.js");
   const box = document.getElementById("j-result");
-  showResult(box, "ladder", doc, document.getElementById("curve"));
+  showResult(box, job, document.getElementById("curve"));
   document.getElementById("curve").scrollIntoView();
   return box.textContent;
 }"""
@@ -96,7 +96,8 @@ def test_a_job_listed_after_a_reload_and_its_result_in_plain_words(browser, serv
 def test_the_curve_writes_each_value_and_its_interval(browser, served, width):
     url, _ = served
     page = open_page(browser, url, width=width, height=800)
-    text = page.evaluate(DRAW, LADDER)
+    # a finished ladder job as GET /api/jobs/ID answers it: its result and its words (the server's)
+    text = page.evaluate(DRAW, {"kind": "ladder", "result": LADDER, "words": result_words("ladder", LADDER)})
     # the campaign line says one thing
     assert "between" not in text
     assert "in the campaign: harder than 6 of the 19 other bundled missions for 2 players, just after b06" in text

@@ -55,7 +55,7 @@ def test_export_and_import_keep_the_names_and_learn_groups_by_them(tmp_path):
     # games/ holds each imported game's log once, as it holds the games played there
     written = sorted(p.stem for p in (tmp_path / "b" / "games").glob("*.jsonl"))
     assert written == sorted(g["id"] for g in rows)
-    b.ctx.table.import_dropped()  # read again: none of them is taken for a game dropped there
+    b.ctx.table.inbox.import_dropped()  # read again: none of them is taken for a game dropped there
     assert len(b.get("/api/games").json()) == 3
     assert {t["table"]: t["games"] for t in b.get("/api/tables").json()} == {"Mia": 2, "Ann, Ben": 1}
     # exported again from the second studio: the same names, the bots still labelled

@@ -26,7 +26,7 @@ from solver.core.errors import InputError
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.missionfile import load_mission
 from solver.io.packs import FolderFile
-from solver.io.safefiles import append_line, read_regular, write_output
+from solver.io.safefiles import MAX_FILE_BYTES, append_line, read_regular, write_output
 from solver.openhand.deal import DEFAULT_TIME_LIMIT
 from solver.runtime.workers import process_pool, stop_pool
 
@@ -122,7 +122,7 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
     plan = Plan(missions, {}, [])
     for path, m in missions:
         # read and checked already: a mission file (or a pack's)
-        text = path.data if isinstance(path, FolderFile) else read_regular(path, 1_000_000)
+        text = path.data if isinstance(path, FolderFile) else read_regular(path, MAX_FILE_BYTES)
         name = path.name if isinstance(path, FolderFile) else Path(path).name
         base: dict[str, Any] = {"mission_name": name, "mission_text": text, "catalog_text": catalog_bytes}
         for players in m.player_counts():
@@ -168,7 +168,7 @@ def claim_folder(out_dir: Path, identity: dict, force: bool) -> None:
     theirs = None
     if about.is_file():
         try:
-            theirs = json.loads(read_regular(about, 1_000_000, follow_links=False))
+            theirs = json.loads(read_regular(about, MAX_FILE_BYTES, follow_links=False))
         except (OSError, ValueError, RecursionError):
             theirs = None
     ours = [out_dir / name for name in (*OUTPUTS, IDENTITY) if (out_dir / name).exists()]

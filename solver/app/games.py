@@ -4,7 +4,6 @@ given as text, the folder's finished games)."""
 
 from __future__ import annotations
 
-import contextlib
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from solver.core.rules import Mission
 from solver.game.state import GameState
 from solver.io.catalog import Catalog
 from solver.io.gamelog import GameLog
-from solver.io.missionfile import mission_files
+from solver.io.packs import scan_folder
 from solver.io.paths import MISSIONS
 
 if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
@@ -156,14 +155,19 @@ def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: 
 STUDIO_PLAYS = 20  # the studio's rate and calibrate jobs: replays of each deal per rung (`--plays`' default)
 
 
+def finished_games(rows: list[Doc]) -> list[Doc]:
+    """The finished games of a folder's games listing, in its order (the oldest first): ended with
+    a result, not broken, played at a table of a known size. The one rule for what the Tables list
+    counts, what rate and calibrate learn from and what an export holds."""
+    return [g for g in rows if g.get("result") is not None and not g.get("broken") and g.get("players")]
+
+
 def tables_listing(rows: list[Doc]) -> list[Doc]:
     """The folder's tables: its finished games grouped by the names of who played (as `kakapo
     calibrate` groups logs), each with its games and results by mission; games naming nobody make
     one table, "unnamed"."""
     groups: dict[tuple[str, ...], Doc] = {}
-    for g in rows:
-        if g.get("result") is None or g.get("broken") or not g.get("players"):
-            continue
+    for g in finished_games(rows):
         names = [n for _, n in sorted((g.get("names") or {}).items()) if n and n.strip()]
         key = people_key(names)
         t = groups.setdefault(key, {"table": ", ".join(names) if names else "unnamed", "names": names, "games": 0,
@@ -230,8 +234,7 @@ def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = N
     tell = progress or (lambda _f: None)
     missions = [str(p) for p in sorted(MISSIONS.glob("buddy/*.toml")) + sorted(MISSIONS.glob("party/*.toml"))]
     if folder is not None:
-        with contextlib.suppress(InputError):  # no mission of its own in the folder
-            missions += [str(p) for p in mission_files(folder) if not p.is_symlink()]  # the folder's own files only
+        missions += [str(folder / f.name) for f in scan_folder(folder).missions]  # the folder's own files only
     with tempfile.TemporaryDirectory(prefix="kakapo-rate-") as tmp:
         paths = []
         for game_id, text in logs.items():

@@ -34,8 +34,7 @@ from solver.io.loginputs import catalog_text
 from solver.io.missionfile import check_file
 from solver.io.packs import FolderFile
 from solver.io.paths import mission_path
-from solver.io.safefiles import read_regular
-from solver.io.tomlfile import MAX_BYTES
+from solver.io.safefiles import MAX_FILE_BYTES, read_regular
 
 if TYPE_CHECKING:  # heavy at run time: Numba
     from solver.analysis.simulate import Outcomes
@@ -69,7 +68,7 @@ def on_cluster(address: str | None, mission: str, catalog: Catalog, players: int
         return ClusterWork(address, f"{m.id}.toml", m.source.encode(), catalog_text(catalog).encode("utf-8"),
                            players, seed, time_limit, worker_timeout, status)
     path = mission_path(mission)
-    return ClusterWork(address, path.name, read_regular(path, MAX_BYTES), catalog_text(catalog).encode("utf-8"),
+    return ClusterWork(address, path.name, read_regular(path, MAX_FILE_BYTES), catalog_text(catalog).encode("utf-8"),
                        players, seed, time_limit, worker_timeout, status)
 
 

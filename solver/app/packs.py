@@ -25,7 +25,6 @@ from solver.io.difficulty import MeasuredRow, data_digest, find_campaign, folder
 from solver.io.missionfile import catalog_beside, declared_pieces, load_mission
 from solver.io.packs import (
     DIFFICULTY,
-    MAX_MEMBER_BYTES,
     README,
     FolderFile,
     MissionFolder,
@@ -38,7 +37,7 @@ from solver.io.packs import (
     read_pack_bytes,
 )
 from solver.io.paths import bundled_mission, mission_path
-from solver.io.safefiles import TargetExists, UnsafeTarget, read_regular, write_file
+from solver.io.safefiles import MAX_FILE_BYTES, TargetExists, UnsafeTarget, read_regular, write_file
 
 
 @dataclass(frozen=True)
@@ -119,7 +118,7 @@ def mission_sources(arg: str, pieces: str | None = None) -> list[MissionSource]:
     found = bundled_mission(m.id)
     bundled = found is not None and path.resolve() == found.resolve()
     folder = None if bundled else read_folder(path.parent if str(path.parent) else Path("."))
-    return [MissionSource(m, catalog, read_regular(path, MAX_MEMBER_BYTES), folder, bundled, path.name)]
+    return [MissionSource(m, catalog, read_regular(path, MAX_FILE_BYTES), folder, bundled, path.name)]
 
 
 def one_mission(arg: str, pieces: str | None) -> tuple[Catalog, Mission] | None:
@@ -178,11 +177,11 @@ def pack_campaign_inputs(directory: str | None, pieces: str | None) -> tuple[Cat
     if not folder.missions:
         raise InputError(directory, "no missions in the pack", "give a pack of missions")
     if pieces is not None:
-        return load_catalog(pieces), read_regular(pieces, MAX_MEMBER_BYTES), folder.missions
+        return load_catalog(pieces), read_regular(pieces, MAX_FILE_BYTES), folder.missions
     declared = {declared_pieces(f.text) for f in folder.missions}
     catalog = folder_catalog(folder, declared.pop(), None) if len(declared) == 1 else load_catalog()
     own = next((f for f in folder.catalogs if f.label == catalog.source), None)
-    return catalog, own.data if own is not None else read_regular(catalog.source, MAX_MEMBER_BYTES), folder.missions
+    return catalog, own.data if own is not None else read_regular(catalog.source, MAX_FILE_BYTES), folder.missions
 
 
 # ---------------------------------------------------------------- the campaign a mission was measured in
@@ -281,7 +280,7 @@ def make_pack(directory: str | Path, pieces: str | None = None, name: str | None
         load_catalog(pieces)  # a broken catalog is said now, naming its line
         path = Path(pieces)
         if folder.file(path.name) is None:
-            extra.append(FolderFile(path.name, read_regular(path, MAX_MEMBER_BYTES), str(path)))
+            extra.append(FolderFile(path.name, read_regular(path, MAX_FILE_BYTES), str(path)))
     whole = MissionFolder(folder.where, False, tuple(sorted([*folder.files, *extra], key=lambda f: f.name)),
                           folder.difficulty, None)
     sources = folder_sources(whole, None)
@@ -298,7 +297,7 @@ def make_pack(directory: str | Path, pieces: str | None = None, name: str | None
             table, where = found.rows, found.source
             if where is not None and where != "bundled" and Path(where).is_file() \
                     and any(mid in {s.mission.id for s in sources} for mid, _ in table):
-                difficulty = FolderFile(DIFFICULTY, read_regular(where, MAX_MEMBER_BYTES), where)
+                difficulty = FolderFile(DIFFICULTY, read_regular(where, MAX_FILE_BYTES), where)
                 break
     if difficulty is not None:  # kept when it measures some of these missions, as they are, for their catalog
         carried = MissionFolder(whole.where, False, whole.files, difficulty)

@@ -31,11 +31,10 @@ from solver.game.resume import replay
 from solver.game.state import GameState, IllegalAction
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.gamelog import FIX, GameLog, parse_log
-from solver.io.gamelog import MAX_BYTES as LOG_BYTES
 from solver.io.loginputs import log_inputs
 from solver.io.missionfile import catalog_beside, load_mission
 from solver.io.paths import bundled_mission, mission_path
-from solver.io.safefiles import read_input_text, read_plain_file
+from solver.io.safefiles import MAX_FILE_BYTES, read_input_text, read_plain_file
 from solver.io.sheet import Sheet, SheetRound, is_sheet_text, parse_sheet, read_sheet, write_sheet
 
 Resolve = Callable[[Sheet], tuple[Catalog, Mission]]
@@ -59,7 +58,6 @@ class NamedGame:
 
 
 PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$")  # a file of the folder itself: no path, no '..'
-MAX_TOML = 1_000_000  # a mission or catalog file (io/tomlfile.py)
 
 
 def _plain(sheet: Sheet, key: str, ref: str, where: str) -> str:
@@ -105,7 +103,7 @@ def in_folder(folder: Path, catalog: Catalog) -> Resolve:
 
     def read(sheet: Sheet, key: str, name: str) -> str | None:
         try:
-            return read_plain_file(folder, name, MAX_TOML).decode("utf-8", "replace")
+            return read_plain_file(folder, name, MAX_FILE_BYTES).decode("utf-8", "replace")
         except FileNotFoundError:
             return None
         except OSError as e:  # a link, a FIFO, a folder, too large: refused unread
@@ -238,7 +236,7 @@ def sheet_of(log: GameLog, names: list[str] | None = None) -> str:
 def read_game_file(path: str | Path) -> GameLog:
     """A log file, or a sheet file recorded as one: what every command that reads a log reads
     (read once: a regular file within the size limit, checked before it is read)."""
-    text = read_input_text(path, LOG_BYTES, "game file (a log or a sheet)",
+    text = read_input_text(path, MAX_FILE_BYTES, "game file (a log or a sheet)",
                            "give the file written by `kakapo play --log`, or a game's sheet",
                            too_large="a game's log or sheet has a few thousand", bad_text=FIX)
     if is_sheet_text(text):

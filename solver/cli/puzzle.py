@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from solver.app.catalogs import piece_rows
 from solver.app.inputs import excluded_pieces, logged_game, missions_catalog, table_size
 from solver.app.packs import pack_campaign_inputs
 from solver.app.solving import board_of_log
@@ -182,7 +183,7 @@ def pieces(pieces, as_json, png):
     catalog = load_catalog(pieces)
     check_output_path(png, [pieces], ".png", "--png")
     if as_json:
-        emit_json([{"piece": str(c), "cells": len(catalog[c].cells), "shape": catalog[c].format()} for c in ALL_CARDS])
+        emit_json(piece_rows(catalog))
     else:
         click.echo(f"piece catalog: {catalog.source}")
         click.echo(f"digest: {catalog.digest}  (a mission made with it says  pieces_digest = \"{catalog.digest}\")")

@@ -46,7 +46,23 @@ class Catalog(Mapping):
         return hashlib.sha256(repr(self.key).encode()).hexdigest()[:16]
 
 
+CATALOG_DRAWING = re.compile(r"[#./]{0,200}")  # a piece as the catalog file draws it ("##/#.")
 CATALOG_TABLE = re.compile(r"^\s*\[\s*(red|yellow|green|blue|purple)\s*\]\s*(#.*)?$", re.MULTILINE)
+
+
+def catalog_toml(drawings: Mapping[str, str], comments: tuple[str, ...] = ()) -> str:
+    """A catalog file: one table per colour, keys 1 to 8, each piece's drawing as given (rows of
+    '#' and '.' separated by '/'; "" for a piece not drawn), after ``comments`` (one ``#`` line
+    each). The drawings are written as they are (checked for '#', '.' and '/' only): whether the
+    file loads is for ``load_catalog`` to say."""
+    unknown = sorted(set(drawings) - {str(c) for c in ALL_CARDS})
+    bad = [name for name, drawn in drawings.items() if not CATALOG_DRAWING.fullmatch(drawn)]
+    if unknown or bad:
+        raise ValueError(f"not a piece: {unknown[0]}" if unknown else f"{bad[0]}: not a drawing of '#', '.' and '/'")
+    tables = ["\n".join([f"[{colour.long}]", *(f'{v} = "{drawings.get(f"{colour.long}-{v}", "")}"' for v in VALUES)])
+              + "\n" for colour in Colour]
+    head = "".join(f"# {line}\n" for line in comments)
+    return head + ("\n" if head else "") + "\n".join(tables)
 
 
 def is_catalog_text(text: str) -> bool:

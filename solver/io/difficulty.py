@@ -26,7 +26,7 @@ from solver.io.catalog import load_catalog
 from solver.io.missionfile import mission_files, mission_fit
 from solver.io.packs import MissionFolder, looks_like_zip, read_pack
 from solver.io.paths import MISSIONS, bundled_mission
-from solver.io.safefiles import read_regular
+from solver.io.safefiles import MAX_FILE_BYTES, read_regular
 
 DIFFICULTY_FILE = MISSIONS / "difficulty.json"
 
@@ -48,12 +48,11 @@ class MeasuredRow:
     digest: str | None = None  # the digest of the mission file measured
 
 
-MAX_TOML = 1_000_000  # a mission file (io/tomlfile.py)
 MAX_DOC = 50_000_000  # a `kakapo calibrate --json` document: far above any
 
 
 def file_digest(path: str | Path) -> str:
-    return data_digest(read_regular(path, MAX_TOML))
+    return data_digest(read_regular(path, MAX_FILE_BYTES))
 
 
 def data_digest(data: bytes) -> str:
@@ -84,7 +83,7 @@ def read_table(path: Path, pieces_digest: str | None = None, folder: Path | None
     def mission_bytes(mission_id: str, measured_in: Path | None) -> bytes | None:
         own = [f / f"{mission_id}.toml" for f in (folder, measured_in) if f is not None and "/" not in mission_id]
         file = next((f for f in own if f.is_file()), None) or bundled_mission(mission_id)
-        return None if file is None else read_regular(file, MAX_MISSION_BYTES)
+        return None if file is None else read_regular(file, MAX_FILE_BYTES)
 
     return table_of(text, pieces_digest, mission_bytes)
 
@@ -100,7 +99,7 @@ def folder_table(folder: MissionFolder, pieces_digest: str | None) -> dict[tuple
         if own is not None:
             return own.data
         file = bundled_mission(mission_id)
-        return None if file is None else read_regular(file, MAX_MISSION_BYTES)
+        return None if file is None else read_regular(file, MAX_FILE_BYTES)
 
     return table_of(folder.difficulty.text, pieces_digest, mission_bytes)
 
@@ -137,7 +136,6 @@ def table_of(text: str, pieces_digest: str | None, mission_bytes: Callable[[str,
 
 # ---------------------------------------------------------------- the campaign measured for a catalog
 MAX_TABLE_BYTES = 8_000_000  # a difficulty.json of thousands of missions; larger is no file kakapo wrote
-MAX_MISSION_BYTES = 1_000_000  # no mission file is larger (io/missionfile refuses it)
 CAMPAIGN_FOLDER = "campaign"  # the folder beside a catalog the bundled campaign is measured into (README)
 
 
@@ -222,7 +220,7 @@ def mission_key(m) -> Wanted:
 def file_key(path: Path) -> Wanted:
     """A mission file as ``find_campaign`` wants it (its id and digest; its id when unreadable)."""
     try:
-        return (path.stem, file_digest(path)) if path.stat().st_size <= MAX_MISSION_BYTES else path.stem
+        return (path.stem, file_digest(path)) if path.stat().st_size <= MAX_FILE_BYTES else path.stem
     except OSError:
         return path.stem
 

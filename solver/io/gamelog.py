@@ -24,9 +24,8 @@ from solver.core.codes import Result, Skill
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Placement
 from solver.core.text import clean
-from solver.io.safefiles import read_input_text, replacing
+from solver.io.safefiles import MAX_FILE_BYTES, read_input_text, replacing
 
-MAX_BYTES = 1_000_000  # a game log is a few kilobytes; anything bigger is not one
 FIX = "give a log written by `kakapo play --log`, or one written by hand as docs/logs.md describes"
 
 MAX_SAMPLES = 4096  # the most look-ahead deals a logged search player is taken to have used
@@ -143,13 +142,13 @@ def digest(text: str) -> str:
 
 def read_log(path: str | Path) -> GameLog:
     """Parse a log file; InputError naming the file and line for anything that is not a log."""
-    return parse_log(read_input_text(path, MAX_BYTES, "log file", "give the file written by `kakapo play --log`",
+    return parse_log(read_input_text(path, MAX_FILE_BYTES, "log file", "give the file written by `kakapo play --log`",
                                      too_large="a game log has a few thousand", bad_text=FIX), str(path))
 
 
 def parse_log(text: str, name: str) -> GameLog:
     """A log from its text (``name``: what the messages call it); InputError naming the line."""
-    if len(text.encode("utf-8")) > MAX_BYTES:
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise InputError(name, f"the log has {len(text.encode('utf-8'))} bytes; a game log has a few thousand", FIX)
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.core.cards import ALL_CARDS, Colour
+from solver.core.cards import ALL_CARDS
 from solver.core.errors import InputError
 from solver.core.rules import Mission
-from solver.io.catalog import DEFAULT_CATALOG, Catalog, load_catalog
+from solver.io.catalog import DEFAULT_CATALOG, Catalog, catalog_toml, load_catalog
 from solver.io.gamelog import GameLog, digest
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import mission_toml
@@ -35,12 +35,7 @@ def catalog_text(catalog: Catalog) -> str:
     """The catalog's text as read from its file; for one made in code, its TOML."""
     if getattr(catalog, "text", ""):
         return catalog.text
-    out = []
-    for colour in Colour:
-        out.append(f"[{colour.long}]")
-        out += [f'{c.value} = "{catalog[c].format()}"' for c in ALL_CARDS if c.colour == colour]
-        out.append("")
-    return "\n".join(out)
+    return catalog_toml({str(c): catalog[c].format() for c in ALL_CARDS})
 
 
 def setup_keys(mission: Mission, catalog: Catalog, human: list[int] | tuple[int, ...] = ()) -> dict:

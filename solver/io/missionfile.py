@@ -13,9 +13,10 @@ from solver.core.errors import InputError, InputErrors, ParseError
 from solver.core.rules import Bird, Board, Mission, Placement, blocked_reason, mask_of
 from solver.core.spec import MAX_SKILLS, MODE_RULES, max_rounds
 from solver.core.text import clean
-from solver.io.catalog import Catalog, is_catalog_text, load_catalog
-from solver.io.safefiles import read_regular
-from solver.io.tomlfile import MAX_BYTES, TomlSource
+from solver.io.catalog import Catalog, load_catalog
+from solver.io.packs import scan_folder
+from solver.io.safefiles import MAX_FILE_BYTES, read_regular
+from solver.io.tomlfile import TomlSource
 
 KNOWN_KEYS = ("name", "story", "mode", "clear", "rounds", "skills", "pieces_digest", "board", "placed")
 PLACED_KEYS = ("piece", "cells")
@@ -147,7 +148,7 @@ def made_with(m: Mission) -> str | None:
 def declared_pieces(text: str) -> str | None:
     """The ``pieces_digest`` a mission's text declares (the catalog it was made with), read without
     checking the rest of the file; None when it declares none or the text does not parse."""
-    found = DECLARED.search(text[:1_000_000])  # a line of the file, never a parse of untrusted text
+    found = DECLARED.search(text[:MAX_FILE_BYTES])  # a line of the file, never a parse of untrusted text
     return found.group(1) if found else None
 
 
@@ -402,16 +403,7 @@ def mission_files(directory: Path) -> list[Path]:
     sorted by name; InputError when it is no folder or holds none."""
     if not directory.is_dir():
         raise InputError(str(directory), "not a folder", "give the folder of your missions")
-    found = []
-    for p in sorted(directory.glob("*.toml")):
-        try:
-            if not p.is_file():
-                continue
-            head = read_regular(p, MAX_BYTES).decode("utf-8", errors="replace")
-            if not is_catalog_text(head):
-                found.append(p)
-        except OSError:
-            continue
+    found = [directory / f.name for f in scan_folder(directory, follow_links=True).missions]
     if not found:
         raise InputError(str(directory), "no mission files (*.toml) in this folder", "give the folder of your "
                          "missions")
@@ -422,20 +414,19 @@ def catalog_beside(path: Path, notes: list[str] | None = None) -> Catalog:
     """The bundled catalog, or the catalog file beside a mission with the digest it declares."""
     bundled = load_catalog()
     try:
-        text = read_regular(path, 1_000_000).decode("utf-8")
+        text = read_regular(path, MAX_FILE_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return bundled  # load_mission says what is wrong with the file
     wanted = declared_pieces(text)
     if wanted is None or wanted == bundled.digest:
         return bundled
-    for other in sorted(path.parent.glob("*.toml")):
-        if other == path:
+    for beside in scan_folder(path.parent).catalogs:  # no link followed, no FIFO waited on
+        if beside.name == path.name:
             continue
-        try:  # no link followed, no FIFO waited on, nothing over 1 MB read
-            if not is_catalog_text(read_regular(other, 1_000_000, follow_links=False).decode("utf-8")):
-                continue
-            found = load_catalog(other)
-        except (InputError, OSError, UnicodeDecodeError):
+        other = path.parent / beside.name
+        try:
+            found = load_catalog(other, beside.data.decode("utf-8"))
+        except (InputError, UnicodeDecodeError):
             continue
         if found.digest == wanted:
             if notes is not None:

@@ -24,12 +24,11 @@ from pathlib import Path
 from solver.core.errors import InputError
 from solver.core.text import clean
 from solver.io.catalog import is_catalog_text
-from solver.io.safefiles import UnsafeTarget, read_plain_file
+from solver.io.safefiles import MAX_FILE_BYTES, UnsafeTarget, megabytes, read_plain_file, read_regular
 
 PACK_SUFFIX = ".kakapo"
 MAX_PACK_BYTES = 8_000_000  # the pack file itself (a hundred missions take some tens of kilobytes)
 MAX_MEMBERS = 500  # files in a pack
-MAX_MEMBER_BYTES = 1_000_000  # one member, as any mission or catalog file
 MAX_TOTAL_BYTES = 16_000_000  # every member together, uncompressed
 MAX_DIRECTORY_BYTES = MAX_MEMBERS * 400  # the zip's central directory (what zipfile parses whole on opening)
 README = "README.md"
@@ -119,7 +118,7 @@ def read_pack(path: str | Path) -> MissionFolder:
     except FileNotFoundError:
         raise InputError(str(path), "pack not found", "check the path") from None
     except UnsafeTarget as e:
-        why = f"over {MAX_PACK_BYTES // 1_000_000} MB, larger than any pack of missions" \
+        why = f"over {megabytes(MAX_PACK_BYTES)}, larger than any pack of missions" \
             if e.errno == 27 else e.strerror  # EFBIG
         raise InputError(str(path), f"not read: {why}", "give the pack file itself") from None
     except OSError as e:
@@ -130,8 +129,8 @@ def read_pack(path: str | Path) -> MissionFolder:
 def read_pack_bytes(data: bytes, where: str) -> MissionFolder:
     """A pack from its bytes (a file, or a studio's upload named ``where``)."""
     if len(data) > MAX_PACK_BYTES:
-        raise InputError(where, f"the pack has {len(data)} bytes, over the limit of {MAX_PACK_BYTES // 1_000_000} "
-                         "MB", "share the missions in smaller packs")
+        raise InputError(where, f"the pack has {len(data)} bytes, over the limit of {megabytes(MAX_PACK_BYTES)}",
+                         "share the missions in smaller packs")
     _check_directory(data, where)
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
@@ -153,7 +152,7 @@ def read_pack_bytes(data: bytes, where: str) -> MissionFolder:
             total += info.file_size
             if total > MAX_TOTAL_BYTES:
                 raise InputError(where, f"member {_shown(info.filename)}: the files together are over "
-                                 f"{MAX_TOTAL_BYTES // 1_000_000} MB unpacked, more than any pack of missions", FIX)
+                                 f"{megabytes(MAX_TOTAL_BYTES)} unpacked, more than any pack of missions", FIX)
         files, difficulty, readme = [], None, None
         read_total = 0
         for info in infos:
@@ -161,7 +160,7 @@ def read_pack_bytes(data: bytes, where: str) -> MissionFolder:
             read_total += len(body)
             if read_total > MAX_TOTAL_BYTES:  # the declared sizes lied
                 raise InputError(where, f"member {_shown(info.filename)}: the files together are over "
-                                 f"{MAX_TOTAL_BYTES // 1_000_000} MB unpacked", FIX)
+                                 f"{megabytes(MAX_TOTAL_BYTES)} unpacked", FIX)
             item = FolderFile(info.filename, body, f"{where}/{info.filename}")
             if info.filename == DIFFICULTY:
                 difficulty = item
@@ -213,8 +212,8 @@ def _check_member(info: zipfile.ZipInfo, where: str) -> str:
         raise refuse("not a mission or catalog (.toml), difficulty.json or README.md, which is all a pack holds")
     if info.flag_bits & 0x1:
         raise refuse("encrypted")
-    if info.file_size > MAX_MEMBER_BYTES:
-        raise refuse(f"{info.file_size} bytes, over the limit of {MAX_MEMBER_BYTES // 1_000_000} MB a file "
+    if info.file_size > MAX_FILE_BYTES:
+        raise refuse(f"{info.file_size} bytes, over the limit of {megabytes(MAX_FILE_BYTES)} a file "
                      "(a mission has a few hundred bytes)")
     return name
 
@@ -223,13 +222,13 @@ def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> byte
     """The member's bytes, never more than the limit read whatever its header declares (a zip bomb)."""
     try:
         with zf.open(info) as f:
-            body = f.read(MAX_MEMBER_BYTES + 1)
+            body = f.read(MAX_FILE_BYTES + 1)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, ValueError, OSError,
             EOFError) as e:
         raise InputError(where, f"member {_shown(info.filename)}: cannot be read ({e})", FIX) from None
-    if len(body) > MAX_MEMBER_BYTES:
+    if len(body) > MAX_FILE_BYTES:
         raise InputError(where, f"member {_shown(info.filename)}: over the limit of "
-                         f"{MAX_MEMBER_BYTES // 1_000_000} MB a file once unpacked (its header said "
+                         f"{megabytes(MAX_FILE_BYTES)} a file once unpacked (its header said "
                          f"{info.file_size} bytes)", FIX)
     try:
         body.decode("utf-8")
@@ -239,30 +238,48 @@ def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> byte
 
 
 # ---------------------------------------------------------------- reading a folder
+def scan_folder(path: str | Path, *, follow_links: bool = False) -> MissionFolder:
+    """A folder's ``*.toml`` files, sorted by name, each a mission or a catalog by what it holds
+    (``MissionFolder.missions`` and ``.catalogs``): the one scan of a folder that tells them apart,
+    for every command, the studio and packs. Only regular files of at most MAX_FILE_BYTES are
+    read (checked before reading: a FIFO is never waited on); a link is left out unless
+    ``follow_links``; a file that cannot be read is left out."""
+    folder = Path(path)
+    files = []
+    for p in sorted(folder.glob("*.toml")):
+        try:
+            data = read_regular(p, MAX_FILE_BYTES) if follow_links else read_plain_file(folder, p.name, MAX_FILE_BYTES)
+        except OSError:
+            continue  # a link, a FIFO, a folder, a file too large: not a file of the folder's missions
+        files.append(FolderFile(p.name, data, str(p)))
+    return MissionFolder(str(path), False, tuple(files))
+
+
 def read_folder(path: str | Path) -> MissionFolder:
     """A folder's ``.toml`` files, ``difficulty.json`` and ``README.md`` (plain files of at most
-    the member limit; links and anything else are left out), as a pack would hold them."""
+    the member limit with plain names, UTF-8 text; links and anything else are left out), as a
+    pack would hold them."""
     folder = Path(path)
     if not folder.is_dir():
         raise InputError(str(path), "not a folder", "give a folder of missions (or a pack)")
-    files, difficulty, readme = [], None, None
-    for p in sorted(folder.iterdir()):
-        name = p.name
-        if not (name.endswith(".toml") or name in (DIFFICULTY, README)) or not NAME.match(name):
-            continue
+    files = tuple(f for f in scan_folder(folder).files if NAME.match(f.name) and _utf8(f.data))
+    found = {}
+    for name in (DIFFICULTY, README):
         try:
-            data = read_plain_file(folder, name, MAX_MEMBER_BYTES)
-            data.decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue  # a link, a FIFO, a file too large or not text: not a mission of the folder
-        item = FolderFile(name, data, str(folder / name))
-        if name == DIFFICULTY:
-            difficulty = item
-        elif name == README:
-            readme = item
-        else:
-            files.append(item)
-    return MissionFolder(str(path), False, tuple(files), difficulty, readme)
+            data = read_plain_file(folder, name, MAX_FILE_BYTES)
+        except OSError:
+            continue
+        if _utf8(data):
+            found[name] = FolderFile(name, data, str(folder / name))
+    return MissionFolder(str(path), False, files, found.get(DIFFICULTY), found.get(README))
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def read_missions_folder(path: str | Path) -> MissionFolder:

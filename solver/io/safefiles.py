@@ -39,6 +39,15 @@ from typing import IO, Any
 from solver.core.errors import InputError
 
 PRIVATE = 0o700
+MEGABYTE = 1_000_000
+# the one size limit of a file a person gives (a mission, a catalog, a game log) or a body that
+# carries one: such files are a few kilobytes; anything over this is refused unread
+MAX_FILE_BYTES = 1 * MEGABYTE
+
+
+def megabytes(size: int) -> str:
+    """A size limit as messages say it: "1 MB"."""
+    return f"{size // MEGABYTE} MB"
 
 
 class UnsafeTarget(OSError):

@@ -7,9 +7,8 @@ import tomllib
 from pathlib import Path
 
 from solver.core.errors import InputError
-from solver.io.safefiles import read_input
+from solver.io.safefiles import MAX_FILE_BYTES, megabytes, read_input
 
-MAX_BYTES = 1_000_000  # mission and catalog files over 1 MB are refused (docs/reference.md)
 MAX_NESTING = 8  # a mission nests [[placed]] cells lists two deep; a catalog none
 _KEY = re.compile(r"""^\s*["']?([A-Za-z0-9_-]+)["']?\s*=""")
 
@@ -122,15 +121,15 @@ class TomlSource:
         names where it came from, e.g. the log that recorded a mission)."""
         self.path = str(path)
         if text is not None:
-            if len(text.encode("utf-8")) > MAX_BYTES:
-                raise InputError(self.path, f"the {kind} is over {MAX_BYTES // 1_000_000} MB; no {kind} is that large",
+            if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+                raise InputError(self.path, f"the {kind} is over {megabytes(MAX_FILE_BYTES)}; no {kind} is that large",
                                  f"check that this is a {kind}")
             self._parse(text, kind)
             return
         hint = ", or give a bundled mission's id such as b01 or p15" if kind == "mission" else ""
-        # never more than MAX_BYTES + 1 bytes, and nothing of a FIFO or a device: checked before reading
-        raw = read_input(path, MAX_BYTES, f"{kind} file", f"check the path{hint}", missing=f"{kind} file not found",
-                         too_large=f"no {kind} is over {MAX_BYTES // 1_000_000} MB")
+        # never more than MAX_FILE_BYTES + 1 bytes, and nothing of a FIFO or a device: checked before reading
+        raw = read_input(path, MAX_FILE_BYTES, f"{kind} file", f"check the path{hint}",
+                         missing=f"{kind} file not found", too_large=f"no {kind} is over {megabytes(MAX_FILE_BYTES)}")
         try:
             decoded = raw.decode("utf-8")
         except UnicodeDecodeError as e:

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 
 from solver.app.documents import Doc
 from solver.studio.context import HostAuthority, StudioContext
+from solver.studio.database import StoreBusy
 from solver.studio.errors import StudioError
 from solver.studio.links import qr_rows
 from solver.studio.responses import ERRORS, Status
@@ -32,8 +33,7 @@ from solver.studio.routers import (
     tables,
 )
 from solver.studio.security import Guard
-from solver.studio.store import StoreBusy
-from solver.studio.table import BOT_PACE
+from solver.studio.turns import BOT_PACE
 
 STATIC = resources.files("solver.studio") / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",

@@ -16,17 +16,19 @@ from fastapi import Path as PathParam
 from solver import __version__
 from solver.app.recordings import TapeCache
 from solver.app.sheets import in_folder
-from solver.core.rules import Mission
 from solver.io.catalog import Catalog, load_catalog
-from solver.io.missionfile import load_mission
 from solver.play.table import warm_up
 from solver.runtime.cachedir import kernels_cached
 from solver.runtime.workers import spawned_pool
 from solver.studio.errors import StudioError
+from solver.studio.folder import Folder
 from solver.studio.jobs import JobManager
+from solver.studio.live import LiveGame
+from solver.studio.seats import SeatRefused
 from solver.studio.store import Store
-from solver.studio.table import BOT_PACE, LiveGame, SeatRefused, Table
+from solver.studio.table import Table
 from solver.studio.thinking import Thinkers
+from solver.studio.turns import BOT_PACE
 
 
 class StudioContext:
@@ -42,10 +44,11 @@ class StudioContext:
         self.workers = workers
         self.warm = warm  # the kernels compiled and the thinking workers started ahead (the server; not the tests)
         self.store = Store(self.directory, __version__)
-        self.store.stop_unfinished_jobs()
+        self.folder = Folder(self.directory, self.store.folder / "tmp")  # its files, read and written safely
+        self.store.jobs.stop_unfinished()
         self.jobs = JobManager(pieces, workers, warm=warm, store=self.store)
         self.thinkers = Thinkers(min(2, max(1, workers)), inline=think_inline)
-        self.table = Table(self.directory, self.store, self.thinkers, bot_pace)  # the games played here
+        self.table = Table(self.folder, self.store, self.thinkers, bot_pace)  # the games played here
         self.table.sheet_resolver = lambda: in_folder(self.directory, self.catalog)  # as POST /api/records
         self.table.open()
         self.share_base: str | None = None  # the seats' links when it listens beyond this machine
@@ -64,9 +67,6 @@ class StudioContext:
     def use_catalog(self, catalog: Catalog, file: str | None, path: str | None) -> None:
         """From now on, missions are read, solved, rated and played with this catalog."""
         self.catalog, self.catalog_file, self.pieces = catalog, file, path
-
-    def mission_of_file(self, path: Path) -> Mission:
-        return load_mission(path, self.catalog)
 
     def start_work(self) -> None:
         """The workers again, after ``stop_work`` (a server's lifespan may start more than once);
@@ -116,7 +116,7 @@ SeatNumber = Annotated[int, PathParam(ge=0, le=3, description="a seat of the tab
 def seat_game(game_id: str, seat: SeatNumber, ctx: Ctx, token: str | None = None) -> LiveGame:
     """The game of a seat's request, if ``token`` is that seat's: 404 for no such game, 403 otherwise."""
     try:
-        live = ctx.table.seat_game(game_id, seat, token)
+        live = ctx.table.seats.game(game_id, seat, token)
     except SeatRefused as e:
         raise StudioError(403, str(e), e.fix) from None
     if live is None:

@@ -30,6 +30,7 @@ from multiprocessing.queues import Queue
 from typing import Any
 
 from solver.app.documents import Doc
+from solver.app.registry import JOBS
 from solver.core.errors import KakapoError
 from solver.io.catalog import load_catalog
 from solver.runtime.cachedir import kernels_cached
@@ -39,6 +40,23 @@ from solver.studio.store import Store, token_hash
 FINAL = ("done", "failed", "cancelled")
 MAX_WAITING = 16  # the host's jobs waiting
 MAX_SEAT_WAITING = 4  # the seats' jobs waiting (reviews of their finished games): never the host's room
+
+
+# what a result that does not read as its kind's says (a result of another version): the job is done
+RESULT_UNREAD = (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError)
+
+
+def result_words(kind: str, result: Doc) -> Doc:
+    """``{"figure", "meaning", "glossary"}``: what a finished job's result says, in its kind's words
+    (``registry.JobKind``): the figure in one line, what it means in one sentence ("" when its kind
+    says none), the glossary's term that explains it; a result that does not read as its kind's is
+    said to be done, never an error."""
+    found = JOBS.get(kind)
+    figure, meaning = f"{kind}: done", ""
+    if found is not None:
+        with contextlib.suppress(*RESULT_UNREAD):
+            figure, meaning = found.words(result), found.meaning(result) if found.meaning is not None else ""
+    return {"figure": figure, "meaning": meaning, "glossary": found.glossary if found is not None and meaning else None}
 
 
 class QueueFull(Exception):
@@ -61,9 +79,11 @@ class Job:
     host: bool = True  # asked by the host (else by a seat of a finished game)
 
     def snapshot(self) -> Doc:
+        """The job as the page sees it; a finished one with its result's ``words`` (its kind's)."""
+        words = result_words(self.kind, self.result) if self.state == "done" and self.result is not None else None
         return {"id": self.id, "kind": self.kind, "state": self.state, "progress": round(self.progress, 4),
                 "result": self.result, "error": self.error,
-                "partial": None if self.state == "done" or not self.shown else list(self.shown)}
+                "partial": None if self.state == "done" or not self.shown else list(self.shown), "words": words}
 
 
 def _job_main(request: Doc, pieces: str | None, workers: int, out: Queue[tuple[str, Any]], parent: int) -> None:
@@ -135,7 +155,7 @@ class JobManager:
             if key is not None:
                 self._keyed[key] = job
             if self.store is not None:
-                self.store.add_job(job.id, job.kind, token_hash(job.token), about[:200])
+                self.store.jobs.add(job.id, job.kind, token_hash(job.token), about[:200])
             self.jobs[job.id] = job
             self._pending.append(job)
             self._lock.notify_all()
@@ -191,7 +211,7 @@ class JobManager:
         job.version += 1
         if self.store is not None and job.id != "warmup":
             with contextlib.suppress(Exception):  # the history is a record, not the job itself
-                self.store.end_job(job.id, state, result, error)
+                self.store.jobs.end(job.id, state, result, error)
 
     def _run(self) -> None:
         while True:
@@ -211,7 +231,7 @@ class JobManager:
                 job.version += 1
                 if self.store is not None and job.id != "warmup":
                     with contextlib.suppress(Exception):
-                        self.store.set_job_state(job.id, "running")
+                        self.store.jobs.set_state(job.id, "running")
             self._follow(job, self._process, out)
             with self._lock:
                 self._process = None

@@ -3,13 +3,15 @@ sees well-formed values; anything else is a 422 with a JSON error (app.py)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from solver.app.catalogs import drawn_catalog_text
 from solver.app.registry import JOB_KINDS, ONE_STEP, POLICIES, TABLE_DEFAULT
-
-MAX_TEXT = 1_000_000  # a mission is a few hundred bytes; files over 1 MB are refused
+from solver.core.cards import ALL_CARDS
+from solver.io.safefiles import MAX_FILE_BYTES
+from solver.studio.errors import StudioError
 
 
 class Strict(BaseModel):
@@ -17,7 +19,7 @@ class Strict(BaseModel):
 
 
 class MissionText(Strict):
-    text: str = Field(max_length=MAX_TEXT)
+    text: str = Field(max_length=MAX_FILE_BYTES)
     name: str | None = Field(default=None, max_length=200)
 
 
@@ -32,7 +34,7 @@ class SolveRequest(MissionText):
 
 class SaveRequest(Strict):
     file: str = Field(max_length=200)
-    text: str = Field(max_length=MAX_TEXT)
+    text: str = Field(max_length=MAX_FILE_BYTES)
     overwrite: bool = False
 
 
@@ -46,7 +48,7 @@ class JobRequest(Strict):
     skills: int | None = Field(default=None, ge=0, le=20)  # chance: the skill counters left
     trump: Literal["red", "yellow", "green", "blue", "purple"] | None = None  # chance: the trump in force
     hand: list[str] | None = Field(default=None, max_length=20)  # chance: the cards the asking seat holds
-    text: str = Field(default="", max_length=MAX_TEXT)
+    text: str = Field(default="", max_length=MAX_FILE_BYTES)
     name: str | None = Field(default=None, max_length=200)
     logs: list[str] | None = Field(default=None, max_length=1000)
     players: int | None = Field(default=None, ge=2, le=4)
@@ -116,7 +118,7 @@ class GameRequest(Strict):
     seed). ``names``: the people's names by seat."""
 
     mission: str | None = Field(default=None, max_length=200)
-    text: str | None = Field(default=None, max_length=MAX_TEXT)
+    text: str | None = Field(default=None, max_length=MAX_FILE_BYTES)
     name: str | None = Field(default=None, max_length=200)
     players: int | None = Field(default=None, ge=2, le=4)
     human: list[int] = Field(default_factory=lambda: [0], max_length=4)
@@ -149,7 +151,7 @@ class SeatBotRequest(Strict):
 
 
 class ReviewRequest(Strict):
-    log: str = Field(max_length=MAX_TEXT)
+    log: str = Field(max_length=MAX_FILE_BYTES)
 
 
 class CatalogChoice(Strict):
@@ -158,10 +160,27 @@ class CatalogChoice(Strict):
     file: str | None = Field(default=None, max_length=200)
 
 
-class CatalogText(Strict):
-    """A piece catalog's text, to check (the page's piece editor)."""
+PIECE_NAMES = tuple(str(c) for c in ALL_CARDS)
+PieceName = Literal[PIECE_NAMES]  # type: ignore[valid-type]
+Drawing = Annotated[str, Field(max_length=200, pattern=r"^[#./]*$")]  # "##/#.": '#' filled, rows separated by '/'
 
-    text: str = Field(max_length=MAX_TEXT)
+
+class CatalogText(Strict):
+    """A piece catalog to check (the Pieces tab): its ``text``, or its ``pieces`` drawn (each piece's
+    cells as rows of '#' and '.' separated by '/'; "" or missing: not drawn) with the catalog they
+    started from (``source``), which the server writes as the catalog file (one of the two)."""
+
+    text: str | None = Field(default=None, max_length=MAX_FILE_BYTES)
+    pieces: dict[PieceName, Drawing] | None = None
+    source: str = Field(default="the bundled catalog", max_length=200)
+
+    def catalog_text(self) -> str:
+        """The catalog's text: as sent, or written from its drawings; StudioError when it is neither
+        or both."""
+        if (self.text is None) == (self.pieces is None):
+            raise StudioError(422, "give the catalog as its text or its pieces drawn, one of them",
+                              'send "text": the file, or "pieces": {"red-1": "##", ...}')
+        return self.text if self.text is not None else drawn_catalog_text(self.pieces or {}, self.source)
 
 
 class PrintRequest(MissionText):
@@ -172,9 +191,9 @@ class PrintRequest(MissionText):
     players: int | None = Field(default=None, ge=2, le=4)
 
 
-class CatalogSave(Strict):
-    """A piece catalog written as ``--dir/file``; ``replace``: over a file of that name."""
+class CatalogSave(CatalogText):
+    """A piece catalog (its text or its pieces drawn) written as ``--dir/file``; ``replace``: over a
+    file of that name."""
 
     file: str = Field(max_length=200)
-    text: str = Field(max_length=MAX_TEXT)
     replace: bool = False

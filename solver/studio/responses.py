@@ -174,6 +174,15 @@ class JobStarted(BaseModel):
     cost: CalibrationCost | None = None  # a calibration's, said before it starts
 
 
+class ResultWords(BaseModel):
+    """What a finished job's result says: the figure in one line, what it means for a player in one
+    plain sentence ("" when its kind says none), and the glossary's term that explains it."""
+
+    figure: str
+    meaning: str
+    glossary: str | None
+
+
 class JobState(BaseModel):
     id: str
     kind: str
@@ -182,6 +191,7 @@ class JobState(BaseModel):
     result: dict[str, Any] | None
     error: str | None
     partial: list[dict[str, Any]] | None = None  # a review's decisions judged so far, while it runs
+    words: ResultWords | None = None  # a finished job's, said by its kind (the page shows them as they are)
 
 
 class JobRow(BaseModel):
@@ -217,6 +227,69 @@ class RecordDoc(BaseModel):
     rounds: int
     result: str | None
     names: list[str]
+
+
+class PoolRefusal(BaseModel):
+    game: int = Field(description="the game's place in the file, from 1")
+    line: int | None
+    message: str
+    fix: str
+
+
+class PoolImported(BaseModel):
+    """A pooled file taken in: the games joined to the folder's (their new ids), how many it held
+    already, and those refused (by the rules, or unfinished)."""
+
+    imported: list[str]
+    held: int
+    refused: list[PoolRefusal]
+
+
+class TableMission(BaseModel):
+    mission: str | None
+    players: int
+    games: int
+    cleared: int
+
+
+class TableRow(BaseModel):
+    """One table of the folder: the people who played (by their names), its finished games."""
+
+    table: str
+    names: list[str]
+    games: int
+    cleared: int
+    ids: list[str]
+    missions: list[TableMission]
+
+
+class RecordingRow(BaseModel):
+    """A recording of the Record tab: unfinished (``game`` null), or finished with its game."""
+
+    id: str
+    mission: str | None
+    names: list[str]
+    entries: int
+    game: str | None
+    updated: str
+
+
+class RecordingDoc(Open):
+    """A recording replayed by the rules: what comes next (``phase``: "card", "select", "place",
+    "left" or "done"), the board and the trick as they stand, and the game as a sheet so far."""
+
+    id: str
+    phase: str
+    round: int
+    entries: int
+    sheet: str
+    game: str | None
+    updated: str
+
+
+class Discarded(BaseModel):
+    id: str
+    discarded: bool
 
 
 class GameStarted(BaseModel):
@@ -279,6 +352,17 @@ class ReviewDoc(Open):
 
 
 # ---------------------------------------------------------------- the rules the page uses
+class JobKindDoc(BaseModel):
+    """A kind of job: what it measures, what its request carries, and how the page shows its result
+    (the glossary's term its meaning links to; ``chart``: "ladder" for the ladder's curve)."""
+
+    name: str
+    about: str
+    needs: Literal["mission", "log", "games"]
+    glossary: str | None
+    chart: Literal["ladder"] | None
+
+
 class RulesDoc(Open):
     """The modes, table sizes, limits, colours, policies (``{"name", "about"}``) and job kinds."""
 
@@ -287,7 +371,7 @@ class RulesDoc(Open):
     limits: dict[str, list[int]]
     colours: list[str]
     policies: list[dict[str, str]]
-    jobs: list[dict[str, str]]
+    jobs: list[JobKindDoc]
 
 
 # ---------------------------------------------------------------- printing and packs
@@ -309,7 +393,16 @@ class PackOpened(BaseModel):
     refused: list[PackRefusal]
 
 
-PDF: dict[int | str, dict[str, Any]] = {200: {"content": {"application/pdf": {}}, "description": "the PDF"}}
-PACK: dict[int | str, dict[str, Any]] = {
-    200: {"content": {"application/zip": {}}, "description": "the pack (a zip: missions, catalog, difficulty.json, "
-                                                              "README.md)"}}
+# ---------------------------------------------------------------- answers that are files, not JSON
+def file_answer(media_type: str, description: str, binary: bool = True) -> dict[int | str, dict[str, Any]]:
+    """A 200 that is a file: its media type and, for the OpenAPI document, a string (of bytes)."""
+    schema = {"type": "string", "format": "binary"} if binary else {"type": "string"}
+    return {200: {"content": {media_type: {"schema": schema}}, "description": description}}
+
+
+PDF = file_answer("application/pdf", "the PDF")
+PACK = file_answer("application/zip", "the pack (a zip: missions, catalog, difficulty.json, README.md)")
+LOGS = file_answer("application/x-ndjson", "the finished games' logs, one after another (JSON Lines)", binary=False)
+LOG = file_answer("application/x-ndjson", "the log (JSON Lines)", binary=False)
+EVENTS = file_answer("text/event-stream", "the job's state as it changes (server-sent events: data: JobState)",
+                     binary=False)

@@ -5,7 +5,7 @@
 - a request that changes anything (POST, PUT, PATCH, DELETE) with an ``Origin`` other than the
   studio's own is refused (403), so that another site's page cannot make a visitor's browser
   write files or start jobs;
-- a body over 1 MB is refused (413), read no further than that;
+- a body over the size of a file a person gives (1 MB) is refused (413), read no further than that;
 - every answer forbids framing (``frame-ancestors 'none'``, ``X-Frame-Options: DENY``), sniffing
   and referrers (a seat's link holds its token);
 - off loopback, a host token (``host_token``): the start line's link ``/?token=T`` opens the page,
@@ -31,7 +31,8 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-MAX_BODY = 1_000_000
+from solver.io.safefiles import MAX_FILE_BYTES, megabytes
+
 LARGE_BODIES = {"/api/games/import": 20_000_000,  # a pooled file of thousands of games (the host's only)
                 "/api/packs": 8_000_000}  # a pack of missions (io/packs.MAX_PACK_BYTES)
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
@@ -77,7 +78,7 @@ class Guard:
     """The rules above; ``hosts`` are the ``host:port`` values this server answers to (set once the
     port is bound, ``allow``); ``host_token`` is set when it listens beyond loopback."""
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, host_token: str | None = None):
+    def __init__(self, app: ASGIApp, max_body: int = MAX_FILE_BYTES, host_token: str | None = None):
         self.app = app
         self.max_body = max_body
         self.hosts: set[str] = set()
@@ -129,7 +130,7 @@ class Guard:
         length = headers.get("content-length")
         limit = LARGE_BODIES.get(path, self.max_body) if host_ok else self.max_body
         if length is not None and (not length.isdigit() or int(length) > limit):
-            return await _refuse(send, 413, f"the request body is over {limit // 1_000_000} MB",
+            return await _refuse(send, 413, f"the request body is over {megabytes(limit)}",
                                  "send a mission of a few kilobytes")
         # the body, read whole before the application sees it (at most max_body + one chunk)
         body, more, too_big = [], True, False
@@ -149,7 +150,7 @@ class Guard:
                 body.append(chunk)
                 more = message.get("more_body", False)
             if too_big:
-                return await _refuse(send, 413, f"the request body is over {limit // 1_000_000} MB",
+                return await _refuse(send, 413, f"the request body is over {megabytes(limit)}",
                                      "send a mission of a few kilobytes")
         whole = b"".join(body)
         replayed = False

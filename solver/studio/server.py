@@ -25,10 +25,10 @@ import uvicorn
 
 from solver.core.errors import InputError
 from solver.studio.app import create_app
+from solver.studio.database import Busy, FolderLock, state_folder
 from solver.studio.links import terminal_qr
 from solver.studio.security import WILDCARDS, is_loopback, local_addresses
-from solver.studio.store import Busy, FolderLock, state_folder
-from solver.studio.table import BOT_PACE
+from solver.studio.turns import BOT_PACE
 
 STOP_SECONDS = 4.5  # after SIGTERM or Ctrl-C, the studio is gone within this, whatever it was doing
 

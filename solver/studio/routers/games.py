@@ -8,7 +8,7 @@ import asyncio
 import unicodedata
 
 from fastapi import APIRouter, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 
 from solver.app.documents import Doc
 from solver.app.games import review_text
@@ -19,10 +19,10 @@ from solver.studio.context import Ctx, HostAuthority, SeatGame, SeatNumber, Stud
 from solver.studio.errors import StudioError, refused
 from solver.studio.jobs import QueueFull
 from solver.studio.links import qr_rows
+from solver.studio.live import LiveGame
 from solver.studio.models import GameRequest, ReviewRequest, SeatAnswer, SeatBotRequest, SeatSettings
-from solver.studio.responses import ERRORS, GameRow, GameStarted, JobStarted, ReviewDoc, SeatBot, SeatDoc, SeatLink
-from solver.studio.routers.missions import open_mission
-from solver.studio.table import LiveGame, TableFull
+from solver.studio.responses import ERRORS, LOG, GameRow, GameStarted, JobStarted, ReviewDoc, SeatBot, SeatDoc, SeatLink
+from solver.studio.table import TableFull
 
 router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
 
@@ -70,7 +70,7 @@ def start_game(body: GameRequest, ctx: Ctx, request: Request) -> Doc:
                           "(a secret deal)")
     text, name = body.text, body.name
     if text is None:
-        found = open_mission(body.mission or "", ctx)
+        found = ctx.folder.mission(body.mission or "")
         text, name = found["text"], found["file"]
     try:
         m = mission_of_text(text, ctx.catalog, name)
@@ -97,7 +97,7 @@ def list_games(ctx: Ctx) -> list[Doc]:
 @router.get("/games/{game_id}/seats/{seat}", response_model=SeatDoc)
 def seat_view(game_id: str, seat: SeatNumber, live: SeatGame, ctx: Ctx) -> Doc:
     try:
-        return ctx.table.view(live, seat)
+        return ctx.table.seats.view(live, seat)
     except BrokenGame as e:
         raise _broken(game_id, e) from None
 
@@ -105,7 +105,7 @@ def seat_view(game_id: str, seat: SeatNumber, live: SeatGame, ctx: Ctx) -> Doc:
 @router.post("/games/{game_id}/seats/{seat}", response_model=SeatDoc)
 def answer(game_id: str, seat: SeatNumber, body: SeatAnswer, live: SeatGame, ctx: Ctx) -> Doc:
     try:
-        return ctx.table.answer(live, seat, body.choice, body.cells, body.question)
+        return ctx.table.seats.answer(live, seat, body.choice, body.cells, body.question)
     except StaleAnswer as e:
         raise StudioError(409, f"{e}: this answer was not taken", "reload the seat and answer the question it "
                           "shows") from None
@@ -119,7 +119,7 @@ def answer(game_id: str, seat: SeatNumber, body: SeatAnswer, live: SeatGame, ctx
 @router.post("/games/{game_id}/seats/{seat}/settings", response_model=SeatDoc)
 def settings(game_id: str, seat: SeatNumber, body: SeatSettings, live: SeatGame, ctx: Ctx) -> Doc:
     try:
-        return ctx.table.set_play_forced(live, seat, body.play_forced)
+        return ctx.table.seats.set_play_forced(live, seat, body.play_forced)
     except BrokenGame as e:
         raise _broken(game_id, e) from None
 
@@ -130,7 +130,7 @@ def _readable_log(ctx: StudioContext, host: bool, game_id: str, token: str | Non
     with a seat's token is that seat's, on this machine too (the host's page sends none)."""
     if token is not None:
         host = False
-    if not host and not ctx.table.any_seat(game_id, token):
+    if not host and not ctx.table.seats.any_seat(game_id, token):
         raise StudioError(403, "this needs the host's link or a seat's link of that game", "")
     text, why = ctx.table.log_of(game_id, host)
     if text is not None:
@@ -146,8 +146,7 @@ def _readable_log(ctx: StudioContext, host: bool, game_id: str, token: str | Non
     raise StudioError(409, f"game {game_id}: {why}", "")
 
 
-@router.get("/games/{game_id}/log", response_class=PlainTextResponse,
-            responses={200: {"content": {"application/x-ndjson": {}}, "description": "the log (JSON Lines)"}})
+@router.get("/games/{game_id}/log", response_class=Response, responses=LOG)
 def game_log(game_id: str, ctx: Ctx, host: HostAuthority, token: str | None = None) -> PlainTextResponse:
     text = _readable_log(ctx, host, game_id, token)
     return PlainTextResponse(text, media_type="application/x-ndjson",
@@ -185,12 +184,12 @@ def seat_to_bot(game_id: str, seat: SeatNumber, body: SeatBotRequest, ctx: Ctx, 
     _host_only(host)
     live = _live(ctx, game_id)
     try:
-        ctx.table.hand_over(live, seat, True, body.policy, body.samples)
+        ctx.table.seats.hand_over(live, seat, True, body.policy, body.samples)
     except AnswerError as e:
         raise StudioError(409, str(e), "see who plays each seat in GET /api/games") from None
     except BrokenGame as e:
         raise _broken(game_id, e) from None
-    player = ctx.table.player(live, seat)
+    player = ctx.table.seats.player(live, seat)
     return {"seat": seat, "policy": player["policy"], "samples": body.samples}
 
 
@@ -200,7 +199,7 @@ def seat_to_person(game_id: str, seat: SeatNumber, ctx: Ctx, host: HostAuthority
     _host_only(host)
     live = _live(ctx, game_id)
     try:
-        token = ctx.table.hand_over(live, seat, False)
+        token = ctx.table.seats.hand_over(live, seat, False)
     except AnswerError as e:
         raise StudioError(409, str(e), "see who plays each seat in GET /api/games") from None
     except BrokenGame as e:

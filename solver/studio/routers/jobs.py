@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
 from solver.app.documents import Doc
-from solver.app.games import calibration_cost
+from solver.app.games import calibration_cost, finished_games
 from solver.app.inputs import mission_of_text
 from solver.app.measuring import table_moment
 from solver.core.errors import InputError
@@ -21,7 +21,7 @@ from solver.studio.context import Ctx, HostAuthority, StudioContext
 from solver.studio.errors import StudioError, refused
 from solver.studio.jobs import FINAL, Job, QueueFull
 from solver.studio.models import JobRequest
-from solver.studio.responses import ERRORS, JobRow, JobStarted, JobState
+from solver.studio.responses import ERRORS, EVENTS, JobRow, JobStarted, JobState
 from solver.studio.store import token_hash, token_matches
 
 router = APIRouter(prefix="/api/jobs", tags=["jobs"], responses=ERRORS)
@@ -39,7 +39,7 @@ def _submit(ctx: StudioContext, job: Doc, about: str) -> Doc:
 @router.post("", response_model=JobStarted)
 def start(body: JobRequest, ctx: Ctx) -> Doc:
     if body.kind in ("rate", "calibrate"):  # the table's (or every table's) games in the folder, finished
-        rows = [g for g in ctx.table.listing() if g.get("result") is not None and not g.get("broken")]
+        rows = finished_games(ctx.table.listing())
         finished = {g["id"]: k for k, g in enumerate(rows)}  # oldest first, as the listing gives them
         wanted = body.logs if body.logs is not None else list(finished)
         missing = [i for i in wanted if i not in finished]
@@ -80,16 +80,13 @@ def history(ctx: Ctx) -> list[Doc]:
     """Every job of this folder, newest first, with its state (without the results: GET
     /api/jobs/ID has them). A job of this run says its state and progress as they are now; jobs
     started within the same second keep the order they were started in."""
-    with ctx.store.reading() as db:  # the order they were written in (SQLite's rowid), earlier runs' too
-        started = {job_id: n for n, (job_id,) in enumerate(db.execute("SELECT id FROM jobs ORDER BY rowid"))}
     rows = []
-    for j in ctx.store.jobs():
+    for j in ctx.store.jobs.all():
         row = {k: v for k, v in j.items() if k not in ("token_hash", "result")}
         live = ctx.jobs.get(j["id"])
         if live is not None:
             row.update(state=live.state, progress=round(live.progress, 4))
         rows.append(row)
-    rows.sort(key=lambda r: (r["created"], started.get(r["id"], -1)), reverse=True)
     return rows
 
 
@@ -107,7 +104,7 @@ def _job(ctx: StudioContext, host: bool, job_id: str, token: str | None = None) 
 def _stored(ctx: StudioContext, job_id: str) -> tuple[Job | None, str | None]:
     """A job of the history that this run did not start (it ended, or failed when the studio
     stopped), and its token's hash."""
-    row = next((j for j in ctx.store.jobs() if j["id"] == job_id), None)
+    row = ctx.store.jobs.get(job_id)
     if row is None:
         return None, None
     state = row["state"] if row["state"] in FINAL else "failed"
@@ -127,8 +124,7 @@ def cancel(job_id: str, ctx: Ctx, host: HostAuthority) -> Doc:
     return (job or stored).snapshot()  # a job of an earlier run has ended already
 
 
-@router.get("/{job_id}/events", response_class=StreamingResponse,
-            responses={200: {"content": {"text/event-stream": {}}, "description": "the job's state as it changes"}})
+@router.get("/{job_id}/events", response_class=StreamingResponse, responses=EVENTS)
 async def events(job_id: str, request: Request, ctx: Ctx, host: HostAuthority,
                  token: str | None = None) -> StreamingResponse:
     job = _job(ctx, host, job_id, token)

@@ -8,25 +8,24 @@ import json
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 
 from solver.app.documents import Doc
+from solver.app.games import finished_games
 from solver.app.pooling import export_text, import_pool, same_game
 from solver.app.sheets import in_folder
 from solver.core.errors import InputError
 from solver.studio.context import Ctx, HostAuthority, StudioContext
 from solver.studio.errors import StudioError, refused
 from solver.studio.models import PoolRequest
-from solver.studio.responses import ERRORS
+from solver.studio.responses import ERRORS, LOGS, PoolImported
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=ERRORS)
 
 
 def _finished_logs(ctx: StudioContext) -> list[tuple[str, str]]:
     out = []
-    for g in ctx.table.listing():
-        if g.get("result") is None or g.get("broken") or not g.get("players"):
-            continue
+    for g in finished_games(ctx.table.listing()):
         text, _ = ctx.table.log_of(g["id"])
         if text:
             out.append((g["id"], text))
@@ -38,8 +37,7 @@ def _host(host: bool) -> None:
         raise StudioError(403, "the folder's games are the host's to export or import", "")
 
 
-@router.get("/export", response_class=PlainTextResponse,
-            responses={200: {"content": {"application/x-ndjson": {}}, "description": "the finished games' logs"}})
+@router.get("/export", response_class=Response, responses=LOGS)
 def export(ctx: Ctx, host: HostAuthority, names: bool = True) -> PlainTextResponse:
     """Every finished game of the folder, its log, one after another (``names=false``: without the
     people's names); no unfinished game, no token."""
@@ -69,7 +67,7 @@ async def _pooled(request: Request) -> PoolRequest:
 Pooled = Annotated[PoolRequest, Depends(_pooled)]
 
 
-@router.post("/import")
+@router.post("/import", response_model=PoolImported)
 def import_games(ctx: Ctx, host: HostAuthority, body: Pooled) -> Doc:
     """A pooled file's games joined to the folder's (finished, with their names): ``{"imported":
     [ids], "held": n, "refused": [{"game", "line", "message", "fix"}]}``; 422 when it is not one.

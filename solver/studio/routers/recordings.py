@@ -19,10 +19,8 @@ from solver.io.catalog import Catalog
 from solver.studio.context import Ctx
 from solver.studio.errors import StudioError
 from solver.studio.models import RecordingEntry, RecordingRequest, RecordingUndo
-from solver.studio.responses import ERRORS, RecordDoc
-from solver.studio.routers.catalogs import dir_catalog_text
-from solver.studio.routers.missions import open_mission
-from solver.studio.store import Finished
+from solver.studio.responses import ERRORS, Discarded, RecordDoc, RecordingDoc, RecordingRow
+from solver.studio.stored_recordings import Finished
 
 router = APIRouter(prefix="/api/recordings", tags=["recordings"], responses=ERRORS)
 STATUS = {recordings.MISSING: 404, recordings.CONFLICT: 409, recordings.INVALID: 422, recordings.FULL: 429}
@@ -37,39 +35,39 @@ def _answer(call: Callable[[], T]) -> T:
         raise StudioError(STATUS[e.kind], e.message, e.fix, e.line, e.more) from None
 
 
-@router.post("")
+@router.post("", response_model=RecordingDoc)
 def start(body: RecordingRequest, ctx: Ctx) -> Doc:
     """A new recording: the mission (by id, bundled or in the folder), the catalog in use, the names
     in seat order and who leads round one."""
-    found = open_mission(body.mission, ctx)
-    pieces_text = dir_catalog_text(ctx, ctx.catalog_file) if ctx.catalog_file else None
-    return _answer(lambda: recordings.start(ctx.store, ctx.tapes, body.mission, found, ctx.catalog, ctx.catalog_file,
-                                            pieces_text, body.names, body.leader))
+    found = ctx.folder.mission(body.mission)
+    pieces_text = ctx.folder.text(ctx.catalog_file) if ctx.catalog_file else None
+    return _answer(lambda: recordings.start(ctx.store.recordings, ctx.tapes, body.mission, found, ctx.catalog,
+                                            ctx.catalog_file, pieces_text, body.names, body.leader))
 
 
-@router.get("")
+@router.get("", response_model=list[RecordingRow])
 def listing(ctx: Ctx) -> list[Doc]:
     """The recordings, the last changed first: unfinished ones to go on with, finished with their game."""
-    return recordings.listing(ctx.store)
+    return recordings.listing(ctx.store.recordings)
 
 
-@router.get("/{recording_id}")
+@router.get("/{recording_id}", response_model=RecordingDoc)
 def show(recording_id: str, ctx: Ctx) -> Doc:
-    return _answer(lambda: recordings.show(ctx.store, ctx.tapes, recording_id))
+    return _answer(lambda: recordings.show(ctx.store.recordings, ctx.tapes, recording_id))
 
 
-@router.post("/{recording_id}/entries")
+@router.post("/{recording_id}/entries", response_model=RecordingDoc)
 def add_entry(recording_id: str, body: RecordingEntry, ctx: Ctx) -> Doc:
     """One entry, checked by the rules: a card revealed, the pieces selected, a piece placed, or
     the cards a person still holds at the end. ``at``: how many entries the page saw (409 if the
     recording has another number: a double tap is not entered twice)."""
-    return _answer(lambda: recordings.add_entry(ctx.store, ctx.tapes, recording_id, body.at, body.entry()))
+    return _answer(lambda: recordings.add_entry(ctx.store.recordings, ctx.tapes, recording_id, body.at, body.entry()))
 
 
-@router.post("/{recording_id}/undo")
+@router.post("/{recording_id}/undo", response_model=RecordingDoc)
 def undo(recording_id: str, body: RecordingUndo, ctx: Ctx) -> Doc:
     """Back to ``to`` entries (default one less): the last entry, or every entry from a round on."""
-    return _answer(lambda: recordings.undo(ctx.store, ctx.tapes, recording_id, body.at, body.to))
+    return _answer(lambda: recordings.undo(ctx.store.recordings, ctx.tapes, recording_id, body.at, body.to))
 
 
 @router.post("/{recording_id}/finish", response_model=RecordDoc)
@@ -82,10 +80,10 @@ def finish(recording_id: str, ctx: Ctx) -> Doc:
         except Finished as e:
             raise recordings.finished(e.game_id) from None
 
-    return _answer(lambda: recordings.finish(ctx.store, ctx.tapes, recording_id, save))
+    return _answer(lambda: recordings.finish(ctx.store.recordings, ctx.tapes, recording_id, save))
 
 
-@router.delete("/{recording_id}")
+@router.delete("/{recording_id}", response_model=Discarded)
 def discard(recording_id: str, ctx: Ctx) -> Doc:
     """An unfinished recording thrown away (a finished one stays with its game)."""
-    return _answer(lambda: recordings.discard(ctx.store, recording_id))
+    return _answer(lambda: recordings.discard(ctx.store.recordings, recording_id))

@@ -9,12 +9,12 @@ from fastapi import APIRouter
 from solver.app.documents import Doc
 from solver.app.games import tables_listing
 from solver.studio.context import Ctx
-from solver.studio.responses import ERRORS
+from solver.studio.responses import ERRORS, TableRow
 
 router = APIRouter(prefix="/api", tags=["tables"], responses=ERRORS)
 
 
-@router.get("/tables")
+@router.get("/tables", response_model=list[TableRow])
 def tables(ctx: Ctx) -> list[Doc]:
     """``[{"table", "names", "games", "cleared", "ids", "missions": [{"mission", "players", "games",
     "cleared"}]}]``, the tables with the most games first."""

@@ -106,7 +106,7 @@ export function followJob(id, prefix, onDone, token, onPartial, canCancel = true
     if (["done", "failed", "cancelled"].includes(j.state)) {
       ev.close();
       if (cancel) cancel.disabled = true;
-      if (j.state === "done") await onDone(j.kind, j.result);
+      if (j.state === "done") await onDone(j.kind, j.result, j);
     }
   };
   return ev;

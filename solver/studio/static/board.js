@@ -8,8 +8,6 @@ export const SIZE = 12;
 export const COLS = "abcdefghijkl";
 export const FILL = { r: "#d62728", y: "#f2c400", g: "#2ca02c", b: "#1f77b4", p: "#8e44ad" };
 export const LONG = { red: "r", yellow: "y", green: "g", blue: "b", purple: "p" };
-export const COLOURS = ["red", "yellow", "green", "blue", "purple"];
-export const CARDS = COLOURS.flatMap((c) => [1, 2, 3, 4, 5, 6, 7, 8].map((v) => `${c}-${v}`));
 
 export const cellName = (r, c) => COLS[c] + (r + 1);
 export function cellRC(name) { return [parseInt(name.slice(1), 10) - 1, COLS.indexOf(name[0])]; }

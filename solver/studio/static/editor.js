@@ -4,13 +4,14 @@
 // changes. The mission being drawn is kept as a draft in this browser, and can be shared as a link
 // that carries it (no server storage); drafts.js offers a draft of before back, never overwriting it.
 import { api, followJob, message } from "./api.js";
-import { boardSvg, cellOf, cellRC, COLOURS, SIZE, pieceSvg } from "./board.js";
+import { boardSvg, cellOf, cellRC, SIZE, pieceSvg } from "./board.js";
+import { COLOURS } from "./deck.js";
 import { $, button, el } from "./dom.js";
 import { createDrafts } from "./drafts.js";
 import { fromLink, linkCode } from "./linkcode.js";
 import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.js";
 import { firstMode, LIMITS, modeDefaults, tableSizes } from "./gamerules.js";
-import { showResult } from "./results.js";  // the words of a result (jobWords, meaning) live there
+import { showResult } from "./results.js";  // a result in the server's words
 import { reasonCells, solveWords } from "./solvewords.js";
 
 export function emptyState() {
@@ -379,7 +380,7 @@ export function createEditor() {
     if (!res.ok) { $("j-state").textContent = `not started: ${message(res)}`; return; }
     ed.job = res.doc.id;
     $("curve").replaceChildren();
-    followJob(ed.job, "j", (kind, d) => showResult(out, kind, d, $("curve")), res.doc.token);
+    followJob(ed.job, "j", (_kind, _result, job) => showResult(out, job, $("curve")), res.doc.token);
   }
 
   // ---------------------------------------------------------------- pieces to place

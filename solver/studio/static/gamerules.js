@@ -1,7 +1,7 @@
 // The game's rules as the server said them (rules.js fills this from GET /api/rules before the
-// page's components start): the modes with their table sizes and default counters, and the
-// fields' limits. Nothing here is a rule of the page's own.
-export const RULES = { modes: {}, first: null };
+// page's components start): the modes with their table sizes and default counters, the kinds of
+// job, and the fields' limits. Nothing here is a rule of the page's own.
+export const RULES = { modes: {}, first: null, jobs: [] };
 export const LIMITS = { rounds: [1, 1], skills: [0, 0], birds: 26 };
 
 // a mode's table sizes, largest first (a Party board is asked about 4 players, then 3)

@@ -80,7 +80,7 @@ export function createJobs() {
     $("jh-progress").hidden = FINAL.includes(j.state);
     cancel.disabled = FINAL.includes(j.state);
     cancel.onclick = async () => { await api("DELETE", `/api/jobs/${encodeURIComponent(id)}`); choose(id); refresh(); };
-    if (j.state === "done" && j.result) showResult(out, j.kind, j.result, $("jh-curve"), "history-curve");
+    if (j.state === "done" && j.result) showResult(out, j, $("jh-curve"), "history-curve");
     else { out.replaceChildren(); $("jh-curve").replaceChildren(); }
     if (!FINAL.includes(j.state)) follow = setTimeout(() => choose(id), 1000);
     else refresh();

@@ -1,9 +1,11 @@
 // Your pieces (the Pieces tab): the 40 scanner pieces of a catalog, each drawn as it is, redrawn
 // cell by cell on a small grid, and saved as a catalog file of the folder. The page holds no rule
-// of a catalog: every change is sent as the catalog's text to POST /api/catalogs/validate (the
-// rules `--pieces` loads a catalog by), and the server checks the text again before it saves it.
+// of a catalog and writes no file: every change sends the pieces as drawn to POST
+// /api/catalogs/validate (the server writes the catalog's file and checks it by the rules
+// `--pieces` loads a catalog by), and the server writes and checks it again before it saves it.
 import { api, message } from "./api.js";
-import { CARDS, COLOURS, colourOf, pieceSvg } from "./board.js";
+import { colourOf, pieceSvg } from "./board.js";
+import { CARDS, COLOURS, cardsOf } from "./deck.js";
 import { $, button, el } from "./dom.js";
 
 const MIN_GRID = 5;  // room for any pentomino
@@ -35,20 +37,14 @@ function shapeOf(cells) {
   return rows.join("/");
 }
 
-// the catalog file the pieces make (the server checks it; a shape holds only '#', '.' and '/')
-function catalogText(shapes, from) {
-  const lines = [`# kakapo piece catalog, drawn in the studio's Pieces tab (started from ${from.replace(/[\u0000-\u001f\u007f]/g, " ")}).`,
-    "# One table per colour, keys 1 to 8: each piece's cells, '#' filled and '.' empty, rows separated by '/'.",
-    "# Any rotation or reflection of a shape may be placed. Use it with --pieces FILE."];
-  for (const colour of COLOURS) {
-    lines.push("", `[${colour}]`);
-    for (let v = 1; v <= 8; v++) lines.push(`${v} = "${shapeOf(shapes.get(`${colour}-${v}`))}"`);
-  }
-  return lines.join("\n") + "\n";
+// the pieces as drawn, for the server to write as a catalog file: {"red-1": "##/#.", ...} and the
+// catalog they started from (a shape holds only '#', '.' and '/'; "" for a piece not drawn)
+function drawn(shapes, from) {
+  return { pieces: Object.fromEntries([...shapes].map(([piece, cells]) => [piece, shapeOf(cells)])), source: from };
 }
 
 export function createPieces(refreshCatalogs) {
-  const p = { shapes: new Map(CARDS.map((c) => [c, new Set()])), chosen: "red-1", history: [], errors: [],
+  const p = { shapes: new Map(CARDS.map((c) => [c, new Set()])), chosen: CARDS[0], history: [], errors: [],
               file: null, from: "the bundled catalog", dirty: false, seq: 0, loadSeq: 0, timer: null, loaded: false };
 
   const errorsOf = (piece) => p.errors.filter((e) => e.piece === piece);
@@ -56,8 +52,7 @@ export function createPieces(refreshCatalogs) {
   function drawList() {
     const rows = COLOURS.map((colour) => {
       const row = el("div", null, "piecerow", { role: "group", "aria-label": `the ${colour} pieces` });
-      for (let v = 1; v <= 8; v++) {
-        const piece = `${colour}-${v}`;
+      for (const piece of cardsOf(colour)) {
         const shape = shapeOf(p.shapes.get(piece));
         const errs = errorsOf(piece);
         const attrs = { "data-edit-piece": piece, "aria-pressed": piece === p.chosen ? "true" : "false" };
@@ -158,7 +153,7 @@ export function createPieces(refreshCatalogs) {
 
   async function check() {
     const seq = ++p.seq;
-    const res = await api("POST", "/api/catalogs/validate", { text: catalogText(p.shapes, p.from) });
+    const res = await api("POST", "/api/catalogs/validate", drawn(p.shapes, p.from));
     if (seq !== p.seq) return;
     if (!res.ok) { $("pc-state").textContent = `cannot check the pieces: ${message(res)}`; return; }
     p.errors = res.doc.errors;
@@ -207,7 +202,7 @@ export function createPieces(refreshCatalogs) {
     if (!file) { $("pc-state").textContent = "give the catalog a file name first"; $("pc-file").focus(); return; }
     if (!file.endsWith(".toml")) file += ".toml";
     $("pc-state").textContent = `saving ${file}…`;
-    const body = { file, text: catalogText(p.shapes, p.from), replace: false };
+    const body = { file, ...drawn(p.shapes, p.from), replace: false };
     let res = await api("POST", "/api/catalogs/save", body);
     if (res.status === 409 && res.doc && res.doc.error && res.doc.error.fix.includes('"replace"')) {
       if (!window.confirm(`${file} is in the folder already. Replace it?`)) { $("pc-state").textContent = "not saved"; return; }

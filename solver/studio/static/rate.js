@@ -2,16 +2,17 @@
 // (kakapo rate), and the clear rate to expect from them at each bundled mission.
 import { api, followJob, message } from "./api.js";
 import { $, el } from "./dom.js";
-import { glossaryLink, meaning, rungName } from "./results.js";
+import { glossaryLink, rungName } from "./results.js";
 
-// the rating's document in the panel (exported for the tests of the page)
-export async function showRating(d) {
+// the rating's document in the panel, with what it means in the server's words (the finished job's
+// "words"; exported for the tests of the page)
+export async function showRating(d, words) {
   const plausible = d.plausible.map(rungName).join(", ");
   $("rt-state").textContent = `${d.games} game(s), seat(s) ${d.seats.join(", ")}: the table plays like ${rungName(d.best)}`
     + (d.told_apart ? " (every other rung ruled out)" : `; these games cannot tell apart: ${plausible}`);
   let said = $("rt-meaning");
   if (!said) { said = el("p", null, "msg meaning", { id: "rt-meaning", "data-meaning": "rate" }); $("rt-expected").before(said); }
-  said.replaceChildren(meaning("rate", d), " The campaign shortfall is each mission's difficulty (0: every table wins "
+  said.replaceChildren((words && words.meaning) || "", " The campaign shortfall is each mission's difficulty (0: every table wins "
     + "every winnable deal). ", glossaryLink("rung"));
   const list = await api("GET", "/api/missions");
   const shortfall = new Map();
@@ -51,24 +52,15 @@ export async function showRating(d) {
       null, { "data-why": "" })));
 }
 
-// the folder's finished games by table: the set of names its people gave (played here, recorded
-// from a sheet, or dropped into games/); games that name nobody are a table of their own
+// the folder's tables as the server groups its finished games (GET /api/tables: by the names of who
+// played, here, from a sheet or dropped into games/; games that name nobody are a table of their own)
 async function tables() {
-  const res = await api("GET", "/api/games");
-  const by = new Map();
-  if (res.ok) {
-    for (const g of res.doc) {
-      if (g.result === null || g.result === undefined || g.broken) continue;
-      const key = Object.values(g.names || {}).map((n) => n.trim()).filter(Boolean).sort().join(", ");
-      if (!by.has(key)) by.set(key, []);
-      by.get(key).push(g.id);
-    }
-  }
+  const res = await api("GET", "/api/tables");
   const sel = $("rt-table");
   const was = sel.value;
-  sel.replaceChildren(new Option("every finished game", ""), ...[...by.entries()].map(([key, ids]) => {
-    const o = new Option(`${key || "unnamed"} (${ids.length} game${ids.length > 1 ? "s" : ""})`, ids.join(" "));
-    o.dataset.table = key;
+  sel.replaceChildren(new Option("every finished game", ""), ...(res.ok ? res.doc : []).map((t) => {
+    const o = new Option(`${t.table} (${t.games} game${t.games > 1 ? "s" : ""})`, t.ids.join(" "));
+    o.dataset.table = t.names.length ? t.table : "";
     return o;
   }));
   if ([...sel.options].some((o) => o.value === was)) sel.value = was;
@@ -81,7 +73,7 @@ export function createRate() {
     const chosen = $("rt-table").value;
     const res = await api("POST", "/api/jobs", chosen ? { kind: "rate", logs: chosen.split(" ") } : { kind: "rate" });
     if (!res.ok) { $("rt-state").textContent = `cannot rate: ${message(res)}`; return; }
-    followJob(res.doc.id, "rt", (_kind, result) => showRating(result), res.doc.token);
+    followJob(res.doc.id, "rt", (_kind, result, job) => showRating(result, job.words), res.doc.token);
   }
   return {
     init() {

@@ -6,7 +6,8 @@
 // page holds no rule: every tap is an entry the server checks and keeps in the folder's database,
 // so a reload or a restart goes on where the table was. Undo takes back the last entry.
 import { api, message } from "./api.js";
-import { boardSvg, cellOf, COLOURS, LONG, pieceSvg } from "./board.js";
+import { boardSvg, cellOf, LONG, pieceSvg } from "./board.js";
+import { cardName, COLOURS, VALUES } from "./deck.js";
 import { $, button, el } from "./dom.js";
 import { onCatalogSwitch } from "./madewith.js";
 import { narrow, narrowWords } from "./narrow.js";
@@ -205,8 +206,8 @@ export function createRecord(onReview, onTables) {
     const can = (card) => !d.game && !gone.has(card) && !out.has(card) && (d.phase === "play" || d.phase === "left");
     $("rc-cards").replaceChildren(...COLOURS.map((col) => {
       const row = el("div", null, "gonerow", { role: "group", "aria-label": `${col} cards` });
-      for (let v = 1; v <= 8; v++) {
-        const card = `${col}-${v}`;
+      for (const v of VALUES) {
+        const card = cardName(col, v);
         const why = out.has(card) ? "out of the game" : gone.has(card) ? "gone" : "";
         const pressed = st.leftPick.has(card);
         const attrs = { "data-rec-card": card, class: `card small c-${LONG[col]}${why ? " gone" : ""}`,

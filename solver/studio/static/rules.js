@@ -3,6 +3,7 @@
 // page holds no rule of its own: a change to a rule is made once, on the server.
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
+import { setDeck } from "./deck.js";
 import { LIMITS, RULES } from "./gamerules.js";
 
 // a select's options from [value, text, title?]; the value chosen before stays chosen where it still is
@@ -22,6 +23,7 @@ export async function loadRules() {
   const res = await api("GET", "/api/rules");
   if (!res.ok) return null;
   const r = res.doc;
+  setDeck(r.colours, r.values);
   fill("f-mode", r.modes.map((m) => [m.name, m.name, `${m.players.join(" or ")} players`]));
   fill("j-kind", r.jobs.filter((j) => j.needs === "mission" && j.name !== "chance").map((j) => [j.name, j.name, j.about]));
   fill("t-trump", r.colours.map((c) => [c, c]), r.colours[r.colours.length - 1]);
@@ -35,7 +37,7 @@ export async function loadRules() {
     if (!$("g-policy-words")) about.after(" ", el("a", "what the players are", "glossary-link",
       { id: "g-policy-words", href: "/glossary#greedy", target: "_blank", rel: "noopener" }));
   }
-  RULES.policies = r.policies;
+  RULES.jobs = r.jobs;  // each kind's chart (results.js)
   const kind = $("j-kind");  // the Difficulty panel's job: what it measures, beside its menu
   if (kind && !$("j-kind-about")) {
     const said = el("p", null, "msg hint", { id: "j-kind-about" });

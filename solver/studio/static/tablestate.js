@@ -4,7 +4,8 @@
 // all with the cards not yet gone (exact: POST /api/solve with exclude), and the chance a careful
 // table clears it from here (the chance job). The state can be saved as its own file and loaded.
 import { api, followJob, message } from "./api.js";
-import { boardSvg, CARDS, cellOf, COLOURS, LONG, pieceSvg } from "./board.js";
+import { boardSvg, cellOf, LONG, pieceSvg } from "./board.js";
+import { cardName, CARDS, COLOURS, lastColour, VALUES } from "./deck.js";
 import { $, button, el } from "./dom.js";
 import { toml } from "./editor.js";
 import { reasonCells, solveWords } from "./solvewords.js";
@@ -15,7 +16,7 @@ import { carriedText, carry, offer, onCatalogSwitch, stamped } from "./madewith.
 const FORMAT = "kakapo-table-1";
 
 export function createTableState(editor) {
-  const t = { base: null, placed: [], gone: new Set(), hand: new Set(), rounds: 8, skills: 5, trump: "purple", players: 2, pending: null,
+  const t = { base: null, placed: [], gone: new Set(), hand: new Set(), rounds: 8, skills: 5, trump: lastColour(), players: 2, pending: null,
               picked: [], check: null, solution: null, problems: new Set(), seq: 0 };
 
   // the mission as the table stands: the mission's board with every piece on it, and what is left
@@ -23,7 +24,7 @@ export function createTableState(editor) {
 
   function fromEditor() {
     t.base = structuredClone(editor.state);
-    t.placed = []; t.gone = new Set(); t.hand = new Set(); t.rounds = t.base.rounds; t.skills = t.base.skills; t.trump = "purple";
+    t.placed = []; t.gone = new Set(); t.hand = new Set(); t.rounds = t.base.rounds; t.skills = t.base.skills; t.trump = lastColour();
     t.players = tableSizes(t.base.mode)[0];
     refresh();
   }
@@ -109,7 +110,7 @@ export function createTableState(editor) {
       games: parseInt($("t-games").value, 10) || 100, seed: 1, exclude: [...t.gone], rounds: t.rounds,
       skills: t.skills, trump: t.trump, ...(t.hand.size ? { hand: [...t.hand] } : {}) });
     if (!res.ok) { $("tc-state").textContent = `not started: ${message(res)}`; return; }
-    followJob(res.doc.id, "tc", (kind, d) => showResult(out, kind, d), res.doc.token);
+    followJob(res.doc.id, "tc", (_kind, _result, job) => showResult(out, job), res.doc.token);
   }
 
   // the state saved as a file; made with a catalog other than the bundled one, it carries that catalog
@@ -153,7 +154,7 @@ export function createTableState(editor) {
     t.gone = new Set((doc.gone || []).filter((c) => CARDS.includes(c)));
     t.hand = new Set((Array.isArray(doc.hand) ? doc.hand : []).filter((c) => CARDS.includes(c)));
     t.rounds = +doc.rounds || m.rounds; t.skills = Number.isInteger(doc.skills) ? doc.skills : m.skills;
-    t.trump = COLOURS.includes(doc.trump) ? doc.trump : "purple";
+    t.trump = COLOURS.includes(doc.trump) ? doc.trump : lastColour();
     t.players = +doc.players || tableSizes(m.mode)[0];
     $("t-filemsg").textContent = `loaded ${doc.file}`;
     refresh();
@@ -191,8 +192,8 @@ export function createTableState(editor) {
     // two grids of the 40 cards: the cards gone, and the cards in my hand (the server checks both)
     const grid = (id, key, hook, said) => $(id).replaceChildren(...COLOURS.map((col) => {
       const row = el("div", null, "gonerow", { role: "group", "aria-label": `${col} cards` });
-      for (let v = 1; v <= 8; v++) {
-        const card = `${col}-${v}`;
+      for (const v of VALUES) {
+        const card = cardName(col, v);
         const toggle = () => { const set = t[key]; if (set.has(card)) set.delete(card); else set.add(card); refresh(); };
         row.appendChild(button(`${v}`, toggle,
           { [hook]: card, "aria-pressed": "false", "aria-label": `${card} ${said}`, class: `card small c-${LONG[col]}` }));
