@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from solver.app.calibrating import LATEST, calibrate, estimate_seconds, in_words, people_key
 from solver.app.documents import Counted, Doc, Fraction, Said, Shown
-from solver.app.inputs import LoggedGame, logged_text, samples_for, table_size
+from solver.app.inputs import LoggedGame, logged_text, person_seats, samples_for, seat_numbers, table_size
 from solver.app.recording import read_game_file
 from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
 from solver.core.codes import OPEN_HAND, PolicyId
@@ -23,7 +23,8 @@ from solver.game.state import GameState
 from solver.io.catalog import Catalog
 from solver.io.gamelog import GameLog
 from solver.io.missionfile import mission_files
-from solver.io.paths import MISSIONS
+from solver.io.paths import MISSIONS, mission_path
+from solver.play import terminal
 
 if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
     from solver.analysis.review import Review
@@ -105,6 +106,63 @@ def terminal_game(m: Mission | None, catalog: Catalog | None, players: int | Non
     return TerminalGame(m, catalog, n, run, games.dealt(m, catalog, n, run.seed, run.game), [])
 
 
+# ---------------------------------------------------------------- people in the terminal
+@dataclass
+class PeopleAtTable:
+    """`play --human`: a game with people in ``seats`` (the others played by ``game.run``'s policy),
+    logged to ``log_path`` after every round, asked and told through ``console``."""
+
+    game: TerminalGame
+    seats: list[int]
+    log_path: str
+    console: terminal.Console
+
+    def bot_seats(self) -> list[int]:
+        return [k for k in range(self.game.players) if k not in self.seats]
+
+
+def free_log_name(mission_id: str) -> str:
+    """MISSION-game-N.jsonl in the current folder, the first N not taken (nothing is overwritten)."""
+    n = 1
+    while Path(f"{mission_id}-game-{n}.jsonl").exists():
+        n += 1
+    return f"{mission_id}-game-{n}.jsonl"
+
+
+def seat_people(tg: TerminalGame, human: str, log_path: str | None) -> PeopleAtTable:
+    """The people's seats (``human``: "0" or "0,2", as `--human` gives them) at the game ``tg``, the
+    log's name (default ``free_log_name``) and the terminal's console (plain unless standard input
+    is a terminal); InputError for seats the table does not have."""
+    seats = person_seats(seat_numbers(human, "--human"), tg.players)
+    return PeopleAtTable(tg, seats, log_path or free_log_name(tg.mission.id), terminal.console_for())
+
+
+@dataclass
+class PeopleOutcome:
+    """How a people's game ended: ``played`` to its end, or ended by them (``ended_by``: "end of
+    input" or "Ctrl-C") in round ``round`` with ``rounds_done`` rounds finished and logged."""
+
+    played: PlayedGame | None
+    ended_by: str | None
+    round: int
+    rounds_done: int
+
+
+def play_people(table: PeopleAtTable) -> PeopleOutcome:
+    """Play the game on, each person asked on the console for their seat's decisions (seeing only
+    that seat's observation), the log written after every round so that a game the people end
+    keeps its finished rounds."""
+    from solver.play import games  # heavy: the open-hand solver's OR-Tools
+
+    tg, run, state = table.game, table.game.run, table.game.state
+    meta = {**games.meta(run.seed, run.game, run.policy, run.samples), "human": tg.earlier}
+    try:
+        played = games.play_human(state, table.seats, run.policy, run.samples, table.console, table.log_path, meta)
+    except games.terminal.GameAbandoned as e:
+        return PeopleOutcome(None, str(e), state.round, state.rounds_played())
+    return PeopleOutcome(played, None, played.state.round, played.state.rounds_played())
+
+
 # ---------------------------------------------------------------- review and rate
 def review(lg: LoggedGame, time_limit: float, samples: int | None = None, playouts: int | None = None, seed: int = 1,
            progress: Said | None = None, workers: int = 1, careful: bool = False,
@@ -145,7 +203,13 @@ def review_text(text: str, name: str = "the log", time_limit: float = 10.0, prog
 def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: Iterable[str], seed: int, workers: int,
          progress: Counted | None = None, near: tuple[Path, ...] | None = None, simulate: bool = True) -> Doc:
     """`kakapo rate`'s document: each mission predicted with the games' catalog (``analysis.rate.predict``;
-    the campaign looked for beside the games, or in ``near``)."""
+    the campaign looked for beside the games, or in ``near``); InputError, before any work, for a
+    mission that is neither a file nor a bundled one."""
+    missions = list(missions)
+    for m in missions:
+        if not mission_path(m).exists():
+            raise InputError("--mission", f"{m!r} is neither a mission file nor a bundled mission",
+                             "give a bundled id (kakapo list) or a mission file")
     from solver.analysis.rate import rate as run_rate  # heavy: Numba
 
     doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress, read=read_game_file, near=near,

@@ -1,5 +1,6 @@
-"""Many games and many missions: `simulate`, `ceiling`, `ladder` (placed in the campaign),
-`validate`, `generate` and `report`, as the documents both front ends print or serve.
+"""Many games and many missions: `simulate`, `chance`, `ceiling`, `ladder` (placed in the
+campaign), `validate` and `generate`, as the documents both front ends print or serve (the
+report: ``reporting.py``; the campaign: ``campaign.py``).
 
 The heavy engines (Numba, OR-Tools, pandas) are imported by each function when it runs, so that
 the command line starts at once."""
@@ -293,25 +294,13 @@ def generate_players(mode: str, players: int | None) -> int:
 
 
 def generate(mode: str, low: float, high: float, players: int, policy: str, count: int, seed: int, out_dir: Path,
-             catalog: Catalog, workers: int, progress: Callable[[int, int], None] | None = None) -> list[Doc]:
-    """`kakapo generate --json`'s list: the missions written, each with its measured clear rate."""
+             catalog: Catalog, workers: int, progress: Callable[[int, int, int], None] | None = None) -> list[Doc]:
+    """`kakapo generate --json`'s list: the missions written, each with its measured clear rate;
+    ``progress(candidates tried, the most it tries, missions kept)``."""
     from solver.analysis import generate as generator  # heavy: OR-Tools and Numba
 
+    most = generator.MAX_CANDIDATES
     found = generator.generate(mode, low, high, players, policy, count, seed, out_dir, catalog, workers,
-                               progress=progress)
+                               progress=None if progress is None else lambda tried, kept: progress(tried, most, kept))
     return [{"file": str(f.path), "clear_rate": f.clear_rate, "ci95": list(f.ci95), "min_pieces": f.min_pieces}
             for f in found]
-
-
-def report_players(text: str | None) -> set[int] | None:
-    """`report --players 2,3`: the table sizes to include (None: those of each mission's mode)."""
-    if not text:
-        return None
-    try:
-        wanted = {int(x) for x in text.split(",") if x.strip()}
-    except ValueError:
-        raise InputError("--players", f"cannot read {text!r}", "give counts like 2,3,4") from None
-    if not wanted or not wanted <= {2, 3, 4}:
-        raise InputError("--players", f"{text!r}: player counts are 2 (buddy), 3 or 4 (party)",
-                         "give counts like 2,3,4")
-    return wanted

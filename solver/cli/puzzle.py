@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from solver.app.inputs import excluded_pieces, logged_game, missions_catalog, table_size
+from solver.app.outputs import check_output_path
 from solver.app.packs import pack_campaign_inputs
 from solver.app.solving import board_of_log
 from solver.app.solving import solve as solve_mission
@@ -15,7 +16,6 @@ from solver.cli.common import (
     EXIT_NO,
     EXIT_OK,
     EXIT_UNKNOWN,
-    check_output_path,
     count_line,
     emit_json,
     from_option,

@@ -9,7 +9,8 @@ import click
 
 from solver.app.calibrating import LATEST
 from solver.app.calibrating import calibrate as run_calibrate
-from solver.cli.common import ProgressBar, check_output_path, emit_json, user_errors
+from solver.app.outputs import check_output_path
+from solver.cli.common import ProgressBar, emit_json, user_errors
 from solver.cli.group import main
 from solver.runtime.workers import default_workers
 
