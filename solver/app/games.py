@@ -13,9 +13,17 @@ from typing import TYPE_CHECKING
 
 from solver.app.calibrating import LATEST, calibrate, estimate_seconds, in_words, people_key
 from solver.app.documents import Counted, Doc, Fraction, Said, Shown
-from solver.app.inputs import LoggedGame, logged_text, person_seats, samples_for, seat_numbers, table_size
+from solver.app.inputs import (
+    LoggedGame,
+    job_folder,
+    logged_text,
+    person_seats,
+    samples_for,
+    seat_numbers,
+    table_size,
+)
+from solver.app.policies import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
 from solver.app.recording import read_game_file
-from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
 from solver.core.codes import OPEN_HAND, PolicyId
 from solver.core.errors import InputError
 from solver.core.rules import Mission
@@ -304,3 +312,29 @@ def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = N
             paths.append(str(path))
         return rate(paths, None, STUDIO_PLAYS, missions, 1, workers, lambda d, t: tell(0.97 * d / max(t, 1)),
                     near=() if folder is None else (folder,), simulate=False)
+
+
+# ---------------------------------------------------------------- the studio's game jobs
+# each answers the document of the command of its name with --json (``registry.JOBS``); its request
+# as the studio's job model gives it; ``progress(fraction)``
+def review_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo review --json` of the log in the request's ``text``; ``shown(decision)`` as each is
+    judged."""
+    return review_text(request["text"], request.get("name") or "the log", progress=progress, workers=workers,
+                       judged=shown)
+
+
+def _games_of(request: Doc) -> dict[str, str]:
+    """The folder's finished games a job learns from: their logs' texts by game id, oldest first."""
+    return dict(zip(request["names"], request["texts"], strict=True))
+
+
+def rate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo rate --json` of the folder's finished games (``rate_texts``)."""
+    return rate_texts(_games_of(request), workers, progress, job_folder(request))
+
+
+def calibrate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction,
+                  shown: Shown | None = None) -> Doc:
+    """`kakapo calibrate --json` of the folder's finished games (``calibrate_texts``)."""
+    return calibrate_texts(_games_of(request), workers, progress, folder=job_folder(request))

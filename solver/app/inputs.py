@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from solver.app.documents import Doc
 from solver.app.packs import one_mission
 from solver.app.recording import game_of_text, read_game_file
 from solver.core.cards import Card
@@ -163,3 +164,10 @@ def logged_text(text: str, name: str = "the log") -> LoggedGame:
     log = game_of_text(text, name)
     inputs = log_inputs(log)
     return LoggedGame(log, inputs.catalog, inputs.mission, inputs.note)
+
+
+def job_folder(request: Doc) -> Path | None:
+    """The folder a studio job's request names (the studio's own: where the campaign measured for
+    its catalog is found), or None."""
+    folder = request.get("folder")
+    return Path(folder) if folder else None

@@ -12,10 +12,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solver.app.documents import Counted, Doc, Fraction, Rungs
-from solver.app.inputs import excluded_pieces, mission_catalog, mission_of_text, samples_for, table_size
+from solver.app.documents import Counted, Doc, Fraction, Rungs, Shown
+from solver.app.inputs import (
+    TEXT_NAME,
+    excluded_pieces,
+    job_folder,
+    mission_catalog,
+    mission_of_text,
+    samples_for,
+    table_size,
+)
 from solver.app.packs import one_mission
-from solver.app.registry import BATCH_DEFAULT
+from solver.app.policies import BATCH_DEFAULT
 from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
@@ -164,42 +172,66 @@ def place_in_campaign(doc: Doc, m: Mission, catalog: Catalog, players: int, fold
     doc["difficulty"]["campaign_text"] = no_campaign_text(catalog) if placed is None else placement_phrase(placed)
 
 
-def mission_job(kind: str, text: str, catalog: Catalog, name: str | None, players: int | None, games: int,
-                seed: int, policy: str | None, workers: int, progress: Fraction | None = None,
-                moment: Doc | None = None, folder: Path | None = None) -> Doc:
-    """The studio's mission jobs (ladder, simulate, ceiling, chance): the document of the command of
-    that name with --json; ``progress(fraction)``; ``moment``: for chance, the table's state
-    (``exclude``: the cards gone, ``rounds`` and ``skills`` left, ``trump``)."""
-    m = mission_of_text(text, catalog, name)
-    tell = progress or (lambda _f: None)
-    if kind == "chance":
-        moment = moment or {}
-        at = table_moment(m, players, moment.get("exclude") or [], moment.get("rounds"), moment.get("skills"),
-                          moment.get("trump"), name or "mission.toml", moment.get("hand"))
-        return chance(at.mission, catalog, at.players, at.gone, games, seed, at.trump,
-                      progress=lambda d, t: tell(d / max(t, 1)), hand=at.hand)
-    players = table_size(m, players, name or "mission.toml")
-    if kind == "simulate":
-        policy = policy or BATCH_DEFAULT
-        doc, _ = simulate(m, catalog, players, games, seed, policy, "numba", workers, samples_for(policy, None),
-                          progress=lambda d, t: tell(d / max(t, 1)))
-        return doc
-    if kind == "ceiling":
-        doc, _ = ceiling(m, catalog, players, games, seed, workers, progress=lambda d, t: tell(d / max(t, 1)))
-        return {"mission": m.id, "players": players, "games": games, "seed": seed, **doc}
-    if kind == "ladder":
-        from solver.analysis.ladder import RUNGS  # heavy: Numba and OR-Tools
+# ---------------------------------------------------------------- the studio's mission jobs
+# each answers the document of the command of its name with --json (``registry.JOBS``); its request
+# as the studio's job model gives it: the mission's ``text`` and file ``name``, ``players``,
+# ``games``, ``seed``; ``progress(fraction)``
+def _job_mission(request: Doc, catalog: Catalog) -> tuple[Mission, str]:
+    """The job's mission, and the name its errors are said with."""
+    name = request.get("name")
+    return mission_of_text(request["text"], catalog, name), name or TEXT_NAME
 
-        steps = len(RUNGS) + 1
-        labels: list[str] = []
 
-        def step(label: str, done: int, total: int) -> None:
-            if label not in labels:
-                labels.append(label)
-            tell((len(labels) - 1 + done / max(total, 1)) / steps)
+def _fraction(progress: Fraction) -> Counted:
+    return lambda done, total: progress(done / max(total, 1))
 
-        return ladder(m, catalog, players, games, seed, workers, progress=step, folder=folder)
-    raise ValueError(f"unknown job kind {kind!r}")
+
+def simulate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo simulate`'s document; ``policy``: the request's (default the batch commands')."""
+    m, source = _job_mission(request, catalog)
+    players = table_size(m, request.get("players"), source)
+    policy = request.get("policy") or BATCH_DEFAULT
+    doc, _ = simulate(m, catalog, players, request["games"], request["seed"], policy, "numba", workers,
+                      samples_for(policy, None), progress=_fraction(progress))
+    return doc
+
+
+def ceiling_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo ceiling`'s document, with the mission, table, games and seed it was measured for."""
+    m, source = _job_mission(request, catalog)
+    players = table_size(m, request.get("players"), source)
+    games, seed = request["games"], request["seed"]
+    doc, _ = ceiling(m, catalog, players, games, seed, workers, progress=_fraction(progress))
+    return {"mission": m.id, "players": players, "games": games, "seed": seed, **doc}
+
+
+def ladder_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo ladder`'s document, placed among the missions of the campaign found from the
+    request's ``folder`` (the studio's); the progress of the rungs one after the other."""
+    from solver.analysis.ladder import RUNGS  # heavy: Numba and OR-Tools
+
+    m, source = _job_mission(request, catalog)
+    players = table_size(m, request.get("players"), source)
+    steps = len(RUNGS) + 1
+    labels: list[str] = []
+
+    def step(label: str, done: int, total: int) -> None:
+        if label not in labels:
+            labels.append(label)
+        progress((len(labels) - 1 + done / max(total, 1)) / steps)
+
+    return ladder(m, catalog, players, request["games"], request["seed"], workers, progress=step,
+                  folder=job_folder(request))
+
+
+def chance_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo chance`'s document from the moment the request describes (``exclude``: the cards
+    gone, ``rounds`` and ``skills`` left, ``trump``, ``hand``: the asking seat's cards)."""
+    m, source = _job_mission(request, catalog)
+    at = table_moment(m, request.get("players"), request.get("exclude") or [], request.get("rounds"),
+                      request.get("skills"), request.get("trump"), source, request.get("hand"))
+    return chance(at.mission, catalog, at.players, at.gone, request["games"], request["seed"], at.trump,
+                  progress=_fraction(progress), hand=at.hand)
 
 
 # ---------------------------------------------------------------- validate

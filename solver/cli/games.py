@@ -19,8 +19,8 @@ from solver.app.inputs import (
     table_size,
 )
 from solver.app.outputs import check_output_path
+from solver.app.policies import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
 from solver.app.recording import read_game_file, record_file, sheet_of
-from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
 from solver.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_NO,
