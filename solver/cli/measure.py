@@ -159,6 +159,17 @@ def chance(mission, exclude, players, rounds, skills, trump, hand, games, seed, 
 
 
 # ---------------------------------------------------------------- on a cluster (ladder, ceiling)
+def cluster_options(command):
+    """--scheduler and --worker-timeout, as the ladder and the ceiling take them."""
+    command = click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0,
+                           show_default=True, metavar="SECONDS",
+                           help="With --scheduler: give up (exit 2) when no worker has been connected this "
+                                "long.")(command)
+    return click.option("--scheduler", default=None, metavar="ADDRESS",
+                        help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); "
+                             "the same numbers as here.")(command)
+
+
 def cluster_status(text: str | None) -> None:
     click.echo(text or "a worker is connected again", err=True)
 
@@ -188,11 +199,7 @@ def no_workers_exit():
                    "work: the same answer on any machine, however busy).")
 @click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
               help="Write one CSV row per deal: game,result.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); the same "
-                   "numbers as here.")
-@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
-              metavar="SECONDS", help="With --scheduler: give up (exit 2) when no worker has been connected this long.")
+@cluster_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
 def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_path, scheduler, worker_timeout,
@@ -243,11 +250,7 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
               help="Budget per deal for the open-hand ceiling's exact solver, in seconds of CP-SAT's "
                    "deterministic time (the same answer on any machine).")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None, help="Draw the curve into this PNG.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); the same "
-                   "numbers as here.")
-@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
-              metavar="SECONDS", help="With --scheduler: give up (exit 2) when no worker has been connected this long.")
+@cluster_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
 def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path, scheduler, worker_timeout, as_json):
