@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solver.app.documents import Counted, Doc, Fraction, Rungs, Shown
+from solver.app.documents import Counted, Doc, Fraction, Rungs, Said, Shown
 from solver.app.inputs import (
     TEXT_NAME,
     excluded_pieces,
@@ -22,7 +22,7 @@ from solver.app.inputs import (
     samples_for,
     table_size,
 )
-from solver.app.packs import one_mission
+from solver.app.packs import one_mission, validate_inputs
 from solver.app.policies import BATCH_DEFAULT
 from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, ParseError
@@ -286,11 +286,24 @@ def _file_campaign(p: Path | FolderFile, catalog: Catalog) -> Campaign:
     return find_campaign(catalog, p.parent, (), [file_key(p)])
 
 
-def validate(paths: list[Path | FolderFile], invalid: dict[int, Doc], catalogs: list[Catalog], time_limit: float,
-             games: int, seed: int, policy: str, workers: int, ceiling_games: int, ladder_games: int,
-             progress: Rungs | None = None) -> Validated:
-    """Every valid file solved, and with ``games`` its difficulty per table placed among the other
-    missions measured with its catalog (the band, the ceiling, the ladder's search rungs)."""
+def validate(files: list[str] | tuple[str, ...], pieces: str | None, *, time_limit: float, games: int, seed: int,
+             policy: str, workers: int, ceiling_games: int, ladder_games: int, noted: Said | None = None,
+             broken: Callable[[Doc], None] | None = None, progress: Rungs | None = None) -> Validated:
+    """`kakapo validate`: every file (a folder or a pack stands for its missions) read with its
+    catalog (``validate_catalogs``; ``noted(note)`` says where one came from); ``broken(doc)`` for
+    each file that does not load, before any work; then every valid file solved, and with
+    ``games`` its difficulty per table placed among the other missions measured with its catalog
+    (the band, the ceiling, the ladder's search rungs)."""
+    catalog, paths = validate_inputs(files, pieces)
+    notes: list[str] = []
+    catalogs = validate_catalogs(paths, pieces, catalog, notes)
+    for note in notes:
+        if noted is not None:
+            noted(note)
+    invalid = invalid_files(paths, catalogs)
+    for i in sorted(invalid):
+        if broken is not None:
+            broken(invalid[i])
     if len(invalid) == len(paths):
         return Validated([invalid[i] for i in range(len(paths))], invalid)
     from solver.analysis.validate import validate_file  # heavy: OR-Tools, Numba

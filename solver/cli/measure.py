@@ -14,10 +14,8 @@ from solver.app.inputs import samples_for, table_size
 from solver.app.measuring import (
     band_of,
     generate_players,
-    invalid_files,
     on_cluster,
     table_moment,
-    validate_catalogs,
 )
 from solver.app.measuring import ceiling as run_ceiling
 from solver.app.measuring import chance as run_chance
@@ -26,7 +24,6 @@ from solver.app.measuring import ladder as run_ladder
 from solver.app.measuring import simulate as run_simulate
 from solver.app.measuring import validate as run_validate
 from solver.app.outputs import check_output_path, check_writable
-from solver.app.packs import validate_inputs
 from solver.app.policies import BATCH_DEFAULT, POLICIES
 from solver.app.reporting import KeptWork, make_report
 from solver.cli.common import (
@@ -378,18 +375,12 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     \b
     Example: kakapo validate my_mission.toml --ceiling-games 100
     """
-    catalog, paths = validate_inputs(files, pieces)  # a folder or a pack stands for its missions
-    notes: list[str] = []
-    catalogs = validate_catalogs(paths, pieces, catalog, notes)  # each file's: --pieces, else the one it was made with
-    say_notes(notes)
-    invalid = invalid_files(paths, catalogs)  # said before any work
-    if not as_json:
-        for i in sorted(invalid):
-            print_invalid(invalid[i])
     bars = RungBars(enabled=not as_json)
-    try:
-        checked = run_validate(paths, invalid, catalogs, time_limit, games, seed, policy, workers or default_workers(),
-                               ceiling_games, ladder_games, bars.update)
+    try:  # the files that do not load are said before any work
+        checked = run_validate(files, pieces, time_limit=time_limit, games=games, seed=seed, policy=policy,
+                               workers=workers or default_workers(), ceiling_games=ceiling_games,
+                               ladder_games=ladder_games, noted=say_note, broken=None if as_json else print_invalid,
+                               progress=bars.update)
     finally:
         bars.close()
     docs, code = checked.docs, checked.exit_code()

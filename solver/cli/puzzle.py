@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from solver.app.inputs import excluded_pieces, logged_game, missions_catalog, table_size
+from solver.app.inputs import excluded_pieces, logged_game, table_size
+from solver.app.listing import mission_list
 from solver.app.outputs import check_output_path
-from solver.app.packs import pack_campaign_inputs
 from solver.app.solving import board_of_log
 from solver.app.solving import solve as solve_mission
 from solver.cli.common import (
@@ -30,8 +30,6 @@ from solver.core.board import parse_cell
 from solver.core.cards import ALL_CARDS, Colour
 from solver.core.rules import Board, blocked_reason
 from solver.io.catalog import load_catalog
-from solver.io.difficulty import campaign_listing, no_campaign_text, read_observed
-from solver.io.missionfile import mission_files
 from solver.io.missionwrite import mission_json
 from solver.view.render import LEGEND, draw, shape_strip, use_colour
 
@@ -226,24 +224,11 @@ def list_missions(directory, pieces, observed, as_json):
     Example: kakapo list my_box --pieces my_box/mine.toml
     Example: kakapo calibrate club/*/ --json > observed.json && kakapo list --observed observed.json
     """
-    folder = None if directory is None else Path(directory)
-    notes: list[str] = []
-    packed = pack_campaign_inputs(directory, pieces)  # a pack: listed with the catalog it carries
-    if packed is not None:
-        catalog = packed[0]
-    elif folder is None:
-        catalog = load_catalog(pieces)
-    else:
-        catalog = missions_catalog(mission_files(folder), pieces, notes)
-    say_notes(notes)
-    rows, campaign = campaign_listing(catalog, folder)
-    seen = read_observed(observed) if observed else {}
-    for r in rows if observed else ():
-        r["observed"] = {str(p): seen.get((r["id"], p)) for p in r["players"]}
+    listed = mission_list(directory, pieces, observed, noted=lambda note: say_notes([note]))
     if as_json:
-        emit_json({"missions": rows, "campaign": campaign.source,
-                   **({} if campaign.source else {"campaign_text": no_campaign_text(catalog)})})
+        emit_json(listed.summary())
         return
+    rows = listed.rows
 
     def per_table(values: dict) -> str:
         shown = ["-" if v is None else (f"{v:.2f}" if isinstance(v, float) else str(v)) for v in values.values()]
@@ -265,7 +250,7 @@ def list_missions(directory, pieces, observed, as_json):
                 click.echo(f"     tables, {p} players: cleared {100 * o['observed']:.0f} % of {o['games']} games "
                            f"({o['tables']} tables), learned {100 * o['learned']:.0f} %; the ladder expected "
                            f"{100 * o['expected']:.0f} %")
-    if campaign.source is None:
-        click.echo(f"\n{no_campaign_text(catalog)}; the figures of the bundled shapes are left out")
-    elif campaign.source != "bundled":
-        click.echo(f"\nthe figures: your campaign, measured for this catalog ({campaign.source})")
+    if listed.source is None:
+        click.echo(f"\n{listed.no_campaign}; the figures of the bundled shapes are left out")
+    elif listed.source != "bundled":
+        click.echo(f"\nthe figures: your campaign, measured for this catalog ({listed.source})")
