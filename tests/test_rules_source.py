@@ -59,6 +59,9 @@ def test_every_command_a_module_defines_is_in_the_command_group_and_the_readme()
     readme = (ROOT / "README.md").read_text()
     said = set(re.findall(r"^\| `kakapo ([a-z]+)", readme, re.M))
     assert said == set(COMMANDS), said ^ set(COMMANDS)
+    headings = [ln for ln in (ROOT / "docs" / "reference.md").read_text().splitlines() if ln.startswith("## ")]
+    sections = {name for ln in headings for name in re.findall(r"`kakapo ([a-z]+)", ln)}
+    assert sections == set(COMMANDS), f"docs/reference.md's sections: {sections ^ set(COMMANDS)}"
 
 
 def test_every_one_ply_policy_has_a_branch_in_the_compiled_players():
@@ -99,3 +102,13 @@ def test_every_job_kind_has_its_own_runner_and_words_and_only_the_registry_dispa
     said = [ln for ln in (ROOT / "docs" / "studio.md").read_text().splitlines() if "POST /api/jobs" in ln]
     for name in JOBS:
         assert any(f'"{name}"' in ln for ln in said), f"docs/studio.md does not say how to ask for the job {name}"
+
+
+def test_every_studio_tab_has_its_panel_and_its_words_in_the_docs():
+    page = (STATIC / "index.html").read_text()
+    tabs = re.findall(r'<button[^>]*role="tab"[^>]*data-tab="([a-z]+)"[^>]*>([^<]+)</button>', page)
+    assert len(tabs) >= 7 and len(tabs) == page.count('role="tab"')
+    studio = (ROOT / "docs" / "studio.md").read_text()
+    for name, label in tabs:
+        assert re.search(rf'<main id="{name}" data-view="{name}"', page), f"the {label} tab has no panel"
+        assert f"the {label} tab" in studio, f"docs/studio.md does not name the {label} tab"
