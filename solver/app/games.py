@@ -15,6 +15,7 @@ from solver.app.calibrating import LATEST, calibrate, estimate_seconds, in_words
 from solver.app.documents import Counted, Doc, Fraction, Said, Shown
 from solver.app.inputs import (
     LoggedGame,
+    game_inputs,
     job_folder,
     logged_text,
     person_seats,
@@ -82,6 +83,31 @@ def play_from(lg: LoggedGame, round_: int | None, run: Run, time_limit: float, p
 
 
 @dataclass
+class BotsGame:
+    """`kakapo play`'s game: played by ``run`` on ``mission`` with ``players`` seats."""
+
+    mission: Mission
+    players: int
+    run: Run
+    played: PlayedGame
+
+
+def play_bots(mission: str | None, pieces: str | None, *, players: int | None, seed: int | None, game: int | None,
+              policy: str | None, samples: int | None, time_limit: float, from_log: str | None = None,
+              from_round: int | None = None, noted: Said | None = None) -> BotsGame:
+    """`kakapo play` without people: game ``game`` of `simulate --seed`, or the logged game
+    ``from_log`` from the start of round ``from_round``, played on by the bots (with the original's
+    policy and seed it repeats the original); ``noted(note)`` as in ``inputs.game_inputs``."""
+    catalog, m, lg = game_inputs(mission, pieces, from_log, noted)
+    if lg is not None:
+        run = run_of(lg.log, seed, game, policy, samples)
+        return BotsGame(m, lg.log.players, run, play_from(lg, from_round, run, time_limit, players))
+    n = table_size(m, players, str(mission))
+    run = run_of(None, seed, game, policy, samples)
+    return BotsGame(m, n, run, play(m, catalog, n, run, time_limit))
+
+
+@dataclass
 class TerminalGame:
     """A game a person takes seats of, in the terminal, where it starts: the deal, or a logged moment."""
 
@@ -115,6 +141,18 @@ def terminal_game(m: Mission | None, catalog: Catalog | None, players: int | Non
 
 
 # ---------------------------------------------------------------- people in the terminal
+def people_game(mission: str | None, pieces: str | None, *, players: int | None, seed: int | None,
+                game: int | None, policy: str | None, samples: int | None, from_log: str | None = None,
+                from_round: int | None = None, noted: Said | None = None) -> TerminalGame:
+    """`play --human`'s game where the people sit down: the deal of game ``game`` of `simulate
+    --seed`, or the logged game ``from_log`` at the start of round ``from_round`` (``terminal_game``);
+    ``noted(note)`` as in ``inputs.game_inputs``."""
+    catalog, m, lg = game_inputs(mission, pieces, from_log, noted)
+    if lg is not None:
+        return terminal_game(None, None, players, str(from_log), lg, from_round, seed, game, policy, samples)
+    return terminal_game(m, catalog, players, str(mission), None, None, seed, game, policy, samples)
+
+
 @dataclass
 class PeopleAtTable:
     """`play --human`: a game with people in ``seats`` (the others played by ``game.run``'s policy),

@@ -56,6 +56,16 @@ def say_notes(notes: list[str]) -> None:
         click.echo(f"note: {note}", err=True)
 
 
+def say_note(note: str) -> None:
+    """One note about the inputs (``say_notes``), as the application layer tells them."""
+    say_notes([note])
+
+
+def say_err(text: str) -> None:
+    """A line about the work going on, on stderr (stdout stays the answer)."""
+    click.echo(text, err=True)
+
+
 def read_inputs(mission: str, pieces: str | None):
     """The catalog and mission of a command (``app.inputs.load_inputs``), its notes said."""
     notes: list[str] = []

@@ -8,15 +8,13 @@ from pathlib import Path
 
 import click
 
-from solver.app.games import play as play_game
-from solver.app.games import play_from, play_people, run_of, seat_people, terminal_game
+from solver.app.games import people_game, play_bots, play_people, seat_people
 from solver.app.games import rate as run_rate
 from solver.app.games import review as review_game
 from solver.app.inputs import (
     LoggedGame,
     logged_game,
     rated_seats,
-    table_size,
 )
 from solver.app.outputs import check_output_path
 from solver.app.policies import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
@@ -30,9 +28,9 @@ from solver.cli.common import (
     emit_json,
     from_option,
     pieces_option,
-    read_inputs,
     round_option,
     samples_option,
+    say_note,
     user_errors,
 )
 from solver.cli.group import main
@@ -98,31 +96,20 @@ def play(mission, players, seed, game_index, policy, time_limit, samples, pieces
         return play_as_human(mission, players, seed, game_index, policy, samples, pieces, log_path, from_log,
                              from_round, human)
     check_output_path(log_path, [mission, pieces, from_log], None, "--log")
-    if from_log:
-        lg = read_logged(from_log, mission, pieces)
-        run = run_of(lg.log, seed, game_index, policy, samples)
-        game = play_from(lg, from_round, run, time_limit, players)
-        m, players = lg.mission, lg.log.players
-    else:
-        catalog, m = read_inputs(mission, pieces)
-        players = table_size(m, players, mission)
-        run = run_of(None, seed, game_index, policy, samples)
-        game = play_game(m, catalog, players, run, time_limit)
+    bots = play_bots(mission, pieces, players=players, seed=seed, game=game_index, policy=policy, samples=samples,
+                     time_limit=time_limit, from_log=from_log, from_round=from_round, noted=say_note)
+    game, run = bots.played, bots.run
     if log_path:
         write_log(log_path, game.events)
-    print_game(m, game, players, run.label(), run.seed, run.game, from_log)
+    print_game(bots.mission, game, bots.players, run.label(), run.seed, run.game, from_log)
     sys.exit(EXIT_OK if game.state.result() == "cleared" else EXIT_NO)
 
 
 def play_as_human(mission, players, seed, game_index, policy, samples, pieces, log_path, from_log, from_round,
                   human) -> None:
     """`play --human`: a person in some seats, --policy in the others (``app.games.play_people``)."""
-    if from_log:
-        lg = read_logged(from_log, mission, pieces)
-        tg = terminal_game(None, None, players, from_log, lg, from_round, seed, game_index, policy, samples)
-    else:
-        catalog, m = read_inputs(mission, pieces)
-        tg = terminal_game(m, catalog, players, mission, None, None, seed, game_index, policy, samples)
+    tg = people_game(mission, pieces, players=players, seed=seed, game=game_index, policy=policy, samples=samples,
+                     from_log=from_log, from_round=from_round, noted=say_note)
     table = seat_people(tg, human, log_path)
     check_output_path(table.log_path, [mission, pieces, from_log], None, "--log")
     m, run, console, log_path = tg.mission, tg.run, table.console, table.log_path

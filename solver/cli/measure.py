@@ -38,7 +38,8 @@ from solver.cli.common import (
     pieces_option,
     read_inputs,
     samples_option,
-    say_notes,
+    say_err,
+    say_note,
     user_errors,
     write_csv,
 )
@@ -504,14 +505,6 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
         bar.close()
     for f in files:
         click.echo(str(f))
-
-
-def say_err(text: str) -> None:
-    click.echo(text, err=True)
-
-
-def say_note(text: str) -> None:
-    say_notes([text])
 
 
 def kept_work_exit(e: KeptWork) -> NoReturn:

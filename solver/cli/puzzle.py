@@ -7,11 +7,10 @@ from pathlib import Path
 
 import click
 
-from solver.app.inputs import excluded_pieces, logged_game, table_size
+from solver.app.inputs import excluded_pieces
 from solver.app.listing import mission_list
 from solver.app.outputs import check_output_path
-from solver.app.solving import board_of_log
-from solver.app.solving import solve as solve_mission
+from solver.app.solving import solve_request
 from solver.cli.common import (
     EXIT_NO,
     EXIT_OK,
@@ -22,6 +21,7 @@ from solver.cli.common import (
     pieces_option,
     read_inputs,
     round_option,
+    say_note,
     say_notes,
     user_errors,
 )
@@ -74,23 +74,14 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
         raise click.UsageError("give MISSION (a mission file or a bundled mission's id), or --from LOG")
     check_output_path(png, [mission, pieces, from_log], ".png", "--png")
     excluded = excluded_pieces(exclude)
-    moment = ""
-    if from_log:
-        lg = logged_game(from_log, mission, pieces)
-        if lg.note:
-            click.echo(lg.note, err=True)
-        catalog = lg.catalog
-        m, state = board_of_log(lg.log, lg.mission, catalog, from_round, players)
-        players = lg.log.players
-        moment = f"; the board of round {state.round} of {from_log}" if not state.is_over() else \
-            f"; the board after the game of {from_log}"
-    else:
-        if from_round is not None:
-            raise click.UsageError("--round goes with --from LOG")
-        catalog, m = read_inputs(mission, pieces)
-        players, state = table_size(m, players, mission), None
-    solved = solve_mission(m, catalog, players, excluded, max_pieces, time_limit, count, cap, count_placements)
-    solved.state, solved.log_path = state, from_log
+    if from_round is not None and not from_log:
+        raise click.UsageError("--round goes with --from LOG")
+    solved = solve_request(mission, pieces, players=players, exclude=excluded, max_pieces=max_pieces,
+                           time_limit=time_limit, count=count, cap=cap, placements=count_placements,
+                           from_log=from_log, from_round=from_round, noted=say_note)
+    m, state = solved.mission, solved.state
+    moment = "" if state is None else f"; the board of round {state.round} of {from_log}" if not state.is_over() \
+        else f"; the board after the game of {from_log}"
     a, result, tally = solved.answer, solved.answer.result, solved.tally
     if as_json:
         emit_json(solved.to_json())
