@@ -20,11 +20,8 @@ TIMING = ("seconds", "games_per_second")  # the only figures that differ from ru
 
 
 def untimed(doc):
-    if isinstance(doc, dict):
-        return {k: untimed(v) for k, v in doc.items() if k not in TIMING}
-    if isinstance(doc, list):
-        return [untimed(v) for v in doc]
-    return doc
+    """The document without its timings, at any depth."""
+    return json.loads(json.dumps(doc), object_hook=lambda d: {k: v for k, v in d.items() if k not in TIMING})
 
 
 def command_json(*args) -> dict:
