@@ -137,7 +137,8 @@ def band_line(parts: list[tuple[str, float]]) -> str:
 
 
 class ProgressBar:
-    """A progress bar with rate and time left on a terminal (stderr); nothing when it is not one."""
+    """A progress bar with rate and time left on a terminal (stderr); nothing when it is not one.
+    Closed when its ``with`` block ends, however it ends."""
 
     def __init__(self, label: str, enabled: bool = True):
         self.label = label
@@ -160,6 +161,12 @@ class ProgressBar:
             self.bar.__exit__(None, None, None)
             self.bar = None
 
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 class RungBars:
     """One progress bar per rung of the ladder, each labelled with its rung."""
@@ -180,3 +187,9 @@ class RungBars:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+    def __enter__(self) -> RungBars:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

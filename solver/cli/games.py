@@ -273,11 +273,8 @@ def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
 
     check_output_path(png_path, list(logs), ".png", "--png")
     rated = None if seats is None else rated_seats(seats)
-    bar = ProgressBar("rate", enabled=not as_json)
-    try:
+    with ProgressBar("rate", enabled=not as_json) as bar:
         doc = run_rate(list(logs), rated, plays, missions, seed, workers or default_workers(), bar.update)
-    finally:
-        bar.close()
     if as_json:
         emit_json(doc)
     else:

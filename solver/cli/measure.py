@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -79,11 +80,8 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
     catalog, m = read_inputs(mission, pieces)
     players = table_size(m, players, mission)
     workers = workers or default_workers()
-    bar = ProgressBar("games", enabled=not as_json)
-    try:
+    with ProgressBar("games", enabled=not as_json) as bar:
         doc, out = run_simulate(m, catalog, players, games, seed, policy, engine, workers, samples, bar.update)
-    finally:
-        bar.close()
     if as_json:
         emit_json(doc)
     else:
@@ -137,12 +135,9 @@ def chance(mission, exclude, players, rounds, skills, trump, hand, games, seed, 
     """
     catalog, m = read_inputs(mission, pieces)
     at = table_moment(m, players, exclude, rounds, skills, trump, mission, None if hand is None else [hand])
-    bar = ProgressBar("deals", enabled=not as_json)
-    try:
+    with ProgressBar("deals", enabled=not as_json) as bar:
         doc = run_chance(at.mission, catalog, at.players, at.gone, games, seed, at.trump, samples, bar.update,
                          at.hand)
-    finally:
-        bar.close()
     if as_json:
         emit_json(doc)
         return
@@ -214,14 +209,10 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     catalog, m = read_inputs(mission, pieces)
     players = table_size(m, players, mission)
     workers = workers or default_workers()
-    bar = ProgressBar("deals", enabled=not as_json)
     cluster = on_cluster(scheduler, mission, catalog, players, seed, time_limit, worker_timeout, cluster_status)
-    try:
-        with no_workers_exit():
-            doc, answers = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=bar.update,
-                                       cluster=cluster)
-    finally:
-        bar.close()
+    with ProgressBar("deals", enabled=not as_json) as bar, no_workers_exit():
+        doc, answers = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=bar.update,
+                                   cluster=cluster)
     if as_json:
         emit_json(doc)
     else:
@@ -267,14 +258,11 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
     catalog, m = read_inputs(mission, pieces)
     players = table_size(m, players, mission)
     workers = workers or default_workers()
-    bars = RungBars(enabled=not as_json)
     cluster = on_cluster(scheduler, mission, catalog, players, seed, time_limit, worker_timeout, cluster_status)
-    try:  # with where it falls in the campaign, by its own measured figures
-        with no_workers_exit():
-            doc = run_ladder(m, catalog, players, games, seed, workers, time_limit, progress=bars.update,
-                             cluster=cluster, folder=mission_path(mission).parent)
-    finally:
-        bars.close()
+    # with where it falls in the campaign, by its own measured figures
+    with RungBars(enabled=not as_json) as bars, no_workers_exit():
+        doc = run_ladder(m, catalog, players, games, seed, workers, time_limit, progress=bars.update,
+                         cluster=cluster, folder=mission_path(mission).parent)
     if as_json:
         emit_json(doc)
     else:
@@ -327,17 +315,14 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
     players = generate_players(mode, players)
     catalog = load_catalog(pieces)
     check_writable(out_dir, "--out", folder=True)
-    bar = ProgressBar("candidates", enabled=not as_json)
+    with ProgressBar("candidates", enabled=not as_json) as bar:
 
-    def tried(done: int, most: int, kept: int) -> None:
-        bar.label = f"candidates (of at most {most})"
-        bar.update(done, most, f"{kept} of {count} kept")
+        def tried(done: int, most: int, kept: int) -> None:
+            bar.label = f"candidates (of at most {most})"
+            bar.update(done, most, f"{kept} of {count} kept")
 
-    try:
         docs = run_generate(mode, low, high, players, policy, count, seed, Path(out_dir), catalog, workers,
                             progress=tried)
-    finally:
-        bar.close()
     found = docs
     if as_json:
         emit_json(docs)
@@ -376,14 +361,11 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     \b
     Example: kakapo validate my_mission.toml --ceiling-games 100
     """
-    bars = RungBars(enabled=not as_json)
-    try:  # the files that do not load are said before any work
+    with RungBars(enabled=not as_json) as bars:  # the files that do not load are said before any work
         checked = run_validate(files, pieces, time_limit=time_limit, games=games, seed=seed, policy=policy,
                                workers=workers or default_workers(), ceiling_games=ceiling_games,
                                ladder_games=ladder_games, noted=say_note, broken=None if as_json else print_invalid,
                                progress=bars.update)
-    finally:
-        bars.close()
     docs, code = checked.docs, checked.exit_code()
     if as_json:
         emit_json({"files": docs, "ok": code == EXIT_OK})
@@ -489,27 +471,31 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
     Example: kakapo report --baseline --ceiling-games 200 --out campaign-report
     Example: kakapo report p15 p20 --baseline --ladder-games 200 --ceiling-games 200 --out ladder
     """
-    bar = ProgressBar("report")
     command = "kakapo " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("kakapo") else ""
-    try:
+    with ProgressBar("report") as bar, kept_work_exit(bar):
         files = make_report(targets, pieces=pieces, games=games, seed=seed, players=players_list, policy=policy,
                             workers=workers or default_workers(), out_dir=out_dir, force=force, time_limit=time_limit,
                             baseline=baseline, ceiling_games=ceiling_games, ladder_games=ladder_games,
                             samples=samples, scheduler=scheduler, worker_timeout=worker_timeout, observed=observed,
                             command=command, progress=bar.update, said=say_err, status=cluster_status,
                             noted=say_note)
-    except KeptWork as e:
-        bar.close()
-        kept_work_exit(e)
-    finally:
-        bar.close()
     for f in files:
         click.echo(str(f))
 
 
-def kept_work_exit(e: KeptWork) -> NoReturn:
+@contextlib.contextmanager
+def kept_work_exit(bar: ProgressBar) -> Iterator[None]:
     """A report's or campaign's run stopped, its work kept (``app.reporting.KeptWork``): no worker
-    on the cluster is exit 2, Ctrl-C exit 130, each saying how much is kept where and how to go on."""
+    on the cluster is exit 2, Ctrl-C exit 130, each saying (below the closed ``bar``) how much is
+    kept where and how to go on."""
+    try:
+        yield
+    except KeptWork as e:
+        bar.close()
+        _kept_exit(e)
+
+
+def _kept_exit(e: KeptWork) -> NoReturn:
     if e.no_workers is not None:
         click.echo(f"error: {e.no_workers}; {e.done} of {e.total} results are kept in {e.kept_in}", err=True)
         click.echo(f"  fix: start workers (`dask worker {e.no_workers.address}`) and run the same command again, or "
@@ -555,17 +541,11 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     """
     from solver.app.campaign import measure_campaign  # heavy: the ladder's analysis
 
-    bar = ProgressBar("campaign", enabled=not as_json)
-    try:
+    with ProgressBar("campaign", enabled=not as_json) as bar, kept_work_exit(bar):
         measured = measure_campaign(directory, pieces=pieces, games=games, players=players, seed=seed,
                                     workers=workers or default_workers(), scheduler=scheduler, out_dir=out_dir,
                                     force=force, progress=bar.update, said=None if as_json else say_err,
                                     noted=say_note)
-    except KeptWork as e:
-        bar.close()
-        kept_work_exit(e)
-    finally:
-        bar.close()
     if as_json:
         emit_json(measured.summary())
         return

@@ -51,12 +51,9 @@ def calibrate(tables, target, plays, seed, workers, latest, png_path, as_json):
     Example: kakapo calibrate thursday/ sunday/ --png calibration.png
     """
     check_output_path(png_path, list(tables), ".png", "--png")
-    bar = ProgressBar("calibrate", enabled=not as_json)
-    try:
+    with ProgressBar("calibrate", enabled=not as_json) as bar:
         doc = run_calibrate(list(tables), plays, seed, workers or default_workers(), target, bar.update,
                             latest=latest, said=None if as_json else lambda text: click.echo(text, err=True))
-    finally:
-        bar.close()
     if as_json:
         emit_json(doc)
     else:
