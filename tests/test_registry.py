@@ -116,6 +116,8 @@ def test_every_job_kind_runs_from_its_request_through_the_registry(kind, catalog
     assert (len(shown) == len(doc["decisions"])) if kind == "review" else not shown
     line = JOBS[kind].words(doc)
     assert "\n" not in line and all(part in line for part in said), (line, said)
+    meaning = JOBS[kind].meaning
+    assert meaning is None or meaning(doc).startswith("What it means: ")
 
 
 def test_the_words_write_figures_as_the_page_does():
