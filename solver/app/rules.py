@@ -33,8 +33,7 @@ def rules_doc() -> Doc:
         "table_default": TABLE_DEFAULT,
         "batch_default": BATCH_DEFAULT,
         "one_step": list(ONE_STEP),
-        "jobs": [{"name": j.name, "about": j.summary, "needs": j.needs, "glossary": j.glossary, "chart": j.chart}
-                 for j in JOBS.values()],
+        "jobs": [{"name": j.name, "about": j.summary, "needs": j.needs} for j in JOBS.values()],
         "glossary": glossary_doc(),
         "papers": list(PAPERS),
     }
