@@ -50,7 +50,7 @@ from solver.analysis.calibrate import (  # noqa: E402
 from solver.analysis.ladder import RUNGS, rung_label  # noqa: E402
 from solver.analysis.rate import RATE_PLAYS, Measured, read_games  # noqa: E402
 from solver.app.calibrating import find_tables  # noqa: E402
-from solver.app.recording import read_game_file  # noqa: E402
+from solver.app.sheets import read_game_file  # noqa: E402
 from solver.game.engine import log_events, play_out  # noqa: E402
 from solver.game.rng import SplitMix64  # noqa: E402
 from solver.game.roster import make_policy  # noqa: E402

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.app.recording import beside, record_text, sheet_of
+from solver.app.sheets import beside, game_of_sheet_text, sheet_of
 from solver.game.engine import play_game
 from solver.game.roster import make_policy
 from solver.io.catalog import load_catalog
@@ -42,7 +42,7 @@ def main() -> None:
             sheet = sheet_of(parse_log("".join(json.dumps(e) + "\n" for e in events), "g"))
             for _ in range(args.repeat):
                 t0 = time.perf_counter()
-                rec = record_text(sheet, "g.txt", where)
+                rec = game_of_sheet_text(sheet, "g.txt", where)
                 times.append(time.perf_counter() - t0)
             rounds.append(rec.state.rounds_played())
         print(f"{name} ({players} players): {args.sheets} sheets of {min(rounds)}-{max(rounds)} rounds, "

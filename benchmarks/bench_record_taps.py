@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.app.recorder import Setup, extend, replay_entries, tape_doc  # noqa: E402
+from solver.app.taps import Setup, extend, replay_entries, tape_doc  # noqa: E402
 from solver.core.board import parse_cell  # noqa: E402
 from solver.game.engine import play_game  # noqa: E402
 from solver.game.roster import make_policy  # noqa: E402

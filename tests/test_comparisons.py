@@ -218,7 +218,7 @@ def test_a_prediction_comes_from_the_campaign_of_the_games_catalog_or_says_why(t
 
 def test_calibrate_looks_up_the_campaign_of_each_games_catalog(tmp_path):
     from solver.analysis.calibrate import Ladder, Table, next_of
-    from solver.io.records import mission_text
+    from solver.io.loginputs import mission_text
 
     d, mine = box(tmp_path)
     m = load_mission(mission_path("b14"), mine)

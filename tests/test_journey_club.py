@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from solver.app.recording import sheet_of
+from solver.app.sheets import sheet_of
 from solver.io.catalog import load_catalog
 from solver.io.gamelog import parse_log
 from tests.journeys import BUDDY, campaign_for, cleared_game, kakapo, learn, window

@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 pytest.importorskip("fastapi")
 from solver.app.calibrating import LATEST, estimate_seconds, keep_latest
-from solver.app.recording import read_game_file
+from solver.app.sheets import read_game_file
 from solver.cli import main
 from solver.core.errors import InputError
 from solver.io.gamelog import write_log
@@ -160,7 +160,7 @@ def test_the_studio_serves_a_relative_folder_with_a_display_and_a_browser(tmp_pa
 
 # ---------------------------------------------------------------- 2. one game per recording
 def test_many_finish_calls_at_once_save_one_game_and_the_others_are_409(catalog, tmp_path, monkeypatch):
-    from solver.studio.routers import recordings
+    from solver.app import recordings
 
     client = client_for(tmp_path)
     _, events = simulated(catalog, "buddy/b05", 2, 1, "random")
@@ -171,13 +171,13 @@ def test_many_finish_calls_at_once_save_one_game_and_the_others_are_409(catalog,
     for entry in entries + [{"seat": k, "left": cards} for k, cards in left.items() if cards]:
         doc = client.post(f"/api/recordings/{rid}/entries", json={"at": doc["entries"], **entry}).json()
     assert doc["phase"] == "done", doc
-    slow_record = recordings.record_text
+    slow_check = recordings.game_of_sheet_text
 
-    def record_text(*args):  # every call is past the first check before any saves (a double tap, two phones)
+    def game_of_sheet_text(*args):  # every call is past the first check before any saves (a double tap, two phones)
         time.sleep(0.3)
-        return slow_record(*args)
+        return slow_check(*args)
 
-    monkeypatch.setattr(recordings, "record_text", record_text)
+    monkeypatch.setattr(recordings, "game_of_sheet_text", game_of_sheet_text)
     ready = threading.Barrier(6)
     answers = []
 

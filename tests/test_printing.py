@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from solver.app.recording import beside, record_text, sheet_of
+from solver.app.sheets import beside, game_of_sheet_text, sheet_of
 from solver.cli import main
 from solver.game.engine import play_game
 from solver.game.roster import make_policy
@@ -200,7 +200,7 @@ def test_a_printed_sheet_filled_in_with_a_game_records_unchanged(name, players, 
     names = ["Ann", "Ben", "Cleo", "Dev"][:players]
     filled = fill_in(printed, game, names)
     (tmp_path / "typed.txt").write_text(filled)
-    rec = record_text(filled, "typed.txt", beside(tmp_path))
+    rec = game_of_sheet_text(filled, "typed.txt", beside(tmp_path))
     assert rec.events[1:] == events[1:]  # the same game, move by move
     assert rec.names == tuple(names)
     cli = run("record", tmp_path / "typed.txt", "--json")

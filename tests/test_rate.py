@@ -59,7 +59,7 @@ def test_rate_document_and_picture(tmp_path):
 
 
 def test_the_rated_seats_default_to_the_people(tmp_path, catalog):
-    from solver.io.records import catalog_text
+    from solver.io.loginputs import catalog_text
     from solver.play.table import TableGame, TableSetup, play_here
 
     m = load_mission(bundled_mission("b05"), catalog)

@@ -11,7 +11,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from solver.app.recording import beside, record_file, record_text, sheet_of
+from solver.app.sheets import beside, game_of_sheet_file, game_of_sheet_text, sheet_of
 from solver.cli import main
 from solver.core.spec import GameSpec
 from solver.game.engine import play_game
@@ -41,7 +41,7 @@ def test_simulated_games_written_as_sheets_record_back_as_the_same_game(name, pl
         text, events = simulated(catalog, name, players, seed, "random" if seed % 2 else "heuristic")
         sheet = sheet_of(parse_log(text, "game.jsonl"))
         assert is_sheet_text(sheet) and not is_sheet_text(text)
-        rec = record_text(sheet, "game.txt", beside(tmp_path))
+        rec = game_of_sheet_text(sheet, "game.txt", beside(tmp_path))
         assert rec.events[1:] == events[1:], (name, seed)
         for key in ("hands", "set_aside", "removed", "start_player", "mission", "players", "mission_text"):
             assert rec.events[0][key] == events[0][key], key
@@ -144,7 +144,9 @@ def test_impossible_sheets_name_the_line_round_person_and_rule(catalog, tmp_path
     card = a.split()[-1]
     twice = list(lines)
     twice[first + 1] = twice[first + 1].replace(twice[first + 1].split(", ")[0].split()[-1], card, 1)
-    assert f"{card} was played already (line {first + 1})" in refused(twice, tmp_path)
+    said = refused(twice, tmp_path)
+    assert f"line {first + 2}: round 2: " in said and f"played {card}, which was played already in round 1 " \
+        f"(line {first + 1})" in said, said
     stranger = [x.replace("Ann ", "Zoe ", 1) if x.startswith("1. ") else x for x in lines]
     assert "'Zoe' is not at the table (players: Ann, Ben)" in refused(stranger, tmp_path)
     early = [x for x in lines if not x.startswith("left:")]
@@ -160,10 +162,10 @@ def test_a_sheet_reads_names_with_comments_and_any_case(catalog, tmp_path):
                                                  for x in lines) + "\n"
     sheet = parse_sheet(text, "s")
     assert sheet.names == ("Ann", "Ben") and sheet.mission == "b05"
-    assert record_text(text, "s", beside(tmp_path)).names == ("Ann", "Ben")
+    assert game_of_sheet_text(text, "s", beside(tmp_path)).names == ("Ann", "Ben")
     path = tmp_path / "g.txt"
     path.write_text(text)
-    assert record_file(path).state.rounds_played() == len(sheet.rounds)
+    assert game_of_sheet_file(path).state.rounds_played() == len(sheet.rounds)
 
 
 def test_the_review_of_a_recorded_game_uses_the_names(catalog, tmp_path):

@@ -2,8 +2,8 @@
 skills used, entered one card, selection and placement at a time, give the same game as their
 log; the server says whose turn it is, the decision, the selections and placements the rules
 allow; a card that breaks must-follow against a card revealed later is refused at once, against a
-card still held at the end (the sheet's check); undo; the recording outlives a restart; the
-finished game joins the folder's games with its names."""
+card still held at the end when the cards left are entered, in the sheet's words; undo; the
+recording outlives a restart; the finished game joins the folder's games with its names."""
 
 from __future__ import annotations
 
@@ -106,7 +106,9 @@ def test_whose_turn_undo_and_a_restart(catalog, tmp_path):
     assert again.status_code == 409
     # the same card twice, a card out of the game: refused, saying why
     dup = client.post(f"/api/recordings/{doc['id']}/entries", json={"at": 1, **entries[0]})
-    assert dup.status_code == 422 and "revealed already" in dup.json()["error"]["message"]
+    said = dup.json()["error"]["message"]
+    assert dup.status_code == 422 and said == f"entry 2: round 1: {NAMES[(lead + 1) % 3]} played " \
+        f"{entries[0]['card']}, which was played already in round 1", said
     out = client.post(f"/api/recordings/{doc['id']}/entries", json={"at": 1, "card": doc["removed"][0]})
     assert out.status_code == 422 and "out of the game" in out.json()["error"]["message"]
     for entry in entries[1:5]:
@@ -138,7 +140,9 @@ def test_must_follow_is_checked_against_cards_revealed_later_and_at_the_end(cata
         res = client.post(f"/api/recordings/{doc['id']}/entries", json={"at": doc["entries"], "card": card})
         if res.status_code == 422:
             said = res.json()["error"]["message"]
-            assert "Ben reveals blue-3, so held it in round 1" in said and "must follow blue" in said, said
+            # the sheet's words, after the entry's number (the round of the breach, the person, the rule)
+            assert said == f"entry {doc['entries'] + 1}: round 1: Ben played red-2 but held blue-3: must follow " \
+                "blue", said
             break
         doc = res.json()
     else:
@@ -158,8 +162,8 @@ def test_bad_setups_are_refused(tmp_path):
 
 
 def test_a_hand_that_breaks_must_follow_is_refused_at_the_end_naming_the_round(catalog, tmp_path):
-    """The cards left make a hand that held a colour its owner did not follow: Check and save says
-    the round, the person and the rule, and nothing is saved."""
+    """The cards left make a hand that held a colour its owner did not follow: entering them is
+    refused with the round, the person and the rule (a sheet's words), and nothing is saved."""
     client = client_for(tmp_path)
     for seed in range(40):
         _, events = simulated(catalog, "party/p02", 3, seed, "random")
@@ -181,13 +185,14 @@ def test_a_hand_that_breaks_must_follow_is_refused_at_the_end_naming_the_round(c
                     doc = start(client, "p02", 3, events[0]["start_player"])
                     for entry in entries:
                         doc = enter(client, doc["id"], doc, entry)
-                    for seat, cards in left.items():
-                        if cards:
-                            doc = enter(client, doc["id"], doc, {"seat": seat, "left": sorted(cards)})
+                    res = client.post(f"/api/recordings/{doc['id']}/entries",
+                                      json={"at": doc["entries"], "seat": k, "left": sorted(left[k])})
+                    assert res.status_code == 422, res.text
+                    said = res.json()["error"]["message"]
+                    assert said == f"entry {doc['entries'] + 1}: round {r['round']}: {NAMES[k]} played {p['card']} " \
+                                   f"but held {c}: must follow {lead}", said
                     fin = client.post(f"/api/recordings/{doc['id']}/finish")
-                    assert fin.status_code == 422, fin.text
-                    said = fin.json()["error"]["message"]
-                    assert f"round {r['round']}" in said and f"must follow {lead}" in said and NAMES[k] in said, said
+                    assert fin.status_code == 422 and "not all entered" in fin.json()["error"]["message"], fin.text
                     assert client.get("/api/games").json() == []
                     return
     pytest.fail("no simulated game had a hand to swap")

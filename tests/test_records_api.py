@@ -59,7 +59,7 @@ def test_a_sheet_names_a_mission_and_catalog_of_the_folder(catalog, tmp_path):
 
     made_with(tmp_path, load_catalog(mine).digest, "fan.toml")  # b01, made with mine
     text, _ = simulated(load_catalog(mine), "buddy/b01", 2, 1)
-    from solver.app.recording import sheet_of
+    from solver.app.sheets import sheet_of
     from solver.io.gamelog import parse_log
 
     sheet = sheet_of(parse_log(text, "g")).replace("mission: b01", "mission: fan\npieces: mine.toml")

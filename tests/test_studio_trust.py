@@ -22,8 +22,8 @@ import pytest
 pytest.importorskip("fastapi")
 from starlette.testclient import TestClient
 
+from solver.io.loginputs import catalog_text
 from solver.io.paths import bundled_mission
-from solver.io.records import catalog_text
 from solver.play.table import TableGame, replay_record
 from solver.studio.app import create_app
 from solver.studio.security import local_addresses

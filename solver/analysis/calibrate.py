@@ -73,9 +73,9 @@ from solver.io.difficulty import (
     no_campaign_text,
 )
 from solver.io.gamelog import digest
+from solver.io.loginputs import mission_text
 from solver.io.missionfile import mission_fit
 from solver.io.paths import bundled_mission
-from solver.io.records import mission_text
 
 TARGET = 0.6  # `next`: the clear rate a table is suggested to aim at
 NEXT_STEPS = 3  # `next`: how far a table is sent past the furthest mission it cleared, in campaign order

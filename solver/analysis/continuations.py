@@ -59,6 +59,9 @@ class Continuations:
         self.workers = workers
         self.played = 0  # continuations played (the others were shared)
         self._won: dict[tuple, np.ndarray] = {}  # by the moves from the deal: per seed, cleared, not, or UNKNOWN
+        # by the moves from the deal: per seed, the moves of its continuation from there (-1 past its end)
+        self._paths: dict[tuple, dict[int, np.ndarray]] = {}
+        self.most_moves = state.spec.rounds * (state.spec.reveals_per_round + 3)  # a game's moves, at most
         self._pool: ProcessPoolExecutor | None = None
 
     def ensure(self, states: list[GameState], upto: int) -> None:
@@ -101,27 +104,31 @@ class Continuations:
         for (key, seeds, _), (won, paths) in zip(tasks, results, strict=True):
             self.played += len(seeds)
             self._array(key)[seeds] = won
-            if paths.shape[1]:
+            kept = self._paths.setdefault(key, {})
+            for s, path in zip(seeds, paths, strict=True):
+                kept[s] = path
+            if key == self.line[:len(key)]:
                 self._share(key, seeds, won, paths)
 
     def _path_depth(self, key: tuple) -> int:
-        """How many first moves of a continuation of ``key`` to keep: to one past the line's end,
-        for a moment on the line (nothing for the others: their continuations are theirs alone)."""
-        n = len(key)
-        return len(self.line) - n + 1 if key == self.line[:n] else 0
+        """How many first moves of a continuation of ``key`` to keep: all of them (a game has at
+        most ``most_moves``), what its clears did (``paths``) and, for a moment on the line, the
+        moments its moves reach (``_share``)."""
+        return max(1, self.most_moves - len(key) + 1)
 
     def _share(self, key: tuple, seeds: list[int], won: np.ndarray, paths: np.ndarray) -> None:
         """A continuation of a moment on the line is the continuation, on its seed, of every moment
         its moves reach: along the line, and the first one off it."""
         for s, result, path in zip(seeds, won, paths, strict=True):
             at = len(key)
-            for code in path:
+            for j, code in enumerate(path):
                 if code < 0:
                     break
                 action = Action.from_code(int(code))
                 on_line = at < len(self.line) and action == self.line[at]
                 reached = self.line[:at + 1] if on_line else (*self.line[:at], action)
                 self._array(reached)[s] = result
+                self._paths.setdefault(reached, {})[s] = path[j + 1:]
                 if not on_line:
                     break
                 at += 1
@@ -173,6 +180,14 @@ class Continuations:
             return np.full(upto, state.outcome == Result.CLEARED)
         self.ensure([state], upto)
         return self._won[tuple(state.moves)][:upto] == 1
+
+    def paths(self, state: GameState, upto: int) -> list[list[Action]]:
+        """The moves of each of the first ``upto`` continuations from ``state`` (played if not yet)."""
+        if state.is_over():
+            return [[] for _ in range(upto)]
+        self.ensure([state], upto)
+        kept = self._paths[tuple(state.moves)]
+        return [[Action.from_code(int(c)) for c in kept[s] if c >= 0] for s in range(upto)]
 
     def planner_clears(self, states: list[GameState]) -> list[bool]:
         """Whether the planner (the ladder's rung that draws no random numbers: one game a moment,

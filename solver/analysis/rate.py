@@ -41,9 +41,9 @@ from solver.game.state import GameState, Observation
 from solver.io.catalog import Catalog
 from solver.io.difficulty import file_digest, file_key, find_campaign, games_places, no_campaign_text
 from solver.io.gamelog import GameLog, read_log
+from solver.io.loginputs import log_inputs
 from solver.io.missionfile import load_mission
 from solver.io.paths import mission_path
-from solver.io.records import log_inputs
 from solver.runtime.workers import process_pool, stop_pool
 
 RATE_PLAYS = 20

@@ -18,29 +18,43 @@ For the start of each round:
 
 ``lost_at`` is the first round from whose start the deal cannot be cleared with open hands;
 ``lost_in`` the round whose decisions lost it (the one before ``lost_at`` when that one was
-clearable, or the last round when the game was lost with the deal still clearable at its start).
+clearable, or the last round when the game was lost with the deal still clearable at its start);
+within it, the move after which no order of play clears the deal (``review_deal``, beside the
+open-hand answers). Costly decisions say why (``review_explain``).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from solver.analysis.continuations import Continuations
-from solver.analysis.review_story import LOST_BY_MIN, LostBy, lost_by, story, who
+from solver.analysis.review_deal import DealTurn, find_turn
+from solver.analysis.review_explain import explain
+from solver.analysis.review_story import lost_by, story
+from solver.analysis.review_types import (
+    CLASSES,
+    LOST_BY_MIN,
+    UNCOUNTED,
+    Decision,
+    OpenEnd,
+    Review,
+    RoundReview,
+    SeatSummary,
+    classify,
+    move_accuracy,
+    who,
+)
 from solver.core.board import all_positions
-from solver.core.rules import Board, Mission, Placement
+from solver.core.rules import Mission, Placement
 from solver.game.actions import Action, ActionKind
 from solver.game.resume import replay, start_of_log
-from solver.game.state import GameState, RoundRecord
+from solver.game.state import GameState
 from solver.io.gamelog import GameLog
-from solver.io.missionwrite import board_rows
-from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, UNDECIDED, DealSolver, from_moment
+from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver, from_moment
 
 REVIEW_SAMPLES = 8  # the search player's look-ahead deals a decision, in the review
 REVIEW_PLAYOUTS = 24  # continuations per moment
@@ -62,183 +76,7 @@ GROUP = {"best": 0, "good": 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}  # g
 SURE = 0.95
 PREDICTIONS = 400  # draws of the continuations still to measure, to predict the careful class
 CONTENDER = 0.30  # a decision this close to the costliest may be the one that lost the game
-
-
-# ---------------------------------------------------------------- how a decision is judged
-# A decision's cost is the clear rate the best move keeps minus the rate the move played keeps
-# (the search player in every seat, from the moment after each, on the same continuations).
-# Thresholds in clear-rate points, as chess reviews grade a drop in winning chances
-# (docs/policies.md, "The review"); below GOOD a move lost at most about one continuation in 24.
-CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
-UNCOUNTED = ("equal", "forced")  # decisions that did not matter: drawn apart, not in accuracy
-THRESHOLDS = {"good": 0.05, "inaccuracy": 0.10, "mistake": 0.20, "blunder": 0.30}
-assert THRESHOLDS["inaccuracy"] == LOST_BY_MIN  # a decision below it made no difference worth naming
 PLACES_TRIED = 8  # a placement's other choices tried by the planner (spread over the legal ones), at most
-
-
-def classify(cost: float) -> str:
-    out = "best"
-    for name in CLASSES[1:]:
-        if cost >= THRESHOLDS[name] - 1e-9:
-            out = name
-    return out
-
-
-def move_accuracy(cost: float) -> float:
-    """A decision's accuracy in %, from its cost in clear-rate points: lichess's curve of a move's
-    accuracy from its drop in winning chances (100 for no loss, ~63 for a 10-point loss)."""
-    return max(0.0, min(100.0, 103.1668 * float(np.exp(-0.04354 * 100 * cost)) - 3.1669))
-
-
-@dataclass
-class Decision:
-    """One decision of the game, judged: the clear rate after the move played and after the search
-    player's choice, on the same continuations."""
-
-    round: int
-    seat: int
-    human: bool
-    kind: str  # card, selection, placement
-    played: str
-    best: str
-    rate_before: float | None  # measured where the decision cost 10 points or more (else when known)
-    rate_played: float
-    rate_best: float
-    best_action: Action | None = field(default=None, repr=False)
-    board: Board | None = field(default=None, repr=False)  # before the decision
-    catalog: Any = field(default=None, repr=False, compare=False)
-    played_action: Action | None = field(default=None, repr=False)
-    # the quick judgement's, where it stopped short of the careful one's depth: the moments after the
-    # move played and after the alternative measured, that alternative, and how many continuations
-    open_end: _OpenEnd | None = field(default=None, repr=False, compare=False)
-    state: GameState | None = field(default=None, repr=False, compare=False)  # the moment of the decision
-    forced: bool = False  # one legal choice
-    equal: bool = False  # every choice tried leads to the same result (see _mark_equal)
-    reasons: list[dict] = field(default_factory=list)  # what a costly move made impossible or harder
-
-    @property
-    def cost(self) -> float:
-        return max(0.0, self.rate_best - self.rate_played)
-
-    @property
-    def klass(self) -> str:
-        if self.forced:
-            return "forced"
-        if self.equal or self.rate_best <= 0.0:  # once every choice loses, none is best
-            return "equal"
-        return classify(self.cost)
-
-    @property
-    def counted(self) -> bool:
-        """A decision that mattered: counted in accuracy."""
-        return self.klass not in UNCOUNTED
-
-    def best_cells(self) -> list[str] | None:
-        """The cells of the search player's placement, for a placement decision (to draw it)."""
-        return self._cells(self.best_action)
-
-    def played_cells(self) -> list[str] | None:
-        """The cells of the placement played, for a placement decision."""
-        return self._cells(self.played_action)
-
-    def _cells(self, a: Action | None) -> list[str] | None:
-        if a is None or a.kind != ActionKind.PLACE or a.card is None or self.catalog is None:
-            return None
-        return Placement(a.card, all_positions(self.catalog[a.card])[a.index]).cell_names()
-
-    def to_json(self) -> dict:
-        return {"round": self.round, "seat": self.seat, "human": self.human, "kind": self.kind,
-                "played": self.played, "best": self.best,
-                "rate_before": None if self.rate_before is None else round(self.rate_before, 4),
-                "rate_played": round(self.rate_played, 4), "rate_best": round(self.rate_best, 4),
-                "cost": round(self.cost, 4), "class": self.klass, "best_cells": self.best_cells(),
-                "played_cells": self.played_cells(),
-                **({"reasons": list(self.reasons)} if self.reasons else {}),
-                # the board at that moment (the pieces on it), so that a reader draws the decision
-                "pieces": [] if self.board is None else [p.to_json() for p in self.board.pieces.values()]}
-
-    def costliest_json(self) -> dict:
-        """The round's costliest decision in the keys the review has always had."""
-        return {"decision": self.kind, "player": self.seat, "played": self.played, "alternative": self.best,
-                "rate_played": round(self.rate_played, 4), "rate_alternative": round(self.rate_best, 4),
-                "cost": round(self.cost, 4), "class": self.klass, "alternative_cells": self.best_cells()}
-
-
-@dataclass
-class RoundReview:
-    round: int
-    start_player: int
-    open_hand: str = UNDECIDED
-    how: str = ""  # solved (s), the game itself, implied by round R (JSON only: the text says it plainly)
-    search_rate: float = 0.0
-    costliest: Decision | None = None
-    board: Board | None = field(default=None, repr=False)  # at the start of the round
-    record: RoundRecord | None = field(default=None, repr=False)  # the round as played, when finished
-
-    def to_json(self) -> dict:
-        doc = {"round": self.round, "open_hand": self.open_hand, "open_hand_how": self.how,
-               "search_rate": round(self.search_rate, 4),
-               "costliest": None if self.costliest is None else self.costliest.costliest_json()}
-        # the board as the round found it and what the round did to it, so that a reader draws it
-        # without the log
-        doc["pieces"] = [] if self.board is None else [p.to_json() for p in self.board.pieces.values()]
-        r = self.record
-        doc["plays"] = [] if r is None else [{"player": p, "card": str(c)} for p, c in r.plays]
-        doc["placements"] = [] if r is None else [p.to_json() for p in r.placements]
-        return doc
-
-
-@dataclass
-class SeatSummary:
-    seat: int
-    human: bool
-    decisions: int  # with a choice (forced moves apart)
-    classes: dict[str, int]
-    accuracy: float | None  # over the decisions that mattered
-    name: str | None = None  # the log's name for the seat (a recorded or studio game), else None
-    counted: int = 0  # the decisions that mattered (neither equal nor forced)
-
-    def to_json(self) -> dict:
-        return {"seat": self.seat, "name": self.name, "human": self.human, "decisions": self.decisions,
-                "counted": self.counted, "classes": self.classes,
-                "accuracy": None if self.accuracy is None else round(self.accuracy, 1)}
-
-
-@dataclass
-class Review:
-    mission: Mission
-    log: GameLog
-    players: int
-    result: str
-    rounds: list[RoundReview]
-    lost_at: int | None
-    lost_in: int | None
-    samples: int
-    playouts: int
-    seed: int
-    seconds: float
-    final: Board
-    decisions: list[Decision] = field(default_factory=list)
-    seats: list[SeatSummary] = field(default_factory=list)
-    lost_by: LostBy | None = None
-    story: str = ""  # the review in one or two plain sentences
-    careful: bool = False  # every decision measured as far as the yardstick goes (SCREEN)
-    human: tuple[int, ...] = ()
-    catalog: Any = field(default=None, repr=False)
-
-    def who(self, seat: int, possessive: bool = False) -> str:  # a seat in words (``who``)
-        return who(seat, self.human, possessive, self.log.names)
-
-    def to_json(self) -> dict:
-        return {"mission": self.mission.id, "players": self.players, "result": self.result,
-                "rounds": [r.to_json() for r in self.rounds], "lost_at": self.lost_at, "lost_in": self.lost_in,
-                "decisions": [d.to_json() for d in self.decisions], "seats": [s.to_json() for s in self.seats],
-                "lost_by": None if self.lost_by is None else self.lost_by.to_json(), "summary": self.story,
-                "human": list(self.human), "board": board_rows(self.mission),
-                "policy": self.log.meta.get("policy"),  # the bots' (the seats no person played)
-                "samples": self.samples, "player": "planner" if self.samples == 0 else "search",
-                "playouts": self.playouts, "seed": self.seed, "thresholds": THRESHOLDS, "careful": self.careful,
-                "seconds": round(self.seconds, 2)}
 
 
 def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samples: int = REVIEW_SAMPLES,
@@ -261,10 +99,12 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     decisions: list[Decision] = []
     human = tuple(log.human)
     cleared = final.result() == "cleared"
-    open_args = (final.is_over(), cleared, _round_starts(state, final), catalog, final.players, time_limit)
+    open_args = (final.is_over(), cleared, _round_starts(state, final), catalog, final.players, time_limit,
+                 _round_moves(final))
     try:
-        # the open-hand answers on a worker while the continuations are played (the same answers)
-        opening = cont.submit(_open_hand_answers, *open_args) if workers > 1 and not cleared else None
+        # the open-hand answers (and the move that lost the deal) on a worker while the continuations
+        # are played (the same answers)
+        opening = cont.submit(_open_hands_and_turn, *open_args) if workers > 1 and not cleared else None
         if opening is not None:
             say("review: the deal with open hands, round by round, alongside")
         for record, round_moves in zip(final.history, _round_moves(final), strict=True):
@@ -289,7 +129,7 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
             reviews.append(rr)
         if opening is None:
             say("review: the deal with open hands, round by round")
-        decided = opening.result() if opening is not None else _open_hand_answers(*open_args)
+        decided, turn = opening.result() if opening is not None else _open_hands_and_turn(*open_args)
         _open_hands(cleared, reviews, decided)
         lost_at = next((r.round for r in reviews if r.open_hand == NOT_CLEARABLE), None)
         if final.is_over() and final.result() != "cleared":
@@ -308,13 +148,20 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
             lost_in = n if reviews and reviews[-1].open_hand == CLEARABLE else None
         elif lost_at > 1 and reviews[lost_at - 2].open_hand == CLEARABLE:
             lost_in = lost_at - 1
-    _explain([d for d in decisions if d.klass in ("mistake", "blunder")], catalog, final.players, workers)
+    def explained(ds: list[Decision]) -> None:
+        explain(ds, catalog, final.players, cont, turn, lambda seat, own=False: who(seat, human, own, log.names),
+                workers)
+
+    explained([d for d in decisions if d.klass in ("mistake", "blunder")
+               or (turn is not None and d.state is not None and len(d.state.moves) == turn.move and d.counted)])
     rv = Review(mission, log, final.players, final.result() or "in_play", reviews, lost_at, lost_in, samples,
                 playouts, seed, 0.0, final.board.copy(), decisions, _seats(final.players, decisions, human, log.names),
                 human=human, catalog=catalog, careful=careful)
+    if turn is not None:
+        rv.turned_by = next((d for d in decisions if d.state is not None and len(d.state.moves) == turn.move), None)
     rv.lost_by = lost_by(rv)
     if rv.lost_by is not None and not rv.lost_by.decision.reasons:  # the losing decision says why too
-        _explain([rv.lost_by.decision], catalog, final.players, workers)
+        explained([rv.lost_by.decision])
         rv.lost_by = lost_by(rv)
     rv.story = story(rv)
     rv.seconds = time.perf_counter() - t0
@@ -354,22 +201,6 @@ def _mark_equal(decisions: list[Decision], cont: Continuations) -> None:
             others = others[::step]
         if all(cont.planner_clears([_after(d.state, a) for a in [d.played_action, *others]])):
             d.equal = True
-
-
-def _explain(decisions: list[Decision], catalog, players: int, workers: int = 1) -> None:
-    """The reasons of costly decisions, from the exact puzzle before and after each (review_reasons),
-    ``workers`` at a time (CP-SAT leaves Python's lock while it solves)."""
-    from solver.analysis.review_reasons import Puzzle, reasons  # heavy: OR-Tools
-
-    todo = [d for d in decisions if d.state is not None and d.played_action is not None and not d.reasons]
-
-    def explain(d: Decision) -> list[dict]:
-        assert d.state is not None and d.played_action is not None
-        return reasons(Puzzle(catalog, players), d.state, d.played_action, d.rate_played, d.rate_best, d.best)
-
-    with ThreadPoolExecutor(max(1, min(workers, len(todo)))) as pool:
-        for d, found in zip(todo, pool.map(explain, todo), strict=True):
-            d.reasons = found
 
 
 def _round_moves(final: GameState) -> list[list[Action]]:
@@ -510,24 +341,13 @@ def _judge_round_quick(start: GameState, moments: list[tuple[GameState, Action]]
         d = Decision(m.state.round, seat, seat in human, _kind(m.action), describe(m.state, m.action), "", None,
                      0.0, 0.0, None, m.state.board.copy(), m.state.catalog, m.action, state=m.state)
         lead = leads.get(id(m))
-        d.open_end = None if lead is None else _OpenEnd(m.state, m.played, lead[0], lead[1])
+        d.open_end = None if lead is None else OpenEnd(m.state, m.played, lead[0], lead[1])
         _figures(d, m.state, m.played, cont, measured[id(m)])
         out.append(d)
     cont.ensure([m.state for m, d in zip(judged, out, strict=True) if d.cost >= LOST_BY_MIN - 1e-9], full)
     for m, d in zip(judged, out, strict=True):
         d.rate_before = cont.rate(m.state) if cont.measured(m.state) >= full else None
     return cont.rate(start), out
-
-
-@dataclass
-class _OpenEnd:
-    """A decision the quick judgement stopped short of the careful judgement's depth: the moments
-    before and after the move played, the alternative measured and the moment after it."""
-
-    before: GameState
-    played: GameState
-    choice: Action
-    alternative: GameState
 
 
 def _figures(d: Decision, before: GameState, played: GameState, cont: Continuations, n: int) -> None:
@@ -642,8 +462,28 @@ def describe(state: GameState, action: Action) -> str:
     return f"{action.card} at {' '.join(placed.cell_names())}"
 
 
+def _open_hands_and_turn(over: bool, cleared: bool, starts: list[GameState], catalog, players: int,
+                         time_limit: float, moves: list[list[Action]]) -> tuple[dict[int, tuple[str, str]],
+                                                                              DealTurn | None]:
+    """The open-hand answers (``_open_hand_answers``) and, where a round's start was clearable and
+    its end was not (the next round's start, or the game's end), the move of that round that lost
+    the deal (``review_deal.find_turn``): a function of the game alone, for a worker too."""
+    plans: dict = {}
+    decided = _open_hand_answers(over, cleared, starts, catalog, players, time_limit, plans)
+    if cleared:
+        return decided, None
+    n = len(moves)
+    yes = max((r for r, (a, _) in decided.items() if a == CLEARABLE), default=0)
+    no = min((r for r, (a, _) in decided.items() if a == NOT_CLEARABLE), default=n + 1)
+    lost = yes if no == yes + 1 or (over and yes == n) else 0
+    if not 1 <= lost <= n:
+        return decided, None
+    return decided, find_turn(starts[lost - 1], moves[lost - 1], sum(len(m) for m in moves[:lost - 1]),
+                              plans.get(lost))
+
+
 def _open_hand_answers(over: bool, cleared: bool, starts: list[GameState], catalog, players: int,
-                       time_limit: float) -> dict[int, tuple[str, str]]:
+                       time_limit: float, plans: dict | None = None) -> dict[int, tuple[str, str]]:
     """The rounds the open-hand yardstick decides, by bisection over the monotone answers (module
     docstring): round -> (answer, how). A function of the game alone (every budget is counted in
     work), so the review may decide it on a worker while its continuations are played."""
@@ -656,6 +496,8 @@ def _open_hand_answers(over: bool, cleared: bool, starts: list[GameState], catal
         mission, start = from_moment(starts[r - 1])
         answer = DealSolver(mission, catalog, players, time_limit).decide_state(start)
         decided[r] = (answer.result, f"{answer.how}, {answer.seconds:.1f} s")
+        if plans is not None and answer.plan is not None:
+            plans[r] = answer.plan  # a clear from the round's start
         return answer.result
 
     def between(lo: int, hi: int) -> None:  # lo clearable (or 0), hi not clearable (or n + 1)

@@ -1,13 +1,14 @@
-"""Why a costly decision cost what it did, in words: what the move made impossible or harder,
-from the exact puzzle before and after it (the reasons `kakapo solve` proves, asked of the game's
-moment). A review knows every hand once the game is over, so the puzzle at a moment is exact:
+"""What a costly decision made impossible or harder on the board and in the puzzle, from the exact
+puzzle before and after it (the reasons `kakapo solve` proves, asked of the game's moment). A
+review knows every hand once the game is over; the puzzle at a moment is:
 
 - the board as it stands (the pieces on it placed before play) with the rounds and skill counters
   left;
-- the pieces that can still come to the board: those whose card is still in a hand or on the
-  table (any such card may yet win a trick), with, while skill counters are left, the pieces a
-  skill reaches from them (another colour of the same value, one value up or down in the same
-  colour), and the pieces selected but not placed yet; every other piece is out of reach.
+- the pieces that can still come to the board: those whose card is still in a hand or in the
+  trick being played (as if any such card could yet win a trick: who holds it, who must follow and who leads
+  are the exact deal's questions, ``review_deal``), with, while skill counters are left, the
+  pieces a skill reaches from them (another colour of the same value, one value up or down in the
+  same colour), and the pieces selected but not placed yet; every other piece is out of reach.
 
 Compared before and after the move, in this order, the first that applies:
 1. a bird that could be scanned before and cannot after (its coloured side covered by another
@@ -16,7 +17,8 @@ Compared before and after the move, in this order, the first that applies:
 3. the puzzle itself: no set of the pieces within reach clears it any more, or it needs more new
    pieces than the rounds left can bring, or more than before;
 4. the cards: a piece a clear needed can no longer be won;
-5. else nothing became impossible: the move made a clear less likely, as the continuations measure.
+5. else nothing (``puzzle_reasons``); ``reasons`` then says the generic sentence (``chance``), and
+   the review first asks the exact deal and the continuations (``review_explain``).
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ SOLVE_SECONDS = 20.0  # a wall-clock net under it
 
 def within_reach(state: GameState) -> set[Card]:
     """The pieces that can still come to the board from this moment (the module docstring)."""
-    held = {c for h in state.hands for c in h} | {c for _, c in state.trick}
+    # the cards on the table can still win only while the trick is being played (after it, the
+    # selection's pieces are the ones it gives)
+    held = {c for h in state.hands for c in h} | ({c for _, c in state.trick} if state.phase == Phase.REVEAL else set())
     reach = set(held)
     if state.skills_left > 0:
         for c in held:
@@ -98,7 +102,22 @@ def budget_left(state: GameState) -> int:
 
 def reasons(puzzle: Puzzle, before: GameState, action: Action, rate_played: float, rate_best: float,
             best: str) -> list[dict]:
-    """What ``action`` at ``before`` made impossible or harder: ``[{"kind", "bird", "cells", "text"}]``."""
+    """What ``action`` at ``before`` made impossible or harder: ``[{"kind", "bird", "cells", "text"}]``
+    (the generic sentence when nothing did)."""
+    return puzzle_reasons(puzzle, before, action) or [chance(rate_played, rate_best, best)]
+
+
+def chance(rate_played: float, rate_best: float, best: str) -> dict:
+    """The generic sentence: nothing became impossible that the review can name."""
+    return {"kind": "chance", "bird": None, "cells": [],
+            "text": f"nothing became impossible, but the move left fewer ways to win the tricks and pieces "
+                    f"still needed: a careful table clears {100 * rate_played:.0f} % after it, "
+                    f"{100 * rate_best:.0f} % after {best}"}
+
+
+def puzzle_reasons(puzzle: Puzzle, before: GameState, action: Action) -> list[dict]:
+    """What ``action`` at ``before`` made impossible or harder on the board or in the puzzle (rules 1
+    to 4 of the module docstring), or nothing."""
     after = before.clone()
     after.apply(action)
     placed = _placed_cells(before, action)
@@ -146,10 +165,7 @@ def reasons(puzzle: Puzzle, before: GameState, action: Action, rate_played: floa
             names = ", ".join(map(str, sorted(lost & needed)))
             return [{"kind": "cards", "bird": None, "cells": [],
                      "text": f"{names}, a piece of the quickest clear, can no longer be won"}]
-    return [{"kind": "chance", "bird": None, "cells": [],
-             "text": f"nothing became impossible, but the move left fewer ways to win the tricks and pieces "
-                     f"still needed: a careful table clears {100 * rate_played:.0f} % after it, "
-                     f"{100 * rate_best:.0f} % after {best}"}]
+    return []
 
 
 def _placed_cells(state: GameState, action: Action) -> set[str]:

@@ -1,4 +1,4 @@
-"""A review's words: who a seat is, the decision that lost the game, and the review's story.
+"""A review's words: the decision that lost the game, and the review's story.
 
 The summary says what happened (the result, and when the deal was lost); the losing decision says
 what to do instead and why (its reasons, from the exact puzzle before and after it). Names are the
@@ -7,41 +7,15 @@ log's where it has them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
+from solver.analysis.review_types import LOST_BY_MIN, Decision, LostBy, Review
 from solver.openhand.deal import CLEARABLE
 
-if TYPE_CHECKING:
-    from solver.analysis.review import Decision, Review
-
-LOST_BY_MIN = 0.10  # a decision below this made no difference worth naming (the inaccuracy threshold)
 VERBS = {"card": "revealed", "selection": "selected", "placement": "placed"}
 DOING = {"card": "revealing", "selection": "selecting", "placement": "placing"}
 
 
-@dataclass
-class LostBy:
-    decision: Decision
-    why: str
-
-    def to_json(self) -> dict:
-        d = self.decision
-        return {"round": d.round, "seat": d.seat, "played": d.played, "best": d.best, "cost": round(d.cost, 4),
-                "why": self.why, "reasons": list(d.reasons)}
-
-
 def pct(x: float) -> str:
     return f"{100 * x:.0f} %"
-
-
-def who(seat: int, human: tuple[int, ...], possessive: bool = False, names: dict | None = None) -> str:
-    """A seat in words: its name in the log, "you" in a game a person played alone, or "player N"."""
-    if names and names.get(seat):
-        return f"{names[seat]}'s" if possessive else names[seat]
-    if len(human) == 1 and seat == human[0]:
-        return "your" if possessive else "you"
-    return f"player {seat}'s" if possessive else f"player {seat}"
 
 
 def act(d: Decision) -> str:
@@ -79,11 +53,25 @@ def open_story(rv: Review) -> str:
     if rv.lost_at is not None:
         before = rv.rounds[rv.lost_at - 2].open_hand
         if before == CLEARABLE:
+            if rv.turned_by is not None:
+                return f"with every hand open the deal stayed winnable until {_turned(rv)}"
             return f"with every hand open the deal stayed winnable until round {rv.lost_at - 1}"
         return f"with every hand open the deal was lost from round {rv.lost_at} on"
     if rv.rounds and rv.rounds[-1].open_hand == CLEARABLE:
+        if rv.turned_by is not None and rv.result != "in_play":
+            return f"with every hand open the deal stayed winnable until {_turned(rv)}"
         return "with every hand open the deal was still winnable in the last round"
     return "whether a team that sees every hand could still have won was not decided in the time limit"
+
+
+def _turned(rv: Review) -> str:
+    """The move that lost the deal with every hand open, in words ("player 1 led green-1 in round 8")."""
+    d = rv.turned_by
+    assert d is not None
+    if rv.lost_by is not None and rv.lost_by.decision is d:  # the story has just said it
+        return "that move"
+    led = d.kind == "card" and d.state is not None and not d.state.trick
+    return f"{rv.who(d.seat)} {'led ' + d.played if led else act(d)} in round {d.round}"
 
 
 def story(rv: Review) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.app.documents import Counted, Doc
-from solver.app.recording import read_game_file
+from solver.app.sheets import read_game_file
 from solver.core.errors import InputError
 from solver.io.difficulty import games_places
 from solver.io.gamelog import GameLog, people_of

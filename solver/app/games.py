@@ -24,7 +24,7 @@ from solver.app.inputs import (
     table_size,
 )
 from solver.app.policies import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
-from solver.app.recording import read_game_file
+from solver.app.sheets import read_game_file
 from solver.core.codes import OPEN_HAND, PolicyId
 from solver.core.errors import InputError
 from solver.core.rules import Mission
@@ -36,7 +36,7 @@ from solver.io.paths import MISSIONS, mission_path
 from solver.play import terminal
 
 if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
-    from solver.analysis.review import Review
+    from solver.analysis.review_types import Review
     from solver.play.games import PlayedGame
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from solver.app.documents import Doc
 from solver.app.packs import one_mission
-from solver.app.recording import game_of_text, read_game_file
+from solver.app.sheets import game_of_text, read_game_file
 from solver.core.cards import Card
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, ParseError
@@ -20,9 +20,9 @@ from solver.core.spec import GameSpec
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.gamelog import GameLog
+from solver.io.loginputs import log_inputs
 from solver.io.missionfile import catalog_beside, load_mission
 from solver.io.paths import mission_path
-from solver.io.records import log_inputs
 
 TEXT_NAME = "mission.toml"  # the name a mission given as text goes by, when it has none
 

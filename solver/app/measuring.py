@@ -39,10 +39,10 @@ from solver.io.difficulty import (
     placement_phrase,
 )
 from solver.io.difficulty import place_in_campaign as place_in
+from solver.io.loginputs import catalog_text
 from solver.io.missionfile import check_file
 from solver.io.packs import FolderFile
 from solver.io.paths import mission_path
-from solver.io.records import catalog_text
 from solver.io.safefiles import read_regular
 from solver.io.tomlfile import MAX_BYTES
 

@@ -15,7 +15,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from solver.app.recording import Recorded, Resolve, game_file
+from solver.app.sheets import NamedGame, Resolve, game_file
 from solver.core.errors import InputError
 from solver.io.gamelog import GameLog, parse_log
 
@@ -60,7 +60,7 @@ def same_game(log: str) -> str | None:
 class Pooled:
     """A pooled file taken in: the games to add, those held already, and those refused."""
 
-    games: list[Recorded] = field(default_factory=list)
+    games: list[NamedGame] = field(default_factory=list)
     held: int = 0
     refused: list[dict[str, object]] = field(default_factory=list)  # {"game": k (1-based), "line", "message", "fix"}
 

@@ -18,7 +18,7 @@ from solver.app.inputs import (
 )
 from solver.app.outputs import check_output_path
 from solver.app.policies import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
-from solver.app.recording import read_game_file, record_file, sheet_of
+from solver.app.sheets import game_of_sheet_file, read_game_file, sheet_of
 from solver.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_NO,
@@ -314,7 +314,7 @@ def record(sheet, log_path, sheet_of_log, as_json):
     if sheet is None:
         raise InputError("SHEET", "no sheet given", "kakapo record game.txt --log game.jsonl")
     check_output_path(log_path, [sheet], None, "--log")
-    rec = record_file(sheet)
+    rec = game_of_sheet_file(sheet)
     if log_path:
         write_log(log_path, rec.events)
     if as_json:

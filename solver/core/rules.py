@@ -124,7 +124,7 @@ class Mission:
     marks: tuple[tuple[Cell, Colour], ...]  # outside cell -> colour of the side(s) it faces
     placed: tuple[Placement, ...] = ()
     story: str = ""  # one line for players (optional)
-    # the file's text as read (what a game log records, io/records.py); "" for a mission made in code
+    # the file's text as read (what a game log records, io/loginputs.py); "" for a mission made in code
     source: str = field(default="", compare=False, repr=False)
 
     @property

@@ -17,7 +17,7 @@ from solver.core.errors import KakapoError
 from solver.game.actions import Action
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState, Observation, deal
-from solver.io.records import record_keys
+from solver.io.loginputs import setup_keys
 
 
 class PolicyError(KakapoError):
@@ -92,11 +92,11 @@ def setup_event(state: GameState, meta: dict | None = None) -> dict[str, Any]:
     that the log reads the same anywhere, the mission's and catalog's texts (format 2)."""
     spec = state.spec
     meta = dict(meta or {})
-    record = record_keys(state.mission, state.catalog, meta.pop("human", ()))
-    return {"event": "setup", "format": record.pop("format"), "mission": state.mission.id, "players": spec.players,
+    carried = setup_keys(state.mission, state.catalog, meta.pop("human", ()))
+    return {"event": "setup", "format": carried.pop("format"), "mission": state.mission.id, "players": spec.players,
             "rounds": spec.rounds, "skills": spec.skills, "hands": [[str(c) for c in h] for h in state.dealt],
             "set_aside": [str(c) for c in state.set_aside], "removed": [str(c) for c in spec.removed],
-            "start_player": state.start_player, **meta, **record}
+            "start_player": state.start_player, **meta, **carried}
 
 
 def round_event(r) -> dict[str, Any]:

@@ -26,7 +26,28 @@ from solver.game.rng import FNV_OFFSET, SplitMix64, mix, seat_seed
 
 
 class IllegalAction(KakapoError):
-    """An action that the state does not allow now."""
+    """An action the state does not allow now. ``code`` names the rule it breaks (one of
+    ``REFUSALS``) and ``facts`` what broke it (the seat, the card, the colour led, the round...), so
+    that a front end says it in a person's words (``app/refusals.py``); ``str()`` is the engine's
+    own sentence (what a log replayed says)."""
+
+    def __init__(self, code: str, message: str, **facts: Any):
+        super().__init__(message)
+        self.code = code
+        self.facts = facts
+
+    def __reduce__(self):  # pickled whole (an answer from a worker process), facts included
+        return (_illegal, (self.code, str(self), self.facts))
+
+
+def _illegal(code: str, message: str, facts: dict[str, Any]) -> IllegalAction:
+    return IllegalAction(code, message, **facts)
+
+
+# the rules an action can break, as IllegalAction's codes (game/recorded.py raises the last five)
+REFUSALS = ("wrong_phase", "game_over", "not_in_hand", "must_follow", "no_option", "wrong_selection",
+            "skill_not_allowed", "wrong_piece", "no_position", "not_its_shape", "placement_illegal", "must_place",
+            "not_leader", "not_your_turn", "card_removed", "card_gone", "hand_count")
 
 
 @dataclass(frozen=True)
@@ -126,6 +147,12 @@ def decision_card(plays, trump: Colour) -> tuple[int, Card]:
 
 def selection_options(spec: GameSpec, board: Board, plays, decision: Card, skills_left: int) -> list[Option]:
     """Every legal selection, in a fixed order: no skill, double scan (both orders), wild colour, shift change."""
+    return _options(spec.skill_kinds, board, plays, decision, skills_left)
+
+
+def _options(kinds, board: Board, plays, decision: Card, skills_left: int, one_colour: bool = True) -> list[Option]:
+    """The selections with the skills ``kinds``; ``one_colour`` False: double scan whatever the
+    colours revealed (what a selection refused would have been)."""
 
     def unused(card):
         return not board.is_used(card)
@@ -134,7 +161,7 @@ def selection_options(spec: GameSpec, board: Board, plays, decision: Card, skill
     if skills_left <= 0:
         return options
     cards = [c for _, c in plays]
-    if Skill.DOUBLE_SCAN in spec.skill_kinds and len({c.colour for c in cards}) == 1:
+    if Skill.DOUBLE_SCAN in kinds and (len({c.colour for c in cards}) == 1 or not one_colour):
         lowest = min(cards, key=lambda c: c.value)
         if unused(lowest):
             if unused(decision):
@@ -142,16 +169,33 @@ def selection_options(spec: GameSpec, board: Board, plays, decision: Card, skill
                 options.append(Option(Skill.DOUBLE_SCAN, (lowest, decision)))
             else:
                 options.append(Option(Skill.DOUBLE_SCAN, (lowest,)))
-    if Skill.WILD_COLOR in spec.skill_kinds:
+    if Skill.WILD_COLOR in kinds:
         for colour in Colour:
             alt = Card(colour, decision.value)
             if colour != decision.colour and unused(alt):
                 options.append(Option(Skill.WILD_COLOR, (alt,)))
-    if Skill.SHIFT_CHANGE in spec.skill_kinds:
+    if Skill.SHIFT_CHANGE in kinds:
         for value in (decision.value - 1, decision.value + 1):
             if 1 <= value <= 8 and unused(Card(decision.colour, value)):
                 options.append(Option(Skill.SHIFT_CHANGE, (Card(decision.colour, value),)))
     return options
+
+
+def selection_refused(spec: GameSpec, board: Board, plays, decision: Card, skills_left: int,
+                      pieces: tuple[Card, ...], in_charge: int, rnd: int) -> IllegalAction:
+    """Why no selection takes ``pieces``: a skill the pieces are read as (RULES.md: wild colour,
+    shift change, double scan) that the rules do not allow now (``skill_not_allowed``: not in this
+    mode, no counter left, the cards revealed not all one colour), else ``wrong_selection``."""
+    offered = tuple((o.skill.json, o.pieces) for o in selection_options(spec, board, plays, decision, skills_left))
+    facts = dict(pieces=pieces, decision=decision, seat=in_charge, round=rnd, offered=offered)
+    read = next((o.skill for o in _options([k for k in Skill if k], board, plays, decision, 1, one_colour=False)
+                 if o.pieces == pieces and o.skill), None)
+    if read is not None:
+        why = "not_in_mode" if read not in spec.skill_kinds else "no_counters" if skills_left <= 0 else "colours_differ"
+        return IllegalAction("skill_not_allowed", f"the skill {read.json} is not allowed now ({why})", skill=read.json,
+                             why=why, mode=spec.mode, **facts)
+    return IllegalAction("wrong_selection", f"no selection takes {', '.join(map(str, pieces)) or 'no piece'}",
+                         **facts)
 
 
 def end_of_round(unplaceable: bool, scanned: int, clear: int, rnd: int, rounds: int) -> Result | None:
@@ -288,6 +332,12 @@ class GameState:
             self.outcome)
 
     # ------------------------------------------------------------ acting
+    def hold(self, seat: int, cards) -> None:
+        """``seat`` holds ``cards`` too: a recorded game's hands grow as its cards are revealed
+        (game/recorded.py); a dealt game's never do."""
+        self.hands[seat] = sorted([*self.hands[seat], *cards])
+        self._legal = None
+
     def apply(self, action: Action) -> None:
         """Take ``action`` for the current player, then everything that follows without a decision."""
         self._legal = None
@@ -298,17 +348,68 @@ class GameState:
         elif self.phase == Phase.PLACE and action.kind == ActionKind.PLACE:
             self._place(action)
         else:
-            raise IllegalAction(f"{action} is not allowed now ({self.phase.name.lower()} phase, round {self.round})")
+            raise self.not_now(action)
         self.moves.append(action)
+
+    def not_now(self, action: Action) -> IllegalAction:
+        """An action of another phase: ``game_over`` once it is over, else ``wrong_phase``."""
+        if self.is_over():
+            return IllegalAction("game_over", f"{action} is not allowed now (the game is over, {self.result()})",
+                                 result=self.result(), rounds=self.rounds_played())
+        return IllegalAction("wrong_phase", f"{action} is not allowed now ({self.phase.name.lower()} phase, "
+                             f"round {self.round})", action=action.kind.name.lower(), card=action.card,
+                             phase=self.phase.name.lower(), seat=self.current_player(), piece=self.piece,
+                             round=self.round)
+
+    def selection_of(self, pieces: tuple[Card, ...], cut: bool = False) -> Action:
+        """The selection that takes ``pieces`` in this order (the skill is read from them); ``cut``:
+        the last of them fit nowhere, so the selection may hold more. IllegalAction otherwise
+        (``wrong_phase``, ``skill_not_allowed``, ``wrong_selection``)."""
+        if self.phase != Phase.SELECT:
+            raise self.not_now(Action.select(-1))
+        for k, o in enumerate(self.options):
+            if o.pieces == pieces or (cut and o.pieces[: len(pieces)] == pieces):
+                return Action.select(k)
+        assert self.decision is not None
+        raise selection_refused(self.spec, self.board, self.trick, self.decision, self.skills_left, pieces,
+                                self.in_charge, self.round)
+
+    def placement_of(self, piece: Card, cells: frozenset) -> Action:
+        """The action that places ``piece`` on ``cells``: IllegalAction when it is not the piece to
+        place now (``wrong_phase``, ``wrong_piece``) or the cells are not its shape (``not_its_shape``);
+        whether the place is legal, ``apply`` says."""
+        if self.phase != Phase.PLACE:
+            raise self.not_now(Action.place(piece, -1))
+        if piece != self.piece:
+            raise IllegalAction("wrong_piece", f"the piece to place is {self.piece}, not {piece}", card=piece,
+                                piece=self.piece, seat=self.in_charge, round=self.round)
+        try:
+            return Action.place(piece, position_of(Placement(piece, cells), self.catalog))
+        except KeyError:
+            raise IllegalAction("not_its_shape", f"the cells of {piece} are not its shape", piece=piece,
+                                cells=cells, shape=self.catalog[piece].format(), seat=self.in_charge,
+                                round=self.round) from None
+
+    def fits_nowhere(self, piece: Card) -> None:
+        """``piece`` said to fit nowhere (a sheet's ``PIECE -``): IllegalAction ``must_place`` while
+        it is the piece to place (it fits: placing is compulsory), else as ``placement_of``."""
+        if self.phase != Phase.PLACE or piece != self.piece:
+            self.placement_of(piece, frozenset())
+        raise IllegalAction("must_place", f"{piece} fits on the board, so it must be placed", piece=piece,
+                            places=len(self.legal_actions()), seat=self.in_charge, round=self.round)
 
     def _reveal(self, action: Action) -> None:
         seat = self.current_player()
         card = action.card
         lead = self.trick[0][1].colour if self.trick else None
-        if card not in legal_cards(self.hands[seat], lead):
-            held = "not in the hand" if card not in self.hands[seat] else f"must follow {lead}"
-            raise IllegalAction(f"player {seat} cannot reveal {card}: {held}")
         assert card is not None
+        if card not in legal_cards(self.hands[seat], lead):
+            if card not in self.hands[seat]:
+                raise IllegalAction("not_in_hand", f"player {seat} cannot reveal {card}: not in the hand", seat=seat,
+                                    card=card, round=self.round)
+            follow = next(c for c in self.hands[seat] if c.colour == lead)
+            raise IllegalAction("must_follow", f"player {seat} cannot reveal {card}: must follow {lead}", seat=seat,
+                                card=card, led=lead, held=follow, round=self.round)
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
         self.trace = mix(self.trace, action.code)
@@ -320,7 +421,8 @@ class GameState:
 
     def _select(self, action: Action) -> None:
         if not 0 <= action.index < len(self.options):
-            raise IllegalAction(f"there is no option {action.index} (options 0..{len(self.options) - 1})")
+            raise IllegalAction("no_option", f"there is no option {action.index} (options 0..{len(self.options) - 1})",
+                                option=action.index, options=len(self.options), seat=self.in_charge, round=self.round)
         self.option = action.index
         self.trace = mix(self.trace, action.code)
         if self.options[self.option].skill:
@@ -332,15 +434,18 @@ class GameState:
         piece = self.piece
         assert piece is not None
         if action.card != piece:
-            raise IllegalAction(f"the piece to place is {piece}, not {action.card}")
+            raise IllegalAction("wrong_piece", f"the piece to place is {piece}, not {action.card}", card=action.card,
+                                piece=piece, seat=self.in_charge, round=self.round)
         shape = self.catalog[piece]
         positions = all_positions(shape)
         if not 0 <= action.index < len(positions):
-            raise IllegalAction(f"{piece} has no position {action.index}")
+            raise IllegalAction("no_position", f"{piece} has no position {action.index}", piece=piece,
+                                position=action.index, seat=self.in_charge, round=self.round)
         placement = Placement(piece, positions[action.index])
         problem = self.board.placement_problem(placement)
         if problem:
-            raise IllegalAction(f"cannot place {placement}: {problem}")
+            raise IllegalAction("placement_illegal", f"cannot place {placement}: {problem}", piece=piece,
+                                cells=placement.cells, rule=problem, seat=self.in_charge, round=self.round)
         self.board.place(placement)
         self.placed.append(placement)
         self.trace = mix(self.trace, action.code)

@@ -63,7 +63,7 @@ class GameLog:
     rounds_logged: tuple[LoggedRound, ...]
     end: dict | None = None  # result, rounds_played, scanned, line
     meta: dict = field(default_factory=dict)  # seed, game, policy (samples) of the game that wrote it, when known
-    format: int = 1  # 2: the setup line carries the mission and catalog (io/records.py)
+    format: int = 1  # 2: the setup line carries the mission and catalog (io/loginputs.py)
     mission_text: str | None = None
     mission_digest: str | None = None
     pieces_text: str | None = None

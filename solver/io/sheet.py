@@ -10,7 +10,7 @@ left: Ann yellow-1 red-3; Ben purple-2
 ```
 
 This module reads and writes the form only (names, cards, cells, line numbers); whether the game
-obeys the rules is checked when it is recorded (``app/recording.py``), which names the line, the
+obeys the rules is checked when it is recorded (``app/sheets.py``), which names the line, the
 round, the person and the rule.
 """
 

@@ -152,37 +152,58 @@ class DealSolver:
 
     def _model(self, state, work: Work):
         dm = DealModel(state, self.cand, min_pieces=self.puzzle.pieces_used)
-        while True:
-            if work.left() <= 0:
-                return UNDECIDED, None
-            # the wall-clock limit only guards against a machine far too slow to matter
-            solver = tuned_solver(WALL_GUARD * work.left() + 1.0, params=DEAL_PARAMS)
-            solver.parameters.max_deterministic_time = work.left()
-            code = solve_model(solver, dm.model)
-            work.spend(solver.deterministic_time)
-            if code == cp_model.INFEASIBLE:
-                return NOT_CLEARABLE, None
-            if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return UNDECIDED, None
-            rounds = dm.rounds_of(solver.value)
-            core = dm.puzzle.chosen(solver.value)
-            selected = [p for r in rounds for p in r.pieces]
-            in_core = {p.card for p in core}
-            fillers = place_fillers(self.mission, self.catalog, core, [p for p in selected if p not in in_core])
-            if fillers is not None:
-                return CLEARABLE, self._plan(rounds, core + fillers)
-            placements = arrange(self.mission, self.catalog, selected, WALL_GUARD * max(0.0, work.left()) + 1.0,
-                                 work)
-            if placements == "unknown":
-                return UNDECIDED, None
-            if placements is not None:
-                return CLEARABLE, self._plan(rounds, placements)
-            dm.forbid_selection(set(selected))  # these pieces cannot all lie on the board: solve again
+        result, rounds, placements = clear_by_model(dm, self.mission, self.catalog, work)
+        return result, None if rounds is None else self._plan(rounds, placements)
 
     def _plan(self, rounds, placements) -> Plan:
         where = {p.card: p for p in placements}
         return Plan(tuple(PlannedRound(play_order(r, self.spec), r.skill, tuple(r.pieces),
                                        tuple(where[p] for p in r.pieces)) for r in rounds))
+
+
+def clear_by_model(dm: DealModel, mission: Mission, catalog, work: Work, fixed: tuple = (),
+                   params: dict | None = None):
+    """Solve the deal model ``dm`` (of ``mission``'s board) within ``work``, with the literals
+    ``fixed`` true (on a copy of the model: ``dm`` keeps none of them) and CP-SAT's ``params``
+    (DEAL_PARAMS by default): (CLEARABLE, its rounds, the placements of every piece it selects),
+    or (NOT_CLEARABLE or UNDECIDED, None, None). A selected set whose pieces cannot all lie on the
+    board (the model places only the scanning ones) is cut off, in ``dm`` too, and solved again."""
+    while True:
+        if work.left() <= 0:
+            return UNDECIDED, None, None
+        # the wall-clock limit only guards against a machine far too slow to matter
+        solver = tuned_solver(WALL_GUARD * work.left() + 1.0, params=DEAL_PARAMS if params is None else params)
+        solver.parameters.max_deterministic_time = work.left()
+        code = solve_model(solver, with_fixed(dm.model, fixed))
+        work.spend(solver.deterministic_time)
+        if code == cp_model.INFEASIBLE:
+            return NOT_CLEARABLE, None, None
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return UNDECIDED, None, None
+        rounds = dm.rounds_of(solver.value)
+        assert dm.puzzle is not None
+        core = dm.puzzle.chosen(solver.value)
+        selected = list(dm.pending) + [p for r in rounds for p in r.pieces]
+        in_core = {p.card for p in core}
+        fillers = place_fillers(mission, catalog, core, [p for p in selected if p not in in_core])
+        if fillers is not None:
+            return CLEARABLE, rounds, core + fillers
+        placements = arrange(mission, catalog, selected, WALL_GUARD * max(0.0, work.left()) + 1.0, work)
+        if placements == "unknown":
+            return UNDECIDED, None, None
+        if placements is not None:
+            return CLEARABLE, rounds, placements
+        dm.forbid_selection(set(selected))  # these pieces cannot all lie on the board: solve again
+
+
+def with_fixed(model: cp_model.CpModel, fixed: tuple) -> cp_model.CpModel:
+    """``model`` itself, or a copy of it with the literals ``fixed`` true (a copy, not assumptions:
+    CP-SAT simplifies a model with fixed literals far better than one solved under assumptions)."""
+    if not fixed:
+        return model
+    copy = model.clone()
+    copy.add_bool_and([copy.get_bool_var_from_proto_index(lit.index) for lit in fixed])
+    return copy
 
 
 def replay(mission, catalog, players: int, seed: int, plan: Plan | None, fallback, log: bool = False):

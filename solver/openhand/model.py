@@ -40,10 +40,20 @@ class RoundChoice:
 
 
 class DealModel:
-    """Variables and constraints of one deal; ``rounds_of(value)`` reads a solution."""
+    """Variables and constraints of one deal; ``rounds_of(value)`` reads a solution.
 
-    def __init__(self, state: GameState, cand: Candidates, min_pieces: int | None = None):
+    From the middle of a round (``openhand/moment.py``): ``prefix``, the cards of the first round
+    revealed already (the lead first); ``pending``, pieces selected and not placed yet (they come
+    to the board whatever the cards do). ``puzzle=False`` leaves the puzzle out: a model of the
+    card play and the selections alone. ``rules=True`` puts each seat's must-follow (per colour)
+    and its leading rule under a literal of its own (``follow``, ``leads``), to be fixed true,
+    or left out to ask what the cards could do without that rule."""
+
+    def __init__(self, state: GameState, cand: Candidates | None, min_pieces: int | None = None,
+                 prefix: tuple[Card, ...] = (), pending: tuple[Card, ...] = (), puzzle: bool = True,
+                 rules: bool = False):
         self.state = state
+        self.pending = tuple(pending)
         mission = state.mission
         self.mission = mission
         self.model = model = cp_model.CpModel()
@@ -59,10 +69,14 @@ class DealModel:
         cards = sorted(holder)
         self.cards = cards
         by_colour = {k: [c for c in cards if c.colour == k] for k in Colour}
-        pre = {p.card for p in mission.placed}
+        pre = {p.card for p in mission.placed} | set(pending)
+
+        def rule(lit, constraint):
+            if lit is not None:
+                constraint.only_enforce_if(lit)
 
         # ------------------------------------------------------------ card play
-        act = [model.new_constant(1)] + [model.new_bool_var(f"active{r}") for r in range(1, R)]
+        act = [model.new_constant(1)] + [model.new_bool_var(f"active{r}") for r in range(1, max(1, R))]
         for r in range(1, R):
             model.add_implication(act[r], act[r - 1])
         x = {(c, r): model.new_bool_var(f"play_{c}_{r}") for c in cards for r in range(R)}
@@ -78,6 +92,13 @@ class DealModel:
             for c in cards:
                 model.add_implication(lead[c, r], x[c, r])
                 model.add_implication(win[c, r], x[c, r])
+        for c in prefix if R else ():  # the first round's cards revealed already
+            model.add(x[c, 0] == 1)
+        if prefix and R:
+            model.add(lead[prefix[0], 0] == 1)
+        self.follow = {(p, k): model.new_bool_var(f"follow_{p}_{k.long}") if rules else None
+                       for p in range(n) for k in Colour}
+        self.leads = {p: model.new_bool_var(f"leads_{p}") if rules else None for p in range(n)}
 
         def starts(p, r):
             """1 if player p starts round r (linear): the start player, then the holder of the last decision card."""
@@ -90,9 +111,9 @@ class DealModel:
                 s = starts(holder[c], r)
                 if isinstance(s, int):
                     if not s:
-                        model.add(lead[c, r] == 0)
+                        rule(self.leads[holder[c]], model.add(lead[c, r] == 0))
                 else:
-                    model.add(lead[c, r] <= s)
+                    rule(self.leads[holder[c]], model.add(lead[c, r] <= s))
 
         def lead_colour(k, r):
             return sum(lead[c, r] for c in by_colour[k])
@@ -114,11 +135,13 @@ class DealModel:
                         continue
                     plays_k = sum(x[c, r] for c in mine)
                     lc = lead_colour(k, r)
+                    lit = self.follow[seat, k]
                     for i, c in enumerate(mine):
-                        model.add(plays_k >= lc - played_before(c, r))
+                        rule(lit, model.add(plays_k >= lc - played_before(c, r)))
                         if per_round == 2:
                             for c2 in mine[i + 1:]:
-                                model.add(plays_k >= 2 * lc - 2 * played_before(c, r) - 2 * played_before(c2, r))
+                                rule(lit, model.add(plays_k >= 2 * lc - 2 * played_before(c, r)
+                                                    - 2 * played_before(c2, r)))
 
         # Decision card: the highest of its colour in the trick; trump, or else of the lead colour
         # with no trump revealed.
@@ -211,15 +234,28 @@ class DealModel:
             lows = [v for p in ALL_CARDS for kind, v in self.sel_parts.get((p, r), ()) if kind == Skill.DOUBLE_SCAN]
             model.add(sum(lows) == ds[r])
 
-        self.selected = {p: sum(sum(sel[p, r]) for r in range(R)) for p in ALL_CARDS}
+        self.selected = {p: sum(sum(sel[p, r]) for r in range(R)) + (1 if p in pending else 0) for p in ALL_CARDS}
 
         # ------------------------------------------------------------ the puzzle
-        self.puzzle = add_placement_model(model, mission, cand, available=self.selected)
+        self.puzzle = add_placement_model(model, mission, cand, available=self.selected) if puzzle and cand else None
         if min_pieces:  # redundant, for the search: no solution has fewer pieces
             model.add(sum(self.selected.values()) >= min_pieces)
 
         self.act, self.x, self.lead, self.win = act, x, lead, win
         self.ds, self.wild, self.up, self.down = ds, wild, up, down
+        self.skill_used = skill_used
+
+    def rules(self, leave_out: tuple = ()) -> list:
+        """The rule literals to fix true (``rules=True``), but those in ``leave_out``: ``("leads", seat)``,
+        ``("follow", seat, colour)`` or ``("follow", seat)`` (every colour)."""
+        out = []
+        for p, lit in self.leads.items():
+            if lit is not None and ("leads", p) not in leave_out:
+                out.append(lit)
+        for (p, k), lit in self.follow.items():
+            if lit is not None and ("follow", p) not in leave_out and ("follow", p, k) not in leave_out:
+                out.append(lit)
+        return out
 
     # ------------------------------------------------------------ cuts
     def forbid_selection(self, selected: set[Card]) -> None:

@@ -8,13 +8,14 @@ from __future__ import annotations
 import concurrent.futures
 import threading
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi import Path as PathParam
 
 from solver import __version__
-from solver.app.recording import in_folder
+from solver.app.recordings import TapeCache
+from solver.app.sheets import in_folder
 from solver.core.rules import Mission
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.missionfile import load_mission
@@ -52,10 +53,7 @@ class StudioContext:
         self.catalog_file: str | None = None  # the folder's catalog chosen in the page (None: --pieces or bundled)
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()
-        # the Record tab's recordings as last replayed (id -> (their entries as stored, the tape)):
-        # a new entry replays only itself
-        self.tapes: dict[str, tuple[str, Any]] = {}
-        self.tapes_lock = threading.Lock()
+        self.tapes = TapeCache()  # the Record tab's recordings as last replayed: a new entry replays only itself
 
     def solver_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._pool_lock:

@@ -26,13 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from solver.app.documents import Doc
-from solver.app.recording import Recorded, Resolve, game_file, in_folder
+from solver.app.sheets import NamedGame, Resolve, game_file, in_folder
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
 from solver.core.rules import Mission
 from solver.game.actions import Action
 from solver.io.catalog import Catalog, load_catalog
-from solver.io.records import catalog_text, mission_text
+from solver.io.loginputs import catalog_text, mission_text
 from solver.io.safefiles import UnsafeTarget, read_plain_file, write_file
 from solver.play.table import (
     BOT,
@@ -435,7 +435,7 @@ class Table:
                 live.changed.wait(left)
         return True
 
-    def add_record(self, recorded: Recorded, mission: Mission, catalog: Catalog,
+    def add_record(self, recorded: NamedGame, mission: Mission, catalog: Catalog,
                    imported_from: str | None = None, recording: str | None = None) -> str:
         """A game played with the printed cards, recorded from its sheet: one of the table's games,
         finished (or as far as the sheet goes), with its names; its log kept whole."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
-from solver.analysis.review import Decision, Review
 from solver.analysis.review_story import pct
+from solver.analysis.review_types import Decision, Review
 from solver.core.board import all_positions
 from solver.core.rules import Placement
 from solver.game.actions import ActionKind

@@ -3,8 +3,8 @@ review page shares with them."""
 
 from __future__ import annotations
 
-from solver.analysis.review import THRESHOLDS, Review, RoundReview, SeatSummary
 from solver.analysis.review_story import act, pct
+from solver.analysis.review_types import THRESHOLDS, Review, RoundReview, SeatSummary
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, UNDECIDED
 
 

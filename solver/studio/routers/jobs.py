@@ -16,7 +16,7 @@ from solver.app.inputs import mission_of_text
 from solver.app.measuring import table_moment
 from solver.core.errors import InputError
 from solver.io.gamelog import parse_log
-from solver.io.records import log_inputs
+from solver.io.loginputs import log_inputs
 from solver.studio.context import Ctx, HostAuthority, StudioContext
 from solver.studio.errors import StudioError, refused
 from solver.studio.jobs import FINAL, Job, QueueFull

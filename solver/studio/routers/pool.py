@@ -12,7 +12,7 @@ from fastapi.responses import PlainTextResponse
 
 from solver.app.documents import Doc
 from solver.app.pooling import export_text, import_pool, same_game
-from solver.app.recording import in_folder
+from solver.app.sheets import in_folder
 from solver.core.errors import InputError
 from solver.studio.context import Ctx, HostAuthority, StudioContext
 from solver.studio.errors import StudioError, refused

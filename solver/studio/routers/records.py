@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from solver.app.documents import Doc
-from solver.app.recording import Resolve, in_folder, record_text
+from solver.app.sheets import Resolve, game_of_sheet_text, in_folder
 from solver.core.errors import InputError
 from solver.studio.context import Ctx, StudioContext
 from solver.studio.errors import StudioError, refused
@@ -19,7 +19,7 @@ router = APIRouter(prefix="/api", tags=["records"], responses=ERRORS)
 
 
 def _resolver(ctx: StudioContext) -> Resolve:
-    """A sheet's ``mission:`` and ``pieces:`` as the studio finds them (app/recording.py, the same
+    """A sheet's ``mission:`` and ``pieces:`` as the studio finds them (app/sheets.py, the same
     for the sheets dropped into ``games/``): a bundled id or a plain file name of ``--dir``."""
     return in_folder(ctx.directory, ctx.catalog)
 
@@ -29,7 +29,7 @@ def record_sheet(body: RecordRequest, ctx: Ctx) -> Doc:
     """The sheet checked against the rules (422 naming the line, the round, the person and the
     rule) and kept as a finished game of this folder: ``{"game": id, "log": JSON Lines}``."""
     try:
-        recorded = record_text(body.sheet, "the sheet", _resolver(ctx))
+        recorded = game_of_sheet_text(body.sheet, "the sheet", _resolver(ctx))
     except InputError as e:  # the line apart too: the page marks it on the sheet
         raise StudioError(422, refused(e).message, e.fix, e.line) from None
     state = recorded.state

@@ -17,7 +17,9 @@ export const colourOf = (piece) => FILL[LONG[piece.split("-")[0]]];
 export const isBird = (ch) => ch >= "A" && ch <= "Z";
 
 // The board as an SVG. opts: pieces [{piece, cells, light, label, ghost}], cellClass(name) -> " cls",
-// state (board_json: scanned_cells, needed), last [cells], preview [cells], tapped [cells], label (for readers).
+// state (board_json: scanned_cells, needed), last [cells], preview [cells], tapped [cells], label (for readers),
+// marked [cells] (circled: a review's reason is about them), outlined [{piece, cells}] (pieces a
+// reason names, where a clear would put them: drawn as outlines in their colour, data-reason-piece).
 export function boardSvg(rows, opts = {}) {
   const svg = svgEl("svg", { viewBox: `-0.6 -0.6 ${SIZE + 0.8} ${SIZE + 0.8}`, role: "group",
                              "aria-label": opts.label || "the board" });
@@ -44,6 +46,15 @@ export function boardSvg(rows, opts = {}) {
     svg.appendChild(svgEl("text", { x: -0.3, y: r + 0.65, "font-size": 0.34, "text-anchor": "middle", fill: "#666",
                                     "aria-hidden": "true" }, String(r + 1)));
     for (let c = 0; c < SIZE; c++) drawCell(svg, rows, r, c, { at, ghosts, last, preview, scanned, needed, marked, tapped, opts });
+  }
+  for (const p of opts.outlined || []) {
+    const g = svgEl("g", { "data-reason-piece": p.piece, "pointer-events": "none" });
+    for (const name of p.cells) {
+      const [r, c] = cellRC(name);
+      g.appendChild(svgEl("rect", { x: c + 0.14, y: r + 0.14, width: 0.72, height: 0.72, fill: "none",
+        stroke: colourOf(p.piece), "stroke-width": 0.1, "stroke-dasharray": "0.16 0.08", class: "reasonpiece" }));
+    }
+    svg.appendChild(g);
   }
   return svg;
 }

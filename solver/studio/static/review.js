@@ -3,7 +3,7 @@
 // and who made it; a decision clicked shows the board at that moment with the move played and the
 // better one. The same numbers as `kakapo review --json`; the document carries the boards.
 import { api, followJob, message } from "./api.js";
-import { boardSvg } from "./board.js";
+import { LONG, boardSvg } from "./board.js";
 import { reviewChart } from "./chart.js";
 import { $, button, el } from "./dom.js";
 
@@ -29,7 +29,7 @@ export function createReview() {
   function clear() {
     rv.doc = null;
     for (const id of ["r-summary", "r-lostby", "r-round"]) $(id).textContent = "";
-    for (const id of ["r-chart", "r-rounds", "r-board", "r-decisions", "r-seats"]) $(id).replaceChildren();
+    for (const id of ["r-chart", "r-rounds", "r-board", "r-decisions", "r-seats", "r-reason-cards"]) $(id).replaceChildren();
   }
 
   function follow(id, token, canCancel) {
@@ -118,15 +118,32 @@ export function createReview() {
     if (d.played_cells) pieces.push({ piece: piece(d.played), cells: d.played_cells, light: true });
     if (d.best_cells && d.class !== "best") pieces.push({ piece: piece(d.best), cells: d.best_cells, ghost: true });
     const reasonCells = (d.reasons || []).flatMap((r) => r.cells);
-    $("r-board").replaceChildren(boardSvg(rv.doc.board, { pieces, marked: reasonCells, label: `the board at decision ${i + 1}` }));
+    const named = d.named || { cards: [], pieces: [] };
+    const outlined = named.pieces.filter((p) => p.cells.length);
+    $("r-board").replaceChildren(boardSvg(rv.doc.board, { pieces, marked: reasonCells, outlined,
+                                                          label: `the board at decision ${i + 1}` }));
+    $("r-reason-cards").replaceChildren(...reasonCards(named.cards));
     $("r-round").textContent = `Round ${d.round}, ${who(d.seat)}: played ${d.played} (a careful table clears `
       + `${Math.round(100 * d.rate_played)} % from there); the search player's choice ${d.best} (${Math.round(100 * d.rate_best)} %)`
       + (d.best_cells && d.class !== "best" ? ", dashed on the board." : ".")
       + (d.reasons ? ` Why: ${d.reasons.map((r) => r.text).join("; ")}` + (reasonCells.length ? " (circled on the board)." : "") : "");
   }
 
+  // the cards the reasons name, circled, each with who held it (the server's words)
+  function reasonCards(cards) {
+    const out = [];
+    for (const c of cards) {
+      const li = el("li", null, null, { "data-reason-card": c.card, "data-seat": c.seat === null ? "" : String(c.seat),
+                                         "data-where": c.where });
+      li.append(el("span", c.card, `card c-${LONG[c.card.split("-")[0]]}`), el("span", c.held));
+      out.push(li);
+    }
+    return out;
+  }
+
   function showRound(n) {
     const doc = rv.doc;
+    $("r-reason-cards").replaceChildren();
     for (const b of document.querySelectorAll("#r-rounds button")) b.classList.toggle("active", b.dataset.round === String(n));
     const r = doc.rounds.find((x) => x.round === n);
     const pieces = (r.pieces || []).map((p) => ({ piece: p.piece, cells: p.cells }));

@@ -1,16 +1,14 @@
-"""A game played with the printed cards, recorded tap by tap on one phone passed around the table.
+"""A game played with the printed cards, entered tap by tap on one phone passed around the table
+(the studio's Record tab; ``app/recordings.py`` keeps the recordings).
 
 A recording is its setup (the mission, the catalog, the names in seat order, who leads round one)
 and the entries made so far: a card revealed, the pieces selected, a piece placed, the cards a
 person still holds at the end. Nothing else is stored: every answer replays the entries by the
-rules (``GameState``), so the decision card, who is in charge, the trump, the selections the
-skills allow, the legal placements and the end of the game are the rules', never the page's.
-
-The hands are not known while the game is played (nobody writes them down before round one), so
-a card revealed is taken as held since the deal: a must-follow broken against it (an earlier trick
-led in its colour that its holder did not follow) is caught when it is revealed; against a card
-still in hand, when the cards left are entered and the whole game is recorded as a sheet
-(``recording.record``), which names the round, the person and the rule. Undo removes the last entry.
+rules as a recorded game (``game/recorded.py``: the hands revealed as played), so the decision
+card, who is in charge, the trump, the selections the skills allow, the legal placements, the end
+of the game and every refusal are the rules', never the page's; ``app/refusals.py`` says a
+refusal as a sheet's would, after the entry's number. A must-follow broken against a card still
+held is caught when the cards left are entered. Undo removes the last entry.
 """
 
 from __future__ import annotations
@@ -19,16 +17,15 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from solver.app.refusals import sentence
 from solver.core.board import cell_name, parse_cell
 from solver.core.cards import ALL_CARDS, Card
 from solver.core.errors import InputError, ParseError
-from solver.core.rules import Board, Mission, Placement
-from solver.core.spec import GameSpec
+from solver.core.rules import Mission
 from solver.core.text import clean
-from solver.game.actions import Action
 from solver.game.engine import log_events
-from solver.game.rng import SplitMix64
-from solver.game.state import GameState, IllegalAction, Phase, legal_cards, position_of
+from solver.game.recorded import RecordedGame
+from solver.game.state import GameState, IllegalAction, Phase
 from solver.io.catalog import Catalog
 from solver.io.missionwrite import board_json, board_rows
 from solver.io.sheet import write_sheet
@@ -101,16 +98,24 @@ def check_setup(setup: Setup, mission: Mission) -> None:
 
 @dataclass
 class Tape:
-    """The recording replayed: the state after its entries, and the cards left entered so far."""
+    """The recording replayed: the recorded game after its entries (``game/recorded.py``)."""
 
     setup: Setup
-    state: GameState
-    left: dict[int, tuple[Card, ...]]
+    game: RecordedGame
     entries: int
 
     @property
     def names(self) -> tuple[str, ...]:
         return self.setup.names
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def left(self) -> dict[int, tuple[Card, ...]]:
+        """The cards left entered so far, by seat."""
+        return self.game.kept
 
     def phase(self) -> str:
         s = self.state
@@ -119,22 +124,8 @@ class Tape:
         return "left" if self.left_needed() else "done"
 
     def left_needed(self) -> dict[int, int]:
-        """The seats whose cards left are still to enter, with how many they hold."""
-        if not self.state.is_over():
-            return {}
-        need = {k: self.state.spec.hand_size - len(self.played(k)) for k in range(self.state.players)}
-        return {k: n for k, n in need.items() if n and k not in self.left}
-
-    def played(self, seat: int) -> list[Card]:
-        s = self.state
-        cards = [c for r in s.history for p, c in r.plays if p == seat]
-        return cards + [c for p, c in s.trick if p == seat]
-
-    def gone(self) -> list[Card]:
-        """The cards revealed so far, and those entered as left."""
-        s = self.state
-        out = [c for r in s.history for _, c in r.plays] + [c for _, c in s.trick]
-        return out + [c for cards in self.left.values() for c in cards]
+        """The seats whose cards left are still to enter (once the game is over), with how many they hold."""
+        return self.game.missing() if self.state.is_over() else {}
 
     def sheet(self, mission_ref: str, pieces_ref: str | None) -> str:
         """The game's sheet: every finished round, and the cards left once all are entered."""
@@ -149,11 +140,8 @@ def replay_entries(setup: Setup, entries: list[dict[str, Any]], mission: Mission
     """The entries replayed by the rules; InputError naming the entry (1-based) and the rule when one
     is impossible."""
     check_setup(setup, mission)
-    spec = GameSpec.of(mission, len(setup.names), WHERE)
-    held: list[list[Card]] = [[] for _ in range(spec.players)]
-    state = GameState(spec, mission, catalog, held, [], setup.leader, [SplitMix64(k) for k in range(spec.players)],
-                      Board.start(mission), spec.skills, dealt=[[] for _ in range(spec.players)])
-    return extend(Tape(setup, state, {}, 0), entries)
+    game = RecordedGame.start(mission, catalog, len(setup.names), setup.leader, WHERE)
+    return extend(Tape(setup, game, 0), entries)
 
 
 def extend(tape: Tape, entries: list[dict[str, Any]]) -> Tape:
@@ -161,94 +149,43 @@ def extend(tape: Tape, entries: list[dict[str, Any]]) -> Tape:
     a time: the studio keeps the last tape and replays only the new entry)."""
     if tape.entries + len(entries) > MAX_ENTRIES:
         raise InputError(WHERE, f"more than {MAX_ENTRIES} entries", "undo the last ones")
-    tape = Tape(tape.setup, tape.state.clone(), dict(tape.left), tape.entries)
+    tape = Tape(tape.setup, tape.game.clone(), tape.entries)
     for entry in entries:
-        n, state = tape.entries + 1, tape.state
+        n, rnd = tape.entries + 1, tape.state.round
         try:
             _apply(tape, entry)
-        except (IllegalAction, ParseError, KeyError, ValueError, TypeError) as e:
-            raise InputError(WHERE, f"entry {n} (round {state.round}): {e}", "undo it and enter what was played") \
-                from None
+        except IllegalAction as e:
+            problem, fix = sentence(e, tape.names)
+            raise InputError(WHERE, f"entry {n}: {problem}", fix) from None
+        except (ParseError, KeyError, ValueError, TypeError) as e:
+            raise InputError(WHERE, f"entry {n} (round {rnd}): {e}", "undo it and enter what was played") from None
         except InputError as e:
-            raise InputError(WHERE, f"entry {n} (round {state.round}): {e.problem}", e.fix) from None
+            raise InputError(WHERE, f"entry {n} (round {rnd}): {e.problem}", e.fix) from None
         tape.entries = n
     return tape
 
 
 def _apply(tape: Tape, entry: dict[str, Any]) -> None:
-    s = tape.state
-    names = tape.names
+    game = tape.game
     if "left" in entry:
         _left(tape, int(entry["seat"]), [Card.parse(c) for c in entry["left"]])
-        return
-    if s.is_over():
-        raise InputError(WHERE, f"the game is over ({str(s.result()).replace('_', ' ')})",
-                         "enter the cards each person still holds")
-    if "card" in entry:
-        card = Card.parse(entry["card"])
-        if s.phase != Phase.REVEAL:
-            raise InputError(WHERE, f"{card} is revealed, but the trick is complete: "
-                             f"{names[s.in_charge]} selects and places first", "select the pieces")
-        if card in s.spec.removed:
-            raise InputError(WHERE, f"{card} is out of the game with {s.players} players", "tap the card revealed")
-        if card in tape.gone():
-            raise InputError(WHERE, f"{card} was revealed already", "tap the card revealed")
-        seat = s.current_player()
-        if len(tape.played(seat)) >= s.spec.hand_size:
-            raise InputError(WHERE, f"{names[seat]} has revealed all {s.spec.hand_size} of their cards",
-                             "tap the card revealed")
-        # whoever reveals a card held it all along: each earlier play of theirs must have been legal
-        # with it in hand (must follow; a card never revealed is checked with the cards left)
-        for rnd, plays in [(r.round, r.plays) for r in s.history] + [(s.round, tuple(s.trick))]:
-            lead = plays[0][1].colour if plays else None
-            off = [c for p, c in plays if p == seat and c not in legal_cards([c, card], lead)]
-            if off:
-                raise InputError(WHERE, f"{names[seat]} reveals {card}, so held it in round {rnd}, when "
-                                 f"{names[seat]} revealed {off[0]} on a {card.colour} lead: must follow "
-                                 f"{card.colour}", f"correct {card} or the card of round {rnd}")
-        s.hands[seat] = sorted([*s.hands[seat], card])  # held, as its reveal shows
-        s.apply(Action.reveal(card))
-        return
-    if "pieces" in entry:
-        pieces = tuple(Card.parse(c) for c in entry["pieces"])
-        if s.phase != Phase.SELECT:
-            raise InputError(WHERE, "no selection now", "enter the cards revealed first")
-        match = [k for k, o in enumerate(s.options) if o.pieces == pieces]
-        if not match:
-            raise InputError(WHERE, f"{', '.join(map(str, pieces)) or 'no piece'} is no selection the rules allow",
-                             "choose one of the selections offered")
-        s.apply(Action.select(match[0]))
-        return
-    if "place" in entry:
-        piece = Card.parse(entry["place"])
-        if s.phase != Phase.PLACE or s.piece != piece:
-            raise InputError(WHERE, f"{piece} is not the piece to place now", "place the piece selected")
-        cells = frozenset(parse_cell(c) for c in entry["cells"])
-        try:
-            position = position_of(Placement(piece, cells), s.catalog)
-        except KeyError:
-            raise InputError(WHERE, f"those cells are not the shape of {piece}", "tap a placement offered") from None
-        s.apply(Action.place(piece, position))
-        return
-    raise InputError(WHERE, "an entry is a card, a selection, a placement or the cards left", "")
+    elif "card" in entry:
+        game.reveal(Card.parse(entry["card"]))
+    elif "pieces" in entry:
+        game.select(tuple(Card.parse(c) for c in entry["pieces"]))
+    elif "place" in entry:
+        game.place(Card.parse(entry["place"]), frozenset(parse_cell(c) for c in entry["cells"]))
+    else:
+        raise InputError(WHERE, "an entry is a card, a selection, a placement or the cards left", "")
 
 
 def _left(tape: Tape, seat: int, cards: list[Card]) -> None:
-    s = tape.state
-    need = tape.left_needed()
-    if not s.is_over():
+    """The cards a person still holds, entered once the game is over, one person at a time."""
+    if not tape.state.is_over():
         raise InputError(WHERE, "the cards left are entered once the game is over", "go on with the game")
-    if seat not in need:
+    if seat not in tape.left_needed():
         raise InputError(WHERE, f"no cards left to enter for seat {seat}", "")
-    if len(set(cards)) != len(cards) or len(cards) != need[seat]:
-        raise InputError(WHERE, f"{tape.names[seat]} holds {need[seat]} card(s), not {len(set(cards))}",
-                         f"tap the {need[seat]} card(s) {tape.names[seat]} still holds")
-    for c in cards:
-        if c in s.spec.removed:
-            raise InputError(WHERE, f"{c} is out of the game with {s.players} players", "correct the cards")
-        if c in tape.gone():
-            raise InputError(WHERE, f"{c} was revealed already, or is in another hand", "correct the cards")
-    tape.left[seat] = tuple(sorted(cards))
+    tape.game.keep(seat, cards)
 
 
 def tape_doc(tape: Tape) -> dict[str, Any]:
@@ -277,8 +214,8 @@ def tape_doc(tape: Tape) -> dict[str, Any]:
         "decision": str(s.decision) if s.decision else None, "in_charge": s.in_charge if s.in_charge >= 0 else None,
         "skills_left": s.skills_left, "options": options,
         "piece": str(s.piece) if s.piece else None, "placements": placements,
-        "gone": sorted(str(c) for c in tape.gone()), "removed": [str(c) for c in s.spec.removed],
-        "hand_size": s.spec.hand_size, "revealed": [len(tape.played(k)) for k in range(s.players)],
+        "gone": sorted(str(c) for c in tape.game.gone()), "removed": [str(c) for c in s.spec.removed],
+        "hand_size": s.spec.hand_size, "revealed": [len(tape.game.revealed(k)) for k in range(s.players)],
         "left_needed": {str(k): n for k, n in tape.left_needed().items()},
         "left": {str(k): [str(c) for c in v] for k, v in tape.left.items()},
         "pieces": [p.to_json() for p in placed], "last": placed[-1].cell_names() if placed else [],

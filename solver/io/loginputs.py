@@ -43,7 +43,7 @@ def catalog_text(catalog: Catalog) -> str:
     return "\n".join(out)
 
 
-def record_keys(mission: Mission, catalog: Catalog, human: list[int] | tuple[int, ...] = ()) -> dict:
+def setup_keys(mission: Mission, catalog: Catalog, human: list[int] | tuple[int, ...] = ()) -> dict:
     """The setup line's format-2 keys. The catalog file's text digest is written twice: as
     ``pieces_text_digest``, its own name, and as ``pieces_digest`` for the readers of before (not
     the catalog's digest a mission file's ``pieces_digest`` carries, which hashes its shapes)."""
