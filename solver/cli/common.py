@@ -97,6 +97,15 @@ def emit_json(doc) -> None:
     click.echo(json.dumps(doc, indent=2))
 
 
+def print_answer(doc: dict, as_json: bool, lines) -> None:
+    """A command's answer: its document with --json, else ``lines(doc)``, a line each."""
+    if as_json:
+        emit_json(doc)
+        return
+    for line in lines(doc):
+        click.echo(line)
+
+
 def write_csv(path: str, header: list[str], rows) -> None:
     with replacing(path, newline="") as f:  # whole or not at all, never through a link
         w = csv.writer(f)

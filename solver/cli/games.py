@@ -28,6 +28,7 @@ from solver.cli.common import (
     emit_json,
     from_option,
     pieces_option,
+    print_answer,
     round_option,
     samples_option,
     say_note,
@@ -275,11 +276,7 @@ def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
     rated = None if seats is None else rated_seats(seats)
     with ProgressBar("rate", enabled=not as_json) as bar:
         doc = run_rate(list(logs), rated, plays, missions, seed, workers or default_workers(), bar.update)
-    if as_json:
-        emit_json(doc)
-    else:
-        for line in rate_lines(doc):
-            click.echo(line)
+    print_answer(doc, as_json, rate_lines)
     if png_path:
         likelihood_plot(doc, Path(png_path))
 

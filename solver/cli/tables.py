@@ -10,7 +10,7 @@ import click
 from solver.app.calibrating import LATEST
 from solver.app.calibrating import calibrate as run_calibrate
 from solver.app.outputs import check_output_path
-from solver.cli.common import ProgressBar, emit_json, user_errors
+from solver.cli.common import ProgressBar, print_answer, say_err, user_errors
 from solver.cli.group import main
 from solver.runtime.workers import default_workers
 
@@ -53,15 +53,9 @@ def calibrate(tables, target, plays, seed, workers, latest, png_path, as_json):
     check_output_path(png_path, list(tables), ".png", "--png")
     with ProgressBar("calibrate", enabled=not as_json) as bar:
         doc = run_calibrate(list(tables), plays, seed, workers or default_workers(), target, bar.update,
-                            latest=latest, said=None if as_json else lambda text: click.echo(text, err=True))
-    if as_json:
-        emit_json(doc)
-    else:
-        from solver.view.calibration import calibrate_lines  # heavy: Numba (the fit's modules)
+                            latest=latest, said=None if as_json else say_err)
+    from solver.view.calibration import calibrate_lines, reliability_plot  # heavy: Numba (the fit's modules)
 
-        for line in calibrate_lines(doc):
-            click.echo(line)
+    print_answer(doc, as_json, calibrate_lines)
     if png_path:
-        from solver.view.calibration import reliability_plot  # heavy: Numba (the fit's modules)
-
         reliability_plot(doc, Path(png_path))
