@@ -133,6 +133,27 @@ def test_no_import_cycle():
     assert not cycles, f"import cycles: {cycles}"
 
 
+def test_the_command_line_reaches_analysis_and_play_only_through_app():
+    """cli/ parses, calls app/ and prints: no import of analysis/ or play/ anywhere in it (at the top,
+    inside a function, for types only, relative, or by name through importlib)."""
+    found = []
+    for path in sorted((PACKAGE / "cli").rglob("*.py")):
+        package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+                module = ".".join(x for x in (base, node.module or "") if x)
+                names = [module] + [f"{module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names = [node.value] if node.value.startswith("solver.") else []
+            if any(n.split(".")[:2] in (["solver", "analysis"], ["solver", "play"]) for n in names):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, "the command line imports analysis/ or play/ (call app/ instead):\n" + "\n".join(found)
+
+
 def test_imports_inside_functions_only_for_heavy_packages_with_a_reason():
     known = set(modules())
     bad = []

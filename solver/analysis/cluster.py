@@ -17,21 +17,13 @@ import numpy as np
 
 from solver.analysis.ladder import rung_label
 from solver.analysis.tasks import Task, run_task
-from solver.core.errors import InputError, KakapoError
+from solver.core.errors import InputError, NoWorkers
 
 CONNECT_TIMEOUT = "10s"
 RUNG_PIECE = {True: 25, False: 250}  # deals a task plays: the search player's rungs, the others
 DECIDE_PIECE = 4  # deals a task of the ceiling decides
 WORKER_TIMEOUT = 300.0  # seconds without any worker before a run gives up (--worker-timeout)
 POLL = 1.0  # seconds between looks at the scheduler while nothing finishes
-
-
-class NoWorkers(KakapoError):
-    """No worker was connected to the scheduler for the whole worker timeout."""
-
-    def __init__(self, address: str, waited: float):
-        self.address, self.waited = address, waited
-        super().__init__(f"no Dask worker has been connected to the scheduler at {address} for {waited:.0f} s")
 
 
 def quiet_lost_results(client) -> None:

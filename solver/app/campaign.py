@@ -6,21 +6,27 @@ shapes.
 
 The work is the batch report's (``analysis/report.py``): each rung's games, the open-hand
 ceiling and the fewest pieces are tasks, kept as they finish in a progress file of the output
-folder (``.campaign-DIGEST/``): Ctrl-C keeps them, the same command finishes the rest, and a
-Dask scheduler runs the same tasks with the same numbers.
+folder (``.campaign-DIGEST/``): Ctrl-C keeps them (``reporting.KeptWork``), the same command
+finishes the rest, and a Dask scheduler runs the same tasks with the same numbers.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from solver.analysis.ladder import LADDER_SAMPLES, rung_games
-from solver.app.documents import Doc
+from solver.app.documents import Doc, Said, Ticked
+from solver.app.inputs import missions_catalog
+from solver.app.outputs import check_writable
+from solver.app.packs import pack_campaign_inputs
+from solver.app.reporting import Tally, run_kept
 from solver.core.codes import BAND_POLICIES
 from solver.core.errors import InputError
 from solver.io.catalog import Catalog
-from solver.io.difficulty import data_digest, file_digest
+from solver.io.difficulty import data_digest, file_digest, is_bundled_catalog
 from solver.io.missionfile import mission_files, mission_fit
 from solver.io.packs import FolderFile
 from solver.io.paths import MISSIONS
@@ -121,3 +127,84 @@ def write_difficulty(out_dir: Path, doc: Doc, force: bool = False) -> Path:
     scratch.mkdir(parents=True, exist_ok=True)
     write_file(out_dir, DIFFICULTY, (json.dumps(doc, indent=1) + "\n").encode(), overwrite=True, scratch=scratch)
     return out_dir / DIFFICULTY
+
+
+@dataclass
+class MeasuredCampaign:
+    """What `kakapo campaign` measured and wrote: ``doc`` as written into ``file``."""
+
+    doc: Doc
+    file: Path
+    names: dict[str, str]  # each measured mission's name, by id
+    catalog: str  # the catalog measured with, in words: "the bundled catalog" or its file
+
+    def summary(self) -> Doc:
+        """`kakapo campaign --json`'s document."""
+        keys = ("mission", "players", "shortfall", "rates", "ceiling_rate", "min_pieces")
+        return {"pieces_digest": self.doc["pieces_digest"], "file": str(self.file),
+                "rows": [{k: r[k] for k in keys} for r in self.doc["rows"]], "order": self.doc["order"],
+                "skipped": self.doc["skipped"]}
+
+
+def measure_campaign(directory: str | None, *, pieces: str | None, games: int, players: Sequence[int], seed: int,
+                     workers: int, scheduler: str | None, out_dir: str | None, force: bool,
+                     progress: Ticked | None = None, said: Said | None = None,
+                     noted: Said | None = None) -> MeasuredCampaign:
+    """`kakapo campaign`: the ladder of every mission of ``directory`` (a folder or a pack; None:
+    the bundled campaign) that fits the catalog, for ``players`` (none: each mission's table
+    sizes), written as ``difficulty.json`` into ``out_dir`` (default ``directory``). Everything
+    is checked before any work (``noted(note)``: what the reader should know of the inputs);
+    ``said(line)``: that earlier work is resumed; a stop keeps the work (``reporting.KeptWork``)."""
+    from solver.analysis.report import claim_folder, plan_report, report_identity, rows_of, run_plan  # heavy: pandas
+
+    if directory is None and out_dir is None:
+        raise InputError("--out", "the bundled campaign is measured into a folder of yours",
+                         "add --out DIR (difficulty.json is written there; a campaign/ folder beside your catalog "
+                         "is found by list, ladder and validate)")
+    packed = pack_campaign_inputs(directory, pieces)  # a pack: its missions, with its catalog
+    if packed is not None and out_dir is None:
+        raise InputError("--out", "a pack's campaign is measured into a folder of yours", "add --out DIR")
+    every: list[Path | FolderFile]
+    notes: list[str] = []
+    folder: Path | None = None
+    if packed is not None:
+        catalog, catalog_bytes, packed_missions = packed
+        every = list(packed_missions)
+    else:
+        folder = None if directory is None else Path(directory)
+        files = campaign_missions(folder)
+        catalog = missions_catalog(files, pieces, notes)
+        every = list(files)
+        catalog_bytes = catalog.text.encode("utf-8")
+    for note in notes:
+        if noted is not None:
+            noted(note)
+    digest = catalog.digest
+    paths, skipped = fitting_missions(every, catalog)
+    if not paths:
+        raise InputError(directory or "--pieces", "no mission fits this catalog: " + "; ".join(
+            f"{s['mission']}: {s['why']}" for s in skipped[:5]) + ("; ..." if len(skipped) > 5 else ""),
+            "give the catalog the missions were made with (--pieces FILE), or missions drawn with these shapes")
+    out = Path(out_dir or str(directory))
+    check_writable(str(out), "--out", folder=True)
+    check_target(out, digest, force)  # before any work, not after it
+    plan = plan_report(paths, catalog, catalog_bytes, games, seed, set(players) or None,
+                       BAND_POLICIES[1], CEILING_TIME_LIMIT, baseline=True, ceiling_games=games, ladder_games=games)
+    if not plan.rows:
+        raise InputError("--players", "no mission of these is played by that many players", "check --players")
+    work = out / f".campaign-{digest}"
+    claim_folder(work, report_identity(plan), force=True)  # the folder of this catalog's measurements
+
+    def resumed(done: int, total: int) -> None:
+        if said is not None:
+            said(f"resuming: {done} of {total} results already measured")
+
+    tally = Tally(progress, resumed)
+    kept = run_kept(lambda: run_plan(plan, work, workers, scheduler, tally), tally, work, "campaign")
+    rows = difficulty_rows(rows_of(plan, kept), {m.id: p for p, m in plan.missions}, games, seed)
+    name = Path(catalog.source).name if not is_bundled_catalog(catalog) else "bundled"
+    elsewhere = folder is not None and folder.resolve() != out.resolve()  # --out: the rows say where their missions are
+    doc = campaign_doc(rows, digest, name, skipped, folder if elsewhere else None)
+    written = write_difficulty(out, doc, force)
+    used = "the bundled catalog" if is_bundled_catalog(catalog) else str(catalog.source)
+    return MeasuredCampaign(doc, written, {m.id: m.name for _, m in plan.missions}, used)

@@ -12,8 +12,17 @@ from typing import TYPE_CHECKING
 
 from solver.app.calibrating import LATEST, calibrate, estimate_seconds, in_words, people_key
 from solver.app.documents import Counted, Doc, Fraction, Said, Shown
-from solver.app.inputs import LoggedGame, logged_text, samples_for, table_size
-from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
+from solver.app.inputs import (
+    LoggedGame,
+    game_inputs,
+    job_folder,
+    logged_text,
+    person_seats,
+    samples_for,
+    seat_numbers,
+    table_size,
+)
+from solver.app.policies import BATCH_DEFAULT, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
 from solver.app.sheets import read_game_file
 from solver.core.codes import OPEN_HAND, PolicyId
 from solver.core.errors import InputError
@@ -22,7 +31,8 @@ from solver.game.state import GameState
 from solver.io.catalog import Catalog
 from solver.io.gamelog import GameLog
 from solver.io.packs import scan_folder
-from solver.io.paths import MISSIONS
+from solver.io.paths import MISSIONS, mission_path
+from solver.play import terminal
 
 if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
     from solver.analysis.review_types import Review
@@ -72,6 +82,31 @@ def play_from(lg: LoggedGame, round_: int | None, run: Run, time_limit: float, p
 
 
 @dataclass
+class BotsGame:
+    """`kakapo play`'s game: played by ``run`` on ``mission`` with ``players`` seats."""
+
+    mission: Mission
+    players: int
+    run: Run
+    played: PlayedGame
+
+
+def play_bots(mission: str | None, pieces: str | None, *, players: int | None, seed: int | None, game: int | None,
+              policy: str | None, samples: int | None, time_limit: float, from_log: str | None = None,
+              from_round: int | None = None, noted: Said | None = None) -> BotsGame:
+    """`kakapo play` without people: game ``game`` of `simulate --seed`, or the logged game
+    ``from_log`` from the start of round ``from_round``, played on by the bots (with the original's
+    policy and seed it repeats the original); ``noted(note)`` as in ``inputs.game_inputs``."""
+    catalog, m, lg = game_inputs(mission, pieces, from_log, noted)
+    if lg is not None:
+        run = run_of(lg.log, seed, game, policy, samples)
+        return BotsGame(m, lg.log.players, run, play_from(lg, from_round, run, time_limit, players))
+    n = table_size(m, players, str(mission))
+    run = run_of(None, seed, game, policy, samples)
+    return BotsGame(m, n, run, play(m, catalog, n, run, time_limit))
+
+
+@dataclass
 class TerminalGame:
     """A game a person takes seats of, in the terminal, where it starts: the deal, or a logged moment."""
 
@@ -102,6 +137,75 @@ def terminal_game(m: Mission | None, catalog: Catalog | None, players: int | Non
     n = table_size(m, players, source)
     run = run_of(None, seed, game, policy, samples, TABLE_DEFAULT, POLICIES)
     return TerminalGame(m, catalog, n, run, games.dealt(m, catalog, n, run.seed, run.game), [])
+
+
+# ---------------------------------------------------------------- people in the terminal
+def people_game(mission: str | None, pieces: str | None, *, players: int | None, seed: int | None,
+                game: int | None, policy: str | None, samples: int | None, from_log: str | None = None,
+                from_round: int | None = None, noted: Said | None = None) -> TerminalGame:
+    """`play --human`'s game where the people sit down: the deal of game ``game`` of `simulate
+    --seed`, or the logged game ``from_log`` at the start of round ``from_round`` (``terminal_game``);
+    ``noted(note)`` as in ``inputs.game_inputs``."""
+    catalog, m, lg = game_inputs(mission, pieces, from_log, noted)
+    if lg is not None:
+        return terminal_game(None, None, players, str(from_log), lg, from_round, seed, game, policy, samples)
+    return terminal_game(m, catalog, players, str(mission), None, None, seed, game, policy, samples)
+
+
+@dataclass
+class PeopleAtTable:
+    """`play --human`: a game with people in ``seats`` (the others played by ``game.run``'s policy),
+    logged to ``log_path`` after every round, asked and told through ``console``."""
+
+    game: TerminalGame
+    seats: list[int]
+    log_path: str
+    console: terminal.Console
+
+    def bot_seats(self) -> list[int]:
+        return [k for k in range(self.game.players) if k not in self.seats]
+
+
+def free_log_name(mission_id: str) -> str:
+    """MISSION-game-N.jsonl in the current folder, the first N not taken (nothing is overwritten)."""
+    n = 1
+    while Path(f"{mission_id}-game-{n}.jsonl").exists():
+        n += 1
+    return f"{mission_id}-game-{n}.jsonl"
+
+
+def seat_people(tg: TerminalGame, human: str, log_path: str | None) -> PeopleAtTable:
+    """The people's seats (``human``: "0" or "0,2", as `--human` gives them) at the game ``tg``, the
+    log's name (default ``free_log_name``) and the terminal's console (plain unless standard input
+    is a terminal); InputError for seats the table does not have."""
+    seats = person_seats(seat_numbers(human, "--human"), tg.players)
+    return PeopleAtTable(tg, seats, log_path or free_log_name(tg.mission.id), terminal.console_for())
+
+
+@dataclass
+class PeopleOutcome:
+    """How a people's game ended: ``played`` to its end, or ended by them (``ended_by``: "end of
+    input" or "Ctrl-C") in round ``round`` with ``rounds_done`` rounds finished and logged."""
+
+    played: PlayedGame | None
+    ended_by: str | None
+    round: int
+    rounds_done: int
+
+
+def play_people(table: PeopleAtTable) -> PeopleOutcome:
+    """Play the game on, each person asked on the console for their seat's decisions (seeing only
+    that seat's observation), the log written after every round so that a game the people end
+    keeps its finished rounds."""
+    from solver.play import games  # heavy: the open-hand solver's OR-Tools
+
+    tg, run, state = table.game, table.game.run, table.game.state
+    meta = {**games.meta(run.seed, run.game, run.policy, run.samples), "human": tg.earlier}
+    try:
+        played = games.play_human(state, table.seats, run.policy, run.samples, table.console, table.log_path, meta)
+    except games.terminal.GameAbandoned as e:
+        return PeopleOutcome(None, str(e), state.round, state.rounds_played())
+    return PeopleOutcome(played, None, played.state.round, played.state.rounds_played())
 
 
 # ---------------------------------------------------------------- review and rate
@@ -144,7 +248,13 @@ def review_text(text: str, name: str = "the log", time_limit: float = 10.0, prog
 def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: Iterable[str], seed: int, workers: int,
          progress: Counted | None = None, near: tuple[Path, ...] | None = None, simulate: bool = True) -> Doc:
     """`kakapo rate`'s document: each mission predicted with the games' catalog (``analysis.rate.predict``;
-    the campaign looked for beside the games, or in ``near``)."""
+    the campaign looked for beside the games, or in ``near``); InputError, before any work, for a
+    mission that is neither a file nor a bundled one."""
+    missions = list(missions)
+    for m in missions:
+        if not mission_path(m).exists():
+            raise InputError("--mission", f"{m!r} is neither a mission file nor a bundled mission",
+                             "give a bundled id (kakapo list) or a mission file")
     from solver.analysis.rate import rate as run_rate  # heavy: Numba
 
     doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress, read=read_game_file, near=near,
@@ -243,3 +353,29 @@ def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = N
             paths.append(str(path))
         return rate(paths, None, STUDIO_PLAYS, missions, 1, workers, lambda d, t: tell(0.97 * d / max(t, 1)),
                     near=() if folder is None else (folder,), simulate=False)
+
+
+# ---------------------------------------------------------------- the studio's game jobs
+# each answers the document of the command of its name with --json (``registry.JOBS``); its request
+# as the studio's job model gives it; ``progress(fraction)``
+def review_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo review --json` of the log in the request's ``text``; ``shown(decision)`` as each is
+    judged."""
+    return review_text(request["text"], request.get("name") or "the log", progress=progress, workers=workers,
+                       judged=shown)
+
+
+def _games_of(request: Doc) -> dict[str, str]:
+    """The folder's finished games a job learns from: their logs' texts by game id, oldest first."""
+    return dict(zip(request["names"], request["texts"], strict=True))
+
+
+def rate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo rate --json` of the folder's finished games (``rate_texts``)."""
+    return rate_texts(_games_of(request), workers, progress, job_folder(request))
+
+
+def calibrate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction,
+                  shown: Shown | None = None) -> Doc:
+    """`kakapo calibrate --json` of the folder's finished games (``calibrate_texts``)."""
+    return calibrate_texts(_games_of(request), workers, progress, folder=job_folder(request))

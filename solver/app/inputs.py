@@ -5,10 +5,11 @@ InputError naming what is wrong and how to fix it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from solver.app.documents import Doc
 from solver.app.packs import one_mission
 from solver.app.sheets import game_of_text, read_game_file
 from solver.core.cards import Card
@@ -163,3 +164,31 @@ def logged_text(text: str, name: str = "the log") -> LoggedGame:
     log = game_of_text(text, name)
     inputs = log_inputs(log)
     return LoggedGame(log, inputs.catalog, inputs.mission, inputs.note)
+
+
+def job_folder(request: Doc) -> Path | None:
+    """The folder a studio job's request names (the studio's own: where the campaign measured for
+    its catalog is found), or None."""
+    folder = request.get("folder")
+    return Path(folder) if folder else None
+
+
+def game_inputs(mission: str | None, pieces: str | None, from_log: str | None,
+                noted: Callable[[str], None] | None = None) -> tuple[Catalog, Mission, LoggedGame | None]:
+    """What a game is played (or a board solved) on: a logged game's mission and catalog with the log
+    (``from_log``), else MISSION read with its catalog; ``noted(note)`` says what the reader should
+    know of them (an older log read with a bundled mission, a catalog read from beside a mission)."""
+    notes: list[str] = []
+    if from_log:
+        lg = logged_game(from_log, mission, pieces)
+        notes += [lg.note.removeprefix("note: ")] if lg.note else []
+        catalog, m = lg.catalog, lg.mission
+    else:
+        if mission is None:
+            raise InputError("MISSION", "no mission given", "give a mission file or a bundled mission's id")
+        lg = None
+        catalog, m = load_inputs(mission, pieces, notes=notes)
+    for note in notes:
+        if noted is not None:
+            noted(note)
+    return catalog, m, lg

@@ -1,16 +1,13 @@
-"""The long work as the studio runs it in its worker processes: one function per job kind of the
-registry, each answering the document of the command of that name with --json, and telling its
-progress as a fraction; and the warm-up that loads (or compiles) the kernels the jobs use."""
+"""The long work as the studio runs it in its worker processes: a job run by its kind's runner
+(``registry.JOBS``: each answers the document of the command of that name with --json, telling its
+progress as a fraction); and the warm-up that loads (or compiles) the kernels the jobs use."""
 
 from __future__ import annotations
 
 import os
 from concurrent.futures import as_completed
-from pathlib import Path
 
 from solver.app.documents import Doc, Fraction, Shown
-from solver.app.games import calibrate_texts, rate_texts, review_text
-from solver.app.measuring import mission_job
 from solver.app.registry import JOBS
 from solver.game.planner import planner_library
 from solver.game.state import deal
@@ -22,22 +19,10 @@ from solver.runtime.workers import process_pool, stop_pool
 
 def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | None = None,
             shown: Shown | None = None) -> Doc:
-    """A job's document; ``request`` as the studio's job model gives it (its ``kind`` one of
-    ``registry.JOBS``); ``shown(piece)`` the pieces of the answer known before the whole (a
-    review's decisions, as each is judged)."""
-    kind = request["kind"]
-    needs = JOBS[kind].needs
-    folder = Path(request["folder"]) if request.get("folder") else None  # the studio's: where campaigns are found
-    if needs == "log":
-        return review_text(request["text"], request.get("name") or "the log", progress=progress, workers=workers,
-                           judged=shown)
-    if kind == "calibrate":
-        return calibrate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress,
-                               folder=folder)
-    if needs == "games":
-        return rate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress, folder)
-    return mission_job(kind, request["text"], catalog, request.get("name"), request.get("players"),
-                       request["games"], request["seed"], request.get("policy"), workers, progress, request, folder)
+    """A job's document: its kind's runner (``registry.JOBS``) on ``request`` as the studio's job
+    model gives it; ``shown(piece)`` the pieces of the answer known before the whole (a review's
+    decisions, as each is judged)."""
+    return JOBS[request["kind"]].run(request, catalog, workers, progress or (lambda _f: None), shown)
 
 
 # what the jobs compile, in parts that compile side by side (the longest first): the engine's kernel

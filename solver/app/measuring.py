@@ -1,5 +1,6 @@
-"""Many games and many missions: `simulate`, `ceiling`, `ladder` (placed in the campaign),
-`validate`, `generate` and `report`, as the documents both front ends print or serve.
+"""Many games and many missions: `simulate`, `chance`, `ceiling`, `ladder` (placed in the
+campaign), `validate` and `generate`, as the documents both front ends print or serve (the
+report: ``reporting.py``; the campaign: ``campaign.py``).
 
 The heavy engines (Numba, OR-Tools, pandas) are imported by each function when it runs, so that
 the command line starts at once."""
@@ -11,10 +12,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solver.app.documents import Counted, Doc, Fraction, Rungs
-from solver.app.inputs import excluded_pieces, mission_catalog, mission_of_text, samples_for, table_size
-from solver.app.packs import one_mission
-from solver.app.registry import BATCH_DEFAULT
+from solver.app.documents import Counted, Doc, Fraction, Rungs, Said, Shown
+from solver.app.inputs import (
+    TEXT_NAME,
+    excluded_pieces,
+    job_folder,
+    mission_catalog,
+    mission_of_text,
+    samples_for,
+    table_size,
+)
+from solver.app.packs import one_mission, validate_inputs
+from solver.app.policies import BATCH_DEFAULT
 from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
@@ -162,42 +171,66 @@ def place_in_campaign(doc: Doc, m: Mission, catalog: Catalog, players: int, fold
     doc["difficulty"]["campaign_text"] = no_campaign_text(catalog) if placed is None else placement_phrase(placed)
 
 
-def mission_job(kind: str, text: str, catalog: Catalog, name: str | None, players: int | None, games: int,
-                seed: int, policy: str | None, workers: int, progress: Fraction | None = None,
-                moment: Doc | None = None, folder: Path | None = None) -> Doc:
-    """The studio's mission jobs (ladder, simulate, ceiling, chance): the document of the command of
-    that name with --json; ``progress(fraction)``; ``moment``: for chance, the table's state
-    (``exclude``: the cards gone, ``rounds`` and ``skills`` left, ``trump``)."""
-    m = mission_of_text(text, catalog, name)
-    tell = progress or (lambda _f: None)
-    if kind == "chance":
-        moment = moment or {}
-        at = table_moment(m, players, moment.get("exclude") or [], moment.get("rounds"), moment.get("skills"),
-                          moment.get("trump"), name or "mission.toml", moment.get("hand"))
-        return chance(at.mission, catalog, at.players, at.gone, games, seed, at.trump,
-                      progress=lambda d, t: tell(d / max(t, 1)), hand=at.hand)
-    players = table_size(m, players, name or "mission.toml")
-    if kind == "simulate":
-        policy = policy or BATCH_DEFAULT
-        doc, _ = simulate(m, catalog, players, games, seed, policy, "numba", workers, samples_for(policy, None),
-                          progress=lambda d, t: tell(d / max(t, 1)))
-        return doc
-    if kind == "ceiling":
-        doc, _ = ceiling(m, catalog, players, games, seed, workers, progress=lambda d, t: tell(d / max(t, 1)))
-        return {"mission": m.id, "players": players, "games": games, "seed": seed, **doc}
-    if kind == "ladder":
-        from solver.analysis.ladder import RUNGS  # heavy: Numba and OR-Tools
+# ---------------------------------------------------------------- the studio's mission jobs
+# each answers the document of the command of its name with --json (``registry.JOBS``); its request
+# as the studio's job model gives it: the mission's ``text`` and file ``name``, ``players``,
+# ``games``, ``seed``; ``progress(fraction)``
+def _job_mission(request: Doc, catalog: Catalog) -> tuple[Mission, str]:
+    """The job's mission, and the name its errors are said with."""
+    name = request.get("name")
+    return mission_of_text(request["text"], catalog, name), name or TEXT_NAME
 
-        steps = len(RUNGS) + 1
-        labels: list[str] = []
 
-        def step(label: str, done: int, total: int) -> None:
-            if label not in labels:
-                labels.append(label)
-            tell((len(labels) - 1 + done / max(total, 1)) / steps)
+def _fraction(progress: Fraction) -> Counted:
+    return lambda done, total: progress(done / max(total, 1))
 
-        return ladder(m, catalog, players, games, seed, workers, progress=step, folder=folder)
-    raise ValueError(f"unknown job kind {kind!r}")
+
+def simulate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo simulate`'s document; ``policy``: the request's (default the batch commands')."""
+    m, source = _job_mission(request, catalog)
+    players = table_size(m, request.get("players"), source)
+    policy = request.get("policy") or BATCH_DEFAULT
+    doc, _ = simulate(m, catalog, players, request["games"], request["seed"], policy, "numba", workers,
+                      samples_for(policy, None), progress=_fraction(progress))
+    return doc
+
+
+def ceiling_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo ceiling`'s document, with the mission, table, games and seed it was measured for."""
+    m, source = _job_mission(request, catalog)
+    players = table_size(m, request.get("players"), source)
+    games, seed = request["games"], request["seed"]
+    doc, _ = ceiling(m, catalog, players, games, seed, workers, progress=_fraction(progress))
+    return {"mission": m.id, "players": players, "games": games, "seed": seed, **doc}
+
+
+def ladder_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo ladder`'s document, placed among the missions of the campaign found from the
+    request's ``folder`` (the studio's); the progress of the rungs one after the other."""
+    from solver.analysis.ladder import RUNGS  # heavy: Numba and OR-Tools
+
+    m, source = _job_mission(request, catalog)
+    players = table_size(m, request.get("players"), source)
+    steps = len(RUNGS) + 1
+    labels: list[str] = []
+
+    def step(label: str, done: int, total: int) -> None:
+        if label not in labels:
+            labels.append(label)
+        progress((len(labels) - 1 + done / max(total, 1)) / steps)
+
+    return ladder(m, catalog, players, request["games"], request["seed"], workers, progress=step,
+                  folder=job_folder(request))
+
+
+def chance_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+    """`kakapo chance`'s document from the moment the request describes (``exclude``: the cards
+    gone, ``rounds`` and ``skills`` left, ``trump``, ``hand``: the asking seat's cards)."""
+    m, source = _job_mission(request, catalog)
+    at = table_moment(m, request.get("players"), request.get("exclude") or [], request.get("rounds"),
+                      request.get("skills"), request.get("trump"), source, request.get("hand"))
+    return chance(at.mission, catalog, at.players, at.gone, request["games"], request["seed"], at.trump,
+                  progress=_fraction(progress), hand=at.hand)
 
 
 # ---------------------------------------------------------------- validate
@@ -252,11 +285,24 @@ def _file_campaign(p: Path | FolderFile, catalog: Catalog) -> Campaign:
     return find_campaign(catalog, p.parent, (), [file_key(p)])
 
 
-def validate(paths: list[Path | FolderFile], invalid: dict[int, Doc], catalogs: list[Catalog], time_limit: float,
-             games: int, seed: int, policy: str, workers: int, ceiling_games: int, ladder_games: int,
-             progress: Rungs | None = None) -> Validated:
-    """Every valid file solved, and with ``games`` its difficulty per table placed among the other
-    missions measured with its catalog (the band, the ceiling, the ladder's search rungs)."""
+def validate(files: list[str] | tuple[str, ...], pieces: str | None, *, time_limit: float, games: int, seed: int,
+             policy: str, workers: int, ceiling_games: int, ladder_games: int, noted: Said | None = None,
+             broken: Callable[[Doc], None] | None = None, progress: Rungs | None = None) -> Validated:
+    """`kakapo validate`: every file (a folder or a pack stands for its missions) read with its
+    catalog (``validate_catalogs``; ``noted(note)`` says where one came from); ``broken(doc)`` for
+    each file that does not load, before any work; then every valid file solved, and with
+    ``games`` its difficulty per table placed among the other missions measured with its catalog
+    (the band, the ceiling, the ladder's search rungs)."""
+    catalog, paths = validate_inputs(files, pieces)
+    notes: list[str] = []
+    catalogs = validate_catalogs(paths, pieces, catalog, notes)
+    for note in notes:
+        if noted is not None:
+            noted(note)
+    invalid = invalid_files(paths, catalogs)
+    for i in sorted(invalid):
+        if broken is not None:
+            broken(invalid[i])
     if len(invalid) == len(paths):
         return Validated([invalid[i] for i in range(len(paths))], invalid)
     from solver.analysis.validate import validate_file  # heavy: OR-Tools, Numba
@@ -292,25 +338,13 @@ def generate_players(mode: str, players: int | None) -> int:
 
 
 def generate(mode: str, low: float, high: float, players: int, policy: str, count: int, seed: int, out_dir: Path,
-             catalog: Catalog, workers: int, progress: Callable[[int, int], None] | None = None) -> list[Doc]:
-    """`kakapo generate --json`'s list: the missions written, each with its measured clear rate."""
+             catalog: Catalog, workers: int, progress: Callable[[int, int, int], None] | None = None) -> list[Doc]:
+    """`kakapo generate --json`'s list: the missions written, each with its measured clear rate;
+    ``progress(candidates tried, the most it tries, missions kept)``."""
     from solver.analysis import generate as generator  # heavy: OR-Tools and Numba
 
+    most = generator.MAX_CANDIDATES
     found = generator.generate(mode, low, high, players, policy, count, seed, out_dir, catalog, workers,
-                               progress=progress)
+                               progress=None if progress is None else lambda tried, kept: progress(tried, most, kept))
     return [{"file": str(f.path), "clear_rate": f.clear_rate, "ci95": list(f.ci95), "min_pieces": f.min_pieces}
             for f in found]
-
-
-def report_players(text: str | None) -> set[int] | None:
-    """`report --players 2,3`: the table sizes to include (None: those of each mission's mode)."""
-    if not text:
-        return None
-    try:
-        wanted = {int(x) for x in text.split(",") if x.strip()}
-    except ValueError:
-        raise InputError("--players", f"cannot read {text!r}", "give counts like 2,3,4") from None
-    if not wanted or not wanted <= {2, 3, 4}:
-        raise InputError("--players", f"{text!r}: player counts are 2 (buddy), 3 or 4 (party)",
-                         "give counts like 2,3,4")
-    return wanted

@@ -1,12 +1,19 @@
-"""The names both front ends offer, said once: the simulated players and their defaults, and the
-kinds of long work (jobs) the studio runs in its worker processes."""
+"""The kinds of long work (jobs) the studio runs in its worker processes, said once: each kind's
+name, its sentence, what its request carries, the function that runs it from its request, the
+words of its finished result (``jobwords``) and what they mean (``jobmeaning``), with the
+glossary's term and the chart beside them. The studio's job model, the page's menu (``GET
+/api/rules``), the worker (``jobs.run_job``) and the words beside a done job all read them from
+here.
+
+The simulated players and their defaults are ``policies.py``'s (and named here too, as before)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from solver.app.documents import Doc
+from solver.app.documents import Doc, Fraction, Shown
+from solver.app.games import calibrate_job, rate_job, review_job
 from solver.app.jobmeaning import ceiling_meaning, chance_meaning, ladder_meaning, rate_meaning, simulate_meaning
 from solver.app.jobwords import (
     calibrate_words,
@@ -17,25 +24,24 @@ from solver.app.jobwords import (
     review_words,
     simulate_words,
 )
-from solver.core.codes import DEFAULT_POLICY, OPEN_HAND, POLICY_NAMES, PolicyId
+from solver.app.measuring import ceiling_job, chance_job, ladder_job, simulate_job
+from solver.app.policies import BATCH_DEFAULT, ONE_STEP, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
+from solver.io.catalog import Catalog
 
-# the simulated players: every command's --policy, the studio's "policy"
-POLICIES = POLICY_NAMES
-# the default of the batch commands (simulate, play, validate, report, generate)
-BATCH_DEFAULT = DEFAULT_POLICY
-# the other seats of a table where people play (`play --human`, the studio's table): the planner,
-# the stronger of the fast players, whose choices also order a person's (best first)
-TABLE_DEFAULT = PolicyId.PLANNER.label
-# the one-step players a job may name (the search player has rungs of its own in the ladder)
-ONE_STEP = tuple(p for p in POLICY_NAMES if p != PolicyId.SEARCH.label)
-PLAY_POLICIES = (*POLICY_NAMES, OPEN_HAND)  # `kakapo play` may also show the open-hand team's plan
+__all__ = ["BATCH_DEFAULT", "JOBS", "JOB_KINDS", "NEEDS", "ONE_STEP", "PLAY_POLICIES", "POLICIES", "TABLE_DEFAULT",
+           "JobKind", "JobRunner"]
+
+# runner(request, catalog, workers, progress(fraction), shown(piece) or None) -> the result document
+JobRunner = Callable[[Doc, Catalog, int, Fraction, Shown | None], Doc]
+NEEDS = ("mission", "log", "games")  # what a request carries: a mission's text, a log's, the folder's games
 
 
 @dataclass(frozen=True)
 class JobKind:
     name: str
     summary: str  # what it measures, in one plain sentence (the page's menu)
-    needs: str  # what its request carries: "mission" (text), "log" (text) or "games" (the folder's)
+    needs: str  # one of NEEDS
+    run: JobRunner  # the job from its request: the document of the command of that name with --json
     words: Callable[[Doc], str]  # a finished job's document in one plain line (the studio shows it)
     # what that figure means for a player, in one plain sentence, and the glossary's term that explains it
     meaning: Callable[[Doc], str] | None = None
@@ -45,17 +51,17 @@ class JobKind:
 
 JOBS = {k.name: k for k in (
     JobKind("ladder", "the clear rate on the same deals for tables of growing strength, and the shortfall", "mission",
-            ladder_words, meaning=ladder_meaning, glossary="shortfall", chart="ladder"),
+            ladder_job, ladder_words, meaning=ladder_meaning, glossary="shortfall", chart="ladder"),
     JobKind("simulate", "many games with one policy: the clear rate and its interval", "mission",
-            simulate_words, meaning=simulate_meaning, glossary="clear-rate"),
+            simulate_job, simulate_words, meaning=simulate_meaning, glossary="clear-rate"),
     JobKind("ceiling", "the open-hand ceiling: the deals a team that sees every hand could clear", "mission",
-            ceiling_words, meaning=ceiling_meaning, glossary="ceiling"),
-    JobKind("review", "a logged game judged decision by decision", "log", review_words),
+            ceiling_job, ceiling_words, meaning=ceiling_meaning, glossary="ceiling"),
+    JobKind("review", "a logged game judged decision by decision", "log", review_job, review_words),
     JobKind("rate", "which rung of the ladder a table plays like, from its finished games", "games",
-            rate_words, meaning=rate_meaning, glossary="rung"),
+            rate_job, rate_words, meaning=rate_meaning, glossary="rung"),
     JobKind("calibrate", "every table's level from all its games, its predictions checked against what it then "
-            "did, and what to play next", "games", calibrate_words),  # the Tables tab says each of its figures
+            "did, and what to play next", "games", calibrate_job, calibrate_words),  # the Tables tab says its figures
     JobKind("chance", "the chance a careful table clears the game from where it stands (cards gone, rounds and "
-            "skills left)", "mission", chance_words, meaning=chance_meaning, glossary="interval"),
+            "skills left)", "mission", chance_job, chance_words, meaning=chance_meaning, glossary="interval"),
 )}
 JOB_KINDS = tuple(JOBS)

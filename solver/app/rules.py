@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from solver.app.documents import Doc
 from solver.app.glossary import glossary_doc
+from solver.app.policies import BATCH_DEFAULT, ONE_STEP, TABLE_DEFAULT
 from solver.app.printing import PAPERS
-from solver.app.registry import BATCH_DEFAULT, JOBS, ONE_STEP, TABLE_DEFAULT
+from solver.app.registry import JOBS
 from solver.core.cards import VALUES, Colour
 from solver.core.codes import PolicyId
 from solver.core.spec import MAX_SKILLS, MODE_RULES, max_rounds

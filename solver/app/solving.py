@@ -3,11 +3,12 @@ the studio asks of the mission it holds as text (`/api/validate`, `/api/solve`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from solver.app.documents import Doc
-from solver.app.inputs import mission_of_text, table_size
+from solver.app.inputs import game_inputs, mission_of_text, table_size
 from solver.core.cards import Card
 from solver.core.errors import InputError
 from solver.core.rules import Board, Mission
@@ -65,6 +66,25 @@ def solve(m: Mission, catalog: Catalog, players: int, exclude: list[Card], max_p
         else:  # proven unsolvable: none at all; no proven fewest size: nothing counted, not complete
             out.tally = SolutionCount(r.pieces_used or 0, 0, r.status == "unsolvable", what)
     return out
+
+
+def solve_request(mission: str | None, pieces: str | None, *, players: int | None, exclude: list[Card],
+                  max_pieces: int | None, time_limit: float, count: bool = False, cap: int = 1000,
+                  placements: bool = False, from_log: str | None = None, from_round: int | None = None,
+                  noted: Callable[[str], None] | None = None) -> Solved:
+    """`kakapo solve`: MISSION (``solve``), or with ``from_log`` the board at the start of round
+    ``from_round`` of the logged game, its rounds and skill counters those left (``board_of_log``);
+    ``noted(note)`` as in ``inputs.game_inputs``."""
+    catalog, m, lg = game_inputs(mission, pieces, from_log, noted)
+    state = None
+    if lg is not None:
+        m, state = board_of_log(lg.log, m, catalog, from_round, players)
+        n = lg.log.players
+    else:
+        n = table_size(m, players, str(mission))
+    solved = solve(m, catalog, n, exclude, max_pieces, time_limit, count, cap, placements)
+    solved.state, solved.log_path = state, from_log
+    return solved
 
 
 def board_of_log(log: GameLog, m: Mission, catalog: Catalog, round_: int | None,

@@ -1,6 +1,6 @@
 """What every command shares: turning errors into exit 2 with a message (never a traceback), the
-outputs checked before any work, the JSON and CSV writers, the options, the progress bars and the
-exit codes."""
+JSON and CSV writers, the options, the progress bars and the exit codes (the outputs are checked
+before any work by ``app.outputs``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import itertools
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -19,7 +18,7 @@ from solver.app.inputs import load_inputs
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
 from solver.game.search import DEFAULT_SAMPLES
-from solver.io.safefiles import UnsafeTarget, check_output, replacing
+from solver.io.safefiles import replacing
 
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -57,6 +56,16 @@ def say_notes(notes: list[str]) -> None:
         click.echo(f"note: {note}", err=True)
 
 
+def say_note(note: str) -> None:
+    """One note about the inputs (``say_notes``), as the application layer tells them."""
+    say_notes([note])
+
+
+def say_err(text: str) -> None:
+    """A line about the work going on, on stderr (stdout stays the answer)."""
+    click.echo(text, err=True)
+
+
 def read_inputs(mission: str, pieces: str | None):
     """The catalog and mission of a command (``app.inputs.load_inputs``), its notes said."""
     notes: list[str] = []
@@ -84,46 +93,17 @@ def quiet_stdout() -> None:
         pass
 
 
-def check_output_path(path: str | None, inputs: list, suffix: str | None, option: str) -> None:
-    if path is None:
-        return
-    if suffix and Path(path).suffix.lower() != suffix:
-        raise InputError(path, f"{option} expects a {suffix} file name", f"give a name ending in {suffix}")
-    for i in inputs:
-        if i and Path(i).resolve() == Path(path).resolve():
-            raise InputError(path, f"{option} would overwrite an input file", "choose another output name")
-    check_writable(path, option)
-
-
-def check_writable(path: str, option: str, folder: bool = False) -> None:
-    """Refuse, before any work, an output that cannot be written: a missing or read-only
-    folder, a folder where a file is wanted, or the reverse."""
-    p = Path(path)
-    if folder:
-        if p.exists() and not p.is_dir():
-            raise InputError(path, f"{option} names a file, not a folder", "give a folder (it is created if missing)")
-        probe = p if p.exists() else next((q for q in p.parents if q.exists()), Path("."))
-        if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-            raise InputError(path, f"{option}: cannot create or write this folder ({probe} is not writable)",
-                             "choose a folder you can write to")
-        return
-    if p.is_dir():
-        raise InputError(path, f"{option} names a folder, not a file", "give a file name")
-    try:  # a link, a FIFO or a device at the name: never written through, never replaced
-        check_output(p)
-    except UnsafeTarget as e:
-        raise InputError(path, f"{option}: {e.strerror}", "give the name of a plain file (new, or one to replace)") \
-            from None
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(path, f"{option}: the folder {parent} does not exist",
-                         "create the folder or choose another path")
-    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise InputError(path, f"{option}: cannot write here (permission denied)", "choose a path you can write to")
-
-
 def emit_json(doc) -> None:
     click.echo(json.dumps(doc, indent=2))
+
+
+def print_answer(doc: dict, as_json: bool, lines) -> None:
+    """A command's answer: its document with --json, else ``lines(doc)``, a line each."""
+    if as_json:
+        emit_json(doc)
+        return
+    for line in lines(doc):
+        click.echo(line)
 
 
 def write_csv(path: str, header: list[str], rows) -> None:
@@ -166,7 +146,8 @@ def band_line(parts: list[tuple[str, float]]) -> str:
 
 
 class ProgressBar:
-    """A progress bar with rate and time left on a terminal (stderr); nothing when it is not one."""
+    """A progress bar with rate and time left on a terminal (stderr); nothing when it is not one.
+    Closed when its ``with`` block ends, however it ends."""
 
     def __init__(self, label: str, enabled: bool = True):
         self.label = label
@@ -189,6 +170,12 @@ class ProgressBar:
             self.bar.__exit__(None, None, None)
             self.bar = None
 
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 class RungBars:
     """One progress bar per rung of the ladder, each labelled with its rung."""
@@ -209,3 +196,9 @@ class RungBars:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+    def __enter__(self) -> RungBars:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -8,19 +8,16 @@ from pathlib import Path
 
 import click
 
-from solver.app.games import play as play_game
-from solver.app.games import play_from, run_of, terminal_game
+from solver.app.games import people_game, play_bots, play_people, seat_people
 from solver.app.games import rate as run_rate
 from solver.app.games import review as review_game
 from solver.app.inputs import (
     LoggedGame,
     logged_game,
-    person_seats,
     rated_seats,
-    seat_numbers,
-    table_size,
 )
-from solver.app.registry import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
+from solver.app.outputs import check_output_path
+from solver.app.policies import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
 from solver.app.sheets import game_of_sheet_file, read_game_file, sheet_of
 from solver.cli.common import (
     EXIT_INTERRUPTED,
@@ -28,13 +25,13 @@ from solver.cli.common import (
     EXIT_OK,
     POLICY_HELP,
     ProgressBar,
-    check_output_path,
     emit_json,
     from_option,
     pieces_option,
-    read_inputs,
+    print_answer,
     round_option,
     samples_option,
+    say_note,
     user_errors,
 )
 from solver.cli.group import main
@@ -43,7 +40,6 @@ from solver.core.errors import InputError
 from solver.core.rules import Mission
 from solver.game.engine import round_lines
 from solver.io.gamelog import write_log
-from solver.io.paths import mission_path
 from solver.io.safefiles import write_output
 from solver.runtime.workers import default_workers
 from solver.view.render import draw, use_colour
@@ -101,62 +97,38 @@ def play(mission, players, seed, game_index, policy, time_limit, samples, pieces
         return play_as_human(mission, players, seed, game_index, policy, samples, pieces, log_path, from_log,
                              from_round, human)
     check_output_path(log_path, [mission, pieces, from_log], None, "--log")
-    if from_log:
-        lg = read_logged(from_log, mission, pieces)
-        run = run_of(lg.log, seed, game_index, policy, samples)
-        game = play_from(lg, from_round, run, time_limit, players)
-        m, players = lg.mission, lg.log.players
-    else:
-        catalog, m = read_inputs(mission, pieces)
-        players = table_size(m, players, mission)
-        run = run_of(None, seed, game_index, policy, samples)
-        game = play_game(m, catalog, players, run, time_limit)
+    bots = play_bots(mission, pieces, players=players, seed=seed, game=game_index, policy=policy, samples=samples,
+                     time_limit=time_limit, from_log=from_log, from_round=from_round, noted=say_note)
+    game, run = bots.played, bots.run
     if log_path:
         write_log(log_path, game.events)
-    print_game(m, game, players, run.label(), run.seed, run.game, from_log)
+    print_game(bots.mission, game, bots.players, run.label(), run.seed, run.game, from_log)
     sys.exit(EXIT_OK if game.state.result() == "cleared" else EXIT_NO)
-
-
-def free_log_name(mission_id: str) -> str:
-    """MISSION-game-N.jsonl in the current folder, the first N not taken (nothing is overwritten)."""
-    n = 1
-    while Path(f"{mission_id}-game-{n}.jsonl").exists():
-        n += 1
-    return f"{mission_id}-game-{n}.jsonl"
 
 
 def play_as_human(mission, players, seed, game_index, policy, samples, pieces, log_path, from_log, from_round,
                   human) -> None:
-    """`play --human`: a person in some seats, --policy in the others (module play/terminal.py)."""
-    from solver.play import games  # heavy: the open-hand solver's OR-Tools
-
-    if from_log:
-        lg = read_logged(from_log, mission, pieces)
-        tg = terminal_game(None, None, players, from_log, lg, from_round, seed, game_index, policy, samples)
-    else:
-        catalog, m = read_inputs(mission, pieces)
-        tg = terminal_game(m, catalog, players, mission, None, None, seed, game_index, policy, samples)
-    m, run, state = tg.mission, tg.run, tg.state
-    seats = person_seats(seat_numbers(human, "--human"), tg.players)
-    log_path = log_path or free_log_name(m.id)
-    check_output_path(log_path, [mission, pieces, from_log], None, "--log")
-    console = games.terminal.console_for()
-    others = [k for k in range(tg.players) if k not in seats]
-    console.say(f"{m.name} ({m.id}): {tg.players} players; you play seat(s) {', '.join(map(str, seats))}"
+    """`play --human`: a person in some seats, --policy in the others (``app.games.play_people``)."""
+    tg = people_game(mission, pieces, players=players, seed=seed, game=game_index, policy=policy, samples=samples,
+                     from_log=from_log, from_round=from_round, noted=say_note)
+    table = seat_people(tg, human, log_path)
+    check_output_path(table.log_path, [mission, pieces, from_log], None, "--log")
+    m, run, console, log_path = tg.mission, tg.run, table.console, table.log_path
+    others = table.bot_seats()
+    console.say(f"{m.name} ({m.id}): {tg.players} players; you play seat(s) {', '.join(map(str, table.seats))}"
                 + (f", {run.label()} plays seat(s) {', '.join(map(str, others))}" if others else "")
                 + f"; scan {'all' if m.clear_all else m.clear} of {len(m.birds)} bird(s) in {m.rounds} rounds; "
                 f"seed {run.seed}, game {run.game}")
     console.say(f"the game is logged to {Path(log_path).resolve()} after every round; the log contains the whole "
                 "deal (every hand), so do not read it before the game ends")
-    try:
-        game = games.play_human(state, seats, run.policy, run.samples, console, log_path,
-                                {**games.meta(run.seed, run.game, run.policy, run.samples), "human": tg.earlier})
-    except games.terminal.GameAbandoned as e:
-        done = state.rounds_played()
-        how = "at the end of input" if str(e) == "end of input" else "by Ctrl-C"
-        click.echo(f"game ended {how} in round {state.round}: the log of the {done} finished round(s) is in "
-                   f"{log_path}; `kakapo play --from {log_path} --human {human}` goes on from there", err=True)
+    outcome = play_people(table)
+    if outcome.played is None:
+        how = "at the end of input" if outcome.ended_by == "end of input" else "by Ctrl-C"
+        click.echo(f"game ended {how} in round {outcome.round}: the log of the {outcome.rounds_done} finished "
+                   f"round(s) is in {log_path}; `kakapo play --from {log_path} --human {human}` goes on from there",
+                   err=True)
         sys.exit(EXIT_INTERRUPTED)
+    game = outcome.played
     board = game.state.board
     click.echo(draw(board, console.colour, new=list(board.pieces.values())[len(m.placed):]))
     events = game.events
@@ -298,24 +270,13 @@ def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
     \b
     Example: kakapo rate games/*.jsonl --mission b14
     """
-    from solver.analysis.rate import likelihood_plot, rate_lines  # heavy: Numba
+    from solver.view.rating import likelihood_plot, rate_lines  # heavy: Numba
 
     check_output_path(png_path, list(logs), ".png", "--png")
     rated = None if seats is None else rated_seats(seats)
-    for m in missions:
-        if not mission_path(m).exists():
-            raise InputError("--mission", f"{m!r} is neither a mission file nor a bundled mission",
-                             "give a bundled id (kakapo list) or a mission file")
-    bar = ProgressBar("rate", enabled=not as_json)
-    try:
+    with ProgressBar("rate", enabled=not as_json) as bar:
         doc = run_rate(list(logs), rated, plays, missions, seed, workers or default_workers(), bar.update)
-    finally:
-        bar.close()
-    if as_json:
-        emit_json(doc)
-    else:
-        for line in rate_lines(doc):
-            click.echo(line)
+    print_answer(doc, as_json, rate_lines)
     if png_path:
         likelihood_plot(doc, Path(png_path))
 

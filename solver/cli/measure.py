@@ -1,25 +1,22 @@
-"""The commands that measure: `kakapo simulate`, `chance`, `ceiling`, `ladder`, `validate`, `generate`
-and `report`."""
+"""The commands that measure: `kakapo simulate`, `chance`, `ceiling`, `ladder`, `validate`, `generate`,
+`report` and `campaign`."""
 
 from __future__ import annotations
 
 import contextlib
-import datetime
 import sys
-from importlib.metadata import version
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
-from solver.app.inputs import missions_catalog, samples_for, table_size
+from solver.app.inputs import samples_for, table_size
 from solver.app.measuring import (
     band_of,
     generate_players,
-    invalid_files,
     on_cluster,
-    report_players,
     table_moment,
-    validate_catalogs,
 )
 from solver.app.measuring import ceiling as run_ceiling
 from solver.app.measuring import chance as run_chance
@@ -27,8 +24,9 @@ from solver.app.measuring import generate as run_generate
 from solver.app.measuring import ladder as run_ladder
 from solver.app.measuring import simulate as run_simulate
 from solver.app.measuring import validate as run_validate
-from solver.app.packs import pack_campaign_inputs, validate_inputs
-from solver.app.registry import BATCH_DEFAULT, POLICIES
+from solver.app.outputs import check_output_path, check_writable
+from solver.app.policies import BATCH_DEFAULT, POLICIES
+from solver.app.reporting import KeptWork, make_report
 from solver.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -37,23 +35,21 @@ from solver.cli.common import (
     ProgressBar,
     RungBars,
     band_line,
-    check_output_path,
-    check_writable,
     emit_json,
     pieces_option,
     read_inputs,
     samples_option,
-    say_notes,
+    say_err,
+    say_note,
     user_errors,
     write_csv,
 )
 from solver.cli.group import main
 from solver.core.codes import BAND_POLICIES, RESULT_NAMES
-from solver.core.errors import InputError
+from solver.core.errors import NoWorkers
 from solver.io.catalog import load_catalog
-from solver.io.difficulty import campaign_line, is_bundled_catalog, placement_phrase, read_observed
-from solver.io.packs import FolderFile
-from solver.io.paths import MISSIONS, mission_path
+from solver.io.difficulty import campaign_line, placement_phrase
+from solver.io.paths import mission_path
 from solver.runtime.workers import default_workers
 
 
@@ -84,11 +80,8 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
     catalog, m = read_inputs(mission, pieces)
     players = table_size(m, players, mission)
     workers = workers or default_workers()
-    bar = ProgressBar("games", enabled=not as_json)
-    try:
+    with ProgressBar("games", enabled=not as_json) as bar:
         doc, out = run_simulate(m, catalog, players, games, seed, policy, engine, workers, samples, bar.update)
-    finally:
-        bar.close()
     if as_json:
         emit_json(doc)
     else:
@@ -142,12 +135,9 @@ def chance(mission, exclude, players, rounds, skills, trump, hand, games, seed, 
     """
     catalog, m = read_inputs(mission, pieces)
     at = table_moment(m, players, exclude, rounds, skills, trump, mission, None if hand is None else [hand])
-    bar = ProgressBar("deals", enabled=not as_json)
-    try:
+    with ProgressBar("deals", enabled=not as_json) as bar:
         doc = run_chance(at.mission, catalog, at.players, at.gone, games, seed, at.trump, samples, bar.update,
                          at.hand)
-    finally:
-        bar.close()
     if as_json:
         emit_json(doc)
         return
@@ -162,6 +152,17 @@ def chance(mission, exclude, players, rounds, skills, trump, hand, games, seed, 
 
 
 # ---------------------------------------------------------------- on a cluster (ladder, ceiling)
+def cluster_options(command):
+    """--scheduler and --worker-timeout, as the ladder and the ceiling take them."""
+    command = click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0,
+                           show_default=True, metavar="SECONDS",
+                           help="With --scheduler: give up (exit 2) when no worker has been connected this "
+                                "long.")(command)
+    return click.option("--scheduler", default=None, metavar="ADDRESS",
+                        help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); "
+                             "the same numbers as here.")(command)
+
+
 def cluster_status(text: str | None) -> None:
     click.echo(text or "a worker is connected again", err=True)
 
@@ -169,8 +170,6 @@ def cluster_status(text: str | None) -> None:
 @contextlib.contextmanager
 def no_workers_exit():
     """No Dask worker for the whole --worker-timeout: say so and how to go on, exit 2."""
-    from solver.analysis.cluster import NoWorkers  # heavy: with the task runners
-
     try:
         yield
     except NoWorkers as e:
@@ -193,11 +192,7 @@ def no_workers_exit():
                    "work: the same answer on any machine, however busy).")
 @click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
               help="Write one CSV row per deal: game,result.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); the same "
-                   "numbers as here.")
-@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
-              metavar="SECONDS", help="With --scheduler: give up (exit 2) when no worker has been connected this long.")
+@cluster_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
 def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_path, scheduler, worker_timeout,
@@ -214,14 +209,10 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     catalog, m = read_inputs(mission, pieces)
     players = table_size(m, players, mission)
     workers = workers or default_workers()
-    bar = ProgressBar("deals", enabled=not as_json)
     cluster = on_cluster(scheduler, mission, catalog, players, seed, time_limit, worker_timeout, cluster_status)
-    try:
-        with no_workers_exit():
-            doc, answers = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=bar.update,
-                                       cluster=cluster)
-    finally:
-        bar.close()
+    with ProgressBar("deals", enabled=not as_json) as bar, no_workers_exit():
+        doc, answers = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=bar.update,
+                                   cluster=cluster)
     if as_json:
         emit_json(doc)
     else:
@@ -248,11 +239,7 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
               help="Budget per deal for the open-hand ceiling's exact solver, in seconds of CP-SAT's "
                    "deterministic time (the same answer on any machine).")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None, help="Draw the curve into this PNG.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); the same "
-                   "numbers as here.")
-@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
-              metavar="SECONDS", help="With --scheduler: give up (exit 2) when no worker has been connected this long.")
+@cluster_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
 def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path, scheduler, worker_timeout, as_json):
@@ -271,14 +258,11 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
     catalog, m = read_inputs(mission, pieces)
     players = table_size(m, players, mission)
     workers = workers or default_workers()
-    bars = RungBars(enabled=not as_json)
     cluster = on_cluster(scheduler, mission, catalog, players, seed, time_limit, worker_timeout, cluster_status)
-    try:  # with where it falls in the campaign, by its own measured figures
-        with no_workers_exit():
-            doc = run_ladder(m, catalog, players, games, seed, workers, time_limit, progress=bars.update,
-                             cluster=cluster, folder=mission_path(mission).parent)
-    finally:
-        bars.close()
+    # with where it falls in the campaign, by its own measured figures
+    with RungBars(enabled=not as_json) as bars, no_workers_exit():
+        doc = run_ladder(m, catalog, players, games, seed, workers, time_limit, progress=bars.update,
+                         cluster=cluster, folder=mission_path(mission).parent)
     if as_json:
         emit_json(doc)
     else:
@@ -327,18 +311,18 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
     \b
     Example: kakapo generate --mode party --band 0.30-0.40 --count 3 --out my_missions
     """
-    from solver.analysis.generate import MAX_CANDIDATES as most  # heavy: OR-Tools and Numba
-
     low, high = band_of(band)
     players = generate_players(mode, players)
     catalog = load_catalog(pieces)
     check_writable(out_dir, "--out", folder=True)
-    bar = ProgressBar(f"candidates (of at most {most})", enabled=not as_json)
-    try:
+    with ProgressBar("candidates", enabled=not as_json) as bar:
+
+        def tried(done: int, most: int, kept: int) -> None:
+            bar.label = f"candidates (of at most {most})"
+            bar.update(done, most, f"{kept} of {count} kept")
+
         docs = run_generate(mode, low, high, players, policy, count, seed, Path(out_dir), catalog, workers,
-                            progress=lambda tried, kept: bar.update(tried, most, f"{kept} of {count} kept"))
-    finally:
-        bar.close()
+                            progress=tried)
     found = docs
     if as_json:
         emit_json(docs)
@@ -377,20 +361,11 @@ def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_ga
     \b
     Example: kakapo validate my_mission.toml --ceiling-games 100
     """
-    catalog, paths = validate_inputs(files, pieces)  # a folder or a pack stands for its missions
-    notes: list[str] = []
-    catalogs = validate_catalogs(paths, pieces, catalog, notes)  # each file's: --pieces, else the one it was made with
-    say_notes(notes)
-    invalid = invalid_files(paths, catalogs)  # said before any work
-    if not as_json:
-        for i in sorted(invalid):
-            print_invalid(invalid[i])
-    bars = RungBars(enabled=not as_json)
-    try:
-        checked = run_validate(paths, invalid, catalogs, time_limit, games, seed, policy, workers or default_workers(),
-                               ceiling_games, ladder_games, bars.update)
-    finally:
-        bars.close()
+    with RungBars(enabled=not as_json) as bars:  # the files that do not load are said before any work
+        checked = run_validate(files, pieces, time_limit=time_limit, games=games, seed=seed, policy=policy,
+                               workers=workers or default_workers(), ceiling_games=ceiling_games,
+                               ladder_games=ladder_games, noted=say_note, broken=None if as_json else print_invalid,
+                               progress=bars.update)
     docs, code = checked.docs, checked.exit_code()
     if as_json:
         emit_json({"files": docs, "ok": code == EXIT_OK})
@@ -496,79 +471,39 @@ def report(targets, games, seed, players_list, policy, workers, out_dir, force, 
     Example: kakapo report --baseline --ceiling-games 200 --out campaign-report
     Example: kakapo report p15 p20 --baseline --ladder-games 200 --ceiling-games 200 --out ladder
     """
-    from solver.analysis.report import (  # heavy: pandas, the engines
-        PROGRESS,
-        claim_folder,
-        find_missions,
-        plan_report,
-        report_identity,
-        rows_of,
-        run_plan,
-    )
-    from solver.view.report_files import write_outputs  # heavy: pandas, matplotlib
-
-    samples = samples_for(policy, samples)
-    seen = read_observed(observed) if observed else None  # a broken file is said before any work
-    wanted = report_players(players_list)
-    paths = find_missions([str(mission_path(t)) for t in targets], MISSIONS)
-    notes: list[str] = []
-    catalog = missions_catalog(paths, pieces, notes)  # --pieces, else the one the missions were made with
-    say_notes(notes)
-    check_writable(out_dir, "--out", folder=True)
-    out = Path(out_dir)
-    plan = plan_report(paths, catalog, catalog.text.encode("utf-8"), games, seed, wanted, policy,
-                       time_limit, baseline, ceiling_games, ladder_games, samples)
-    if not plan.rows:
-        raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
-    claim_folder(out, report_identity(plan), force)
-    bar = ProgressBar("report")
-    state = {"done": 0, "total": 0}
-
-    def tick(done, total, label):
-        if label is None and done:
-            click.echo(f"resuming: {done} of {total} results already in {out / PROGRESS}", err=True)
-        state.update(done=done, total=total)
-        bar.update(done, total, label)
-
-    def status(text):
-        if text:
-            click.echo(text, err=True)
-        else:
-            click.echo("a worker is connected again", err=True)
-
-    progress = run_kept(lambda: run_plan(plan, out, workers or default_workers(), scheduler, tick, worker_timeout,
-                                         status), bar, state, out / PROGRESS, "report")
-    meta = {"policy": policy, "seed": seed, "date": datetime.date.today().isoformat(), "version": version("kakapo"),
-            "command": "kakapo " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("kakapo") else ""}
-    rows = rows_of(plan, progress)
-    for r in rows if seen is not None else ():
-        o = (seen or {}).get((r["mission"], r["players"])) or {}
-        r.update(observed_games=o.get("games"), observed_tables=o.get("tables"), observed_rate=o.get("observed"),
-                 observed_learned=o.get("learned"))
-    for f in write_outputs(rows, out, {m.id: m for _, m in plan.missions}, meta):
+    command = "kakapo " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("kakapo") else ""
+    with ProgressBar("report") as bar, kept_work_exit(bar):
+        files = make_report(targets, pieces=pieces, games=games, seed=seed, players=players_list, policy=policy,
+                            workers=workers or default_workers(), out_dir=out_dir, force=force, time_limit=time_limit,
+                            baseline=baseline, ceiling_games=ceiling_games, ladder_games=ladder_games,
+                            samples=samples, scheduler=scheduler, worker_timeout=worker_timeout, observed=observed,
+                            command=command, progress=bar.update, said=say_err, status=cluster_status,
+                            noted=say_note)
+    for f in files:
         click.echo(str(f))
 
 
-def run_kept(run, bar, state: dict, kept_in: Path, what: str):
-    """``run()`` (a report's or campaign's tasks), its work kept as it finishes: no worker on the
-    cluster is exit 2, Ctrl-C exit 130, each saying how much is kept where and how to go on."""
-    from solver.analysis.cluster import NoWorkers  # heavy: with the task runners
-
+@contextlib.contextmanager
+def kept_work_exit(bar: ProgressBar) -> Iterator[None]:
+    """A report's or campaign's run stopped, its work kept (``app.reporting.KeptWork``): no worker
+    on the cluster is exit 2, Ctrl-C exit 130, each saying (below the closed ``bar``) how much is
+    kept where and how to go on."""
     try:
-        return run()
-    except NoWorkers as e:
+        yield
+    except KeptWork as e:
         bar.close()
-        click.echo(f"error: {e}; {state['done']} of {state['total']} results are kept in {kept_in}", err=True)
-        click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again, or run it "
-                   f"without --scheduler to finish the {what} here", err=True)
+        _kept_exit(e)
+
+
+def _kept_exit(e: KeptWork) -> NoReturn:
+    if e.no_workers is not None:
+        click.echo(f"error: {e.no_workers}; {e.done} of {e.total} results are kept in {e.kept_in}", err=True)
+        click.echo(f"  fix: start workers (`dask worker {e.no_workers.address}`) and run the same command again, or "
+                   f"run it without --scheduler to finish the {e.what} here", err=True)
         sys.exit(2)
-    except KeyboardInterrupt:
-        bar.close()
-        click.echo(f"interrupted: {state['done']} of {state['total']} results kept in {kept_in}; "
-                   f"run the same command again to finish the {what}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    finally:
-        bar.close()
+    click.echo(f"interrupted: {e.done} of {e.total} results kept in {e.kept_in}; "
+               f"run the same command again to finish the {e.what}", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 # ---------------------------------------------------------------- campaign
@@ -604,82 +539,23 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     Example: kakapo campaign my_box --pieces my_box/mine.toml --games 200
     Example: kakapo campaign --pieces my_box/mine.toml --out my_box/campaign
     """
-    from solver.analysis.report import claim_folder, plan_report, report_identity, rows_of, run_plan  # heavy: pandas
-    from solver.app.campaign import (  # heavy: the ladder's analysis
-        CEILING_TIME_LIMIT,
-        campaign_doc,
-        campaign_missions,
-        check_target,
-        difficulty_rows,
-        fitting_missions,
-        write_difficulty,
-    )
+    from solver.app.campaign import measure_campaign  # heavy: the ladder's analysis
 
-    if directory is None and out_dir is None:
-        raise InputError("--out", "the bundled campaign is measured into a folder of yours",
-                         "add --out DIR (difficulty.json is written there; a campaign/ folder beside your catalog "
-                         "is found by list, ladder and validate)")
-    packed = pack_campaign_inputs(directory, pieces)  # a pack: its missions, with its catalog
-    if packed is not None and out_dir is None:
-        raise InputError("--out", "a pack's campaign is measured into a folder of yours", "add --out DIR")
-    every: list[Path | FolderFile]
-    notes: list[str] = []
-    folder: Path | None = None
-    if packed is not None:
-        catalog, catalog_bytes, packed_missions = packed
-        every = list(packed_missions)
-    else:
-        folder = None if directory is None else Path(directory)
-        files = campaign_missions(folder)
-        catalog = missions_catalog(files, pieces, notes)
-        every = list(files)
-        catalog_bytes = catalog.text.encode("utf-8")
-    say_notes(notes)
-    digest = catalog.digest
-    paths, skipped = fitting_missions(every, catalog)
-    if not paths:
-        raise InputError(directory or "--pieces", "no mission fits this catalog: " + "; ".join(
-            f"{s['mission']}: {s['why']}" for s in skipped[:5]) + ("; ..." if len(skipped) > 5 else ""),
-            "give the catalog the missions were made with (--pieces FILE), or missions drawn with these shapes")
-    out = Path(out_dir or directory)
-    check_writable(str(out), "--out", folder=True)
-    check_target(out, digest, force)  # before any work, not after it
-    plan = plan_report(paths, catalog, catalog_bytes, games, seed, set(players) or None,
-                       BAND_POLICIES[1], CEILING_TIME_LIMIT, baseline=True, ceiling_games=games, ladder_games=games)
-    if not plan.rows:
-        raise InputError("--players", "no mission of these is played by that many players", "check --players")
-    work = out / f".campaign-{digest}"
-    claim_folder(work, report_identity(plan), force=True)  # the folder of this catalog's measurements
-    bar = ProgressBar("campaign", enabled=not as_json)
-    state = {"done": 0, "total": 0}
-
-    def tick(done, total, label):
-        if label is None and done and not as_json:
-            click.echo(f"resuming: {done} of {total} results already measured", err=True)
-        state.update(done=done, total=total)
-        bar.update(done, total, label)
-
-    progress = run_kept(lambda: run_plan(plan, work, workers or default_workers(), scheduler, tick), bar, state,
-                        work, "campaign")
-    rows = difficulty_rows(rows_of(plan, progress), {m.id: p for p, m in plan.missions}, games, seed)
-    name = Path(catalog.source).name if not is_bundled_catalog(catalog) else "bundled"
-    elsewhere = folder is not None and folder.resolve() != out.resolve()  # --out: the rows say where their missions are
-    doc = campaign_doc(rows, digest, name, skipped, folder if elsewhere else None)
-    written = write_difficulty(out, doc, force)
+    with ProgressBar("campaign", enabled=not as_json) as bar, kept_work_exit(bar):
+        measured = measure_campaign(directory, pieces=pieces, games=games, players=players, seed=seed,
+                                    workers=workers or default_workers(), scheduler=scheduler, out_dir=out_dir,
+                                    force=force, progress=bar.update, said=None if as_json else say_err,
+                                    noted=say_note)
     if as_json:
-        emit_json({"pieces_digest": digest, "file": str(written),
-                   "rows": [{k: r[k] for k in ("mission", "players", "shortfall", "rates", "ceiling_rate",
-                                               "min_pieces")} for r in rows], "order": doc["order"],
-                   "skipped": skipped})
+        emit_json(measured.summary())
         return
-    names = {m.id: m.name for _, m in plan.missions}
-    used = "the bundled catalog" if is_bundled_catalog(catalog) else catalog.source
-    click.echo(f"the campaign measured with {used} ({games} deals a rung, seed {seed}), easiest first:")
+    doc, rows = measured.doc, measured.doc["rows"]
+    click.echo(f"the campaign measured with {measured.catalog} ({games} deals a rung, seed {seed}), easiest first:")
     for k, mid in enumerate(doc["order"], start=1):
         parts = [f"{r['players']}p {r['shortfall']:.3f}" for r in rows if r["mission"] == mid]
-        click.echo(f"{k:>3}. {mid:<6} {names[mid]:<28} shortfall {', '.join(parts)}")
-    if skipped:
-        click.echo(f"skipped, {len(skipped)} mission(s) that do not fit this catalog (not measured):")
-        for s in skipped:
+        click.echo(f"{k:>3}. {mid:<6} {measured.names[mid]:<28} shortfall {', '.join(parts)}")
+    if doc["skipped"]:
+        click.echo(f"skipped, {len(doc['skipped'])} mission(s) that do not fit this catalog (not measured):")
+        for s in doc["skipped"]:
             click.echo(f"  {s['mission']}: {s['why']}")
-    click.echo(str(written))
+    click.echo(str(measured.file))

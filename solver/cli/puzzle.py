@@ -8,21 +8,21 @@ from pathlib import Path
 import click
 
 from solver.app.catalogs import piece_rows
-from solver.app.inputs import excluded_pieces, logged_game, missions_catalog, table_size
-from solver.app.packs import pack_campaign_inputs
-from solver.app.solving import board_of_log
-from solver.app.solving import solve as solve_mission
+from solver.app.inputs import excluded_pieces
+from solver.app.listing import mission_list
+from solver.app.outputs import check_output_path
+from solver.app.solving import solve_request
 from solver.cli.common import (
     EXIT_NO,
     EXIT_OK,
     EXIT_UNKNOWN,
-    check_output_path,
     count_line,
     emit_json,
     from_option,
     pieces_option,
     read_inputs,
     round_option,
+    say_note,
     say_notes,
     user_errors,
 )
@@ -31,8 +31,6 @@ from solver.core.board import parse_cell
 from solver.core.cards import ALL_CARDS, Colour
 from solver.core.rules import Board, blocked_reason
 from solver.io.catalog import load_catalog
-from solver.io.difficulty import campaign_listing, no_campaign_text, read_observed
-from solver.io.missionfile import mission_files
 from solver.io.missionwrite import mission_json
 from solver.view.render import LEGEND, draw, shape_strip, use_colour
 
@@ -77,23 +75,14 @@ def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, player
         raise click.UsageError("give MISSION (a mission file or a bundled mission's id), or --from LOG")
     check_output_path(png, [mission, pieces, from_log], ".png", "--png")
     excluded = excluded_pieces(exclude)
-    moment = ""
-    if from_log:
-        lg = logged_game(from_log, mission, pieces)
-        if lg.note:
-            click.echo(lg.note, err=True)
-        catalog = lg.catalog
-        m, state = board_of_log(lg.log, lg.mission, catalog, from_round, players)
-        players = lg.log.players
-        moment = f"; the board of round {state.round} of {from_log}" if not state.is_over() else \
-            f"; the board after the game of {from_log}"
-    else:
-        if from_round is not None:
-            raise click.UsageError("--round goes with --from LOG")
-        catalog, m = read_inputs(mission, pieces)
-        players, state = table_size(m, players, mission), None
-    solved = solve_mission(m, catalog, players, excluded, max_pieces, time_limit, count, cap, count_placements)
-    solved.state, solved.log_path = state, from_log
+    if from_round is not None and not from_log:
+        raise click.UsageError("--round goes with --from LOG")
+    solved = solve_request(mission, pieces, players=players, exclude=excluded, max_pieces=max_pieces,
+                           time_limit=time_limit, count=count, cap=cap, placements=count_placements,
+                           from_log=from_log, from_round=from_round, noted=say_note)
+    m, state = solved.mission, solved.state
+    moment = "" if state is None else f"; the board of round {state.round} of {from_log}" if not state.is_over() \
+        else f"; the board after the game of {from_log}"
     a, result, tally = solved.answer, solved.answer.result, solved.tally
     if as_json:
         emit_json(solved.to_json())
@@ -227,24 +216,11 @@ def list_missions(directory, pieces, observed, as_json):
     Example: kakapo list my_box --pieces my_box/mine.toml
     Example: kakapo calibrate club/*/ --json > observed.json && kakapo list --observed observed.json
     """
-    folder = None if directory is None else Path(directory)
-    notes: list[str] = []
-    packed = pack_campaign_inputs(directory, pieces)  # a pack: listed with the catalog it carries
-    if packed is not None:
-        catalog = packed[0]
-    elif folder is None:
-        catalog = load_catalog(pieces)
-    else:
-        catalog = missions_catalog(mission_files(folder), pieces, notes)
-    say_notes(notes)
-    rows, campaign = campaign_listing(catalog, folder)
-    seen = read_observed(observed) if observed else {}
-    for r in rows if observed else ():
-        r["observed"] = {str(p): seen.get((r["id"], p)) for p in r["players"]}
+    listed = mission_list(directory, pieces, observed, noted=lambda note: say_notes([note]))
     if as_json:
-        emit_json({"missions": rows, "campaign": campaign.source,
-                   **({} if campaign.source else {"campaign_text": no_campaign_text(catalog)})})
+        emit_json(listed.summary())
         return
+    rows = listed.rows
 
     def per_table(values: dict) -> str:
         shown = ["-" if v is None else (f"{v:.2f}" if isinstance(v, float) else str(v)) for v in values.values()]
@@ -266,7 +242,7 @@ def list_missions(directory, pieces, observed, as_json):
                 click.echo(f"     tables, {p} players: cleared {100 * o['observed']:.0f} % of {o['games']} games "
                            f"({o['tables']} tables), learned {100 * o['learned']:.0f} %; the ladder expected "
                            f"{100 * o['expected']:.0f} %")
-    if campaign.source is None:
-        click.echo(f"\n{no_campaign_text(catalog)}; the figures of the bundled shapes are left out")
-    elif campaign.source != "bundled":
-        click.echo(f"\nthe figures: your campaign, measured for this catalog ({campaign.source})")
+    if listed.source is None:
+        click.echo(f"\n{listed.no_campaign}; the figures of the bundled shapes are left out")
+    elif listed.source != "bundled":
+        click.echo(f"\nthe figures: your campaign, measured for this catalog ({listed.source})")

@@ -9,7 +9,8 @@ import click
 
 from solver.app.calibrating import LATEST
 from solver.app.calibrating import calibrate as run_calibrate
-from solver.cli.common import ProgressBar, check_output_path, emit_json, user_errors
+from solver.app.outputs import check_output_path
+from solver.cli.common import ProgressBar, print_answer, say_err, user_errors
 from solver.cli.group import main
 from solver.runtime.workers import default_workers
 
@@ -50,20 +51,11 @@ def calibrate(tables, target, plays, seed, workers, latest, png_path, as_json):
     Example: kakapo calibrate thursday/ sunday/ --png calibration.png
     """
     check_output_path(png_path, list(tables), ".png", "--png")
-    bar = ProgressBar("calibrate", enabled=not as_json)
-    try:
+    with ProgressBar("calibrate", enabled=not as_json) as bar:
         doc = run_calibrate(list(tables), plays, seed, workers or default_workers(), target, bar.update,
-                            latest=latest, said=None if as_json else lambda text: click.echo(text, err=True))
-    finally:
-        bar.close()
-    if as_json:
-        emit_json(doc)
-    else:
-        from solver.view.calibration import calibrate_lines  # heavy: Numba (the fit's modules)
+                            latest=latest, said=None if as_json else say_err)
+    from solver.view.calibration import calibrate_lines, reliability_plot  # heavy: Numba (the fit's modules)
 
-        for line in calibrate_lines(doc):
-            click.echo(line)
+    print_answer(doc, as_json, calibrate_lines)
     if png_path:
-        from solver.view.calibration import reliability_plot  # heavy: Numba (the fit's modules)
-
         reliability_plot(doc, Path(png_path))

@@ -62,5 +62,14 @@ class InputErrors(InputError):
         return (InputErrors, (self.errors,))
 
 
+class NoWorkers(KakapoError):
+    """No worker was connected to the Dask scheduler for the whole worker timeout (a run on a
+    cluster, ``analysis/cluster.py``): said by each front end with how to go on."""
+
+    def __init__(self, address: str, waited: float):
+        self.address, self.waited = address, waited
+        super().__init__(f"no Dask worker has been connected to the scheduler at {address} for {waited:.0f} s")
+
+
 class IllegalPlacement(KakapoError):
     """A placement that breaks a placement rule."""
