@@ -40,7 +40,7 @@ from solver.game.roster import make_policy  # noqa: E402
 from solver.io.catalog import load_catalog  # noqa: E402
 from solver.io.missionfile import load_mission  # noqa: E402
 from solver.io.paths import bundled_mission  # noqa: E402
-from tests.test_recordings_api import entries_of  # noqa: E402
+from tests.helpers.games import entries_of  # noqa: E402
 
 MISSIONS = (("b05", 2), ("b10", 2), ("b15", 2), ("b20", 2), ("p03", 4), ("p10", 3), ("p15", 4), ("p20", 3))
 

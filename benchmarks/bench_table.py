@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.referee import referee  # noqa: E402
+from tests.helpers.referee import referee  # noqa: E402
 
 TABLES = [("b05", 2, [0, 1]), ("b12", 2, [0, 1]), ("p03", 3, [0, 1, 2]), ("p10", 4, [0, 1, 2, 3]),
           ("p06", 3, [0, 2]), ("b18", 2, [0, 1]), ("p12", 4, [0, 1, 3]), ("b09", 2, [0, 1]),

@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.fuzzfiles import fuzz  # noqa: E402
+from tests.helpers.fuzzfiles import fuzz  # noqa: E402
 
 
 def main() -> int:

@@ -39,21 +39,6 @@ def write(tmp_path):
     return _write
 
 
-EMPTY_ROWS = ["." * 12] * 12
-
-
-def board_text(rows: dict[int, str] | None = None) -> str:
-    """A 12x12 board drawing with the given 1-based rows replaced."""
-    lines = list(EMPTY_ROWS)
-    for r, text in (rows or {}).items():
-        lines[r - 1] = text
-    return "\n".join(lines)
-
-
-def mission_text(board: str, mode: str = "buddy", clear="1", extra: str = "") -> str:
-    return f'name = "Test"\nmode = "{mode}"\nclear = {clear}\nboard = """\n{board}\n"""\n{extra}'
-
-
 @pytest.fixture
 def load(write, catalog):
     """Mission text -> Mission (through the real parser)."""
@@ -70,8 +55,8 @@ def load(write, catalog):
 # ---------------------------------------------------------------- the studio in a browser
 @pytest.fixture(scope="session")
 def chromium():
-    """Headless Chromium (Debian's) through Playwright (tests/studio_helpers.py), one per test process."""
-    from tests.studio_helpers import ARGS, CHROMIUM, need_browser
+    """Headless Chromium (Debian's) through Playwright (tests/helpers/studio.py), one per test process."""
+    from tests.helpers.studio import ARGS, CHROMIUM, need_browser
 
     need_browser()
     from playwright.sync_api import sync_playwright
@@ -93,7 +78,7 @@ def browser(chromium):
 @pytest.fixture
 def served(tmp_path):
     """`kakapo studio` on a free port serving tmp_path: (url, folder)."""
-    from tests.studio_helpers import start_studio, stop
+    from tests.helpers.studio import start_studio, stop
 
     proc, url = start_studio(tmp_path)
     yield url, tmp_path

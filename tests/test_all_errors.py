@@ -5,7 +5,7 @@ import json
 from click.testing import CliRunner
 
 from solver.cli import main
-from tests.conftest import board_text, mission_text
+from tests.helpers.missiontext import board_text, mission_text
 
 
 def run(*args):

@@ -4,7 +4,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from tests.conftest import board_text, mission_text
+from tests.helpers.missiontext import board_text, mission_text
 
 GOOD_BOARD = board_text({5: ".....r......", 6: "....bAy.....", 7: ".....g......"})
 

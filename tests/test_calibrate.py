@@ -30,9 +30,7 @@ from solver.analysis.rate import Measured, judge, rung_plays
 from solver.app.calibrating import find_tables
 from solver.cli import main
 from solver.io.difficulty import campaign_difficulty
-
-PLAYS = 10
-N = len(RUNGS)
+from tests.helpers.tables import PLAYS, SPREAD, FixedLadder, N, game, measured
 
 
 def weights_of(judged: dict) -> np.ndarray:
@@ -44,34 +42,6 @@ def weights_of(judged: dict) -> np.ndarray:
 
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def game(cleared: bool, mission: str = "b19", players: int = 2):
-    """What the fit reads of a game: its result, mission and table size."""
-    return SimpleNamespace(cleared=cleared, path=f"{mission}.jsonl", mission=SimpleNamespace(id=mission),
-                           start=SimpleNamespace(players=players), note=None)
-
-
-def measured(rates: list[float], games: int) -> Measured:
-    """Replays where rung r clears rates[r] of its replays on every deal."""
-    clears = np.array([[round(r * rung_plays(k, PLAYS))] * games for r, (_, k) in zip(rates, RUNGS, strict=True)],
-                      np.int64)
-    zeros = np.zeros((N, games), np.int64)
-    return Measured(clears, zeros, zeros, PLAYS)
-
-
-class FixedLadder:
-    """b19's campaign rates for every game (no file, no play)."""
-
-    def __init__(self):
-        self.rates = row_rates(campaign_difficulty()[("b19", 2)])
-
-    def of(self, _game) -> Rates:
-        return self.rates
-
-
-# the replays of a deal where the weak rungs lose and the strong ones win: greedy .. search-64
-SPREAD = [0.0, 0.1, 0.2, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
 
 
 def test_leave_one_out_never_uses_the_games_own_result():

@@ -15,17 +15,7 @@ from click.testing import CliRunner
 from solver.cli import main
 from solver.io.catalog import DEFAULT_CATALOG, load_catalog
 from solver.io.paths import mission_path
-
-RED_5 = '5 = "###/#.."       # L tetromino'
-
-
-def folder_with_catalog(tmp_path):
-    d = tmp_path / "copy"
-    d.mkdir()
-    for mid in ("b01", "b05"):
-        shutil.copy(mission_path(mid), d / f"{mid}.toml")
-    (d / "mine.toml").write_text(DEFAULT_CATALOG.read_text().replace(RED_5, '5 = "####"'))
-    return d
+from tests.helpers.catalogs import RED_5, folder_with_catalog
 
 
 def run(*args):

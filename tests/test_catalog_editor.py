@@ -20,9 +20,9 @@ pytest.importorskip("fastapi")
 from starlette.testclient import TestClient
 
 from solver.studio.app import create_app
+from tests.helpers.catalogs import RED_5
 
 BUNDLED = DEFAULT_CATALOG.read_text(encoding="utf-8")
-RED_5 = '5 = "###/#.."       # L tetromino'
 RED_5_LINE = BUNDLED.splitlines().index(RED_5) + 1
 TWO_PARTS = BUNDLED.replace(RED_5, '5 = "#.#/#.."')
 

@@ -16,16 +16,9 @@ from solver.io.missionfile import load_mission, mission_fit
 from solver.io.missionfile import made_with as declared_digest
 from solver.io.missionwrite import mission_toml
 from solver.io.paths import MISSIONS
-from tests.test_your_copy import other_catalog
+from tests.helpers.catalogs import made_with, other_catalog
 
 B01 = MISSIONS / "buddy" / "b01.toml"
-
-
-def made_with(folder, digest, name="made.toml"):
-    """b01 as a mission made with the catalog of ``digest``."""
-    path = folder / name
-    path.write_text(B01.read_text().replace("board =", f'pieces_digest = "{digest}"\nboard =', 1))
-    return path
 
 
 def run(*args):
@@ -77,7 +70,7 @@ def test_a_list_says_a_mission_made_with_another_catalog_does_not_fit(tmp_path):
 
 def test_the_studio_says_what_a_text_was_made_with_and_what_is_in_use(tmp_path):
     pytest.importorskip("fastapi")
-    from tests.test_studio_games import client_for
+    from tests.helpers.client import client_for
 
     mine = load_catalog(other_catalog(tmp_path))
     client = client_for(tmp_path)

@@ -12,18 +12,11 @@ import pytest
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
-from tests.studio_helpers import open_page, wait_text
-from tests.test_catalog_travels import made_with
-from tests.test_studio_page_browser import serious_violations, wait_until
-from tests.test_your_copy import other_catalog
+from tests.helpers.catalogs import made_with, other_catalog
+from tests.helpers.studio import open_page, serious_violations, wait_text, wait_until
+from tests.helpers.tabs import use_catalog
 
 pytestmark = pytest.mark.slow
-
-
-def use_catalog(page, file: str) -> None:
-    """Choose it in the header's Catalog menu, and wait until the page has read it back."""
-    with page.expect_response(lambda r: r.url.endswith("/api/pieces")):
-        page.select_option("#catalog", file)
 
 
 def test_a_shared_mission_brings_its_catalog_and_the_page_offers_it(browser, served):

@@ -54,7 +54,7 @@ def test_a_hand_that_cannot_be_held_is_refused(hand, said):
 
 def test_the_chance_job_takes_my_hand(tmp_path):
     pytest.importorskip("fastapi")
-    from tests.test_studio_games import client_for
+    from tests.helpers.client import client_for
 
     client = client_for(tmp_path)
     text = (MISSIONS / "buddy" / "b05.toml").read_text()

@@ -5,7 +5,7 @@ import pytest
 
 from solver.analysis.report import Progress, compute_rows, plan_report
 from solver.io.catalog import load_catalog
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 pytestmark = pytest.mark.slow  # the full suite only (CI runs it)
 
@@ -120,7 +120,7 @@ def test_a_campaign_on_the_cluster_gives_the_local_numbers(tmp_path, scheduler):
     from click.testing import CliRunner
 
     from solver.cli import main
-    from tests.test_campaign import folder_with_catalog
+    from tests.helpers.catalogs import folder_with_catalog
 
     d = folder_with_catalog(tmp_path)
     other = tmp_path / "other"

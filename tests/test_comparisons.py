@@ -28,8 +28,7 @@ from solver.io.difficulty import (
 )
 from solver.io.missionfile import load_mission
 from solver.io.paths import mission_path
-from tests.test_catalog_travels import made_with
-from tests.test_your_copy import other_catalog
+from tests.helpers.catalogs import made_with, other_catalog
 
 
 def run(*args):

@@ -99,7 +99,7 @@ def test_kakapo_list_shows_every_bundled_mission_with_its_fewest_pieces_and_diff
     from click.testing import CliRunner
 
     from solver.cli import main
-    from tests.conftest import ROOT
+    from tests.helpers.paths import ROOT
 
     monkeypatch.chdir(tmp_path)  # from any directory
     res = CliRunner().invoke(main, ["list", "--json"])

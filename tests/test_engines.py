@@ -22,10 +22,10 @@ from solver.game.roster import make_policy
 from solver.game.seeds import game_seeds
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.missionfile import load_mission
-from tests.conftest import ROOT
-from tests.doors import doors
-from tests.referee import referee
-from tests.twins import arrays_for, assert_same_state, fast_legal, fresh_memory, moments, reference_policy
+from tests.helpers.doors import doors
+from tests.helpers.paths import ROOT
+from tests.helpers.referee import referee
+from tests.helpers.twins import arrays_for, assert_same_state, fast_legal, fresh_memory, moments, reference_policy
 
 fs = doors("solver.game.fast.state")
 fast_play_out = doors("solver.game.fast.play").play_out
@@ -191,7 +191,7 @@ def test_simulate_engines_agree_on_the_cli():
 
 
 def test_simulate_unclearable_mission_clears_nothing(write):
-    from tests.conftest import board_text, mission_text
+    from tests.helpers.missiontext import board_text, mission_text
 
     path = write("decoy.toml", mission_text(board_text({1: "AA.........."}), mode="party"))
     for players in (3, 4):

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from solver.core.errors import InputError
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
-from tests.conftest import ROOT
-from tests.fuzzfiles import fuzz
+from tests.helpers.fuzzfiles import fuzz
+from tests.helpers.paths import ROOT
 
 MISSION = (ROOT / "tests/missions/buddy/b04.toml").read_text()
 CATALOG = (ROOT / "missions/pieces.toml").read_text()

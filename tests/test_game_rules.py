@@ -13,7 +13,8 @@ from solver.game.policies import HeuristicPolicy, RandomPolicy
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState, Option, deal, decision_card, legal_cards, selection_options
 from solver.io.missionfile import load_mission
-from tests.conftest import ROOT, board_text, mission_text
+from tests.helpers.missiontext import board_text, mission_text
+from tests.helpers.paths import ROOT
 
 C = Card.parse
 
@@ -356,7 +357,7 @@ def test_rule_game_ends_when_cleared(catalog):
 
 def test_rule_skill_counters_by_mode(write, catalog):
     """RULES.md §4: 5 counters in Buddy, 3 in Party, unless the mission says otherwise."""
-    from tests.conftest import board_text as bt
+    from tests.helpers.missiontext import board_text as bt
 
     board = bt({5: ".....A......"})
     assert load_mission(write("a.toml", mission_text(board)), catalog).skills == 5

@@ -13,7 +13,7 @@ from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import mission_toml
 from solver.puzzle.cpsat import solve
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 pytestmark = pytest.mark.slow  # the full suite only (CI runs it)
 

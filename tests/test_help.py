@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.cli.group import COMMANDS
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 B01 = str(ROOT / "tests/missions/buddy/b01.toml")
 

@@ -29,9 +29,9 @@ from solver.game.search import SearchPolicy
 from solver.game.seeds import game_seeds, seat_seeds
 from solver.game.state import Observation, deal
 from solver.io.missionfile import load_mission
-from tests.conftest import ROOT
-from tests.doors import doors
-from tests.twins import arrays_for, fresh_memory, reference_policy, small_library
+from tests.helpers.doors import doors
+from tests.helpers.paths import ROOT
+from tests.helpers.twins import arrays_for, fresh_memory, reference_policy, small_library
 
 fplay = doors("solver.game.fast.play")
 fsearch = doors("solver.game.fast.search")

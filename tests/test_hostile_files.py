@@ -8,7 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from tests.conftest import ROOT, board_text, mission_text
+from tests.helpers.missiontext import board_text, mission_text
+from tests.helpers.paths import ROOT
 
 GOOD = (ROOT / "tests/missions/buddy/b04.toml").read_text()
 CATALOG = (ROOT / "missions/pieces.toml").read_text()

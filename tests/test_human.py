@@ -23,9 +23,9 @@ from solver.game.roster import make_policy
 from solver.game.seeds import game_seeds
 from solver.io.gamelog import read_log
 from solver.play import terminal as human
-from tests.conftest import ROOT
-from tests.referee import referee
-from tests.test_resume import lines, mission_of
+from tests.helpers.games import lines, mission_of
+from tests.helpers.paths import ROOT
+from tests.helpers.referee import referee
 
 QUESTION = re.compile(r"^\? (.*) \[1-(\d+)\]$")
 CHOICE = re.compile(r"^(\d+)\) (.*)$")

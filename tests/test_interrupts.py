@@ -16,7 +16,8 @@ from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
 from solver.puzzle import cpsat
 from solver.view.report_files import write_outputs
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
+from tests.helpers.processes import children_of
 
 
 @contextlib.contextmanager
@@ -94,19 +95,6 @@ def test_report_interrupted_mid_solve_then_rerun_equals_a_straight_run(tmp_path,
     write_outputs(straight, tmp_path / "straight")
     write_outputs(resumed, tmp_path / "cut")
     assert (tmp_path / "straight/report.csv").read_text() == (tmp_path / "cut/report.csv").read_text()
-
-
-def children_of(pid: int) -> list[int]:
-    out = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(d.name))
-    return out
 
 
 def alive(pid: int) -> bool:

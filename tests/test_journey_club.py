@@ -16,10 +16,9 @@ import pytest
 from solver.app.sheets import sheet_of
 from solver.io.catalog import load_catalog
 from solver.io.gamelog import parse_log
-from tests.journeys import BUDDY, campaign_for, cleared_game, kakapo, learn, window
-from tests.studio_helpers import open_page, start_studio, stop, wait_text
-from tests.test_studio_page_browser import no_sideways_scroll, serious_violations
-from tests.test_your_copy import other_catalog
+from tests.helpers.catalogs import other_catalog
+from tests.helpers.journeys import BUDDY, campaign_for, cleared_game, kakapo, learn, window
+from tests.helpers.studio import no_sideways_scroll, open_page, serious_violations, start_studio, stop, wait_text
 
 pytestmark = pytest.mark.slow
 

@@ -14,10 +14,9 @@ import urllib.request
 import pytest
 
 from solver.io.catalog import load_catalog
-from tests.journeys import BUDDY, campaign_for, cleared_game, kakapo, learn, record_in_the_tab, window
-from tests.studio_helpers import open_page, start_studio, stop, wait_text
-from tests.test_studio_page_browser import no_sideways_scroll, serious_violations
-from tests.test_your_copy import other_catalog
+from tests.helpers.catalogs import other_catalog
+from tests.helpers.journeys import BUDDY, campaign_for, cleared_game, kakapo, learn, record_in_the_tab, window
+from tests.helpers.studio import no_sideways_scroll, open_page, serious_violations, start_studio, stop, wait_text
 
 pytestmark = pytest.mark.slow
 

@@ -26,11 +26,9 @@ from click.testing import CliRunner
 from solver.cli import main
 from solver.io.catalog import load_catalog
 from solver.io.paths import mission_path
-from tests.studio_helpers import open_page, start_studio, stop, wait_text
-from tests.test_catalog_travels_browser import use_catalog
-from tests.test_pieces_browser import RED_5, open_pieces, pressed
-from tests.test_studio_page_browser import wait_until
-from tests.test_your_copy import other_catalog
+from tests.helpers.catalogs import other_catalog
+from tests.helpers.studio import open_page, start_studio, stop, wait_text, wait_until
+from tests.helpers.tabs import RED_5_PIECE, open_pieces, pressed, use_catalog
 
 pytestmark = pytest.mark.slow  # a campaign, ladders and two studios each
 
@@ -63,7 +61,7 @@ def test_the_owner_measures_the_campaign_of_their_copy_and_every_comparison_uses
         # 1. the pieces drawn as the printed copy has them: red-5 is a straight ####
         page = open_page(browser, url)
         open_pieces(page)
-        page.click(RED_5)
+        page.click(RED_5_PIECE)
         page.click("[data-shape-toggle='1,0']")
         page.click("[data-shape-toggle='0,3']")
         assert pressed(page) == ["0,0", "0,1", "0,2", "0,3"]

@@ -10,8 +10,8 @@ from solver.analysis.ladder import RUNGS, shortfall
 from solver.analysis.simulate import play_games
 from solver.cli import main
 from solver.io.missionfile import load_mission
-from tests.conftest import ROOT
-from tests.referee import referee
+from tests.helpers.paths import ROOT
+from tests.helpers.referee import referee
 
 
 def run(*args):

@@ -10,7 +10,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 # lower numbers are lower layers; a package imports only from its own layer's package or lower layers
 LAYERS = {"runtime": 0, "core": 1, "io": 2, "puzzle": 3, "game": 4, "openhand": 5, "analysis": 6, "view": 7,

@@ -11,7 +11,7 @@ from solver.game import planner
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_missions
 from solver.puzzle import librarystore
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 SHIPPED = librarystore.shipped_path
 

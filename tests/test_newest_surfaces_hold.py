@@ -33,9 +33,8 @@ from solver.io.gamelog import write_log
 from solver.io.safefiles import NotRegular, TooLarge, UnsafeTarget, read_regular, write_output
 from solver.io.tomlfile import TomlSource
 from solver.studio import server as server_module
-from tests.test_record import sheet_lines, simulated
-from tests.test_recordings_api import entries_of
-from tests.test_studio_games import client_for
+from tests.helpers.client import client_for
+from tests.helpers.games import entries_of, sheet_lines, simulated
 
 
 def within(seconds: float, fn, *args):

@@ -15,9 +15,10 @@ from solver.game.seeds import game_seeds
 from solver.game.state import deal
 from solver.io.missionfile import load_mission
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver, replay
-from tests.conftest import ROOT, board_text, mission_text
-from tests.openhand_brute import clearable as brute_clearable
-from tests.referee import referee
+from tests.helpers.missiontext import board_text, mission_text
+from tests.helpers.openhand_brute import clearable as brute_clearable
+from tests.helpers.paths import ROOT
+from tests.helpers.referee import referee
 
 # A one-cell bird at f6 whose sides are covered before play except the marked ones.
 ONE_OPEN = board_text({5: ".....r......", 6: ".....A......"})

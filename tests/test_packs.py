@@ -6,7 +6,6 @@ member, before anything is written."""
 
 from __future__ import annotations
 
-import io
 import json
 import stat
 import struct
@@ -17,36 +16,15 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from solver.io.catalog import DEFAULT_CATALOG, load_catalog
+from solver.io.catalog import load_catalog
 from solver.io.difficulty import data_digest
 from solver.io.packs import MAX_MEMBERS, read_pack_bytes
 from solver.io.paths import mission_path
-
-RED_5 = '5 = "###/#.."       # L tetromino'
-FAN = {"fan-b01": ("b01", "buddy", (2,)), "fan-b05": ("b05", "buddy", (2,)), "fan-p03": ("p03", "party", (3, 4))}
+from tests.helpers.packs import FAN, fan_folder, zip_of
 
 
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def fan_folder(tmp_path: Path) -> Path:
-    """A copy of the game with a red-5 of its own: three missions made with it, and the campaign
-    measured for it as `kakapo campaign` writes it (the figures are the test's own; the rows name
-    the files' digests, so that they count)."""
-    d = tmp_path / "box"
-    d.mkdir()
-    (d / "mine.toml").write_text(DEFAULT_CATALOG.read_text().replace(RED_5, '5 = "####"'))
-    digest = load_catalog(d / "mine.toml").digest
-    rows = []
-    for k, (name, (mid, mode, counts)) in enumerate(FAN.items()):
-        (d / f"{name}.toml").write_text(f'pieces_digest = "{digest}"\n' + mission_path(mid).read_text())
-        for p in counts:
-            rows.append({"mission": name, "mode": mode, "players": p, "games": 4, "seed": 1,
-                         "digest": data_digest((d / f"{name}.toml").read_bytes()), "rates": {"greedy": 0.5},
-                         "ceiling_rate": 1.0, "undecided": 0, "shortfall": 0.1 * (k + 1), "min_pieces": 2})
-    (d / "difficulty.json").write_text(json.dumps({"pieces_digest": digest, "rows": rows, "order": list(FAN)}))
-    return d
 
 
 def listing(folder: Path) -> dict[str, bytes]:
@@ -174,15 +152,6 @@ def test_validate_the_ladder_and_the_campaign_take_a_pack(tmp_path):
                                                      for n in ("fan-b01", "fan-b05")}
 
 
-# ---------------------------------------------------------------- hostile packs
-def zip_of(members: list[tuple[zipfile.ZipInfo | str, bytes]]) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
-        for info, data in members:
-            zf.writestr(info, data)
-    return out.getvalue()
-
-
 def link(name: str, target: str) -> tuple[zipfile.ZipInfo, bytes]:
     info = zipfile.ZipInfo(name)
     info.create_system = 3
@@ -201,6 +170,7 @@ def lying_size(data: bytes, name: str, size: int) -> bytes:
     return bytes(raw)
 
 
+# ---------------------------------------------------------------- hostile packs
 GOOD = ("m.toml", mission_path("b01").read_bytes())
 BOMB = b"#" * 3_000_000  # a comment line three megabytes long, squeezed into a few kilobytes
 HOSTILE = {

@@ -13,24 +13,10 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.io.catalog import load_catalog
-from tests.studio_helpers import open_page, wait_text
-from tests.test_studio_page_browser import no_sideways_scroll, serious_violations, wait_until
+from tests.helpers.studio import no_sideways_scroll, open_page, serious_violations, wait_text, wait_until
+from tests.helpers.tabs import RED_5_PIECE, open_pieces, pressed
 
 pytestmark = pytest.mark.slow
-
-RED_5 = "[data-edit-piece='red-5']"
-
-
-def pressed(page) -> list[str]:
-    return sorted(page.eval_on_selector_all("#pc-grid [data-shape-toggle][aria-pressed=true]",
-                                            "cs => cs.map(c => c.dataset.shapeToggle)"))
-
-
-def open_pieces(page) -> None:
-    page.click("[data-tab=pieces]")
-    page.wait_for_selector(f"{RED_5} [data-shape-cell]")
-    wait_until(page, "document.querySelector('#pc-problems li.ok') !== null")
-
 
 def test_a_piece_is_redrawn_checked_undone_and_the_catalog_saved(browser, served):
     url, folder = served
@@ -48,14 +34,14 @@ def test_a_piece_is_redrawn_checked_undone_and_the_catalog_saved(browser, served
     assert dict(drawn) == cli and len(drawn) == 40
     assert page.locator("[data-piece-error]").count() == 0
 
-    page.click(RED_5)
-    assert page.get_attribute(RED_5, "aria-pressed") == "true"
+    page.click(RED_5_PIECE)
+    assert page.get_attribute(RED_5_PIECE, "aria-pressed") == "true"
     assert pressed(page) == ["0,0", "0,1", "0,2", "1,0"]  # ###/#..
     page.click("[data-shape-toggle='0,1']")  # #.#/#..: two parts
     assert page.get_attribute("[data-shape-toggle='0,1']", "aria-pressed") == "false"
-    page.wait_for_selector(f"{RED_5}[data-piece-error]")
-    assert "not one edge-connected" in page.get_attribute(RED_5, "data-piece-error")
-    assert "error" in page.text_content(RED_5)
+    page.wait_for_selector(f"{RED_5_PIECE}[data-piece-error]")
+    assert "not one edge-connected" in page.get_attribute(RED_5_PIECE, "data-piece-error")
+    assert "error" in page.text_content(RED_5_PIECE)
     wait_text(page, "#pc-error", "red-5: .*not one edge-connected")
     assert page.locator("[data-piece-error]").count() == 1
 
@@ -68,7 +54,7 @@ def test_a_piece_is_redrawn_checked_undone_and_the_catalog_saved(browser, served
     assert pressed(page) == ["0,0", "0,1", "0,2", "1,0"]
     page.keyboard.press("Control+z")  # and Ctrl+Z the one before: two parts again
     assert pressed(page) == ["0,0", "0,2", "1,0"]
-    page.wait_for_selector(f"{RED_5}[data-piece-error]")
+    page.wait_for_selector(f"{RED_5_PIECE}[data-piece-error]")
     page.keyboard.press("Control+z")
     assert pressed(page) == ["0,0", "0,1", "0,2", "1,0"]
     wait_until(page, "document.querySelectorAll('[data-piece-error]').length === 0")
@@ -112,8 +98,8 @@ def test_a_broken_catalog_of_the_folder_opens_to_be_mended_at_phone_width(browse
     page.wait_for_selector("#pc-source option[value='broken.toml']", state="attached")
     page.select_option("#pc-source", "broken.toml")
     wait_text(page, "#pc-state", "from broken.toml .*does not load")
-    page.wait_for_selector(f"{RED_5}[data-piece-error]")
-    page.click(RED_5)
+    page.wait_for_selector(f"{RED_5_PIECE}[data-piece-error]")
+    page.click(RED_5_PIECE)
     assert pressed(page) == ["0,0", "0,2", "1,0"]
     page.click("[data-shape-toggle='0,1']")
     wait_until(page, "document.querySelectorAll('[data-piece-error]').length === 0")

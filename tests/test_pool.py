@@ -10,8 +10,8 @@ import json
 import pytest
 
 pytest.importorskip("fastapi")
-from tests.test_record import sheet_lines, simulated
-from tests.test_studio_games import client_for
+from tests.helpers.client import client_for
+from tests.helpers.games import sheet_lines, simulated
 
 
 def test_export_then_import_gives_the_same_finished_games(catalog, tmp_path):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from solver.io.gamelog import parse_log
 from solver.io.missionfile import load_mission
 from solver.io.paths import MISSIONS, mission_path
 from solver.io.sheet import cells_text, parse_sheet
+from tests.helpers.printed import pdf_text, poppler
 
 IN_CI = os.environ.get("CI") == "true"
 PAGE_POINTS = {"a4": (595, 842), "letter": (612, 792)}
@@ -32,21 +32,6 @@ PAGE_POINTS = {"a4": (595, 842), "letter": (612, 792)}
 
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def poppler(tool: str) -> str:
-    """A poppler tool (poppler-utils); CI installs them, so there a missing one fails."""
-    found = shutil.which(tool)
-    if found is None:
-        if IN_CI:
-            pytest.fail(f"{tool} is missing: CI installs poppler-utils (.ci/run)")
-        pytest.skip(f"{tool} (poppler-utils) is not installed")
-    return found
-
-
-def pdf_text(pdf: Path, layout: bool = True) -> str:
-    args = [poppler("pdftotext"), *(["-layout"] if layout else []), str(pdf), "-"]
-    return subprocess.run(args, capture_output=True, text=True, check=True, timeout=60).stdout
 
 
 def pdf_info(pdf: Path) -> dict[str, str]:
@@ -208,7 +193,7 @@ def test_a_printed_sheet_filled_in_with_a_game_records_unchanged(name, players, 
 
 
 def test_a_fan_missions_sheet_names_its_file_and_catalog(tmp_path):
-    from tests.test_packs import fan_folder
+    from tests.helpers.packs import fan_folder
 
     d = fan_folder(tmp_path)
     pdf = tmp_path / "sheet.pdf"

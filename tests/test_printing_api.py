@@ -15,9 +15,9 @@ from starlette.testclient import TestClient
 
 from solver.io.packs import read_pack_bytes
 from solver.studio.app import create_app
-from tests.conftest import ROOT
-from tests.test_packs import FAN, fan_folder, zip_of
-from tests.test_printing import pdf_text
+from tests.helpers.packs import FAN, fan_folder, zip_of
+from tests.helpers.paths import ROOT
+from tests.helpers.printed import pdf_text
 
 B05 = (ROOT / "missions/buddy/b05.toml").read_text(encoding="utf-8")
 

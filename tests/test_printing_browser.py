@@ -10,10 +10,9 @@ import zipfile
 import pytest
 
 from solver.io.packs import read_pack_bytes
-from tests.studio_helpers import open_page, wait_text
-from tests.test_packs import FAN, fan_folder
-from tests.test_printing import pdf_text
-from tests.test_studio_page_browser import serious_violations, wait_until
+from tests.helpers.packs import FAN, fan_folder
+from tests.helpers.printed import pdf_text
+from tests.helpers.studio import open_page, serious_violations, wait_text, wait_until
 
 pytestmark = pytest.mark.slow
 

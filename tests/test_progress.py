@@ -7,7 +7,7 @@ from solver.analysis.simulate import play_games
 from solver.cli import main
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 
 def test_play_games_reports_progress_and_the_same_games():

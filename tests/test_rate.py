@@ -4,30 +4,13 @@ the seats it rates, broken inputs, and a table of known strength placed on the l
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from solver.analysis.ladder import RUNGS
-from solver.cli import main
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def bot_logs(folder: Path, mission: str, policy: str, games: int, seed: int = 9, players: int | None = None):
-    out = []
-    for i in range(games):
-        path = folder / f"{mission}-{policy}-{i}.jsonl"
-        extra = ["--players", players] if players else []
-        res = run("play", mission, "--policy", policy, "--seed", seed, "--game", i, "--log", path, *extra)
-        assert res.exit_code in (0, 1), res.output
-        out.append(path)
-    return out
+from tests.helpers.commands import bot_logs, run
 
 
 @pytest.mark.slow

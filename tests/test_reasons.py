@@ -6,7 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from tests.conftest import ROOT, board_text, mission_text
+from tests.helpers.missiontext import board_text, mission_text
+from tests.helpers.paths import ROOT
 
 
 def reasons_of(*args):

@@ -14,24 +14,15 @@ from click.testing import CliRunner
 from solver.app.sheets import beside, game_of_sheet_file, game_of_sheet_text, sheet_of
 from solver.cli import main
 from solver.core.spec import GameSpec
-from solver.game.engine import play_game
-from solver.game.roster import make_policy
 from solver.io.gamelog import parse_log
 from solver.io.missionfile import load_mission
 from solver.io.paths import MISSIONS
 from solver.io.sheet import is_sheet_text, parse_sheet
-
-ROWS = [("buddy/b05", 2), ("party/p02", 3), ("party/p03", 4)]
+from tests.helpers.games import ROWS, sheet_lines, simulated
 
 
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def simulated(catalog, name, players, seed, policy="heuristic"):
-    m = load_mission(MISSIONS / f"{name}.toml", catalog)
-    events = play_game(m, catalog, players, seed, make_policy(policy), log=True).events
-    return "".join(json.dumps(e) + "\n" for e in events), events
 
 
 @pytest.mark.parametrize("name,players", ROWS)
@@ -84,12 +75,6 @@ def test_commands_that_read_a_log_read_a_sheet(catalog, tmp_path):
             return re.sub(r'"seconds": [0-9.]+|game\.(txt|jsonl)', "", out)
 
         assert same(a.stdout) == same(b.stdout)
-
-
-def sheet_lines(catalog, name="buddy/b05", players=2, seed=3):
-    text, _ = simulated(catalog, name, players, seed)
-    return sheet_of(parse_log(text, "g")).replace("player 1", "Ann").replace("player 2", "Ben") \
-        .replace("player 3", "Cleo").splitlines()
 
 
 def refused(lines, tmp_path) -> str:

@@ -7,44 +7,14 @@ the table was."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
-from tests.studio_helpers import open_page
-from tests.test_record import simulated
-from tests.test_recordings_api import entries_of
-from tests.test_studio_page_browser import no_sideways_scroll, serious_violations
+from tests.helpers.games import entries_of, simulated
+from tests.helpers.studio import no_sideways_scroll, open_page, serious_violations
+from tests.helpers.tabs import tap_placement, wait_entries
 
 pytestmark = pytest.mark.slow
-
-
-def wait_entries(page, n, timeout=20):
-    t0 = time.time()
-    while time.time() - t0 < timeout:
-        if page.get_attribute("#rc-game", "data-entries") == str(n):
-            return
-        page.wait_for_timeout(20)
-    raise AssertionError(f"the page did not reach entry {n}: {page.text_content('#rc-error')!r}")
-
-
-def tap_placement(page, cells):
-    """Tap the cells of the placement that the preview misses, as a person would, until the
-    preview is that placement (each tap narrows the placements to those covering every cell
-    tapped), then confirm; the taps it took: never more than the piece's cells."""
-    want = sorted(cells)
-    shown: list[str] = []
-    taps = 0
-    while sorted(shown) != want:
-        cell = next(c for c in want if c not in shown)
-        page.click(f"#rc-board [data-cell={cell}]")
-        taps += 1
-        shown = page.eval_on_selector_all("#rc-board [data-preview]", "cs => cs.map(c => c.dataset.cell)")
-        tapped = page.eval_on_selector_all("#rc-board [data-tapped]", "cs => cs.map(c => c.dataset.cell)")
-        assert set(tapped) <= set(shown) and cell in tapped, (tapped, shown)
-        assert taps <= len(want), (want, shown)
-    page.click("#rc-confirm")
-    return taps
 
 
 def test_a_whole_buddy_game_recorded_by_taps_at_phone_width(browser, served, catalog):

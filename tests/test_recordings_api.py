@@ -12,29 +12,10 @@ import json
 import pytest
 
 pytest.importorskip("fastapi")
-from tests.test_record import ROWS, simulated
-from tests.test_studio_games import client_for
+from tests.helpers.client import client_for
+from tests.helpers.games import ROWS, entries_of, simulated
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
-
-
-def entries_of(events):
-    """A log's game as the Record tab's entries, and the cards each seat still holds at the end."""
-    setup = events[0]
-    out = []
-    played = {k: [] for k in range(setup["players"])}
-    for e in events[1:]:
-        if e["event"] != "round":
-            continue
-        for p in e["plays"]:
-            out.append({"card": p["card"]})
-            played[p["player"]].append(p["card"])
-        out.append({"pieces": list(e["pieces"])})
-        for pl in e["placements"]:
-            out.append({"place": pl["piece"], "cells": pl["cells"]})
-    left = {k: [c for c in setup["hands"][str(k)] if c not in played[k]] if isinstance(setup["hands"], dict)
-            else [c for c in setup["hands"][k] if c not in played[k]] for k in played}
-    return out, left
 
 
 def start(client, mission, players, leader):

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from solver.cli import main
 from solver.io.gamelog import read_log
 from solver.io.paths import MISSIONS
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 
 def run(*args):

@@ -9,8 +9,8 @@ import json
 import pytest
 
 pytest.importorskip("fastapi")
-from tests.test_record import sheet_lines, simulated
-from tests.test_studio_games import client_for
+from tests.helpers.client import client_for
+from tests.helpers.games import sheet_lines, simulated
 
 
 def test_a_recorded_sheet_is_one_of_the_folders_games(catalog, tmp_path):
@@ -50,8 +50,7 @@ def test_a_sheet_that_breaks_a_rule_is_refused_naming_the_line(catalog, tmp_path
 
 
 def test_a_sheet_names_a_mission_and_catalog_of_the_folder(catalog, tmp_path):
-    from tests.test_catalog_travels import made_with
-    from tests.test_your_copy import other_catalog
+    from tests.helpers.catalogs import made_with, other_catalog
 
     client = client_for(tmp_path)
     mine = other_catalog(tmp_path)
@@ -72,7 +71,7 @@ def test_a_sheet_names_a_mission_and_catalog_of_the_folder(catalog, tmp_path):
 
 
 def test_a_tables_names_are_used_in_the_moves_and_the_prompts(tmp_path):
-    from tests.test_studio_games import game_of, start
+    from tests.helpers.client import game_of, start
 
     client = client_for(tmp_path)
     gid, tokens, _ = start(client, mission="p03", players=3, human=[0, 2], policy="heuristic", seed=5, game=2,
@@ -118,7 +117,7 @@ def test_logs_and_sheets_dropped_into_the_games_folder_join_the_folders_games(ca
 
 
 def test_a_seat_sees_the_last_trick_until_the_next_card(tmp_path):
-    from tests.test_studio_games import game_of, start
+    from tests.helpers.client import game_of, start
 
     client = client_for(tmp_path)
     gid, tokens, _ = start(client, mission="b05", human=[0], policy="planner", seed=3, game=1)

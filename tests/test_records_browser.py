@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from tests.studio_helpers import open_page
-from tests.test_record import sheet_lines, simulated
+from tests.helpers.games import sheet_lines, simulated
+from tests.helpers.studio import open_page
 
 pytestmark = pytest.mark.slow
 

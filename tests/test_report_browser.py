@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from tests.conftest import ROOT, board_text, mission_text
+from tests.helpers.missiontext import board_text, mission_text
+from tests.helpers.paths import ROOT
 
 pytestmark = pytest.mark.slow  # the full suite only (CI runs it)
 

@@ -12,25 +12,12 @@ from solver.io.gamelog import read_log
 from solver.io.missionfile import load_mission
 from solver.io.missionwrite import mission_toml
 from solver.openhand.deal import CLEARABLE, DealSolver, from_moment
-from tests.conftest import ROOT
-from tests.referee import referee
+from tests.helpers.games import lines, mission_of, write_lines
+from tests.helpers.referee import referee
 
 
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def lines(path):
-    return [json.loads(x) for x in open(path, encoding="utf-8").read().splitlines()]
-
-
-def write_lines(path, events):
-    path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
-    return path
-
-
-def mission_of(name, catalog):
-    return load_mission(ROOT / "missions" / ("buddy" if name[0] == "b" else "party") / f"{name}.toml", catalog)
 
 
 GAMES = [("b05", 2, "random", 3), ("b11", 2, "greedy", 1), ("p11", 3, "heuristic", 2),

@@ -15,7 +15,7 @@ from solver.cli import main
 from solver.game.resume import replay
 from solver.io.gamelog import read_log
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver, from_moment
-from tests.test_resume import lines, mission_of, write_lines
+from tests.helpers.games import lines, mission_of, write_lines
 
 QUICK = ["--samples", "1", "--playouts", "4"]
 

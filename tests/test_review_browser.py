@@ -8,8 +8,8 @@ import pytest
 
 from solver.analysis.review import _round_moves, describe
 from solver.analysis.review_deal import deal_reason, find_turn
-from tests.studio_helpers import open_page
-from tests.test_review_deal import CARDS, game, moments, words
+from tests.helpers.golden import CARDS, game, moments, words
+from tests.helpers.studio import open_page
 
 pytestmark = pytest.mark.slow
 

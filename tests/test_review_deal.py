@@ -8,7 +8,6 @@ across the round in which its deal was lost; the continuations' reason counts wh
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -22,33 +21,10 @@ from solver.game.state import decision_card, legal_cards
 from solver.io.gamelog import read_log
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver, Work, from_moment
 from solver.openhand.moment import MomentDeal
-from tests.test_resume import mission_of
+from tests.helpers.games import mission_of
+from tests.helpers.golden import CARDS, game, moments, words
 
-CARDS = Path(__file__).parent / "golden" / "review" / "cards"
 C = Card.parse
-
-
-def game(name: str, catalog):
-    log = read_log(CARDS / f"{name}.jsonl")
-    m = mission_of(log.mission, catalog)
-    return log, m, replay(log, m, catalog), start_of_log(log, m, catalog)
-
-
-def moments(name: str, catalog, rnd: int):
-    """Every moment of round ``rnd`` of a golden game, and the one after its last move."""
-    _, _, final, s = game(name, catalog)
-    out = []
-    for a in final.moves:
-        if s.round == rnd and not s.is_over():
-            out.append(s.clone())
-        s.apply(a)
-        if out and (s.round > rnd or s.is_over()):
-            return [*out, s]
-    return out
-
-
-def words(seat: int, possessive: bool = False) -> str:
-    return f"player {seat}" + ("'s" if possessive else "")
 
 
 # ---------------------------------------------------------------- the exact model from any moment

@@ -20,7 +20,7 @@ from solver.core.spec import GameSpec
 from solver.game.actions import Action
 from solver.game.rng import SplitMix64
 from solver.game.state import GameState, Option, Phase, position_of
-from tests.conftest import board_text, mission_text
+from tests.helpers.missiontext import board_text, mission_text
 
 C = Card.parse
 

@@ -6,7 +6,7 @@ from solver.core.board import parse_cell
 from solver.core.cards import Card
 from solver.core.errors import IllegalPlacement
 from solver.core.rules import Board, Placement, blocked_reason, grow, halo, mask_of
-from tests.conftest import board_text, mission_text
+from tests.helpers.missiontext import board_text, mission_text
 
 ONE_BIRD = board_text({5: ".....r......", 6: "....bAy.....", 7: ".....g......"})  # A at f6
 

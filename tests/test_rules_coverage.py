@@ -2,7 +2,7 @@
 
 import re
 
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 
 def test_every_rule_has_a_test():

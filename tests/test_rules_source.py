@@ -36,7 +36,7 @@ def test_the_rules_document_says_every_mode_policy_and_job_once():
 
 def test_the_studio_serves_the_rules(tmp_path):
     pytest.importorskip("fastapi")
-    from tests.test_studio_games import client_for
+    from tests.helpers.client import client_for
 
     res = client_for(tmp_path).get("/api/rules")
     assert res.status_code == 200 and res.json() == rules_doc()

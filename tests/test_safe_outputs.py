@@ -9,7 +9,7 @@ import sys
 from click.testing import CliRunner
 
 from solver.cli import main
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 MISSION = str(ROOT / "tests/missions/buddy/b01.toml")
 

@@ -20,9 +20,9 @@ from solver.game.search import SearchPolicy
 from solver.game.seeds import game_seeds, seat_seeds
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
-from tests.conftest import ROOT
-from tests.doors import doors
-from tests.twins import arrays_for, assert_same_state, moments, small_library, twin
+from tests.helpers.doors import doors
+from tests.helpers.paths import ROOT
+from tests.helpers.twins import arrays_for, assert_same_state, moments, small_library, twin
 
 fsearch = doors("solver.game.fast.search")
 fs = doors("solver.game.fast.state")

@@ -12,8 +12,8 @@ from solver.core.cards import Card
 from solver.core.rules import check_placements
 from solver.io.missionfile import load_mission
 from solver.puzzle import cpsat, exhaustive
-from tests.conftest import board_text, mission_text
-from tests.generate import small_mission
+from tests.helpers.generate import small_mission
+from tests.helpers.missiontext import board_text, mission_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = json.loads((ROOT / "tests/golden/min_pieces.json").read_text())

@@ -14,7 +14,8 @@ from starlette.testclient import TestClient
 
 from solver.cli import main
 from solver.studio.app import create_app
-from tests.conftest import ROOT, board_text
+from tests.helpers.missiontext import board_text
+from tests.helpers.paths import ROOT
 
 B05 = (ROOT / "missions/buddy/b05.toml").read_text(encoding="utf-8")
 ONE_BIRD = f'''name = "One bird"

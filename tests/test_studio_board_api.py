@@ -17,8 +17,8 @@ from starlette.testclient import TestClient
 from solver.cli import main
 from solver.io.paths import bundled_mission
 from solver.studio.app import create_app
-from tests.conftest import ROOT
-from tests.test_studio_games import client_for, game_of, start
+from tests.helpers.client import client_for, game_of, start
+from tests.helpers.paths import ROOT
 
 CATALOG = (ROOT / "missions/pieces.toml").read_text(encoding="utf-8")
 

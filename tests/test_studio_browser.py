@@ -19,8 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from tests.conftest import ROOT
-from tests.studio_helpers import descendants, open_page, start_studio, wait_text
+from tests.helpers.paths import ROOT
+from tests.helpers.processes import descendants
+from tests.helpers.studio import open_page, start_studio, wait_text
 
 pytestmark = pytest.mark.slow  # the full suite (CI runs it); a few seconds a page
 

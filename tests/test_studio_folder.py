@@ -23,7 +23,7 @@ from solver.io.packs import scan_folder
 from solver.io.paths import MISSIONS
 from solver.io.safefiles import MAX_FILE_BYTES
 from solver.studio.app import create_app
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 B05 = (MISSIONS / "buddy/b05.toml").read_text(encoding="utf-8")
 

@@ -8,13 +8,11 @@ import json
 import random
 import re
 import sqlite3
-import time
 
 import pytest
 from click.testing import CliRunner
 
 pytest.importorskip("fastapi")
-from starlette.testclient import TestClient
 
 from solver.cli import main
 from solver.game.advice import ranked_actions
@@ -22,8 +20,8 @@ from solver.game.rng import SplitMix64
 from solver.game.roster import make_policy
 from solver.play.question import question
 from solver.play.table import seat_view
-from solver.studio.app import create_app
-from tests.referee import referee
+from tests.helpers.client import client_for, game_of, job_ended, start
+from tests.helpers.referee import referee
 
 CARD = re.compile(r"\b(red|yellow|green|blue|purple)-[1-8]\b")
 
@@ -31,31 +29,6 @@ CARD = re.compile(r"\b(red|yellow|green|blue|purple)-[1-8]\b")
 @pytest.fixture
 def folder(tmp_path):
     return tmp_path
-
-
-def client_for(folder):
-    """A studio on ``folder`` whose bots think in a thread of this process and move at once (the
-    quick studio; the pace of bots at a table of people has a test of its own)."""
-    app = create_app(folder, None, 1, warm=False, think_inline=True, bot_pace=0)
-    client = TestClient(app)
-    client.ctx = app.state.ctx
-    return client
-
-
-def job_ended(client, job_id, seconds=600):
-    """A job's state once it has ended (or after ``seconds``)."""
-    for _ in range(2 * seconds):
-        state = client.get(f"/api/jobs/{job_id}").json()
-        if state["state"] in ("done", "failed", "cancelled"):
-            break
-        time.sleep(0.5)
-    return state
-
-
-def game_of(client, gid):
-    """The game's true state, once its bots have stopped thinking."""
-    assert client.ctx.table.settle(gid, 120)
-    return client.ctx.table.live(gid).game
 
 
 def public_cards_named(doc) -> set[str]:
@@ -130,13 +103,6 @@ def play_through(client, game_id, seats, tokens, rng, by_cells_every=3):
             game = game_of(client, game_id)
             assert game.result() is not None or game.pending is not None
     raise AssertionError("the game did not end")
-
-
-def start(client, **body):
-    res = client.post("/api/games", json=body)
-    assert res.status_code == 200, res.text
-    doc = res.json()
-    return doc["id"], {s["seat"]: s["token"] for s in doc["seats"]}, doc
 
 
 def test_a_buddy_game_played_through_the_api_against_the_planner(folder, catalog):

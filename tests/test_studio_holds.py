@@ -33,34 +33,10 @@ from solver.studio.server import browser_file
 from solver.studio.store import Store
 from solver.studio.table import MAX_BOT_GAMES
 from solver.studio.thinking import TRIES, GaveUp, Thinkers
-from tests.referee import referee
-from tests.test_studio_games import client_for, game_of, start
+from tests.helpers.client import answer_first, client_for, game_of, play_to_end, seat_doc, start
+from tests.helpers.referee import referee
 
 LOG_SECRETS = ("hands", "set_aside")
-
-
-def seat_doc(client, gid, seat, token):
-    res = client.get(f"/api/games/{gid}/seats/{seat}?token={token}")
-    assert res.status_code == 200, res.text
-    return res.json()
-
-
-def answer_first(client, gid, seat, token):
-    q = seat_doc(client, gid, seat, token)["question"]
-    return client.post(f"/api/games/{gid}/seats/{seat}?token={token}", json={"choice": 1, "question": q["id"]})
-
-
-def play_to_end(client, gid, tokens):
-    table = client.ctx.table
-    for _ in range(400):
-        g = game_of(client, gid)
-        if g.result() is not None:
-            return g
-        seat = g.pending_seat
-        assert seat in tokens, (seat, tokens)
-        assert answer_first(client, gid, seat, tokens[seat]).status_code == 200
-        table.settle(gid)
-    raise AssertionError("the game did not end")
 
 
 # ---------------------------------------------------------------- 1. broken games stay secret
@@ -349,7 +325,7 @@ def test_a_fifo_named_like_a_catalog_or_mission_is_refused_at_once(tmp_path):
 
 @pytest.mark.slow  # a studio process and its workers
 def test_sigterm_stops_the_studio_within_5_seconds_while_bots_think(tmp_path):
-    from tests.studio_helpers import start_studio
+    from tests.helpers.studio import start_studio
 
     proc, url = start_studio(tmp_path)
     try:

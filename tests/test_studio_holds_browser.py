@@ -22,9 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.studio_helpers import stop, wait_text
-from tests.test_studio_page_browser import no_sideways_scroll, serious_violations, wait_until
+from tests.helpers.paths import ROOT
+from tests.helpers.studio import no_sideways_scroll, serious_violations, stop, wait_text, wait_until
 
 pytestmark = pytest.mark.slow  # the full suite (CI runs it): a studio and a browser
 

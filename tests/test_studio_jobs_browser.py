@@ -11,7 +11,7 @@ import time
 import pytest
 
 from solver.studio.jobs import result_words
-from tests.studio_helpers import open_page, wait_text
+from tests.helpers.studio import open_page, wait_text
 
 pytestmark = pytest.mark.slow  # a studio and a job in its worker: a few seconds
 

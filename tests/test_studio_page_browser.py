@@ -13,35 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from tests.conftest import ROOT
-from tests.studio_helpers import IN_CI, open_page, wait_text
-from tests.test_studio_table_browser import api, moves_at_once
+from tests.helpers.paths import ROOT
+from tests.helpers.studio import api, no_sideways_scroll, open_page, serious_violations, wait_text, wait_until
+from tests.helpers.tabs import moves_at_once
 
 pytestmark = pytest.mark.slow
-
-
-def no_sideways_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-
-
-def serious_violations(page) -> list[str]:
-    try:
-        from axe_playwright_python.sync_playwright import Axe
-    except ImportError:
-        if IN_CI:
-            pytest.fail("axe-playwright-python is not installed: CI must check the page's accessibility")
-        pytest.skip("axe-playwright-python is not installed")
-    results = Axe().run(page)
-    return [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in results.response["violations"]
-            if v["impact"] in ("critical", "serious")]
-
-
-def wait_until(page, js: str, timeout: float = 30) -> None:
-    """Until ``js`` (an expression) is true on the page (polled: the page's CSP forbids eval)."""
-    t0 = time.time()
-    while not page.evaluate(js):
-        assert time.time() - t0 < timeout, f"not seen: {js}"
-        page.wait_for_timeout(100)
 
 
 def seat_path(link: str) -> str:

@@ -7,27 +7,18 @@ from __future__ import annotations
 
 import json
 import signal
-import urllib.request
 
 import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from tests.referee import referee
-from tests.studio_helpers import open_page, start_studio, stop, wait_text
+from tests.helpers.referee import referee
+from tests.helpers.studio import api, open_page, start_studio, stop, wait_text
+from tests.helpers.tabs import moves_at_once
 
 pytestmark = pytest.mark.slow
 
 READY = "[data-choice]:not([disabled]), #s-log"
-
-
-def api(url: str, path: str, body: dict | None = None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url + path.lstrip("/"), data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as res:
-        text = res.read().decode()
-        kind = res.headers.get("content-type", "")
-    return json.loads(text) if kind.startswith("application/json") else text
 
 
 def settled(url: str, seat_path: str, timeout: float = 120) -> dict:
@@ -55,14 +46,6 @@ def seat_page(browser, link, width=1280, height=900):
     page.wait_for_selector("#s-head h2")
     moves_at_once(page)
     return page
-
-
-def moves_at_once(page):
-    """The seat's choice to see the others' moves at once (its default shows one every 0.45 s, so
-    that a person can follow them: minutes of waiting in a test), kept in the browser."""
-    assert not page.is_checked("#s-atonce")
-    page.check("#s-atonce")
-    assert page.evaluate("localStorage.getItem('kakapo-moves-at-once')") == "1"
 
 
 def answer_once(page, by_cells: bool = False) -> bool:

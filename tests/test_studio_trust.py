@@ -27,8 +27,8 @@ from solver.io.paths import bundled_mission
 from solver.play.table import TableGame, replay_record
 from solver.studio.app import create_app
 from solver.studio.security import local_addresses
-from tests.referee import referee
-from tests.test_studio_games import client_for, game_of, start
+from tests.helpers.client import client_for, game_of, start
+from tests.helpers.referee import referee
 
 SECRET_FREE = ("seed", "game_seed", "hands", "set_aside")
 
@@ -216,7 +216,7 @@ def test_the_state_is_private_and_tokens_are_stored_only_as_hashes(tmp_path):
 
 
 def test_a_second_studio_on_the_same_folder_is_refused_naming_the_first(tmp_path):
-    from tests.studio_helpers import start_studio, stop
+    from tests.helpers.studio import start_studio, stop
 
     proc, url = start_studio(tmp_path)
     try:

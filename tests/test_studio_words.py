@@ -20,7 +20,7 @@ from solver.app.jobwords import fixed, pct
 from solver.app.registry import JOBS
 from solver.studio.app import create_app
 from solver.studio.jobs import Job, result_words
-from tests.conftest import ROOT
+from tests.helpers.paths import ROOT
 
 B05 = (ROOT / "missions/buddy/b05.toml").read_text(encoding="utf-8")
 

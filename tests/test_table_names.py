@@ -12,8 +12,7 @@ import pytest
 pytest.importorskip("fastapi")
 from solver.app.calibrating import find_tables
 from solver.io.gamelog import parse_log, people_of
-from tests.test_studio_games import client_for, game_of, start
-from tests.test_studio_holds import answer_first, play_to_end
+from tests.helpers.client import answer_first, client_for, game_of, play_to_end, start
 
 
 def finished_game(client, names, human, policy="greedy", seed=3):

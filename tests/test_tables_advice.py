@@ -11,8 +11,8 @@ from solver.core.stats import TOO_WIDE, too_wide
 from solver.io.catalog import load_catalog
 from solver.io.difficulty import campaign_difficulty
 from solver.view.calibration import TOO_FEW, next_words, plain_words
-from tests.test_calibrate import SPREAD, FixedLadder, game, measured
-from tests.test_your_copy import other_catalog
+from tests.helpers.catalogs import other_catalog
+from tests.helpers.tables import SPREAD, FixedLadder, game, measured
 
 BUDDY = [f"b{k:02d}" for k in range(1, 21)]
 

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 pytest.importorskip("fastapi")
 from solver.cli import main
-from tests.test_record import sheet_lines, simulated
-from tests.test_studio_games import client_for, job_ended
+from tests.helpers.client import client_for, job_ended
+from tests.helpers.games import sheet_lines, simulated
 
 
 def folder_with_tables(client, catalog):

@@ -9,9 +9,8 @@ import urllib.request
 
 import pytest
 
-from tests.studio_helpers import open_page, wait_text
-from tests.test_record import sheet_lines, simulated
-from tests.test_studio_page_browser import no_sideways_scroll, serious_violations
+from tests.helpers.games import sheet_lines, simulated
+from tests.helpers.studio import no_sideways_scroll, open_page, serious_violations, wait_text
 
 pytestmark = pytest.mark.slow
 

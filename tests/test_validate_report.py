@@ -10,7 +10,8 @@ from solver.analysis.report import compute_rows
 from solver.cli import main
 from solver.io.catalog import load_catalog
 from solver.view.report_files import write_outputs
-from tests.conftest import ROOT, board_text, mission_text
+from tests.helpers.missiontext import board_text, mission_text
+from tests.helpers.paths import ROOT
 
 
 def invoke(*args):

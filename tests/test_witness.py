@@ -14,8 +14,8 @@ from solver.game.seeds import game_seeds
 from solver.game.state import deal
 from solver.io.missionfile import load_mission
 from solver.openhand.witness import replay_witness, search_witness, witness_moves
-from tests.conftest import ROOT
-from tests.doors import doors
+from tests.helpers.doors import doors
+from tests.helpers.paths import ROOT
 
 fastwitness = doors("solver.openhand.fastwitness")
 

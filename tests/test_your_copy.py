@@ -13,18 +13,8 @@ from solver.cli import main
 from solver.io.catalog import DEFAULT_CATALOG, is_catalog_text
 
 pytest.importorskip("fastapi")
-from tests.test_studio_games import client_for
-
-RED_5 = '5 = "###/#.."       # L tetromino'
-
-
-def other_catalog(folder, name="mine.toml"):
-    """The bundled catalog with red-5 drawn as an I tetromino: b09's pre-placed red-5 no longer fits."""
-    text = DEFAULT_CATALOG.read_text()
-    assert RED_5 in text
-    path = folder / name
-    path.write_text(text.replace(RED_5, '5 = "####"'))
-    return path
+from tests.helpers.catalogs import other_catalog
+from tests.helpers.client import client_for
 
 
 def test_list_with_another_catalog_lists_every_mission_and_says_which_do_not_fit(tmp_path):

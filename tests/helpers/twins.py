@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 
 from solver.game.arrays import build_arrays
@@ -19,7 +22,7 @@ from solver.game.planner import PlannerPolicy
 from solver.game.roster import make_policy
 from solver.game.state import deal
 from solver.puzzle.library import build_library
-from tests.doors import doors
+from tests.helpers.doors import doors
 
 legal_actions = doors("solver.game.fast.state").legal_actions
 new_memory = doors("solver.game.fast.policies").new_memory
@@ -29,13 +32,33 @@ LIBRARY_BUDGET = 20000  # search nodes: a small library, quick to build (parity 
 
 
 _CACHE: dict = {}
-COVERED: set[str] = set()  # kernels whose parity test has run its decorator (tests/test_kernels.py checks all are)
 
 
 def twin(*kernels):
-    """Marks a test as the parity test of these kernels (module.kernel, as in fast.TWINS)."""
-    COVERED.update(kernels)
+    """Marks a test as the parity test of these kernels (module.kernel, as in fast.TWINS); the
+    marks are read from the test files' text by ``named_twins`` (tests/game/test_kernels.py checks
+    that every kernel has one)."""
     return lambda f: f
+
+
+def named_twins(folder: Path) -> set[str]:
+    """The kernels named by a ``@twin(...)`` mark in the test files under ``folder``, read from
+    their text (a test file imports no other test file): each argument a string, or ``*NAME`` of
+    a tuple of strings assigned at the top of that file."""
+    out: set[str] = set()
+    for path in sorted(folder.rglob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = {t.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+                     for t in node.targets if isinstance(t, ast.Name)}
+        for node in ast.walk(tree):
+            for mark in getattr(node, "decorator_list", []):
+                if isinstance(mark, ast.Call) and isinstance(mark.func, ast.Name) and mark.func.id == "twin":
+                    for arg in mark.args:
+                        if isinstance(arg, ast.Starred):
+                            out.update(ast.literal_eval(constants[arg.value.id]))
+                        else:
+                            out.add(ast.literal_eval(arg))
+    return out
 
 
 def small_library(mission, catalog) -> tuple:
@@ -107,7 +130,6 @@ def fresh_memory(T):
 
 
 __all__ = [
-    "COVERED",
     "MAX_MOVES",
     "arrays_for",
     "assert_same_state",
@@ -115,6 +137,7 @@ __all__ = [
     "fast_legal",
     "fresh_memory",
     "moments",
+    "named_twins",
     "reference_policy",
     "small_library",
     "twin",

@@ -26,8 +26,7 @@ from solver.game.state import deal
 from solver.io.catalog import load_catalog
 from solver.io.gamelog import read_log
 from solver.io.missionfile import load_mission
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers.paths import ROOT
 
 TOKENS = ['"', "'", '"""', "[", "]", "{", "}", "=", "\n", "#", ",", ".", "A", "r", "p", "-", "0", "9" * 30,
           "[[placed]]", "cells", "piece", "clear", "all", "rounds", "skills", "mode", "inf", "nan", "1e999",

@@ -1,9 +1,11 @@
-"""What the studio's browser tests share: the studio started as a user starts it, headless
-Chromium (Debian's) through Playwright, and small waits. In CI (CI=true) a missing browser or
-Playwright is a failure, a skip only on a developer's machine."""
+"""What the studio's browser tests share: the studio started as a user starts it (and asked over
+HTTP), headless Chromium (Debian's) through Playwright, small waits, and what a page must hold at any
+width (no sideways scroll, no serious accessibility violation). In CI (CI=true) a missing browser,
+Playwright or axe is a failure, a skip only on a developer's machine."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -11,11 +13,10 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
-
-from tests.test_interrupts import children_of
 
 IN_CI = os.environ.get("CI") == "true"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -58,16 +59,6 @@ def stop(proc: subprocess.Popen) -> None:
             proc.kill()
 
 
-def descendants(pid: int) -> set[int]:
-    """Every living process below ``pid``."""
-    out, todo = set(), [pid]
-    while todo:
-        for c in children_of(todo.pop()):
-            out.add(c)
-            todo.append(c)
-    return out
-
-
 def open_page(browser, url, width=1280, height=900):
     page = browser.new_page(viewport={"width": width, "height": height})
     page.errors = []
@@ -89,3 +80,36 @@ def wait_text(page, selector, pattern, timeout=30):
             return text
         page.wait_for_timeout(100)
     raise AssertionError(f"{selector}: {pattern!r} not seen; it says {read()!r}")
+
+
+def api(url: str, path: str, body: dict | None = None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url + path.lstrip("/"), data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as res:
+        text = res.read().decode()
+        kind = res.headers.get("content-type", "")
+    return json.loads(text) if kind.startswith("application/json") else text
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def serious_violations(page) -> list[str]:
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        if IN_CI:
+            pytest.fail("axe-playwright-python is not installed: CI must check the page's accessibility")
+        pytest.skip("axe-playwright-python is not installed")
+    results = Axe().run(page)
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in results.response["violations"]
+            if v["impact"] in ("critical", "serious")]
+
+
+def wait_until(page, js: str, timeout: float = 30) -> None:
+    """Until ``js`` (an expression) is true on the page (polled: the page's CSP forbids eval)."""
+    t0 = time.time()
+    while not page.evaluate(js):
+        assert time.time() - t0 < timeout, f"not seen: {js}"
+        page.wait_for_timeout(100)

@@ -1,4 +1,4 @@
-"""What the journey tests share (tests/test_journey_*.py): a person's own pieces, games played by
+"""What the journey tests share (tests/journeys/): a person's own pieces, games played by
 simulated players to enter as a table would, the Record tab driven by taps, the Tables tab's
 calibration, and the command line."""
 
@@ -14,10 +14,10 @@ from solver.game.engine import play_game
 from solver.game.roster import make_policy
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
-from tests.test_record_tab_browser import tap_placement, wait_entries
-from tests.test_recordings_api import entries_of
+from tests.helpers.games import entries_of
+from tests.helpers.paths import ROOT
+from tests.helpers.tabs import tap_placement, wait_entries
 
-ROOT = Path(__file__).resolve().parent.parent
 BUDDY = [f"b{k:02d}" for k in range(1, 21)]
 LEARN_TIMEOUT = 600_000  # ms: every rung replays every game (minutes on a loaded 2-core machine)
 
