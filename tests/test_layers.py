@@ -178,7 +178,7 @@ def test_every_package_travels_in_the_wheel():
 
 
 def test_no_test_reads_the_benchmarks():
-    for path in sorted((ROOT / "tests").glob("*.py")):
+    for path in sorted((ROOT / "tests").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         code = [ln for ln in text.splitlines() if not ln.strip().startswith(("#", '"""')) and "benchmarks/" in ln]
         opens = [ln for ln in code if "ROOT /" in ln or "open(" in ln or "glob(" in ln]

@@ -35,6 +35,7 @@ from solver.io.tomlfile import TomlSource
 from solver.studio import server as server_module
 from tests.helpers.client import client_for
 from tests.helpers.games import entries_of, sheet_lines, simulated
+from tests.helpers.paths import ROOT
 
 
 def within(seconds: float, fn, *args):
@@ -136,7 +137,7 @@ def test_the_studio_serves_a_relative_folder_with_a_display_and_a_browser(tmp_pa
     browser.write_text(f"import json, sys\nopen({str(seen)!r}, 'w').write(json.dumps(sys.argv[1:]))\n")
     (tmp_path / "club").mkdir()
     env = {**os.environ, "DISPLAY": ":99", "BROWSER": f"{sys.executable} {browser} %s",
-           "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+           "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "studio", "--host", "0.0.0.0", "--port", "0",
                              "--dir", "club"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
@@ -199,7 +200,7 @@ def test_many_finish_calls_at_once_save_one_game_and_the_others_are_409(catalog,
 
 
 def test_the_page_disables_check_and_save_while_it_waits():
-    text = (Path(__file__).resolve().parent.parent / "solver/studio/static/record.js").read_text()
+    text = (ROOT / "solver/studio/static/record.js").read_text()
     body = text[text.index("async function finish()"):text.index("function take(")]
     assert "saving.disabled = true" in body and body.index("saving.disabled = true") < body.index("await api(")
     assert "if (saving.disabled" in body  # a second tap while it waits sends nothing
@@ -211,7 +212,7 @@ def test_dropped_sheets_resolve_only_plain_names_of_the_folder(catalog, tmp_path
     folder.mkdir()
     outside.mkdir()
     secret = outside / "secret.toml"
-    secret.write_text((Path(__file__).resolve().parent.parent / "missions/buddy/b05.toml").read_text()
+    secret.write_text((ROOT / "missions/buddy/b05.toml").read_text()
                       + "# SECRET-OF-THE-NEIGHBOUR\n")
     (folder / "linked.toml").symlink_to(secret)
     os.mkfifo(folder / "pipe.toml")
@@ -292,7 +293,7 @@ def test_record_and_calibrate_refuse_a_sheet_whose_pieces_is_a_fifo_at_once(cata
     (table / "g1.txt").write_text(text.replace("mission: b05", "mission: b05\npieces: pipe.toml"))
     for args in (["record", str(table / "g1.txt")], ["calibrate", str(table), "--plays", "1"]):
         res = subprocess.run([sys.executable, "-m", "solver.cli", *args], capture_output=True, text=True,
-                             timeout=120, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+                             timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
         assert "pipe.toml" in res.stderr and "FIFO" in res.stderr, res.stderr
 

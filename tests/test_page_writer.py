@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,9 @@ from solver.io.missionfile import load_mission
 from solver.io.missionfile import made_with as declared_digest
 from solver.io.missionwrite import mission_toml
 from solver.io.paths import MISSIONS
+from tests.helpers.paths import ROOT
 
-STATIC = Path(__file__).resolve().parent.parent / "solver" / "studio" / "static"
+STATIC = ROOT / "solver" / "studio" / "static"
 RUN = """
 import { readFileSync } from "node:fs";
 const { RULES } = await import(process.argv[2] + "/gamerules.js");

@@ -8,7 +8,6 @@ from __future__ import annotations
 import ast
 import json
 import pickle
-from pathlib import Path
 
 import pytest
 
@@ -21,9 +20,10 @@ from solver.game.roster import make_policy
 from solver.game.state import REFUSALS, IllegalAction, deal
 from solver.io.missionfile import load_mission
 from solver.io.paths import MISSIONS, bundled_mission
+from tests.helpers.paths import ROOT
 
 C = Card.parse
-SOLVER = Path(__file__).resolve().parent.parent / "solver"
+SOLVER = ROOT / "solver"
 ABOVE_GAME = ("openhand", "analysis", "view", "play", "app", "cli", "studio")
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -16,6 +15,7 @@ from solver.game.resume import replay
 from solver.io.gamelog import read_log
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver, from_moment
 from tests.helpers.games import lines, mission_of, write_lines
+from tests.helpers.paths import GOLDEN
 
 QUICK = ["--samples", "1", "--playouts", "4"]
 
@@ -218,7 +218,7 @@ def test_a_person_who_plays_the_worst_answers_is_judged(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------- the quick judgement against the careful one
-GOLDEN = Path(__file__).parent / "golden" / "review"
+REVIEWS = GOLDEN / "review"
 GAMES = ["b03-greedy-2", "b08-greedy-1", "p03-heuristic-4"]  # reviewed with --careful (the keyed continuations)
 
 
@@ -230,9 +230,9 @@ def comparable(doc: dict) -> dict:
 
 
 def golden_review(name, catalog, **options):
-    log = read_log(GOLDEN / f"{name}.jsonl")
+    log = read_log(REVIEWS / f"{name}.jsonl")
     m = mission_of(log.mission, catalog)
-    golden = json.loads((GOLDEN / f"{name}.review.json").read_text())
+    golden = json.loads((REVIEWS / f"{name}.review.json").read_text())
     return review_game(log, m, catalog, 10.0, **options).to_json(), golden
 
 
@@ -268,7 +268,7 @@ def test_shared_continuations_give_the_review_each_moment_played_alone_gives(cat
     shared review may tell more of them: the same figures where both do)."""
     from solver.analysis import continuations
 
-    log = read_log(GOLDEN / "b08-greedy-1.jsonl")
+    log = read_log(REVIEWS / "b08-greedy-1.jsonl")
     m = mission_of("b08", catalog)
     played = []
     close = continuations.Continuations.close
@@ -287,7 +287,7 @@ def test_shared_continuations_give_the_review_each_moment_played_alone_gives(cat
 
 
 def test_the_review_is_the_same_for_any_number_of_workers(catalog):
-    log = read_log(GOLDEN / "b08-greedy-1.jsonl")
+    log = read_log(REVIEWS / "b08-greedy-1.jsonl")
     m = mission_of("b08", catalog)
     one = review_game(log, m, catalog, 10.0, samples=2, playouts=8, workers=1).to_json()
     told = []

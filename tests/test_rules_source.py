@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
-from pathlib import Path
 
 import pytest
 
@@ -19,8 +18,8 @@ from solver.app.rules import rules_doc
 from solver.cli.group import COMMANDS, main
 from solver.core.codes import _POLICY_SUMMARY, ONE_PLY, PolicyId
 from solver.core.spec import MODE_RULES
+from tests.helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "solver" / "studio" / "static"
 
 

@@ -2,7 +2,6 @@
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -14,8 +13,8 @@ from solver.io.missionfile import load_mission
 from solver.puzzle import cpsat, exhaustive
 from tests.helpers.generate import small_mission
 from tests.helpers.missiontext import board_text, mission_text
+from tests.helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = json.loads((ROOT / "tests/golden/min_pieces.json").read_text())
 BUNDLED = sorted((ROOT / "missions").glob("*/*.toml"))
 FIXTURES = sorted((ROOT / "tests/missions").glob("*/*.toml"))
