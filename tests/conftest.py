@@ -11,15 +11,24 @@ from solver.io.catalog import load_catalog  # noqa: E402
 # The files whose tests run longest (a test of half a minute or more from a fresh clone), handed out
 # first: pytest-xdist gives tests to its workers in collection order, and a long test started last
 # kept one core busy while the other had nothing left to do. A file stays whole (module fixtures).
-LONG_FIRST = ("test_cluster.py", "test_numba_cache.py", "test_studio_table_browser.py", "test_review.py",
-              "test_witness.py", "test_cluster_faults.py", "test_search.py", "test_hidden_info.py",
-              "test_engines.py", "test_generate.py", "test_resume.py", "test_studio_browser.py", "test_rate.py",
-              "test_difficulty.py", "test_studio_page_browser.py")
+LONG_FIRST = ("analysis/test_cluster.py", "runtime/test_numba_cache.py", "page/test_studio_table_browser.py",
+              "analysis/test_review.py", "openhand/test_witness.py", "analysis/test_cluster_faults.py",
+              "game/test_search.py", "game/test_hidden_info.py", "game/test_engines.py", "analysis/test_generate.py",
+              "game/test_resume.py", "page/test_studio_browser.py", "analysis/test_rate.py",
+              "analysis/test_difficulty.py", "page/test_studio_page_browser.py")  # paths under tests/
+
+
+def under_tests(path: Path) -> str:
+    """``path`` as LONG_FIRST names it (relative to tests/; "" for a file elsewhere)."""
+    try:
+        return path.relative_to(ROOT / "tests").as_posix()
+    except ValueError:
+        return ""
 
 
 def pytest_collection_modifyitems(session, config, items):
-    rank = {name: i for i, name in enumerate(LONG_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))  # stable: in-file order kept
+    rank = {path: i for i, path in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(under_tests(item.path), len(LONG_FIRST)))  # stable: in-file order kept
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""`kakapo calibrate TABLE...` (SPEC; issue 53): the leave-one-out predictions, the tables found
+"""`kakapo calibrate TABLE...` (as docs/reference.md says): the leave-one-out predictions, the tables found
 and named, the joint fit, what to play next, broken inputs, and the whole document."""
 
 from __future__ import annotations

@@ -33,10 +33,10 @@ def test_the_table_covers_every_bundled_mission_as_it_is_today(catalog):
 
 
 def test_the_campaign_is_numbered_by_its_difficulty(catalog):
-    """SPEC: measured difficulty rises with the number. The campaign's figure is the shortfall
+    """As missions/CAMPAIGN.md says: measured difficulty rises with the number. The campaign's figure is the shortfall
     (Party: the mean over 3 and 4 players). Two neighbours may stand the other way round only
     within each other's 95 % interval: the campaign is renumbered when a figure crosses a
-    neighbour's by more than that (issue 29), not for noise."""
+    neighbour's by more than that, not for noise."""
     table = campaign_difficulty(catalog.key, load_catalog().key)
     intervals = {(r["mission"], r["players"]): r["shortfall_ci95"]
                  for r in json.loads(DIFFICULTY_FILE.read_text())["rows"]}

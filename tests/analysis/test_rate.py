@@ -1,5 +1,6 @@
-"""`kakapo rate LOG...` (SPEC): its document, the mixed-table kernel against the reference engine,
-the seats it rates, broken inputs, and a table of known strength placed on the ladder."""
+"""`kakapo rate LOG...` (as docs/reference.md and docs/rate.md say): its document, the mixed-table kernel
+against the reference engine, the seats it rates, broken inputs, and a table of known strength placed on the
+ladder."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`kakapo review LOG` (SPEC, *kakapo review*): round-by-round verdicts on games of known outcome."""
+"""`kakapo review LOG` (as docs/reference.md says): round-by-round verdicts on games of known outcome."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The piece editor's catalog (issue "Your copy of the game", item 1): a catalog's text checked by
+"""The piece editor's catalog (your copy of the game, in the Pieces tab): a catalog's text checked by
 the rules `--pieces` loads it with, every independent problem with its line and piece; saved into
 `--dir` only when it loads, never through a link nor over a file unasked, and listed at once;
 `kakapo pieces --pieces BAD` refusing it (exit 2) naming the line and the piece."""

@@ -1,6 +1,6 @@
 """Outputs that cannot be written are input errors (exit 2, the path named, no traceback), found
 before the work where possible; a result already computed is printed first; a closed pipe ends
-quietly (SPEC, Commands)."""
+quietly (docs/reference.md, "Commands in common")."""
 
 import json
 import subprocess

@@ -220,7 +220,7 @@ def test_play_log_and_exit_code(tmp_path):
             "placements", "skills_left", "scanned"}
     assert all(set(e) == keys for e in lines[1:-1])
     assert set(lines[0]) == {"event", "mission", "players", "rounds", "skills", "hands", "set_aside", "removed",
-                             "start_player", "seed", "game", "policy",  # SPEC's keys, and the run that played it
+                             "start_player", "seed", "game", "policy",  # docs/logs.md's keys, and which run played it
                              "format", "mission_text", "mission_digest", "pieces_text", "pieces_digest",
                              "pieces_text_digest", "human"}
     setup = lines[0]

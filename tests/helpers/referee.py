@@ -1,4 +1,4 @@
-"""An independent referee for game logs (JSON Lines as in SPEC.md): replays every rule.
+"""An independent referee for game logs (JSON Lines, as docs/logs.md describes them): replays every rule.
 
 It shares only the rules module's board (placement legality and scanning) with
 the engines; the card rules are written out again here on purpose, as a check.

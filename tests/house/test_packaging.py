@@ -1,5 +1,5 @@
 """A non-editable install (what pip, pipx or a wheel does) finds the bundled catalog and missions
-from any working directory (SPEC, Commands)."""
+from any working directory (docs/reference.md, "Commands in common")."""
 
 import json
 import os

@@ -1,4 +1,4 @@
-"""A mission file's independent mistakes are reported together, each with its line (SPEC, validate)."""
+"""A mission file's independent mistakes are reported together, each with its line (`kakapo validate`)."""
 
 import json
 

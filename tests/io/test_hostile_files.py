@@ -1,5 +1,5 @@
 """Files from strangers: each case an outside adversarial run found is refused quickly, as an input
-error that names the file, never a traceback (issue: hostile files and interruptions)."""
+error that names the file, never a traceback."""
 
 import re
 import time

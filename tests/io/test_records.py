@@ -1,4 +1,4 @@
-"""Records that travel (SPEC, the setup line's format-2 keys; docs/logs.md): a log carries its
+"""Records that travel (the setup line's format-2 keys, as docs/logs.md says): a log carries its
 mission and catalog, so it reads the same anywhere; a MISSION or --pieces that differs is refused
 naming both digests; older logs are read against a mission that is named, never silently."""
 

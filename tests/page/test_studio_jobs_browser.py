@@ -1,5 +1,5 @@
-"""The ladder in plain words, in a real browser (issue 52, item 4; SPEC, "The review explains",
-GET /api/jobs): a job's result says what it means, the page lists the studio's jobs after a reload
+"""The ladder in plain words, in a real browser (`GET /api/jobs`, as
+docs/studio.md says): a job's result says what it means, the page lists the studio's jobs after a reload
 (data-job, data-state) and shows a finished one's result; the ladder's curve writes each rung's
 value and gives its interval on hover, tap or the keyboard, readable at phone width; the campaign
 line says one thing. Headless Chromium (Debian's) through Playwright; in CI these must run."""

@@ -1,4 +1,5 @@
-"""The human seat (SPEC, *The human seat*): `play --human SEAT` in plain mode, driven by scripts."""
+"""The human seat (docs/reference.md, "Playing a seat yourself"): `play --human SEAT` in plain mode, driven by
+scripts."""
 
 from __future__ import annotations
 
@@ -252,7 +253,7 @@ def test_advice_ranks_every_choice_by_what_the_policy_judges_it(catalog, name, m
 
 
 def test_forced_moves_are_said_and_help_is_given(monkeypatch, tmp_path):
-    """SPEC, the human seat: a question with a single legal answer is not asked (a '= ' line says
+    """As the human seat is documented: a question with a single legal answer is not asked (a '= ' line says
     what was played); '?' and 'help' explain the question and ask it again; players are 'you' and
     'player N', never 'P1' (which the board uses for the piece purple-1)."""
     out = io.StringIO()

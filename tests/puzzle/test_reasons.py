@@ -1,4 +1,5 @@
-"""`solve` says why a mission is unsolvable: proven reasons, the most specific first (SPEC, solve)."""
+"""`solve` says why a mission is unsolvable: proven reasons, the most specific first (docs/reference.md,
+`kakapo solve`)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Interruptions are never answers, and no worker outlives the command (issue: interruptions)."""
+"""Interruptions are never answers, and no worker outlives the command."""
 
 import contextlib
 import os

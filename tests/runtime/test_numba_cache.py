@@ -1,4 +1,4 @@
-"""A missing or damaged Numba cache costs a compile, never a failure (issue: compile once, cache safely)."""
+"""A missing or damaged Numba cache costs a compile, never a failure: compiled once, cached safely."""
 
 import json
 import os

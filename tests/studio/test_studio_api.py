@@ -1,4 +1,4 @@
-"""The studio's JSON API (SPEC, `kakapo studio`) through Starlette's test client: every endpoint,
+"""The studio's JSON API (docs/studio.md, "The JSON API") through Starlette's test client: every endpoint,
 its errors, and the security rules. The answers are the command line's."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The studio's table (SPEC, `/api/games`, `/api/review`): whole games played through the API by
+"""The studio's table (`/api/games`, `/api/review`, as docs/studio.md says): whole games played through the API by
 each human-seat layout, every response checked against the true deal; tokens; wrong answers;
 the log only after the end, refereed; a studio started again continues the game."""
 

@@ -1,6 +1,6 @@
-"""The table holds (issue: broken games stay secret, a link-safe database, no credential in a
+"""The table holds: broken games stay secret, a link-safe database, no credential in a
 cookie or on a command line, bounded floods served fairly, job quotas, files and the database
-under faults, no 500, a phone joins by scanning, someone leaves the table). Traffic only to
+under faults, no 500, a phone joins by scanning, someone leaves the table. Traffic only to
 127.0.0.1."""
 
 from __future__ import annotations

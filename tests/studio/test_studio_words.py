@@ -1,5 +1,5 @@
-"""The ladder in plain words (issue 52, item 4): the jobs' history newest first with their states
-(SPEC, "The review explains", GET /api/jobs), a finished job's result from the history after the
+"""The ladder in plain words: the jobs' history newest first with their states (`GET /api/jobs`,
+as docs/studio.md says), a finished job's result from the history after the
 studio started again, the glossary the page links to (the same as docs/policies.md's), and the
 policies' words the page shows beside its menus."""
 
