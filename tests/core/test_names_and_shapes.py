@@ -70,7 +70,7 @@ def test_positions_are_inside_board_and_distinct():
     assert all(all(0 <= c < 144 for c in p) for p in pos)
 
 
-def test_default_catalog_matches_issue_sizes(catalog):
+def test_default_catalog_matches_the_rules_sizes(catalog):
 
 
     """RULES.md §2."""

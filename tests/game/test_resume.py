@@ -1,5 +1,5 @@
-"""Continuing a game (docs/logs.md, "Continuing a game"): `play --from LOG --round R` and `solve --from LOG
---round R`."""
+"""Continuing a game (docs/logs.md, "Continuing a game"): `play --from LOG --round R` and
+`solve --from LOG --round R`."""
 
 import json
 
