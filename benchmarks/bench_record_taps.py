@@ -14,7 +14,7 @@ it sends them), and the taps on the board are counted for two ways of choosing a
   is right. Modelled: the first such cell
   in board order, and a random one (the mean over ``--draws`` orders).
 
-The rule is ``static/narrow.js``'s, written again here (tests/test_record_tab_browser.py holds
+The rule is ``static/narrow.js``'s, written again here (tests/page/test_record_tab_browser.py holds
 the page to it). Whole game: a tap per card revealed, per selection, per placement's board taps
 plus its *Place*, per card left plus each person's *These are the cards*, and *Check and save*.
 

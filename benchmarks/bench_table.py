@@ -10,7 +10,7 @@
   trip (client wall time only) is kept: median, 95th percentile and max, for the seats'
   documents, the answers and the starts. (The studio's X-Process-Time header, the server's time,
   was removed on 2026-11-27, issue 49: it told how long a bot thought.)
-- Every table's log is fetched at its end and refereed (tests/referee.py): every move legal.
+- Every table's log is fetched at its end and refereed (tests/helpers/referee.py): every move legal.
 - A doubled answer: each person sends every answer twice at once, once in ten; exactly one of
   each pair must be taken (the other is 409).
 """

@@ -43,7 +43,7 @@ def _door_name(module: str, name: str) -> str:
 
 def _source() -> tuple[str, dict[int, str]]:
     """The generated module's text, and the door of each kernel (by id)."""
-    lines = ['"""Doors of the link-only kernels (written by tests/doors.py)."""', "from numba import njit",
+    lines = ['"""Doors of the link-only kernels (written by tests/helpers/doors.py)."""', "from numba import njit",
              "from solver.runtime.jit import one_compiler_at_a_time"]
     doors: dict[int, str] = {}
     for module in KERNEL_MODULES:

@@ -6,7 +6,7 @@ huge numbers, very long names, control characters, unknown keys by the thousand,
 files). ``fuzz`` loads each in this process (missions against the default catalog; logs are
 replayed through the rules); an "escape" is any other exception, a "slow" file one that takes
 over ``slow_after`` seconds (1 s in the benchmark, which measures; far more in the test, which
-must not fail on a slower or busier machine). tests/test_fuzz_input.py runs it briefly,
+must not fail on a slower or busier machine). tests/io/test_fuzz_input.py runs it briefly,
 benchmarks/fuzz_files.py at length.
 """
 
