@@ -29,8 +29,8 @@ from solver.game.roster import make_policy  # noqa: E402
 from solver.io.catalog import load_catalog  # noqa: E402
 from solver.io.missionfile import load_mission  # noqa: E402
 from solver.io.paths import MISSIONS  # noqa: E402
-from tests.studio_helpers import ARGS, CHROMIUM, start_studio, stop  # noqa: E402
-from tests.test_recordings_api import entries_of  # noqa: E402
+from tests.helpers.games import entries_of  # noqa: E402
+from tests.helpers.studio import ARGS, CHROMIUM, start_studio, stop  # noqa: E402
 
 # a tap, then frames until the page shows entry N (or, for a board tap, until the preview is drawn)
 TAP = """async ([sel, want]) => {

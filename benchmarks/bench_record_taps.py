@@ -14,7 +14,7 @@ it sends them), and the taps on the board are counted for two ways of choosing a
   is right. Modelled: the first such cell
   in board order, and a random one (the mean over ``--draws`` orders).
 
-The rule is ``static/narrow.js``'s, written again here (tests/test_record_tab_browser.py holds
+The rule is ``static/narrow.js``'s, written again here (tests/page/test_record_tab_browser.py holds
 the page to it). Whole game: a tap per card revealed, per selection, per placement's board taps
 plus its *Place*, per card left plus each person's *These are the cards*, and *Check and save*.
 
@@ -40,7 +40,7 @@ from solver.game.roster import make_policy  # noqa: E402
 from solver.io.catalog import load_catalog  # noqa: E402
 from solver.io.missionfile import load_mission  # noqa: E402
 from solver.io.paths import bundled_mission  # noqa: E402
-from tests.test_recordings_api import entries_of  # noqa: E402
+from tests.helpers.games import entries_of  # noqa: E402
 
 MISSIONS = (("b05", 2), ("b10", 2), ("b15", 2), ("b20", 2), ("p03", 4), ("p10", 3), ("p15", 4), ("p20", 3))
 

@@ -10,7 +10,7 @@
   trip (client wall time only) is kept: median, 95th percentile and max, for the seats'
   documents, the answers and the starts. (The studio's X-Process-Time header, the server's time,
   was removed on 2026-11-27, issue 49: it told how long a bot thought.)
-- Every table's log is fetched at its end and refereed (tests/referee.py): every move legal.
+- Every table's log is fetched at its end and refereed (tests/helpers/referee.py): every move legal.
 - A doubled answer: each person sends every answer twice at once, once in ten; exactly one of
   each pair must be taken (the other is 409).
 """
@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.referee import referee  # noqa: E402
+from tests.helpers.referee import referee  # noqa: E402
 
 TABLES = [("b05", 2, [0, 1]), ("b12", 2, [0, 1]), ("p03", 3, [0, 1, 2]), ("p10", 4, [0, 1, 2, 3]),
           ("p06", 3, [0, 2]), ("b18", 2, [0, 1]), ("p12", 4, [0, 1, 3]), ("b09", 2, [0, 1]),

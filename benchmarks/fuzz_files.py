@@ -2,7 +2,7 @@
 
     python benchmarks/fuzz_files.py [--files 12000] [--seed 1]
 
-The generators and the loop are tests/fuzzfiles.py (the test suite runs them briefly). Prints
+The generators and the loop are tests/helpers/fuzzfiles.py (the test suite runs them briefly). Prints
 the counts and the slowest files; an escape is kept in the temp folder; exit 1 on any escape.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.fuzzfiles import fuzz  # noqa: E402
+from tests.helpers.fuzzfiles import fuzz  # noqa: E402
 
 
 def main() -> int:

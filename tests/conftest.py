@@ -11,15 +11,24 @@ from solver.io.catalog import load_catalog  # noqa: E402
 # The files whose tests run longest (a test of half a minute or more from a fresh clone), handed out
 # first: pytest-xdist gives tests to its workers in collection order, and a long test started last
 # kept one core busy while the other had nothing left to do. A file stays whole (module fixtures).
-LONG_FIRST = ("test_cluster.py", "test_numba_cache.py", "test_studio_table_browser.py", "test_review.py",
-              "test_witness.py", "test_cluster_faults.py", "test_search.py", "test_hidden_info.py",
-              "test_engines.py", "test_generate.py", "test_resume.py", "test_studio_browser.py", "test_rate.py",
-              "test_difficulty.py", "test_studio_page_browser.py")
+LONG_FIRST = ("analysis/test_cluster.py", "runtime/test_numba_cache.py", "page/test_studio_table_browser.py",
+              "analysis/test_review.py", "openhand/test_witness.py", "analysis/test_cluster_faults.py",
+              "game/test_search.py", "game/test_hidden_info.py", "game/test_engines.py", "analysis/test_generate.py",
+              "game/test_resume.py", "page/test_studio_browser.py", "analysis/test_rate.py",
+              "analysis/test_difficulty.py", "page/test_studio_page_browser.py")  # paths under tests/
+
+
+def under_tests(path: Path) -> str:
+    """``path`` as LONG_FIRST names it (relative to tests/; "" for a file elsewhere)."""
+    try:
+        return path.relative_to(ROOT / "tests").as_posix()
+    except ValueError:
+        return ""
 
 
 def pytest_collection_modifyitems(session, config, items):
-    rank = {name: i for i, name in enumerate(LONG_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))  # stable: in-file order kept
+    rank = {path: i for i, path in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(under_tests(item.path), len(LONG_FIRST)))  # stable: in-file order kept
 
 
 @pytest.fixture(scope="session")
@@ -39,21 +48,6 @@ def write(tmp_path):
     return _write
 
 
-EMPTY_ROWS = ["." * 12] * 12
-
-
-def board_text(rows: dict[int, str] | None = None) -> str:
-    """A 12x12 board drawing with the given 1-based rows replaced."""
-    lines = list(EMPTY_ROWS)
-    for r, text in (rows or {}).items():
-        lines[r - 1] = text
-    return "\n".join(lines)
-
-
-def mission_text(board: str, mode: str = "buddy", clear="1", extra: str = "") -> str:
-    return f'name = "Test"\nmode = "{mode}"\nclear = {clear}\nboard = """\n{board}\n"""\n{extra}'
-
-
 @pytest.fixture
 def load(write, catalog):
     """Mission text -> Mission (through the real parser)."""
@@ -70,8 +64,8 @@ def load(write, catalog):
 # ---------------------------------------------------------------- the studio in a browser
 @pytest.fixture(scope="session")
 def chromium():
-    """Headless Chromium (Debian's) through Playwright (tests/studio_helpers.py), one per test process."""
-    from tests.studio_helpers import ARGS, CHROMIUM, need_browser
+    """Headless Chromium (Debian's) through Playwright (tests/helpers/studio.py), one per test process."""
+    from tests.helpers.studio import ARGS, CHROMIUM, need_browser
 
     need_browser()
     from playwright.sync_api import sync_playwright
@@ -93,7 +87,7 @@ def browser(chromium):
 @pytest.fixture
 def served(tmp_path):
     """`kakapo studio` on a free port serving tmp_path: (url, folder)."""
-    from tests.studio_helpers import start_studio, stop
+    from tests.helpers.studio import start_studio, stop
 
     proc, url = start_studio(tmp_path)
     yield url, tmp_path

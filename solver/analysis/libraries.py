@@ -3,7 +3,7 @@ and table size, so that a fresh install does not build them (puzzle/librarystore
 
 ``python -m solver.analysis.libraries`` builds them (minutes, once) and writes the missing ones to
 ``missions/libraries``, removing those that the code no longer reads; run it after a change to the
-code that builds libraries (tests/test_librarystore.py says when).
+code that builds libraries (tests/puzzle/test_librarystore.py says when).
 """
 
 from __future__ import annotations

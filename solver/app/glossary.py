@@ -1,6 +1,6 @@
 """The words of the ladder and the simulated players in plain language, said once: the studio's
 glossary page (`GET /glossary`) and `GET /api/rules` read it, and docs/policies.md's "Glossary"
-section says the same (tests/test_studio_words.py checks that they agree)."""
+section says the same (tests/studio/test_studio_words.py checks that they agree)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ compile. Those others are also kept as IR, linked into the entry kernels that ca
 optimize, emit and cache everything once (runtime/linkonly.py: a third off the first compile);
 a kernel that both Python and kernels call has a door for Python, ``X_py``, that only calls it.
 The tests run this same build; their twin tests reach the other kernels through doors of their
-own (tests/doors.py).
+own (tests/helpers/doors.py).
 """
 
 from __future__ import annotations

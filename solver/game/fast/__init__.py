@@ -15,7 +15,7 @@
                                       look_ahead (points), search_decide (copy_memory), table_games
   batch         -                     run: the entry point from Python (not a kernel)
 
-tests/test_kernels.py checks each pair on its own (``TWINS`` below lists them); tests/test_engines.py
+tests/game/test_kernels.py checks each pair on its own (``TWINS`` below lists them); tests/game/test_engines.py
 compares states after each action and whole games by their trace hash. The mission's geometry
 comes as ``GameArrays`` (game/arrays.py, built from the rules module); masks are three 48-bit words
 (runtime/bits.py). Codes are those of core/codes.py and game/actions.py, weights those of
@@ -27,7 +27,7 @@ from solver.game.fast.play import deal_game, play_out
 from solver.game.fast.policies import new_memory, reset_memory
 from solver.game.fast.state import FastState, clone_state, new_state
 
-# kernel -> the reference it mirrors (module.function); tests/test_kernels.py has a test for each
+# kernel -> the reference it mirrors (module.function); tests/game/test_kernels.py has a test for each
 TWINS = {
     "rng.rnext": "game.rng.SplitMix64.next", "rng.below": "game.rng.SplitMix64.below", "rng.mix": "game.rng.mix",
     "cards.deal": "game.state.deal", "cards.legal_cards": "game.state.legal_cards",

@@ -1,0 +1,1 @@
+"""Tests of solver/cli/: the commands as a person runs them (help, exit codes, outputs)."""

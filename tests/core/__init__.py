@@ -1,0 +1,1 @@
+"""Tests of solver/core/: value types and the board's rules."""

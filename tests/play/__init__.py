@@ -1,0 +1,1 @@
+"""Tests of solver/play/: the human seat at the terminal."""

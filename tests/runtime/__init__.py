@@ -1,0 +1,1 @@
+"""Tests of solver/runtime/: compiled kernels and their cache, workers and interruptions."""
