@@ -436,7 +436,7 @@ def test_the_studio_says_the_calibrations_cost_when_it_starts(catalog, tmp_path)
     cost = res.json()["cost"]
     assert cost["games"] == 3 and cost["tables"] == 1 and cost["left_out"] == 0 and cost["estimate_seconds"] > 0
     client.delete(f"/api/jobs/{res.json()['id']}")
-    from solver.app.games import calibration_cost
+    from solver.app.tables import calibration_cost
 
     rows = [{"id": str(k), "result": "cleared", "players": 2, "names": {"0": "Ann"}, "mission": "b05"}
             for k in range(100)]

@@ -21,7 +21,7 @@ from solver.game.advice import ranked_actions
 from solver.game.rng import SplitMix64
 from solver.game.roster import make_policy
 from solver.play.question import question
-from solver.play.table import seat_view
+from solver.play.seatview import seat_view
 from solver.studio.app import create_app
 from tests.referee import referee
 

@@ -23,7 +23,7 @@ from solver.app.inputs import (
     table_size,
 )
 from solver.app.packs import one_mission, validate_inputs
-from solver.app.policies import BATCH_DEFAULT
+from solver.app.policychoices import BATCH_DEFAULT
 from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission

@@ -8,17 +8,17 @@ from pathlib import Path
 
 import click
 
-from solver.app.games import people_game, play_bots, play_people, seat_people
-from solver.app.games import rate as run_rate
-from solver.app.games import review as review_game
 from solver.app.inputs import (
     LoggedGame,
     logged_game,
     rated_seats,
 )
 from solver.app.outputs import check_output_path
-from solver.app.policies import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
+from solver.app.playing import people_game, play_bots, play_people, seat_people
+from solver.app.policychoices import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
+from solver.app.reviewing import review as review_game
 from solver.app.sheets import game_of_sheet_file, read_game_file, sheet_of
+from solver.app.tables import rate as run_rate
 from solver.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_NO,
@@ -108,7 +108,7 @@ def play(mission, players, seed, game_index, policy, time_limit, samples, pieces
 
 def play_as_human(mission, players, seed, game_index, policy, samples, pieces, log_path, from_log, from_round,
                   human) -> None:
-    """`play --human`: a person in some seats, --policy in the others (``app.games.play_people``)."""
+    """`play --human`: a person in some seats, --policy in the others (``app.playing.play_people``)."""
     tg = people_game(mission, pieces, players=players, seed=seed, game=game_index, policy=policy, samples=samples,
                      from_log=from_log, from_round=from_round, noted=say_note)
     table = seat_people(tg, human, log_path)
@@ -270,7 +270,7 @@ def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
     \b
     Example: kakapo rate games/*.jsonl --mission b14
     """
-    from solver.view.rating import likelihood_plot, rate_lines  # heavy: Numba
+    from solver.view.rate_text import likelihood_plot, rate_lines  # heavy: Numba
 
     check_output_path(png_path, list(logs), ".png", "--png")
     rated = None if seats is None else rated_seats(seats)

@@ -25,7 +25,7 @@ from solver.app.measuring import ladder as run_ladder
 from solver.app.measuring import simulate as run_simulate
 from solver.app.measuring import validate as run_validate
 from solver.app.outputs import check_output_path, check_writable
-from solver.app.policies import BATCH_DEFAULT, POLICIES
+from solver.app.policychoices import BATCH_DEFAULT, POLICIES
 from solver.app.reporting import KeptWork, make_report
 from solver.cli.common import (
     EXIT_INTERRUPTED,

@@ -9,7 +9,7 @@ import click
 
 from solver.app.outputs import check_output_path, check_writable
 from solver.app.packs import make_pack, mission_sources, output_error, refuse_existing, unpack, write_output
-from solver.app.printing import PAPERS, SOLVE_SECONDS, check_layout, print_cards, print_sheets
+from solver.app.printed import PAPERS, SOLVE_SECONDS, check_layout, print_cards, print_sheets
 from solver.cli.common import emit_json, pieces_option, user_errors
 from solver.cli.group import main
 from solver.core.errors import InputError

@@ -1,5 +1,5 @@
 """The studio's table: the games of ``--dir`` played by people on their seat links and by bots
-in the background. It joins the game (``play/table.py``), the database (``store``) and the
+in the background. It joins the game (``play/tablegame.py``), the database (``store``) and the
 thinking workers (``thinking``); the routers only call it.
 
 - A game with no seed given is dealt from the operating system's randomness; nothing answered
@@ -25,7 +25,7 @@ from solver.core.errors import KakapoError
 from solver.core.rules import Mission
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.loginputs import catalog_text, mission_text
-from solver.play.table import BrokenGame, TableGame, TableSetup
+from solver.play.tablegame import BrokenGame, TableGame, TableSetup
 from solver.studio.folder import Folder
 from solver.studio.inbox import Inbox
 from solver.studio.live import RECORDED, LiveGame, log_text, new_game_id

@@ -91,7 +91,7 @@ def _job_main(request: Doc, pieces: str | None, workers: int, out: Queue[tuple[s
     with contextlib.suppress(OSError):
         os.setsid()  # a group of its own: a cancel ends its game workers too
     watch_parent(parent)  # and it ends with the server, however the server ends (Ctrl-C is the server's)
-    from solver.app.jobs import run_job, warm_up  # heavy: Numba, OR-Tools (in the worker only)
+    from solver.app.jobrunner import run_job, warm_up  # heavy: Numba, OR-Tools (in the worker only)
 
     last = [-1.0]
 

@@ -1,43 +1,34 @@
 """A game at a table of people and bots, one question at a time: the studio's seats
 (`/api/games`). The terminal seat (`play --human`) asks the same questions (``play/question.py``).
 
-The true state lives in ``TableGame.state`` and nowhere else. What a seat is sent is built by
-``seat_view`` from that seat's ``Observation`` (its own hand, the public cards, the board, the
-counters), the question it must answer now and the public facts of whose turn it is and how the
-game ended: never from the state itself, so no other hand or set-aside card can reach a seat.
+The true state lives in ``TableGame.state`` and nowhere else. What a seat is sent is built from
+that seat's observation only (``play/seatview.py``): never from the state itself.
 
 A game is its setup (``TableSetup``: what is played, by whom, on which deal) and its moves, every
 action of every seat in order (``Move``), with the bots' random streams where they stand: the
 state is rebuilt by dealing again and applying the moves, each checked against the rules. No
 I/O here: the studio keeps setups and moves in its database and decides who thinks where.
 
-The thinking itself (a bot's decision, the advice that orders a person's choices) is
-``think``: a function of the setup, the moves and the streams only, so that it can run in a
-worker process (``ThinkRequest`` in, codes out) and give the same answer anywhere.
+The thinking itself (a bot's decision, the advice that orders a person's choices) is asked by a
+``ThinkRequest`` and answered by ``play/thinker.py``, in any process.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
 
-from solver.core.cards import ALL_CARDS
 from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError
-from solver.game.actions import Action, ActionKind, Phase
-from solver.game.advice import ranked_actions
+from solver.game.actions import Action, ActionKind
 from solver.game.engine import log_events
-from solver.game.rng import SplitMix64
 from solver.game.roster import make_policy
 from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
-from solver.game.state import GameState, Observation, deal, decision_card
+from solver.game.state import GameState, deal
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission
-from solver.io.missionwrite import board_json, board_rows
-from solver.io.paths import mission_path
-from solver.play.question import Question, question, seat_name
+from solver.play.question import Question, question
+from solver.play.seatview import seat_view
 
 PERSON, BOT, FORCED = "person", "bot", "forced"  # who made a move: a person, a bot, or the rules (one legal move)
 MAX_NAME = 40
@@ -380,7 +371,6 @@ class TableGame:
         return doc
 
 
-# ---------------------------------------------------------------- the thinking, anywhere
 @dataclass(frozen=True)
 class ThinkRequest:
     """A bot's decision (``kind`` "decide") or a person's advice ("advice") at one moment of a
@@ -393,110 +383,6 @@ class ThinkRequest:
     streams: tuple[int, ...]
     policy: str | None = None  # the deciding bot's (None: the table's), for a seat handed to a bot
     samples: int | None = None
-
-
-class _Thinker:
-    """A worker's games, kept between requests (a game's state moves on by the new moves only) and
-    its players (their arrays and memories are built once per game)."""
-
-    def __init__(self, keep: int = 64):
-        self.games: OrderedDict[str, tuple[TableGame, dict, object]] = OrderedDict()
-        self.keep = keep  # each live game is sent to one worker (studio/thinking.py): far more than it holds
-
-    def forget(self, game_id: str) -> None:
-        self.games.pop(game_id, None)
-
-    def game(self, r: ThinkRequest) -> TableGame:
-        held = self.games.get(r.setup.id)
-        if held is not None:
-            g = held[0]
-            done = [m.action for m in g.moves]
-            if g.setup == r.setup and tuple(done) == r.moves[:len(done)]:
-                for code in r.moves[len(done):]:
-                    seat = g.state.current_player()
-                    g.apply(seat, Action.from_code(code), BOT)
-                self.games.move_to_end(r.setup.id)
-                return g
-        moves = []
-        probe = TableGame(r.setup)
-        for code in r.moves:  # the seats of the moves, as the rules give them
-            seat = probe.state.current_player()
-            probe.apply(seat, Action.from_code(code), BOT)
-            moves.append(Move(seat, code, BOT))
-        samples = r.setup.samples or DEFAULT_SAMPLES
-        self.games[r.setup.id] = (probe, {}, make_policy(r.setup.policy, samples))
-        while len(self.games) > self.keep:
-            self.games.popitem(last=False)
-        return probe
-
-    def think(self, r: ThinkRequest) -> tuple[list[int], int]:
-        g = self.game(r)
-        for rng, value in zip(g.state.seat_rngs, r.streams, strict=True):
-            rng.state = int(value)
-        _, bots, advisor = self.games[r.setup.id]
-        st = g.state
-        if st.is_over() or st.current_player() != r.seat:
-            raise BrokenGame(f"seat {r.seat} is not to act in game {r.setup.id}")
-        obs = st.observation(r.seat)
-        if r.kind == "decide":
-            policy, samples = (r.policy, r.samples) if r.policy else (r.setup.policy, r.setup.samples)
-            key = (policy, samples or DEFAULT_SAMPLES)
-            if key not in bots:  # a game's bots share one player (their memories are per seat)
-                bots[key] = make_policy(*key)
-            bot = bots[key]
-            rng = SplitMix64(st.seat_rngs[r.seat].state)
-            action = bot.act(obs, rng)
-            return [action.code], rng.state
-        ranked = ranked_actions(advisor, obs, st.seat_rngs[r.seat])
-        return [a.code for a in ranked], st.seat_rngs[r.seat].state
-
-
-_THINKER = _Thinker()
-
-
-def think(request: ThinkRequest) -> tuple[list[int], int]:
-    """A bot's decision ([code], its stream after it) or a person's advice (the legal codes best
-    first, the stream untouched): the same answer in any process."""
-    try:
-        return _THINKER.think(request)
-    except BaseException:
-        _THINKER.forget(request.setup.id)  # asked again, the game is built afresh
-        raise
-
-
-def warm_up() -> None:
-    """In a fresh worker: load what a bot's first decision needs (the compiled players, from the
-    kernels' cache), so that the first person at a table does not wait for it."""
-    setup = TableSetup("warm-up", "b01", "warm-up", mission_path("b01").read_text(encoding="utf-8"),
-                       load_catalog().text, 2, (), PolicyId.SEARCH.label, 1, 1, 0, True)
-    g = TableGame(setup)
-    _Thinker(keep=1).think(g.think_request(BOT, g.state.current_player()))
-
-
-def forget(game_id: str) -> None:
-    """A game that has ended (or left this worker): what the worker kept for it is let go."""
-    _THINKER.forget(game_id)
-
-
-def play_here(g: TableGame, choose) -> TableGame:
-    """Play ``g`` to its end in this process: the bots and the advice think here (as a worker
-    would), each person answers ``choose(question)`` (a choice's number). For scripts and tests; the
-    studio thinks in worker processes instead."""
-    while (need := g.need()) is not None:
-        kind, seat = need
-        if kind == FORCED:
-            g.apply(seat, g.state.legal_actions()[0], FORCED)
-            continue
-        if kind == PERSON:
-            assert g.pending is not None
-            g.apply(seat, g.answer(seat, choose(g.pending)), PERSON)
-            continue
-        codes, stream = think(g.think_request(kind, seat))
-        if kind == BOT:
-            g.apply(seat, Action.from_code(codes[0]), BOT, stream)
-        else:
-            g.ask(seat, codes)
-    return g
 
 
 def replay_record(record: dict) -> tuple[TableSetup, list[Move], list[int], dict[str, str]]:
@@ -562,76 +448,3 @@ def _mark_who_played(events: list[dict], moves: list[Move], rounds_of: list[int]
             e["placements"][k]["by"] = m.by
         elif kind == ActionKind.SELECT:
             e["skill_by"] = m.by
-
-
-# ---------------------------------------------------------------- what a seat is sent
-def seat_view(obs: Observation, q: Question | None, to_act: int, result: dict | None, game: dict) -> dict:
-    """A seat's document (seat, round, hand, question, result, and what the page draws), built
-    from the seat's observation only."""
-    me = obs.seat
-    m = obs.mission
-    in_charge = None
-    if obs.phase in (Phase.SELECT, Phase.PLACE) or (obs.trick and len(obs.trick) == obs.spec.players):
-        in_charge = decision_card(obs.trick, obs.trump)[0]
-    names = {int(k): str(v) for k, v in (game.get("names") or {}).items()}  # the table's names, public
-    moves = []
-    for r in obs.history:
-        moves += _round_moves(r.round, r.plays, r.in_charge, r.skill, r.pieces, r.placements, me, names)
-    skill = obs.options[obs.option].skill if obs.option >= 0 else None  # this round's, once chosen
-    moves += _round_moves(obs.round, obs.trick, in_charge, skill, (), obs.placed, me, names)
-    last: list[str] = []  # the cells of the last piece placed (this round's, else the last round's)
-    for placements in [r.placements for r in obs.history] + [obs.placed]:
-        if placements:
-            last = placements[-1].cell_names()
-    return {
-        "game": game["id"], "seat": me, "players": obs.spec.players, "human": game["human"],
-        "policy": game["policy"],
-        "mission": {"id": m.id, "name": m.name, "mode": m.mode, "clear": "all" if m.clear_all else m.clear,
-                    "needed": m.clear, "rounds": obs.spec.rounds, "board": board_rows(m),
-                    "placed": [p.to_json() for p in m.placed]},
-        "round": obs.round, "rounds": obs.spec.rounds, "trump": str(obs.trump),
-        "lead": None if obs.lead is None else str(obs.lead), "start_player": obs.start_player,
-        "hand": [str(c) for c in obs.hand], "hand_sizes": list(obs.hand_sizes),
-        "trick": [{"player": p, "card": str(c)} for p, c in obs.trick],
-        # the last round's cards, shown until this round's first card (what the table still sees)
-        "last_trick": [{"player": p, "card": str(c)} for p, c in obs.history[-1].plays] if obs.history else [],
-        "last_in_charge": obs.history[-1].in_charge if obs.history else None,
-        "in_charge": in_charge, "to_act": None if to_act < 0 else to_act,
-        "skills_left": obs.skills_left, "scanned": obs.board.scanned(),
-        "pieces": [p.to_json() for p in obs.board.pieces.values()], "last": last, "state": board_json(obs.board),
-        "shapes": {str(c): obs.catalog[c].format() for c in ALL_CARDS},  # the game's catalog: public
-        "moves": moves,
-        "question": None if q is None else question_json(q, names.get(me)),
-        "result": result,
-    }
-
-
-def _round_moves(rnd, plays, in_charge, skill, pieces, placements, me, names=None) -> list[dict]:
-    out = [{"round": rnd, "seat": p, "text": f"{seat_name(p, me, names)} revealed {c}"} for p, c in plays]
-    if in_charge is not None and len(plays):
-        if skill is not None and skill.json:
-            out.append({"round": rnd, "seat": in_charge,
-                        "text": f"{seat_name(in_charge, me, names)} used the skill {skill.json.replace('_', ' ')}"})
-        for p in placements:
-            out.append({"round": rnd, "seat": in_charge,
-                        "text": f"{seat_name(in_charge, me, names)} placed {p.card} at {' '.join(p.cell_names())}"})
-        if len(pieces) > len(placements):
-            out.append({"round": rnd, "seat": in_charge, "text": f"{pieces[-1]} fits nowhere"})
-    return out
-
-
-def question_json(q: Question, name: str | None = None) -> dict:
-    """A question as the page shows it (``name``: the seat's name, said in the prompt for "player N")."""
-    obs = q.obs
-    prompt = q.prompt.replace(f"you (player {obs.seat})", f"you ({name})") if name else q.prompt
-    doc: dict[str, Any] = {"kind": q.kind, "prompt": prompt, "choices": list(q.choices), "help": q.help}
-    if q.kind == "card":
-        doc["cards"] = [str(a.card) for a in q.actions]
-    elif q.kind == "select":
-        doc["pieces"] = [[str(c) for c in obs.options[a.index].pieces] for a in q.actions]
-    else:
-        doc["piece"] = str(obs.piece)
-        doc["placements"] = [p.cell_names() for p in q.placements]
-        doc["legal_places"] = len(obs.legal)
-        doc["legal"] = [p.cell_names() for p in obs.placements()]  # every legal place, for tap-to-place
-    return doc

@@ -1,7 +1,7 @@
 """Printing for the table (`kakapo print`, `POST /api/print`): a card per mission to set up the
 board, and a blank game sheet laid out as `kakapo record` reads it. What a card says is worked
 out here (the fewest new pieces, solved; the difficulty in words, from the campaign measured for
-the mission's catalog); the drawing is ``view/printing.py``'s."""
+the mission's catalog); the drawing is ``view/pdfpages.py``'s."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from solver.io.paths import bundled_mission
 PAPERS = ("a4", "letter")
 PER_PAGE = (1, 2, 4)
 if TYPE_CHECKING:  # heavy at run time: matplotlib
-    from solver.view.printing import CardText
+    from solver.view.pdfpages import CardText
 
 SOLVE_SECONDS = 20.0  # the fewest pieces on a card: CP-SAT answers a mission in well under a second
 
@@ -82,7 +82,7 @@ def catalog_words(catalog: Catalog) -> str | None:
 
 
 def card_of(src: MissionSource, time_limit: float = SOLVE_SECONDS) -> tuple[Board, Doc]:
-    """What the card of a mission says (a document; ``view.printing.CardText`` is made of it)."""
+    """What the card of a mission says (a document; ``view.pdfpages.CardText`` is made of it)."""
     m = src.mission
     fewest, numbers = fewest_pieces(src, time_limit)
     places, where = campaign_place(src)
@@ -102,7 +102,7 @@ def card_of(src: MissionSource, time_limit: float = SOLVE_SECONDS) -> tuple[Boar
 
 
 def card_text(doc: Doc) -> CardText:
-    from solver.view.printing import CardText  # heavy: matplotlib
+    from solver.view.pdfpages import CardText  # heavy: matplotlib
 
     facts = [("Mode", f"{doc['mode']}, {players_text(doc['players'])}"),
              ("Rounds", f"{doc['rounds']} rounds, {doc['skills']} skill counters"),
@@ -122,7 +122,7 @@ def print_cards(sources: list[MissionSource], paper: str = "a4", per_page: int =
                 time_limit: float = SOLVE_SECONDS) -> Printed:
     """A card per mission, ``per_page`` on a page."""
     check_layout(paper, per_page)
-    from solver.view.printing import cards_pdf  # heavy: matplotlib
+    from solver.view.pdfpages import cards_pdf  # heavy: matplotlib
 
     cards, docs = [], []
     for src in sources:
@@ -158,7 +158,7 @@ def sheet_layout_of(src: MissionSource, players: int | None) -> Doc:
 def print_sheets(sources: list[MissionSource], players: int | None, paper: str = "a4") -> Printed:
     """A blank game sheet per mission."""
     check_layout(paper, 1, sheet=True)
-    from solver.view.printing import SheetLayout, sheet_pdf  # heavy: matplotlib
+    from solver.view.pdfpages import SheetLayout, sheet_pdf  # heavy: matplotlib
 
     docs = [sheet_layout_of(src, players) for src in sources]
     layouts = [SheetLayout(d["title"], d["mission"], d["pieces"], d["players"], d["rounds"], d["plays"],

@@ -1,5 +1,5 @@
 """The simulated players both front ends offer, and their defaults, said once: every command's
---policy, the studio's "policy" and the page's menus (``rules.rules_doc``) list them from here."""
+--policy, the studio's "policy" and the page's menus (``pagerules.rules_doc``) list them from here."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ INK, GREY, LIGHT = "#111111", "#555555", "#aaaaaa"
 
 @dataclass(frozen=True)
 class CardText:
-    """What a mission's card says besides its board (app/printing.py fills it in)."""
+    """What a mission's card says besides its board (app/printed.py fills it in)."""
 
     title: str  # the mission's name
     subtitle: str  # id, mode, table sizes

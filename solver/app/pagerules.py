@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from solver.app.documents import Doc
 from solver.app.glossary import glossary_doc
-from solver.app.policies import BATCH_DEFAULT, ONE_STEP, TABLE_DEFAULT
-from solver.app.printing import PAPERS
+from solver.app.policychoices import BATCH_DEFAULT, ONE_STEP, TABLE_DEFAULT
+from solver.app.printed import PAPERS
 from solver.app.registry import JOBS
 from solver.core.cards import VALUES, Colour
 from solver.core.codes import PolicyId
