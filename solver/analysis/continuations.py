@@ -43,7 +43,7 @@ class Continuations:
     continuations of the moments on ``line`` (the game's moves from the deal) are shared (the
     module docstring)."""
 
-    def __init__(self, mission: Mission, catalog, state: GameState, samples: int, playouts: int, deepest: int,
+    def __init__(self, mission: Mission, catalog, state: GameState, samples: int, *, playouts: int, deepest: int,
                  seed: int, workers: int = 1, line: tuple[Action, ...] = ()):
         self.T = build_arrays(mission, catalog, planner_library(mission, catalog))
         self.samples = samples

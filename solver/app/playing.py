@@ -60,8 +60,8 @@ def play_from(lg: LoggedGame, round_: int | None, run: Run, time_limit: float, p
     """The logged game from the start of round ``round_`` (default: after its last round), played on."""
     from solver.play import playthrough  # heavy: the open-hand solver's OR-Tools
 
-    return playthrough.play_from(lg.log, lg.mission, lg.catalog, round_, run.seed, run.game, run.policy, time_limit,
-                           players, run.samples)
+    return playthrough.play_from(lg.log, lg.mission, lg.catalog, round_, seed=run.seed, game=run.game,
+                                 policy=run.policy, time_limit=time_limit, players=players, samples=run.samples)
 
 
 @dataclass
@@ -101,8 +101,8 @@ class TerminalGame:
     earlier: list[int]  # the seats people played in the rounds before (a continued game)
 
 
-def terminal_game(m: Mission | None, catalog: Catalog | None, players: int | None, source: str, lg: LoggedGame | None,
-                  round_: int | None, seed: int | None, game: int | None, policy: str | None,
+def terminal_game(m: Mission | None, catalog: Catalog | None, players: int | None, source: str, *,
+                  lg: LoggedGame | None, round_: int | None, seed: int | None, game: int | None, policy: str | None,
                   samples: int | None) -> TerminalGame:
     """`play --human`: the game a person plays, the other seats by the table's policy (default the
     planner; never the open-hand team, which sees every hand)."""
@@ -113,8 +113,8 @@ def terminal_game(m: Mission | None, catalog: Catalog | None, players: int | Non
                          "a table with a person", f"give another --policy (default {TABLE_DEFAULT})")
     if lg is not None:
         run = run_of(lg.log, seed, game, policy, samples, TABLE_DEFAULT, POLICIES)
-        state, _ = playthrough.resume(lg.log, lg.mission, lg.catalog, round_, run.seed, run.game, run.policy, players,
-                                run.samples)
+        state, _ = playthrough.resume(lg.log, lg.mission, lg.catalog, round_, seed=run.seed, game=run.game,
+                                      policy=run.policy, players=players, samples=run.samples)
         return TerminalGame(lg.mission, lg.catalog, lg.log.players, run, state, list(lg.log.human))
     assert m is not None and catalog is not None
     n = table_size(m, players, source)
@@ -131,8 +131,10 @@ def people_game(mission: str | None, pieces: str | None, *, players: int | None,
     ``noted(note)`` as in ``inputs.game_inputs``."""
     catalog, m, lg = game_inputs(mission, pieces, from_log, noted)
     if lg is not None:
-        return terminal_game(None, None, players, str(from_log), lg, from_round, seed, game, policy, samples)
-    return terminal_game(m, catalog, players, str(mission), None, None, seed, game, policy, samples)
+        return terminal_game(None, None, players, str(from_log), lg=lg, round_=from_round, seed=seed, game=game,
+                             policy=policy, samples=samples)
+    return terminal_game(m, catalog, players, str(mission), lg=None, round_=None, seed=seed, game=game, policy=policy,
+                         samples=samples)
 
 
 @dataclass

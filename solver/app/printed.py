@@ -60,7 +60,7 @@ def fewest_pieces(src: MissionSource, time_limit: float) -> tuple[str, dict[int,
     m = src.mission
     words, numbers = {}, {}
     for p in m.player_counts():
-        r = solve(m, src.catalog, p, [], None, time_limit).answer.result
+        r = solve(m, src.catalog, p, [], max_pieces=None, time_limit=time_limit).answer.result
         if r.status == "solvable":
             numbers[p] = r.pieces_used
             words[p] = f"{r.pieces_used}" if r.optimal else f"at most {r.pieces_used}"

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
     from solver.analysis.review_types import Review
 
 
-def review(lg: LoggedGame, time_limit: float, samples: int | None = None, playouts: int | None = None, seed: int = 1,
+def review(lg: LoggedGame, time_limit: float, samples: int | None = None, playouts: int | None = None, *, seed: int = 1,
            progress: Said | None = None, workers: int = 1, careful: bool = False,
            judged: Shown | None = None) -> Review:
     """`kakapo review` of a logged game (``analysis.review.Review``); ``judged(decision's JSON)``
@@ -20,8 +20,10 @@ def review(lg: LoggedGame, time_limit: float, samples: int | None = None, playou
     from solver.analysis.review import REVIEW_PLAYOUTS, REVIEW_SAMPLES, review_game  # heavy: Numba, OR-Tools
 
     tell = None if judged is None else (lambda d: judged(brief_decision(d.to_json())))
-    return review_game(lg.log, lg.mission, lg.catalog, time_limit, REVIEW_SAMPLES if samples is None else samples,
-                       REVIEW_PLAYOUTS if playouts is None else playouts, seed, progress, workers, careful, tell)
+    return review_game(lg.log, lg.mission, lg.catalog, time_limit,
+                       samples=REVIEW_SAMPLES if samples is None else samples,
+                       playouts=REVIEW_PLAYOUTS if playouts is None else playouts, seed=seed, progress=progress,
+                       workers=workers, careful=careful, judged=tell)
 
 
 BOARD_KEYS = ("pieces", "best_cells", "played_cells")

@@ -17,8 +17,9 @@ from solver.io.packs import scan_folder
 from solver.io.paths import MISSIONS, mission_path
 
 
-def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: Iterable[str], seed: int, workers: int,
-         progress: Counted | None = None, near: tuple[Path, ...] | None = None, simulate: bool = True) -> Doc:
+def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: Iterable[str], *, seed: int,
+         workers: int, progress: Counted | None = None, near: tuple[Path, ...] | None = None,
+         simulate: bool = True) -> Doc:
     """`kakapo rate`'s document: each mission predicted with the games' catalog (``analysis.rate.predict``;
     the campaign looked for beside the games, or in ``near``); InputError, before any work, for a
     mission that is neither a file nor a bundled one."""
@@ -123,8 +124,9 @@ def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = N
             path = Path(tmp) / f"{Path(game_id).name}.jsonl"
             path.write_text(text, encoding="utf-8")
             paths.append(str(path))
-        return rate(paths, None, STUDIO_PLAYS, missions, 1, workers, lambda d, t: tell(0.97 * d / max(t, 1)),
-                    near=() if folder is None else (folder,), simulate=False)
+        return rate(paths, None, STUDIO_PLAYS, missions, seed=1, workers=workers,
+                    progress=lambda d, t: tell(0.97 * d / max(t, 1)), near=() if folder is None else (folder,),
+                    simulate=False)
 
 
 # each job answers the document of the command of its name with --json (``registry.JOBS``); its

@@ -31,7 +31,7 @@ from solver.core.errors import InputError
 @click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def print_missions(missions, pdf_path, paper, per_page, sheet, players, pieces, time_limit, force, as_json):
+def print_missions(*, missions, pdf_path, paper, per_page, sheet, players, pieces, time_limit, force, as_json):
     """Print MISSIONs for the table: a card per mission to set up the board (the board to scale
     with its birds, coloured sides and placed pieces; name, story, mode, table sizes, rounds,
     birds to clear, fewest new pieces and difficulty), or with --sheet a blank game sheet to

@@ -161,12 +161,13 @@ class WitnessSearch:
         hands = [sum(_bit(c) for c in h) for h in s.hands]
         for allowance in range(0, 64):
             self.exhausted = True
-            got = self.dfs(1, hands, s.start_player, s.spec.trump_round_one, s.spec.skills, pre, [], [], allowance)
+            got = self.dfs(1, hands, s.start_player, s.spec.trump_round_one, skills=s.spec.skills, used=pre,
+                           selected=[], rounds=[], allowance=allowance)
             if got is not None or self.budget <= 0 or self.exhausted:
                 return got
         return None
 
-    def dfs(self, rnd, hands, start, trump, skills, used, selected, rounds, allowance):
+    def dfs(self, rnd, hands, start, trump, *, skills, used, selected, rounds, allowance):
         R = self.spec.rounds
         if rnd > R or self.budget <= 0:
             return None
@@ -227,8 +228,8 @@ class WitnessSearch:
             done = self.finish(new_used, new_selected)
             if done is not None:
                 return Found([*rounds, choice], done)
-            got = self.dfs(rnd + 1, new_hands, self.holder[w], w.colour, skills - (skill != Skill.NONE), new_used,
-                           new_selected, [*rounds, choice], allowance - cost)
+            got = self.dfs(rnd + 1, new_hands, self.holder[w], w.colour, skills=skills - (skill != Skill.NONE),
+                           used=new_used, selected=new_selected, rounds=[*rounds, choice], allowance=allowance - cost)
             if got is not None or self.budget <= 0:
                 return got
         self.failed[key] = max(self.failed.get(key, -1), allowance)

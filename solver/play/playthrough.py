@@ -99,7 +99,7 @@ def play(m: Mission, catalog, players: int, seed: int, game: int, policy: str, t
     return PlayedGame(state, log_events(state, meta(seed, game, policy, samples)), note, 1)
 
 
-def resume(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, game: int, policy: str,
+def resume(log: GameLog, m: Mission, catalog, round_: int | None, *, seed: int, game: int, policy: str,
            players: int | None = None, samples: int = DEFAULT_SAMPLES) -> tuple[GameState, Policy | None]:
     """The logged game at the start of round ``round_`` (default: after its last round), and the
     policy that replayed it (None for the open-hand team); InputError when it is over there."""
@@ -116,10 +116,11 @@ def resume(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, gam
     return state, shadow
 
 
-def play_from(log: GameLog, m: Mission, catalog, round_: int | None, seed: int, game: int, policy: str,
+def play_from(log: GameLog, m: Mission, catalog, round_: int | None, *, seed: int, game: int, policy: str,
               time_limit: float, players: int | None = None, samples: int = DEFAULT_SAMPLES) -> PlayedGame:
     """The logged game from the start of round ``round_`` (default: after its last round), played on."""
-    state, shadow = resume(log, m, catalog, round_, seed, game, policy, players, samples)
+    state, shadow = resume(log, m, catalog, round_, seed=seed, game=game, policy=policy, players=players,
+                           samples=samples)
     first = state.round
     note = None
     player: Policy

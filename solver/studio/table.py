@@ -80,7 +80,7 @@ class Table:
         return sum(1 for live in games if live.game is not None and live.problem is None and not live.over()
                    and not live.game.humans)
 
-    def start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], policy: str,
+    def start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], *, policy: str,
               samples: int | None, seed: int | None, game: int | None,
               names: dict[int, str]) -> tuple[TableGame, dict[int, str]]:
         """A new game; its seat tokens (given once, stored hashed). TableFull when it is a game of
@@ -91,9 +91,10 @@ class Table:
             first, self.on_first_game = self.on_first_game, None
             if first is not None:  # every thinking worker starts now, while the people look at their hands
                 first()
-            return self._start(mission, catalog, players, humans, policy, samples, seed, game, names)
+            return self._start(mission, catalog, players, humans, policy=policy, samples=samples, seed=seed, game=game,
+                               names=names)
 
-    def _start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], policy: str,
+    def _start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], *, policy: str,
                samples: int | None, seed: int | None, game: int | None,
                names: dict[int, str]) -> tuple[TableGame, dict[int, str]]:
         known = seed is not None

@@ -116,8 +116,7 @@ def cards_pdf(cards: list[tuple[Board, CardText]], paper: str = "a4", per_page: 
         for start in range(0, len(cards), per_page):
             page = Page(width, height)
             for slot, (board, card) in enumerate(cards[start:start + per_page]):
-                x, y, w, h = _slot(width, height, per_page, slot)
-                draw_card(page, board, card, x, y, w, h, cell, wide=per_page == 2)
+                draw_card(page, board, card, _slot(width, height, per_page, slot), cell, wide=per_page == 2)
             _cut_lines(page, per_page)
             pages.append(page.fig)
         return pdf_bytes(pages, title or "kakapo missions")
@@ -221,11 +220,12 @@ def _head(card: CardText, w: float, sizes) -> list[tuple[str, float, str, str, s
     return head + [(t, body, "normal", "normal", GREY, 0.0) for t in wrap(card.subtitle, w, body)]
 
 
-def draw_card(page: Page, board: Board, card: CardText, x: float, y: float, w: float, h: float,
-              cell: float, wide: bool = False) -> None:
-    """One mission's card in the area (x, y, w, h), its board's cells ``cell`` mm (``card_cell``
-    at most): its name and story, the board to scale with its birds, coloured sides and placed
-    pieces, and what the table needs to know."""
+def draw_card(page: Page, board: Board, card: CardText, area: tuple[float, float, float, float], cell: float,
+              wide: bool = False) -> None:
+    """One mission's card in the ``area`` (x, y, w, h in mm: ``_slot``), its board's cells ``cell`` mm
+    (``card_cell`` at most): its name and story, the board to scale with its birds, coloured sides and
+    placed pieces, and what the table needs to know."""
+    x, y, w, _ = area
     sizes = card_sizes(w, wide)
     _, _, facts_size, small = sizes
     if not wide:

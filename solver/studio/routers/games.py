@@ -80,8 +80,8 @@ def start_game(body: GameRequest, ctx: Ctx, request: Request) -> Doc:
         raise refused(e) from None
     names = _names(body.names, body.human)
     try:
-        g, tokens = ctx.table.start(m, ctx.catalog, players, body.human, body.policy, body.samples, body.seed,
-                                    body.game, names)
+        g, tokens = ctx.table.start(m, ctx.catalog, players, body.human, policy=body.policy, samples=body.samples,
+                                    seed=body.seed, game=body.game, names=names)
     except TableFull as e:
         raise StudioError(429, f"{e}: a game of bots only waits until one of them ends",
                           "wait for one to end, or seat a person at this one") from None
