@@ -33,7 +33,7 @@ from solver.io.catalog import load_catalog  # noqa: E402
 from solver.io.gamelog import write_log  # noqa: E402
 from solver.io.missionfile import load_mission  # noqa: E402
 from solver.io.paths import bundled_mission  # noqa: E402
-from solver.play.games import play  # noqa: E402
+from solver.play.playthrough import play  # noqa: E402
 
 TABLE_SEED = 11  # the tables' games: another seed than the rating's replays (seed 1)
 SIZES = (10, 30, 100)

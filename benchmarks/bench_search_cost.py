@@ -54,11 +54,11 @@ def search_games(mission: str, players: int, samples: int, games: int, seed: int
     T = build_arrays(m, catalog, planner_library(m, catalog))
     spec = spec_array(GameSpec.of(m, players))
     seeds = game_seeds(seed, 0, games)
-    out = [np.zeros(games, np.int64) for _ in range(3)] + [np.zeros(games, np.uint64)]
-    fs.search_many(seeds[:1], seat_seeds(seeds[:1], players), spec, samples, T, *[r[:1] for r in out])
+    out = (np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(games, np.uint64))
+    fs.search_many(seeds[:1], seat_seeds(seeds[:1], players), spec, samples, T, tuple(r[:1] for r in out))
 
     def play():
-        fs.search_many(seeds, seat_seeds(seeds, players), spec, samples, T, *out)
+        fs.search_many(seeds, seat_seeds(seeds, players), spec, samples, T, out)
         return out[3]
 
     return play

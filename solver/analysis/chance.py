@@ -21,7 +21,7 @@ from solver.game.search import DEFAULT_SAMPLES
 from solver.game.seeds import game_seeds
 
 
-def chance(m: Mission, catalog, players: int, gone: list[Card], games: int, seed: int = 1,
+def chance(m: Mission, catalog, players: int, gone: list[Card], *, games: int, seed: int = 1,
            trump: Colour | None = None, samples: int = DEFAULT_SAMPLES, progress=None,
            hand: list[Card] | None = None) -> dict:
     """The search player's clear rate from the moment over ``games`` deals of the unseen cards

@@ -43,7 +43,7 @@ class Continuations:
     continuations of the moments on ``line`` (the game's moves from the deal) are shared (the
     module docstring)."""
 
-    def __init__(self, mission: Mission, catalog, state: GameState, samples: int, playouts: int, deepest: int,
+    def __init__(self, mission: Mission, catalog, state: GameState, samples: int, *, playouts: int, deepest: int,
                  seed: int, workers: int = 1, line: tuple[Action, ...] = ()):
         self.T = build_arrays(mission, catalog, planner_library(mission, catalog))
         self.samples = samples
@@ -199,7 +199,8 @@ class Continuations:
                 out.append(state.outcome == Result.CLEARED)
                 continue
             results = np.zeros(1, np.int64)
-            search_play_on(fast_state(state), 0, self.T, self.seeds[:1], results, KEYED, np.zeros((1, 0), np.int64))
+            search_play_on(fast_state(state), 0, self.T, self.seeds[:1], results, streams=KEYED,
+                           paths=np.zeros((1, 0), np.int64))
             out.append(bool(results[0] == int(Result.CLEARED)))
         return out
 
@@ -235,7 +236,7 @@ def _continuations(start: GameState, T, samples: int, seeds: np.ndarray, moves: 
         state.apply(a)
     results = np.zeros(len(which), np.int64)
     paths = np.zeros((len(which), depth), np.int64)
-    search_play_on(fast_state(state), samples, T, seeds[which], results, KEYED, paths)
+    search_play_on(fast_state(state), samples, T, seeds[which], results, streams=KEYED, paths=paths)
     return (results == int(Result.CLEARED)).astype(np.int8), paths
 
 

@@ -242,7 +242,7 @@ def measure(m: Mission, catalog, players: int, games: int, seed: int, policy: st
 
 
 # ------------------------------------------------------------ the search
-def generate(mode: str, low: float, high: float, players: int, policy: str, count: int, seed: int, out: Path,
+def generate(mode: str, low: float, high: float, players: int, *, policy: str, count: int, seed: int, out: Path,
              catalog, workers: int = 1, progress=None) -> list[Found]:
     rng = random.Random(seed)
     found: list[Found] = []

@@ -79,7 +79,7 @@ CONTENDER = 0.30  # a decision this close to the costliest may be the one that l
 PLACES_TRIED = 8  # a placement's other choices tried by the planner (spread over the legal ones), at most
 
 
-def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samples: int = REVIEW_SAMPLES,
+def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, *, samples: int = REVIEW_SAMPLES,
                 playouts: int = REVIEW_PLAYOUTS, seed: int = 1,
                 progress: Callable[[str], None] | None = None, workers: int = 1, careful: bool = False,
                 judged: Callable[[Decision], None] | None = None) -> Review:
@@ -92,8 +92,8 @@ def review_game(log: GameLog, mission: Mission, catalog, time_limit: float, samp
     final = replay(log, mission, catalog)  # every move checked; InputError names the line
     state = start_of_log(log, mission, catalog)
     n = final.rounds_played()
-    cont = Continuations(mission, catalog, state, samples, playouts, REFINE * playouts, seed, workers,
-                         tuple(final.moves))
+    cont = Continuations(mission, catalog, state, samples, playouts=playouts, deepest=REFINE * playouts, seed=seed,
+                         workers=workers, line=tuple(final.moves))
     judge = _judge_round if careful else _judge_round_quick
     reviews: list[RoundReview] = []
     decisions: list[Decision] = []

@@ -1,5 +1,5 @@
 """The move that lost a deal with every hand open, and what no order of play can do after it: from
-the exact model of the deal before and after the move (``openhand/moment.py``).
+the exact model of the deal before and after the move (``openhand/midround.py``).
 
 The review knows, from its open-hand answers, a round whose start was clearable and whose end was
 not (the next round's start cannot be cleared, or the game ended lost). Within it the moves are
@@ -42,7 +42,7 @@ from solver.game.arrays import build_arrays
 from solver.game.planner import planner_library
 from solver.game.state import GameState, decision_card
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, Work
-from solver.openhand.moment import MomentDeal
+from solver.openhand.midround import MomentDeal
 from solver.openhand.plan import Plan
 from solver.openhand.witness import LEVEL1_ROLLOUTS, witness_moves
 

@@ -45,7 +45,7 @@ def place_among(rate: float, others: list[tuple[str, float]]) -> dict:
     return place_by_difficulty(-rate, [(mid, -r) for mid, r in others])
 
 
-def validate_file(path, catalog, time_limit: float, games: int, seed: int, policy: str, workers: int,
+def validate_file(path, catalog, time_limit: float, games: int, *, seed: int, policy: str, workers: int,
                   ceiling_games: int = 0, ladder_games: int = 0, progress=None,
                   campaign: Campaign | None = None, text: str | None = None) -> dict:
     """Everything `kakapo validate` says about one file (``text``: its text read already, a file of

@@ -23,7 +23,7 @@ from solver.app.inputs import (
     table_size,
 )
 from solver.app.packs import one_mission, validate_inputs
-from solver.app.policies import BATCH_DEFAULT
+from solver.app.policychoices import BATCH_DEFAULT
 from solver.core.cards import Card, Colour
 from solver.core.errors import InputError, ParseError
 from solver.core.rules import Mission
@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # heavy at run time: Numba
     from solver.analysis.simulate import Outcomes
 
 
-def simulate(m: Mission, catalog: Catalog, players: int, games: int, seed: int, policy: str, engine: str,
+def simulate(m: Mission, catalog: Catalog, players: int, games: int, *, seed: int, policy: str, engine: str,
              workers: int, samples: int, progress: Counted | None = None) -> tuple[Doc, Outcomes]:
     """`kakapo simulate`'s document, and the games' outcomes (one result and round count a game)."""
     from solver.analysis.simulate import play_games, summarise  # heavy: Numba
@@ -81,19 +81,19 @@ def on_cluster(address: str | None, mission: str, catalog: Catalog, players: int
                        players, seed, time_limit, worker_timeout, status)
 
 
-def ceiling(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,
+def ceiling(m: Mission, catalog: Catalog, players: int, games: int, *, seed: int, workers: int,
             time_limit: float | None = None, progress: Counted | None = None,
             cluster: ClusterWork | None = None) -> tuple[Doc, list[str]]:
     """`kakapo ceiling`'s document, and each deal's answer (clearable, not_clearable, undecided)."""
     from solver.openhand.ceiling import ceiling as run_ceiling  # heavy: OR-Tools and Numba
 
-    doc = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=progress,
+    doc = run_ceiling(m, catalog, players, games, seed, workers, time_limit=time_limit, progress=progress,
                       decide=cluster.decide if cluster is not None else None)
     answers = doc.pop("answers")
     return doc, answers
 
 
-def ladder(m: Mission, catalog: Catalog, players: int, games: int, seed: int, workers: int,
+def ladder(m: Mission, catalog: Catalog, players: int, games: int, *, seed: int, workers: int,
            time_limit: float | None = None, progress: Rungs | None = None, cluster: ClusterWork | None = None,
            folder: Path | None = None, near: tuple[Path, ...] = ()) -> Doc:
     """`kakapo ladder`'s document, with where the mission falls among the other missions measured
@@ -107,15 +107,15 @@ def ladder(m: Mission, catalog: Catalog, players: int, games: int, seed: int, wo
     return doc
 
 
-def chance(m: Mission, catalog: Catalog, players: int, gone: list[Card], games: int, seed: int,
+def chance(m: Mission, catalog: Catalog, players: int, gone: list[Card], *, games: int, seed: int,
            trump: Colour | None = None, samples: int | None = None, progress: Counted | None = None,
            hand: list[Card] | None = None) -> Doc:
     """`kakapo chance`: the search player's clear rate from the board ``m`` (its rounds and skills
     those left) with the cards ``gone`` out of the game, over ``games`` deals of the unseen cards."""
     from solver.analysis.chance import chance as run_chance  # heavy: Numba
 
-    return run_chance(m, catalog, players, gone, games, seed, trump, samples_for("search", samples), progress,
-                      hand)
+    return run_chance(m, catalog, players, gone, games=games, seed=seed, trump=trump,
+                      samples=samples_for("search", samples), progress=progress, hand=hand)
 
 
 @dataclass(frozen=True)
@@ -190,8 +190,8 @@ def simulate_job(request: Doc, catalog: Catalog, workers: int, progress: Fractio
     m, source = _job_mission(request, catalog)
     players = table_size(m, request.get("players"), source)
     policy = request.get("policy") or BATCH_DEFAULT
-    doc, _ = simulate(m, catalog, players, request["games"], request["seed"], policy, "numba", workers,
-                      samples_for(policy, None), progress=_fraction(progress))
+    doc, _ = simulate(m, catalog, players, request["games"], seed=request["seed"], policy=policy, engine="numba",
+                      workers=workers, samples=samples_for(policy, None), progress=_fraction(progress))
     return doc
 
 
@@ -200,7 +200,7 @@ def ceiling_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction
     m, source = _job_mission(request, catalog)
     players = table_size(m, request.get("players"), source)
     games, seed = request["games"], request["seed"]
-    doc, _ = ceiling(m, catalog, players, games, seed, workers, progress=_fraction(progress))
+    doc, _ = ceiling(m, catalog, players, games, seed=seed, workers=workers, progress=_fraction(progress))
     return {"mission": m.id, "players": players, "games": games, "seed": seed, **doc}
 
 
@@ -219,7 +219,7 @@ def ladder_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction,
             labels.append(label)
         progress((len(labels) - 1 + done / max(total, 1)) / steps)
 
-    return ladder(m, catalog, players, request["games"], request["seed"], workers, progress=step,
+    return ladder(m, catalog, players, request["games"], seed=request["seed"], workers=workers, progress=step,
                   folder=job_folder(request))
 
 
@@ -229,8 +229,8 @@ def chance_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction,
     m, source = _job_mission(request, catalog)
     at = table_moment(m, request.get("players"), request.get("exclude") or [], request.get("rounds"),
                       request.get("skills"), request.get("trump"), source, request.get("hand"))
-    return chance(at.mission, catalog, at.players, at.gone, request["games"], request["seed"], at.trump,
-                  progress=_fraction(progress), hand=at.hand)
+    return chance(at.mission, catalog, at.players, at.gone, games=request["games"], seed=request["seed"],
+                  trump=at.trump, progress=_fraction(progress), hand=at.hand)
 
 
 # ---------------------------------------------------------------- validate
@@ -308,9 +308,10 @@ def validate(files: list[str] | tuple[str, ...], pieces: str | None, *, time_lim
     from solver.analysis.validate import validate_file  # heavy: OR-Tools, Numba
 
     docs = [invalid[i] if i in invalid else
-            validate_file(_file_text(paths[i])[0], catalogs[i], time_limit, games, seed, policy, workers,
-                          ceiling_games, ladder_games if games > 0 else 0, progress,
-                          _file_campaign(paths[i], catalogs[i]), text=_file_text(paths[i])[1])
+            validate_file(_file_text(paths[i])[0], catalogs[i], time_limit, games, seed=seed, policy=policy,
+                          workers=workers, ceiling_games=ceiling_games, ladder_games=ladder_games if games > 0 else 0,
+                          progress=progress, campaign=_file_campaign(paths[i], catalogs[i]),
+                          text=_file_text(paths[i])[1])
             for i in range(len(paths))]
     return Validated(docs, invalid)
 
@@ -337,14 +338,15 @@ def generate_players(mode: str, players: int | None) -> int:
     return players
 
 
-def generate(mode: str, low: float, high: float, players: int, policy: str, count: int, seed: int, out_dir: Path,
+def generate(mode: str, low: float, high: float, players: int, *, policy: str, count: int, seed: int, out_dir: Path,
              catalog: Catalog, workers: int, progress: Callable[[int, int, int], None] | None = None) -> list[Doc]:
     """`kakapo generate --json`'s list: the missions written, each with its measured clear rate;
     ``progress(candidates tried, the most it tries, missions kept)``."""
     from solver.analysis import generate as generator  # heavy: OR-Tools and Numba
 
     most = generator.MAX_CANDIDATES
-    found = generator.generate(mode, low, high, players, policy, count, seed, out_dir, catalog, workers,
+    found = generator.generate(mode, low, high, players, policy=policy, count=count, seed=seed, out=out_dir,
+                               catalog=catalog, workers=workers,
                                progress=None if progress is None else lambda tried, kept: progress(tried, most, kept))
     return [{"file": str(f.path), "clear_rate": f.clear_rate, "ci95": list(f.ci95), "min_pieces": f.min_pieces}
             for f in found]

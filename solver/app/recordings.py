@@ -88,7 +88,7 @@ class TapeCache:
 
 
 # ---------------------------------------------------------------- the use cases
-def start(store: RecordingStore, tapes: TapeCache, ref: str, mission: Doc, catalog: Catalog,
+def start(store: RecordingStore, tapes: TapeCache, ref: str, mission: Doc, *, catalog: Catalog,
           catalog_file: str | None, pieces_text: str | None, names: list[str], leader: int) -> Doc:
     """A new recording: the mission ``ref`` names (``mission``: its ``id``, ``file`` and ``text``,
     bundled or in the folder), the catalog in use (``catalog_file`` of the folder and its text, or

@@ -2,10 +2,10 @@
 name, its sentence, what its request carries, the function that runs it from its request, the
 words of its finished result (``jobwords``) and what they mean (``jobmeaning``), with the
 glossary's term and the chart beside them. The studio's job model, the page's menu (``GET
-/api/rules``), the worker (``jobs.run_job``) and the words beside a done job all read them from
+/api/rules``), the worker (``jobrunner.run_job``) and the words beside a done job all read them from
 here.
 
-The simulated players and their defaults are ``policies.py``'s (and named here too, as before)."""
+The simulated players and their defaults are ``policychoices.py``'s (and named here too, as before)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver.app.documents import Doc, Fraction, Shown
-from solver.app.games import calibrate_job, rate_job, review_job
 from solver.app.jobmeaning import ceiling_meaning, chance_meaning, ladder_meaning, rate_meaning, simulate_meaning
 from solver.app.jobwords import (
     calibrate_words,
@@ -25,7 +24,9 @@ from solver.app.jobwords import (
     simulate_words,
 )
 from solver.app.measuring import ceiling_job, chance_job, ladder_job, simulate_job
-from solver.app.policies import BATCH_DEFAULT, ONE_STEP, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
+from solver.app.policychoices import BATCH_DEFAULT, ONE_STEP, PLAY_POLICIES, POLICIES, TABLE_DEFAULT
+from solver.app.reviewing import review_job
+from solver.app.tables import calibrate_job, rate_job
 from solver.io.catalog import Catalog
 
 __all__ = ["BATCH_DEFAULT", "JOBS", "JOB_KINDS", "NEEDS", "ONE_STEP", "PLAY_POLICIES", "POLICIES", "TABLE_DEFAULT",

@@ -48,7 +48,7 @@ class Solved:
         return doc
 
 
-def solve(m: Mission, catalog: Catalog, players: int, exclude: list[Card], max_pieces: int | None,
+def solve(m: Mission, catalog: Catalog, players: int, exclude: list[Card], *, max_pieces: int | None,
           time_limit: float, count: bool = False, cap: int = 1000, placements: bool = False) -> Solved:
     """The fewest new pieces that clear ``m`` (proven minimal when it can be), and with ``count``
     how many distinct answers of that size there are (sets of pieces, or ``placements``)."""
@@ -82,7 +82,8 @@ def solve_request(mission: str | None, pieces: str | None, *, players: int | Non
         n = lg.log.players
     else:
         n = table_size(m, players, str(mission))
-    solved = solve(m, catalog, n, exclude, max_pieces, time_limit, count, cap, placements)
+    solved = solve(m, catalog, n, exclude, max_pieces=max_pieces, time_limit=time_limit, count=count, cap=cap,
+                   placements=placements)
     solved.state, solved.log_path = state, from_log
     return solved
 
@@ -105,7 +106,8 @@ def solve_text(text: str, catalog: Catalog, name: str | None = None, players: in
     with the table's size in it."""
     m = mission_of_text(text, catalog, name)
     n = table_size(m, players, name or "mission.toml")
-    doc = solve(m, catalog, n, list(exclude or []), None, time_limit, count, cap).to_json()
+    doc = solve(m, catalog, n, list(exclude or []), max_pieces=None, time_limit=time_limit, count=count,
+                cap=cap).to_json()
     doc["players"] = n
     return doc
 

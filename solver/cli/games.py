@@ -8,17 +8,17 @@ from pathlib import Path
 
 import click
 
-from solver.app.games import people_game, play_bots, play_people, seat_people
-from solver.app.games import rate as run_rate
-from solver.app.games import review as review_game
 from solver.app.inputs import (
     LoggedGame,
     logged_game,
     rated_seats,
 )
 from solver.app.outputs import check_output_path
-from solver.app.policies import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
+from solver.app.playing import people_game, play_bots, play_people, seat_people
+from solver.app.policychoices import BATCH_DEFAULT, PLAY_POLICIES, TABLE_DEFAULT
+from solver.app.reviewing import review as review_game
 from solver.app.sheets import game_of_sheet_file, read_game_file, sheet_of
+from solver.app.tables import rate as run_rate
 from solver.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_NO,
@@ -72,7 +72,7 @@ from solver.view.render import draw, use_colour
                    "MISSION-game-N.jsonl); the log holds the whole deal, every hand included, so reading it during "
                    "play is reading the other hands.")
 @user_errors
-def play(mission, players, seed, game_index, policy, time_limit, samples, pieces, log_path, from_log, from_round,
+def play(*, mission, players, seed, game_index, policy, time_limit, samples, pieces, log_path, from_log, from_round,
          human):
     """Play one game of MISSION and tell it round by round. Exit 0 when cleared, 1 otherwise.
 
@@ -94,8 +94,8 @@ def play(mission, players, seed, game_index, policy, time_limit, samples, pieces
     if from_round is not None and from_log is None:
         raise click.UsageError("--round goes with --from LOG")
     if human is not None:
-        return play_as_human(mission, players, seed, game_index, policy, samples, pieces, log_path, from_log,
-                             from_round, human)
+        return play_as_human(mission, players, seed, game_index, policy=policy, samples=samples, pieces=pieces,
+                             log_path=log_path, from_log=from_log, from_round=from_round, human=human)
     check_output_path(log_path, [mission, pieces, from_log], None, "--log")
     bots = play_bots(mission, pieces, players=players, seed=seed, game=game_index, policy=policy, samples=samples,
                      time_limit=time_limit, from_log=from_log, from_round=from_round, noted=say_note)
@@ -106,9 +106,9 @@ def play(mission, players, seed, game_index, policy, time_limit, samples, pieces
     sys.exit(EXIT_OK if game.state.result() == "cleared" else EXIT_NO)
 
 
-def play_as_human(mission, players, seed, game_index, policy, samples, pieces, log_path, from_log, from_round,
+def play_as_human(mission, players, seed, game_index, *, policy, samples, pieces, log_path, from_log, from_round,
                   human) -> None:
-    """`play --human`: a person in some seats, --policy in the others (``app.games.play_people``)."""
+    """`play --human`: a person in some seats, --policy in the others (``app.playing.play_people``)."""
     tg = people_game(mission, pieces, players=players, seed=seed, game=game_index, policy=policy, samples=samples,
                      from_log=from_log, from_round=from_round, noted=say_note)
     table = seat_people(tg, human, log_path)
@@ -208,7 +208,7 @@ def end_line(m: Mission, end: dict, rounds: list[dict]) -> str:
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
               help="Also write a page with the board of each round.")
 @user_errors
-def review(log_file, mission, pieces, time_limit, samples, playouts, seed, workers, careful, as_json, html_path):
+def review(*, log_file, mission, pieces, time_limit, samples, playouts, seed, workers, careful, as_json, html_path):
     """Where a logged game was won or lost, round by round. Exit 0.
 
     For each round: could a team that sees every hand still clear the deal from its start
@@ -230,7 +230,8 @@ def review(log_file, mission, pieces, time_limit, samples, playouts, seed, worke
     lg = read_logged(log_file, mission, pieces)
     check_output_path(html_path, [log_file, mission, pieces], ".html", "--html")
     progress = None if as_json else (lambda text: click.echo(text, err=True))
-    rv = review_game(lg, time_limit, samples, playouts, seed, progress, workers or default_workers(), careful)
+    rv = review_game(lg, time_limit, samples, playouts, seed=seed, progress=progress,
+                     workers=workers or default_workers(), careful=careful)
     if html_path:
         write_output(html_path, review_html(rv))
     if as_json:
@@ -270,12 +271,13 @@ def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
     \b
     Example: kakapo rate games/*.jsonl --mission b14
     """
-    from solver.view.rating import likelihood_plot, rate_lines  # heavy: Numba
+    from solver.view.rate_text import likelihood_plot, rate_lines  # heavy: Numba
 
     check_output_path(png_path, list(logs), ".png", "--png")
     rated = None if seats is None else rated_seats(seats)
     with ProgressBar("rate", enabled=not as_json) as bar:
-        doc = run_rate(list(logs), rated, plays, missions, seed, workers or default_workers(), bar.update)
+        doc = run_rate(list(logs), rated, plays, missions, seed=seed, workers=workers or default_workers(),
+                       progress=bar.update)
     print_answer(doc, as_json, rate_lines)
     if png_path:
         likelihood_plot(doc, Path(png_path))

@@ -25,7 +25,7 @@ from solver.app.measuring import ladder as run_ladder
 from solver.app.measuring import simulate as run_simulate
 from solver.app.measuring import validate as run_validate
 from solver.app.outputs import check_output_path, check_writable
-from solver.app.policies import BATCH_DEFAULT, POLICIES
+from solver.app.policychoices import BATCH_DEFAULT, POLICIES
 from solver.app.reporting import KeptWork, make_report
 from solver.cli.common import (
     EXIT_INTERRUPTED,
@@ -81,7 +81,8 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
     players = table_size(m, players, mission)
     workers = workers or default_workers()
     with ProgressBar("games", enabled=not as_json) as bar:
-        doc, out = run_simulate(m, catalog, players, games, seed, policy, engine, workers, samples, bar.update)
+        doc, out = run_simulate(m, catalog, players, games, seed=seed, policy=policy, engine=engine, workers=workers,
+                                samples=samples, progress=bar.update)
     if as_json:
         emit_json(doc)
     else:
@@ -136,8 +137,8 @@ def chance(mission, exclude, players, rounds, skills, trump, hand, games, seed, 
     catalog, m = read_inputs(mission, pieces)
     at = table_moment(m, players, exclude, rounds, skills, trump, mission, None if hand is None else [hand])
     with ProgressBar("deals", enabled=not as_json) as bar:
-        doc = run_chance(at.mission, catalog, at.players, at.gone, games, seed, at.trump, samples, bar.update,
-                         at.hand)
+        doc = run_chance(at.mission, catalog, at.players, at.gone, games=games, seed=seed, trump=at.trump,
+                         samples=samples, progress=bar.update, hand=at.hand)
     if as_json:
         emit_json(doc)
         return
@@ -211,8 +212,8 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
     workers = workers or default_workers()
     cluster = on_cluster(scheduler, mission, catalog, players, seed, time_limit, worker_timeout, cluster_status)
     with ProgressBar("deals", enabled=not as_json) as bar, no_workers_exit():
-        doc, answers = run_ceiling(m, catalog, players, games, seed, workers, time_limit, progress=bar.update,
-                                   cluster=cluster)
+        doc, answers = run_ceiling(m, catalog, players, games, seed=seed, workers=workers, time_limit=time_limit,
+                                   progress=bar.update, cluster=cluster)
     if as_json:
         emit_json(doc)
     else:
@@ -261,8 +262,8 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
     cluster = on_cluster(scheduler, mission, catalog, players, seed, time_limit, worker_timeout, cluster_status)
     # with where it falls in the campaign, by its own measured figures
     with RungBars(enabled=not as_json) as bars, no_workers_exit():
-        doc = run_ladder(m, catalog, players, games, seed, workers, time_limit, progress=bars.update,
-                         cluster=cluster, folder=mission_path(mission).parent)
+        doc = run_ladder(m, catalog, players, games, seed=seed, workers=workers, time_limit=time_limit,
+                         progress=bars.update, cluster=cluster, folder=mission_path(mission).parent)
     if as_json:
         emit_json(doc)
     else:
@@ -321,8 +322,8 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
             bar.label = f"candidates (of at most {most})"
             bar.update(done, most, f"{kept} of {count} kept")
 
-        docs = run_generate(mode, low, high, players, policy, count, seed, Path(out_dir), catalog, workers,
-                            progress=tried)
+        docs = run_generate(mode, low, high, players, policy=policy, count=count, seed=seed, out_dir=Path(out_dir),
+                            catalog=catalog, workers=workers, progress=tried)
     found = docs
     if as_json:
         emit_json(docs)

@@ -9,7 +9,7 @@ import click
 
 from solver.app.outputs import check_output_path, check_writable
 from solver.app.packs import make_pack, mission_sources, output_error, refuse_existing, unpack, write_output
-from solver.app.printing import PAPERS, SOLVE_SECONDS, check_layout, print_cards, print_sheets
+from solver.app.printed import PAPERS, SOLVE_SECONDS, check_layout, print_cards, print_sheets
 from solver.cli.common import emit_json, pieces_option, user_errors
 from solver.cli.group import main
 from solver.core.errors import InputError
@@ -31,7 +31,7 @@ from solver.core.errors import InputError
 @click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def print_missions(missions, pdf_path, paper, per_page, sheet, players, pieces, time_limit, force, as_json):
+def print_missions(*, missions, pdf_path, paper, per_page, sheet, players, pieces, time_limit, force, as_json):
     """Print MISSIONs for the table: a card per mission to set up the board (the board to scale
     with its birds, coloured sides and placed pieces; name, story, mode, table sizes, rounds,
     birds to clear, fewest new pieces and difficulty), or with --sheet a blank game sheet to

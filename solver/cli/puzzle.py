@@ -56,7 +56,7 @@ from solver.view.render import LEGEND, draw, shape_strip, use_colour
 @from_option
 @round_option
 @user_errors
-def solve(mission, pieces, exclude, max_pieces, time_limit, as_json, png, players, count, cap, count_placements,
+def solve(*, mission, pieces, exclude, max_pieces, time_limit, as_json, png, players, count, cap, count_placements,
           from_log, from_round):
     """Find the fewest new pieces that clear MISSION, and prove it minimal.
 

@@ -42,5 +42,5 @@ def studio(host, port, directory, pieces, workers, no_browser, bot_pace):
                          'install them: python -m pip install "kakapo[studio]" (or -e ".[studio]" in a checkout)') \
             from None
     load_catalog(pieces)  # a broken catalog is said before anything is served
-    serve(host, port, directory, pieces, workers or default_workers(), not no_browser,
+    serve(host, port, directory, pieces, workers=workers or default_workers(), open_browser=not no_browser,
           say=lambda text: click.echo(text), warn=lambda text: click.echo(text, err=True), bot_pace=bot_pace)

@@ -54,7 +54,7 @@ def calibrate(tables, target, plays, seed, workers, latest, png_path, as_json):
     with ProgressBar("calibrate", enabled=not as_json) as bar:
         doc = run_calibrate(list(tables), plays, seed, workers or default_workers(), target, bar.update,
                             latest=latest, said=None if as_json else say_err)
-    from solver.view.calibration import calibrate_lines, reliability_plot  # heavy: Numba (the fit's modules)
+    from solver.view.calibrate_text import calibrate_lines, reliability_plot  # heavy: Numba (the fit's modules)
 
     print_answer(doc, as_json, calibrate_lines)
     if png_path:

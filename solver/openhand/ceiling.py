@@ -82,7 +82,7 @@ def decide_deals(mission, catalog, players: int, seed: int, deals: list[int], ti
 
 
 def ceiling(mission, catalog, players: int, games: int, seed: int, workers: int = 1,
-            time_limit: float | None = None, progress=None, witnesses: np.ndarray | None = None,
+            *, time_limit: float | None = None, progress=None, witnesses: np.ndarray | None = None,
             decide: Callable[[list[int]], Iterable[list[tuple[int, str]]]] | None = None) -> dict:
     """Answers per deal and the summary of ``kakapo ceiling``. ``witnesses``: deals known to
     be cleared already (by games the caller played on the same deals, e.g. the ladder's).

@@ -4,7 +4,7 @@ not clearable (proven), or undecided within the time limit (never guessed).
 Per mission, once: the puzzle's candidate placements and its fewest pieces (no solution at
 all, or more pieces than the rounds can ever select, proves every deal not clearable), and
 the solution library. Per deal: the nested rollout search in Numba (``witness.py``, levels 1
-and 2), then the library-guided search (``search.py``), then the exact CP-SAT model of the whole
+and 2), then the library-guided search (``witnesssearch.py``), then the exact CP-SAT model of the whole
 deal (``model.py``) for what the searches did not clear. The searches find witnesses, the model
 also proves that none exists.
 """
@@ -28,8 +28,8 @@ from solver.game.rng import SplitMix64
 from solver.game.state import GameState, deal
 from solver.openhand.model import DealModel
 from solver.openhand.plan import Plan, PlannedRound, PlanPolicy, arrange, place_fillers, play_order
-from solver.openhand.search import WitnessSearch
 from solver.openhand.witness import search_witness
+from solver.openhand.witnesssearch import WitnessSearch
 from solver.puzzle import librarystore
 from solver.puzzle.cpsat import candidate_placements, solve, solve_model, tuned_solver
 from solver.puzzle.library import build_library

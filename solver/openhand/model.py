@@ -42,7 +42,7 @@ class RoundChoice:
 class DealModel:
     """Variables and constraints of one deal; ``rounds_of(value)`` reads a solution.
 
-    From the middle of a round (``openhand/moment.py``): ``prefix``, the cards of the first round
+    From the middle of a round (``openhand/midround.py``): ``prefix``, the cards of the first round
     revealed already (the lead first); ``pending``, pieces selected and not placed yet (they come
     to the board whatever the cards do). ``puzzle=False`` leaves the puzzle out: a model of the
     card play and the selections alone. ``rules=True`` puts each seat's must-follow (per colour)

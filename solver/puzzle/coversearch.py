@@ -17,10 +17,16 @@ MAX_DEPTH = 16
 
 
 @kernel(entry=True)
-def complete(left0, occ0, cms0, used0, wrong, order, cell_start, cell_cands, cand_card, cand_col, cand_mask,
-             cand_halo, extra, limit, budget, out, out_len):
-    """Fill ``out`` (limit x MAX_DEPTH candidate ids) and ``out_len``; return (solutions found,
-    nodes used). Stops at ``limit`` solutions or after ``budget`` nodes."""
+def complete(start, order, cands, extra, limit, budget, found):
+    """Fill ``found`` (out: limit x MAX_DEPTH candidate ids, out_len); return (solutions found,
+    nodes used). Stops at ``limit`` solutions or after ``budget`` nodes. ``start`` is the board to
+    cover from (left0: the open cells to cover, occ0, cms0: occupied cells and colour masks, used0:
+    the pieces used, wrong: per colour the cells of the other colours' sides); ``order`` the open
+    cells, most constrained first; ``cands`` the candidate placements by cell (cell_start,
+    cell_cands) and their piece, colour, cells and halo (cand_card, cand_col, cand_mask, cand_halo)."""
+    left0, occ0, cms0, used0, wrong = start
+    cell_start, cell_cands, cand_card, cand_col, cand_mask, cand_halo = cands
+    out, out_len = found
     n_out = 0
     nodes = 0
     best = 0  # the most open cells one candidate covers: a bound on what each piece can do

@@ -236,7 +236,7 @@ def tuned_solver(time_limit: float, workers: int = 1, params: dict | None = None
 
 
 def solve(mission: Mission, catalog, exclude=(), max_pieces: int | None = None,
-          time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None,
+          *, time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 1, params: dict | None = None,
           symmetry: bool = False, players: int | None = None, budget: bool = True,
           require=(), work_limit: float | None = None, place=()) -> SolveResult:
     """Fewest new pieces that scan ``clear`` birds, within what a game can select (the spec's

@@ -116,10 +116,10 @@ class LibraryBuilder:
         order = np.array(sorted(cells_of(left0), key=lambda c: (len(self.cand[c]), c)), np.int64)
         out = np.zeros((limit, MAX_DEPTH), np.int64)
         out_len = np.zeros(limit, np.int64)
-        found, nodes = complete(_words(left0), _words(occ), np.array([_words(m) for m in cms], np.int64),
-                                used, np.array([_words(w) for w in wrong], np.int64), order, self.cell_start,
-                                self.cell_cands, self.cand_card, self.cand_col, self.cand_mask, self.cand_halo,
-                                extra, limit, min(CALL_BUDGET, self.budget), out, out_len)
+        start = (_words(left0), _words(occ), np.array([_words(m) for m in cms], np.int64), used,
+                 np.array([_words(w) for w in wrong], np.int64))
+        cands = (self.cell_start, self.cell_cands, self.cand_card, self.cand_col, self.cand_mask, self.cand_halo)
+        found, nodes = complete(start, order, cands, extra, limit, min(CALL_BUDGET, self.budget), (out, out_len))
         self.budget -= nodes
         return [tuple(self.cands[j] for j in out[i, :out_len[i]]) for i in range(found)]
 

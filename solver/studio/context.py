@@ -17,12 +17,12 @@ from solver import __version__
 from solver.app.recordings import TapeCache
 from solver.app.sheets import in_folder
 from solver.io.catalog import Catalog, load_catalog
-from solver.play.table import warm_up
+from solver.play.thinker import warm_up
 from solver.runtime.cachedir import kernels_cached
 from solver.runtime.workers import spawned_pool
 from solver.studio.errors import StudioError
 from solver.studio.folder import Folder
-from solver.studio.jobs import JobManager
+from solver.studio.jobqueue import JobManager
 from solver.studio.live import LiveGame
 from solver.studio.seats import SeatRefused
 from solver.studio.store import Store

@@ -18,7 +18,7 @@ from pathlib import Path
 from solver.app.sheets import Resolve, game_file
 from solver.core.errors import InputError
 from solver.io.safefiles import UnsafeTarget
-from solver.play.table import BrokenGame, TableGame, replay_record
+from solver.play.tablegame import BrokenGame, TableGame, replay_record
 from solver.studio.database import StoreBusy
 from solver.studio.folder import Folder
 from solver.studio.live import LiveGame, log_text

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from solver.app.documents import Doc
-from solver.play.table import TableGame
+from solver.play.tablegame import TableGame
 
 RECORDED = "recorded"  # the policy column of a game played with the printed cards, recorded from its sheet
 

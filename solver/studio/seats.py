@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from solver.app.documents import Doc
 from solver.core.codes import PolicyId
-from solver.play.table import FORCED, PERSON, BrokenGame
+from solver.play.tablegame import FORCED, PERSON, BrokenGame
 from solver.studio.live import LiveGame
 from solver.studio.store import Store, token_hash, token_matches
 from solver.studio.turns import Turns

@@ -48,7 +48,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str, port: int, directory: str, pieces: str | None, workers: int, open_browser: bool,
+def serve(host: str, port: int, directory: str, pieces: str | None, *, workers: int, open_browser: bool,
           say: Callable[[str], None] = print, warn: Callable[[str], None] | None = None,
           bot_pace: float | None = None) -> None:
     folder = Path(directory).resolve()  # once, here: a relative or default --dir means the same folder throughout

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.app.documents import Doc
-from solver.play.table import Handover, Move, TableSetup
+from solver.play.tablegame import Handover, Move, TableSetup
 from solver.studio.database import Database, json_or, now
 from solver.studio.stored_imports import note_imported
 from solver.studio.stored_recordings import finish_recording

@@ -4,7 +4,7 @@ the hand-overs themselves (the log says who played which moves) and each person'
 
 from __future__ import annotations
 
-from solver.play.table import Handover
+from solver.play.tablegame import Handover
 from solver.studio.database import Database, now
 
 

@@ -1,5 +1,5 @@
 """The studio's table: the games of ``--dir`` played by people on their seat links and by bots
-in the background. It joins the game (``play/table.py``), the database (``store``) and the
+in the background. It joins the game (``play/tablegame.py``), the database (``store``) and the
 thinking workers (``thinking``); the routers only call it.
 
 - A game with no seed given is dealt from the operating system's randomness; nothing answered
@@ -25,7 +25,7 @@ from solver.core.errors import KakapoError
 from solver.core.rules import Mission
 from solver.io.catalog import Catalog, load_catalog
 from solver.io.loginputs import catalog_text, mission_text
-from solver.play.table import BrokenGame, TableGame, TableSetup
+from solver.play.tablegame import BrokenGame, TableGame, TableSetup
 from solver.studio.folder import Folder
 from solver.studio.inbox import Inbox
 from solver.studio.live import RECORDED, LiveGame, log_text, new_game_id
@@ -80,7 +80,7 @@ class Table:
         return sum(1 for live in games if live.game is not None and live.problem is None and not live.over()
                    and not live.game.humans)
 
-    def start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], policy: str,
+    def start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], *, policy: str,
               samples: int | None, seed: int | None, game: int | None,
               names: dict[int, str]) -> tuple[TableGame, dict[int, str]]:
         """A new game; its seat tokens (given once, stored hashed). TableFull when it is a game of
@@ -91,9 +91,10 @@ class Table:
             first, self.on_first_game = self.on_first_game, None
             if first is not None:  # every thinking worker starts now, while the people look at their hands
                 first()
-            return self._start(mission, catalog, players, humans, policy, samples, seed, game, names)
+            return self._start(mission, catalog, players, humans, policy=policy, samples=samples, seed=seed, game=game,
+                               names=names)
 
-    def _start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], policy: str,
+    def _start(self, mission: Mission, catalog: Catalog, players: int, humans: list[int], *, policy: str,
                samples: int | None, seed: int | None, game: int | None,
                names: dict[int, str]) -> tuple[TableGame, dict[int, str]]:
         known = seed is not None

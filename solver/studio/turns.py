@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.game.actions import Action
-from solver.play.table import BOT, FORCED, PERSON, AnswerError, Move, forget, think
+from solver.play.tablegame import BOT, FORCED, PERSON, AnswerError, Move
+from solver.play.thinker import forget, think
 from solver.studio.database import StoreBusy
 from solver.studio.folder import Folder
 from solver.studio.live import LiveGame, log_text

@@ -23,7 +23,7 @@ def save_png(board: Board, path: str, title: str = "", new=(), culprits=(), culp
     of placement does not matter for an answer, legality being monotone); ``culprits`` (cells)
     and ``culprit_birds`` (letters) circled in red: why a mission cannot be cleared."""
     fig, ax = plt.subplots(figsize=(6.4, 7.2), dpi=110)
-    circled = draw_board(ax, board, new, culprits, culprit_birds)
+    circled = draw_board(ax, board, new, culprits, culprit_birds=culprit_birds)
     if title:
         ax.set_title(title, pad=22)
     legend = [Patch(facecolor="#444444", label="bird"),
@@ -39,7 +39,7 @@ def save_png(board: Board, path: str, title: str = "", new=(), culprits=(), culp
     plt.close(fig)
 
 
-def draw_board(ax, board: Board, new=(), culprits=(), culprit_birds=(), scale: float = 1.0,
+def draw_board(ax, board: Board, new=(), culprits=(), *, culprit_birds=(), scale: float = 1.0,
                decoys: bool = True, grid: str = "#cccccc", cell_points: float | None = None) -> bool:
     """The board on ``ax`` (cells 0..SIZE in data units, row 1 at the top, column and row names
     around it); font sizes and line widths times ``scale`` (1: a cell of about 33 points, as in

@@ -44,7 +44,8 @@ def test_rate_document_and_picture(tmp_path):
 
 def test_the_rated_seats_default_to_the_people(tmp_path, catalog):
     from solver.io.loginputs import catalog_text
-    from solver.play.table import TableGame, TableSetup, play_here
+    from solver.play.tablegame import TableGame, TableSetup
+    from solver.play.thinker import play_here
 
     m = load_mission(bundled_mission("b05"), catalog)
     setup = TableSetup("g1", m.id, m.name, m.source, catalog_text(catalog), 2, (1,), "heuristic", None, 3, 0, True)

@@ -313,7 +313,7 @@ def test_a_finished_review_lets_its_workers_end_and_an_interrupted_one_stops_the
     m = load_mission(bundled_mission("b01"), catalog)
     state = deal(m, catalog, 2, 1)
     for wait, exitcodes in ((True, {0}), (False, {-15})):
-        cont = Continuations(m, catalog, state, 2, 4, 4, 1, workers=2)
+        cont = Continuations(m, catalog, state, 2, playouts=4, deepest=4, seed=1, workers=2)
         assert cont.submit(os.getpid).result() != os.getpid()
         processes = list(cont._pool._processes.values())
         cont.close(wait=wait)

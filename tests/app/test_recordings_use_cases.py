@@ -56,7 +56,8 @@ def kind(call, *args) -> str:
 
 def test_a_recording_start_to_discard_without_a_studio(catalog):
     store, tapes = DictStore(), TapeCache()
-    doc = recordings.start(store, tapes, "b05", b05(), catalog, None, None, ["Ann", " Ben "], 0)
+    doc = recordings.start(store, tapes, "b05", b05(), catalog=catalog, catalog_file=None, pieces_text=None,
+                           names=["Ann", " Ben "], leader=0)
     rid = doc["id"]
     assert doc["setup"]["names"] == ["Ann", "Ben"] and doc["to_act"] == 0 and doc["entries"] == 0
     for n, card in enumerate(ROUND_1):
@@ -88,7 +89,8 @@ def test_bad_setups_and_a_full_store_are_refused(catalog):
 
 def test_the_tapes_kept_are_the_latest_few(catalog):
     store, tapes = DictStore(), TapeCache()
-    rid = recordings.start(store, tapes, "b05", b05(), catalog, None, None, ["Ann", "Ben"], 0)["id"]
+    rid = recordings.start(store, tapes, "b05", b05(), catalog=catalog, catalog_file=None, pieces_text=None,
+                           names=["Ann", "Ben"], leader=0)["id"]
     kept = tapes.get(rid)
     assert kept is not None and kept[0] == "[]"
     for k in range(recordings.MAX_TAPES):
@@ -104,8 +106,8 @@ def test_a_finished_recording_is_saved_once(catalog):
     events = play_game(load_mission(bundled_mission("b05"), catalog), catalog, 2, 1, make_policy("heuristic"),
                        log=True).events
     store, tapes = DictStore(), TapeCache()
-    doc = recordings.start(store, tapes, "b05", b05(), catalog, None, None, ["Ann", "Ben"],
-                           events[0]["start_player"])
+    doc = recordings.start(store, tapes, "b05", b05(), catalog=catalog, catalog_file=None, pieces_text=None,
+                           names=["Ann", "Ben"], leader=events[0]["start_player"])
     played = set()
     for e in (e for e in events[1:] if e["event"] == "round"):
         entries = [{"card": p["card"]} for p in e["plays"]] + [{"pieces": e["pieces"]}]

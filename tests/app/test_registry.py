@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from solver.app.jobs import run_job
+from solver.app.jobrunner import run_job
 from solver.app.jobwords import fixed, pct, rung_name
 from solver.app.registry import JOBS, NEEDS
 from solver.cli import main

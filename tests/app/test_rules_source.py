@@ -13,8 +13,8 @@ import re
 
 import pytest
 
+from solver.app.pagerules import rules_doc
 from solver.app.registry import JOBS
-from solver.app.rules import rules_doc
 from solver.cli.group import COMMANDS, main
 from solver.core.codes import _POLICY_SUMMARY, ONE_PLY, PolicyId
 from solver.core.spec import MODE_RULES

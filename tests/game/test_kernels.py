@@ -336,8 +336,8 @@ def test_board_view_and_score(path, catalog):
             for card in r.sample(ALL_CARDS, 6):
                 for g in range(T.pos_start[card.index], T.pos_start[card.index + 1], 11):
                     w = T.pos_mask[g]
-                    got = fh.score_mask(int(card.colour), w[0], w[1], w[2], T.pos_birds[g], occ, tgt, T.bird_ring,
-                                        T.mark_colour, T.mark_all)
+                    got = fh.score_mask(int(card.colour), (w[0], w[1], w[2]), T.pos_birds[g], occ, tgt,
+                                        (T.bird_ring, T.mark_colour, T.mark_all))
                     assert got == view.score(int(card.colour), join(w))
 
 
@@ -365,10 +365,8 @@ def test_usefulness_cached_across_placements(path, catalog):
             for card in r.sample(ALL_CARDS, 25):  # some cards are read, some stay stale longer
                 fresh = fh.is_fresh(card.index, cache[1], cache[4])
                 before = cache[0][card.index]
-                fh.usefulness(np.array([card.index, card.index]), 2, occ, cm, used, tgt, need, *cache, T.pos_start,
-                              T.pos_mask, T.pos_halo, T.bird_all, T.bkt_start, T.bkt_grp, T.grp_mask, T.grp_ub,
-                              T.grp_birds, T.grp_pos_start, T.grp_pos, T.bird_ring, T.mark_colour, T.mark_all,
-                              T.card_birds, T.most_birds, T.grp_foot, *memo.args())
+                fh.usefulness(np.array([card.index, card.index]), 2, (occ, cm, used, tgt, need), tuple(cache),
+                              memo.footmemo(), memo.skip, T)
                 assert cache[0][card.index] == view.usefulness(card), (seed, str(card))
                 assert not fresh or cache[0][card.index] == before  # a fresh value is read as it is
         assert memo.memo[fh.F_DEALT_KNOWN].any() and (memo.memo[fh.F_STAMP] >= 0).any()  # both kinds were used
@@ -397,8 +395,9 @@ class FootMemo:
             if self.T.pos_birds[g] >> b & 1:
                 self.bird_stamp[b] = self.version
 
-    def args(self):
-        return self.memo, self.bird_stamp, self.version, self.moved, self.skip
+    def footmemo(self):
+        """The kernels' ``footmemo``: (T.grp_foot, memo, bird_stamp, version, moved)."""
+        return self.T.grp_foot, self.memo, self.bird_stamp, self.version, self.moved
 
 
 class Obs:
@@ -409,10 +408,12 @@ class Obs:
 
 
 def scratch(T):
-    """smart_place's scratch arrays and an empty footprint memo (a new game)."""
+    """smart_place's arrays after the view: its useful positions, its scratch board, an empty
+    footprint memo (a new game) and the groups' positions known illegal."""
     max_pos = int(np.max(np.diff(T.pos_start)))
-    return (np.empty(max_pos, np.int64), np.empty(max_pos, np.int64), np.empty(3, np.int64),
-            np.empty((5, 3), np.int64), *FootMemo(T).args())
+    memo = FootMemo(T)
+    return ((np.empty(max_pos, np.int64), np.empty(max_pos, np.int64)), (np.empty(3, np.int64),
+            np.empty((5, 3), np.int64)), memo.footmemo(), memo.skip)
 
 
 @twin("heuristic.smart_place", "heuristic.is_dead_end", "heuristic.filler")
@@ -441,10 +442,10 @@ def test_placement_choice_dead_ends_and_fillers(path, catalog):
                     (-1 if want_f is None else position_index(catalog[card])[legal[want_f].cells])
                 for p in legal[::9]:
                     g = int(T.pos_start[card.index]) + position_index(catalog[card])[p.cells]
-                    assert fh.is_dead_end(int(card.colour), card.index, g, occ, cm, used, m.clear, sc[2], sc[3], T) \
+                    assert fh.is_dead_end(int(card.colour), card.index, g, (occ, cm, used, tgt, need), sc[1], T) \
                         == view.is_dead_end(int(card.colour), card, p.mask)
                 for policy, avoid in ((GreedyPolicy(), False), (HeuristicPolicy(), True)):
-                    g = fh.smart_place(card.index, avoid, occ, cm, used, tgt, need, m.clear, *scratch(T), T)
+                    g = fh.smart_place(card.index, avoid, (occ, cm, used, tgt, need), *scratch(T), T)
                     if not legal:
                         assert g == -1
                         continue
@@ -483,8 +484,9 @@ def test_heuristic_card_and_selection(path, players, catalog):
                 trick = np.zeros(5, np.int64)
                 trick[: len(obs.trick)] = [c.index for _, c in obs.trick]
                 legal = np.array([a.card.index for a in obs.legal], np.int64)
-                got = fh.heuristic_card(legal, len(legal), trick, len(obs.trick), int(obs.trump), hand_row(obs.hand),
-                                        hand_row(obs.public_cards()), hand_row(obs.removed), uval_of(pol.view(obs)))
+                got = fh.heuristic_card(legal, len(legal), trick, len(obs.trick), int(obs.trump),
+                                        (hand_row(obs.hand), hand_row(obs.public_cards()), hand_row(obs.removed)),
+                                        uval_of(pol.view(obs)))
                 assert got == action.card.index
             elif obs.phase == 1:
                 got = fh.heuristic_select(len(obs.options), opts_array(obs.options), uval_of(pol.view(obs)))
@@ -538,10 +540,10 @@ def test_planner_kernels(path, players, catalog):
             fpol.evaluate(np.arange(40, dtype=np.int64), 40, True, fobs, mem, T)
             assert [int(x) for x in mem.puval] == [view.usefulness(c) for c in ALL_CARDS]
             if obs.phase == 2:
-                h = fh.smart_place(obs.piece.index, True, S.occ, S.cm, S.used, mem.tgt, mem.need, m.clear,
-                                   *scratch(T), T)
-                g = fp.planner_place(obs.piece.index, h, mem.mstate[fpol.M_NLIVE], mem.live, S.occ, S.cm, mem.tgt,
-                                     mem.need, mem.pair_bonus, T)
+                board_view = (S.occ, S.cm, S.used, mem.tgt, mem.need)
+                h = fh.smart_place(obs.piece.index, True, board_view, *scratch(T), T)
+                g = fp.planner_place(obs.piece.index, h, mem.mstate[fpol.M_NLIVE], mem.live, board_view,
+                                     mem.pair_bonus, T)
                 assert g - T.pos_start[obs.piece.index] == action.index
             checks += 1
     assert checks > 20

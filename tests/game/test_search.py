@@ -253,10 +253,10 @@ def test_table_games_from_late_moments_play_the_references_moves(catalog):
         state = steps[-min(len(steps), 7)][0]
         _, T = search_memory(m, players, 1, catalog)
         seeds = np.array([3, 2**63 + 1], np.uint64)
-        out = [np.zeros(2, np.int64) for _ in range(3)] + [np.zeros(2, np.uint64)]
-        fsearch.table_games(fs.fast_state(state), fsearch.DRAWN, seeds, np.zeros((2, players), np.uint64),
-                            np.zeros(players, np.int64), np.full(2, int(PolicyId.SEARCH), np.int64),
-                            np.ones(2, np.int64), T, *out, np.zeros((0, 0), np.int64))
+        out = (np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.uint64))
+        table = (np.zeros(players, np.int64), np.full(2, int(PolicyId.SEARCH), np.int64), np.ones(2, np.int64))
+        fsearch.table_games(fs.fast_state(state), fsearch.DRAWN, seeds, np.zeros((2, players), np.uint64), table, T,
+                            out, np.zeros((0, 0), np.int64))
         for i, seed in enumerate(seeds):
             ref = search.play_on(state, int(seed), SearchPolicy(1, small_library(m, catalog)))
             assert (out[0][i], out[3][i]) == (int(Result.parse(ref.result())), ref.trace), (m.id, i)
@@ -276,7 +276,7 @@ def test_play_on_from_a_moment_equals_the_reference(catalog, keyed):
         seeds = np.array([5, 77, 2**63 + 9], np.uint64)
         results, paths = np.zeros(3, np.int64), np.zeros((3, 64), np.int64)
         fsearch.search_play_on(fs.fast_state(state), 1, T, seeds, results,
-                               fsearch.KEYED if keyed else fsearch.DRAWN, paths)
+                               streams=fsearch.KEYED if keyed else fsearch.DRAWN, paths=paths)
         for i, x in enumerate(seeds):
             ref = search.play_on(state, int(x), SearchPolicy(1, small_library(m, catalog)), keyed=keyed)
             assert results[i] == int(Result.parse(ref.result())), (name, i)
@@ -295,13 +295,14 @@ def test_a_keyed_continuation_passes_through_the_moments_it_reaches(catalog):
         seeds = game_seeds(9, 0, 6)
         for state, _ in steps[2:4]:
             results, paths = np.zeros(6, np.int64), np.zeros((6, 160), np.int64)
-            fsearch.search_play_on(fs.fast_state(state), 4, T, seeds, results, fsearch.KEYED, paths)
+            fsearch.search_play_on(fs.fast_state(state), 4, T, seeds, results, streams=fsearch.KEYED, paths=paths)
             assert len({tuple(p) for p in paths}) > 1, name  # the streams decide: the seeds' games differ
             for i in range(6):
                 after = state.clone()
                 after.apply(Action.from_code(int(paths[i, 0])))
                 again, rest = np.zeros(1, np.int64), np.zeros((1, 160), np.int64)
-                fsearch.search_play_on(fs.fast_state(after), 4, T, seeds[i:i + 1], again, fsearch.KEYED, rest)
+                fsearch.search_play_on(fs.fast_state(after), 4, T, seeds[i:i + 1], again, streams=fsearch.KEYED,
+                                       paths=rest)
                 assert again[0] == results[i] and rest[0, :159].tolist() == paths[i, 1:].tolist(), (name, i)
 
 
@@ -311,8 +312,8 @@ def test_whole_search_games_equal_the_reference(catalog):
     m = load_mission(ROOT / "tests/missions/buddy/b01.toml", catalog)
     T = arrays_for(m, catalog, True)
     seeds = game_seeds(3, 0, 2)
-    out = [np.zeros(2, np.int64) for _ in range(3)] + [np.zeros(2, np.uint64)]
-    fsearch.search_many(seeds, seat_seeds(seeds, 2), spec_array(GameSpec.of(m, 2)), 1, T, *out)
+    out = (np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.uint64))
+    fsearch.search_many(seeds, seat_seeds(seeds, 2), spec_array(GameSpec.of(m, 2)), 1, T, out)
     for i, s in enumerate(seeds):
         g = play_game(m, catalog, 2, int(s), SearchPolicy(1, small_library(m, catalog)))
         assert (Result.parse(g.result), g.trace) == (out[0][i], out[3][i])

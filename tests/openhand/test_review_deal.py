@@ -1,5 +1,5 @@
 """The review explains the card play: the exact model of a deal from the middle of a round
-(openhand/moment.py) held to the deal solver and to every play of a trick; golden lost games whose
+(openhand/midround.py) held to the deal solver and to every play of a trick; golden lost games whose
 losing move lost the deal in the cards (a needed piece's only card spent, the lead given away, a
 must-follow trap, a piece placed where the clear needed room, a double scan not taken), each with
 the reason it must give; a reviewed game's decisions never fall back on the generic sentence
@@ -20,7 +20,7 @@ from solver.game.resume import replay, start_of_log
 from solver.game.state import decision_card, legal_cards
 from solver.io.gamelog import read_log
 from solver.openhand.deal import CLEARABLE, NOT_CLEARABLE, DealSolver, Work, from_moment
-from solver.openhand.moment import MomentDeal
+from solver.openhand.midround import MomentDeal
 from tests.helpers.games import mission_of
 from tests.helpers.golden import CARDS, game, moments, words
 

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from solver.app.rules import rules_doc
+from solver.app.pagerules import rules_doc
 from solver.app.solving import editable
 from solver.io.catalog import load_catalog
 from solver.io.missionfile import load_mission

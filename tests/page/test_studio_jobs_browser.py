@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from solver.studio.jobs import result_words
+from solver.studio.jobqueue import result_words
 from tests.helpers.studio import open_page, wait_text
 
 pytestmark = pytest.mark.slow  # a studio and a job in its worker: a few seconds

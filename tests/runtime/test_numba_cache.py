@@ -128,7 +128,7 @@ def test_cache_folder_follows_the_shared_codes(tmp_path):
 def test_the_studios_warm_up_compiles_what_the_jobs_start_from_and_tells_its_progress(tmp_path):
     """The warm-up's parts (run side by side) leave every kernel a job starts from in the cache,
     and their progress ends at 1; a folder without them is not taken for a compiled one."""
-    from solver.app.jobs import WARM_PARTS, warm_up
+    from solver.app.jobrunner import WARM_PARTS, warm_up
     from solver.io.catalog import load_catalog
     from solver.runtime.cachedir import JOB_KERNELS, kernels_cached
 

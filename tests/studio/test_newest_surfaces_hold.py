@@ -89,7 +89,7 @@ def test_the_phone_flow_starts_with_the_default_folder_and_a_display(tmp_path, m
 
     monkeypatch.setattr(server_module._Server, "run", run)
     said = []
-    server_module.serve("0.0.0.0", 0, ".", None, 1, True, say=said.append, warn=lambda _t: None)
+    server_module.serve("0.0.0.0", 0, ".", None, workers=1, open_browser=True, say=said.append, warn=lambda _t: None)
     token = re.search(r"\?token=([\w-]+)", said[0]).group(1)
     assert opened["target"].startswith("file:///") and opened["existed"], opened
     assert Path(opened["target"].removeprefix("file://")).parent == (tmp_path / ".kakapo").resolve()
@@ -109,7 +109,8 @@ def test_a_failed_start_leaves_no_forwarding_page_and_frees_the_folder(tmp_path,
 
     monkeypatch.setattr(server_module._Server, "run", broken)
     with pytest.raises(OSError):
-        server_module.serve("0.0.0.0", 0, ".", None, 1, True, say=lambda _t: None, warn=lambda _t: None)
+        server_module.serve("0.0.0.0", 0, ".", None, workers=1, open_browser=True, say=lambda _t: None,
+                            warn=lambda _t: None)
     assert forwarding_pages(tmp_path) == []
 
     def quiet(self, sockets=None):  # uvicorn's own failed start: it returns without having started
@@ -117,14 +118,15 @@ def test_a_failed_start_leaves_no_forwarding_page_and_frees_the_folder(tmp_path,
 
     monkeypatch.setattr(server_module._Server, "run", quiet)
     with pytest.raises(InputError, match="could not start"):
-        server_module.serve("0.0.0.0", 0, ".", None, 1, True, say=lambda _t: None, warn=lambda _t: None)
+        server_module.serve("0.0.0.0", 0, ".", None, workers=1, open_browser=True, say=lambda _t: None,
+                            warn=lambda _t: None)
     assert forwarding_pages(tmp_path) == []
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen(1)
     try:  # a port in use: exit 2 naming it, nothing left behind
         with pytest.raises(InputError, match="in use"):
-            server_module.serve("0.0.0.0", taken.getsockname()[1], ".", None, 1, True)
+            server_module.serve("0.0.0.0", taken.getsockname()[1], ".", None, workers=1, open_browser=True)
     finally:
         taken.close()
     assert forwarding_pages(tmp_path) == []
@@ -436,7 +438,7 @@ def test_the_studio_says_the_calibrations_cost_when_it_starts(catalog, tmp_path)
     cost = res.json()["cost"]
     assert cost["games"] == 3 and cost["tables"] == 1 and cost["left_out"] == 0 and cost["estimate_seconds"] > 0
     client.delete(f"/api/jobs/{res.json()['id']}")
-    from solver.app.games import calibration_cost
+    from solver.app.tables import calibration_cost
 
     rows = [{"id": str(k), "result": "cleared", "players": 2, "names": {"0": "Ann"}, "mission": "b05"}
             for k in range(100)]

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("fastapi")
 from starlette.testclient import TestClient
 
-from solver.app.games import finished_games
+from solver.app.tables import finished_games
 from solver.game.engine import play_game
 from solver.game.roster import make_policy
 from solver.io.catalog import DEFAULT_CATALOG

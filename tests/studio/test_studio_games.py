@@ -19,7 +19,7 @@ from solver.game.advice import ranked_actions
 from solver.game.rng import SplitMix64
 from solver.game.roster import make_policy
 from solver.play.question import question
-from solver.play.table import seat_view
+from solver.play.seatview import seat_view
 from tests.helpers.client import client_for, game_of, job_ended, start
 from tests.helpers.referee import referee
 

@@ -24,10 +24,10 @@ from starlette.testclient import TestClient
 
 from solver.core.errors import InputError
 from solver.io.paths import bundled_mission
-from solver.play.table import TableGame
+from solver.play.tablegame import TableGame
 from solver.studio import turns as turns_module
 from solver.studio.app import create_app
-from solver.studio.jobs import MAX_SEAT_WAITING, MAX_WAITING, JobManager, QueueFull
+from solver.studio.jobqueue import MAX_SEAT_WAITING, MAX_WAITING, JobManager, QueueFull
 from solver.studio.links import qr_rows
 from solver.studio.server import browser_file
 from solver.studio.store import Store

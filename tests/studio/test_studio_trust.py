@@ -24,7 +24,7 @@ from starlette.testclient import TestClient
 
 from solver.io.loginputs import catalog_text
 from solver.io.paths import bundled_mission
-from solver.play.table import TableGame, replay_record
+from solver.play.tablegame import TableGame, replay_record
 from solver.studio.app import create_app
 from solver.studio.security import local_addresses
 from tests.helpers.client import client_for, game_of, start
@@ -393,7 +393,7 @@ def test_bots_think_in_worker_processes_while_the_server_answers(tmp_path):
 
 
 def test_the_job_queue_is_bounded(tmp_path):
-    from solver.studio.jobs import MAX_WAITING
+    from solver.studio.jobqueue import MAX_WAITING
 
     app = create_app(tmp_path, None, 1, warm=False, bot_pace=0)
     app.state.ctx.jobs.shutdown()  # no job runs: they all wait

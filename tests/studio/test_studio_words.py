@@ -19,7 +19,7 @@ from solver.app.jobmeaning import rounded, whole
 from solver.app.jobwords import fixed, pct
 from solver.app.registry import JOBS
 from solver.studio.app import create_app
-from solver.studio.jobs import Job, result_words
+from solver.studio.jobqueue import Job, result_words
 from tests.helpers.paths import ROOT
 
 B05 = (ROOT / "missions/buddy/b05.toml").read_text(encoding="utf-8")

@@ -10,7 +10,7 @@ from solver.app.glossary import GLOSSARY
 from solver.core.stats import TOO_WIDE, too_wide
 from solver.io.catalog import load_catalog
 from solver.io.difficulty import campaign_difficulty
-from solver.view.calibration import TOO_FEW, next_words, plain_words
+from solver.view.calibrate_text import TOO_FEW, next_words, plain_words
 from tests.helpers.catalogs import other_catalog
 from tests.helpers.tables import SPREAD, FixedLadder, game, measured
 

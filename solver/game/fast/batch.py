@@ -33,9 +33,9 @@ def run(arrays, spec, seeds: np.ndarray, policy: str, samples: int = DEFAULT_SAM
     streams = seat_seeds(seeds, int(spec[SPEC_PLAYERS]))
     out = (results, rounds_played, scanned, traces)
     if pid == PolicyId.SEARCH:
-        top, kernel, args = search_many, table_games_py, (seeds, streams, spec, int(samples), arrays, *out)
+        top, kernel, args = search_many, table_games_py, (seeds, streams, spec, int(samples), arrays, out)
     else:
-        top, kernel, args = play_many, play_many, (seeds, streams, spec, int(pid), arrays, *out)
+        top, kernel, args = play_many, play_many, (seeds, streams, spec, int(pid), arrays, out)
     for attempt in range(3):
         try:
             top(*args)

@@ -7,6 +7,18 @@ placement and card choices.
   is_dead_end      BoardView.is_dead_end                  filler          SmartBase._filler
   smart_place      SmartBase.place                        heuristic_card  HeuristicPolicy.play_card
   heuristic_select HeuristicPolicy.select
+
+The arrays a kernel passes along travel in tuples, unpacked at its top (in the kernels without
+reference counting a tuple is only its members' words, so it costs nothing):
+
+  view       (occ, cm, used, tgt, need): the board (occupied cells, colour masks, pieces used) and
+             what the board view makes of it (target birds, open cells and bounds: ``refresh_view``)
+  mask       (m0, m1, m2): a footprint's three words
+  marks      (T.bird_ring, T.mark_colour, T.mark_all): the birds' rings and coloured sides
+  legality   (T.pos_mask, T.pos_halo, T.bird_all): what ``is_legal`` reads of the positions
+  footmemo   (T.grp_foot, memo, bird_stamp, version, moved): the footprint memo (``foot_score``)
+  cache      (value, known, best_pos, best_grp, stale): the usefulness kept across placements
+  scratch    (occ2, cm2): a board to try a placement on (``is_dead_end``)
 """
 
 from __future__ import annotations
@@ -69,9 +81,10 @@ def refresh_view(occ, cm, tgt, need, T):
 
 
 @kernel(hot=True)
-def score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma):
-    """BoardView.score on a mask; ``touched`` has bit b set if the mask meets bird b's ring
-    (ring, mc, ma: T.bird_ring, T.mark_colour, T.mark_all)."""
+def score_mask(col, mask, touched, occ, tgt, marks):
+    """BoardView.score on a mask; ``touched`` has bit b set if the mask meets bird b's ring."""
+    m0, m1, m2 = mask
+    ring, mc, ma = marks
     gain = 0
     b = -1
     while touched:
@@ -98,17 +111,18 @@ def score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma):
 
 
 @kernel(hot=True, inline=True)  # a call costs more than its memo hit: inlined, the heuristic runs 10-17 % faster
-def foot_score(k, col, m0, m1, m2, touched, occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp, version, moved):
+def foot_score(k, col, mask, touched, occ, tgt, marks, footmemo):
     """score_mask of group k's footprint, from the memo (shared by the cards of a colour) while
     the birds it touches (``touched``) are as they were when it was scored. A score depends only
     on those birds' rings, so a footprint whose birds no piece has touched since the deal
     (``moved``) keeps its score on the dealt board, the same in every game; the others are
     stamped with the board ``version`` and stay good until a piece touches one of their birds
     (``bird_stamp``: the version of that bird's last change)."""
+    gfoot, memo, bird_stamp, version, moved = footmemo
     f = gfoot[k]
     if touched & moved == 0:
         if memo[F_DEALT_KNOWN, f] == 0:
-            memo[F_DEALT_SCORE, f] = score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma)
+            memo[F_DEALT_SCORE, f] = score_mask(col, mask, touched, occ, tgt, marks)
             memo[F_DEALT_KNOWN, f] = 1
         return memo[F_DEALT_SCORE, f]
     stamp = memo[F_STAMP, f]
@@ -121,17 +135,18 @@ def foot_score(k, col, m0, m1, m2, touched, occ, tgt, ring, mc, ma, gfoot, memo,
         t >>= 1
         b += 1
     if not fresh:
-        memo[F_SCORE, f] = score_mask(col, m0, m1, m2, touched, occ, tgt, ring, mc, ma)
+        memo[F_SCORE, f] = score_mask(col, mask, touched, occ, tgt, marks)
         memo[F_STAMP, f] = version
     return memo[F_SCORE, f]
 
 
 @kernel(hot=True)
-def first_legal(k, col, occ, cm, pm, ph, ba, gps, gpos, skip):
+def first_legal(k, col, occ, cm, legality, gps, gpos, skip):
     """Index into gpos of group k's first legal position, -1 if none is. ``skip[k]`` counts the
     group's first positions known not to be legal: within a game legality is only ever lost
     (pieces are added, never taken away), so they are not checked again. A memory that follows
     one game from the deal, or from the moment it was reset (skip all 0), keeps it right."""
+    pm, ph, ba = legality
     for j in range(gps[k] + skip[k], gps[k + 1]):
         if is_legal(gpos[j], col, occ, cm, pm, ph, ba):
             skip[k] = j - gps[k]
@@ -154,9 +169,7 @@ def is_fresh(card, known, stale):
 
 
 @kernel(hot=True, always_inline=True)
-def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
-               bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, gfoot, memo,
-               bird_stamp, version, moved, skip):
+def usefulness(cards, n, view, cache, footmemo, skip, T):
     """BoardView.usefulness of each of cards[:n] into value[card]: best score of a legal placement
     (>= 0), UNPLACEABLE if none is legal.
 
@@ -167,10 +180,17 @@ def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_
     group), so only the groups around those birds are scored again; a value that ``is_fresh``
     is not looked at. A group's score comes from ``foot_score`` (its memo is shared by the
     cards of a colour); a group none of whose positions is legal any more (``first_legal``) is
-    not scored. The arrays are passed one by one, and the cards of a decision in one
-    call: taking arrays out of GameArrays costs a reference count each, and passing ~30 arrays
-    costs ~200 words of arguments (a call per card was a tenth of the heuristic's time)."""
-    n_birds = ring.shape[0]
+    not scored. The cards of a decision are valued in one call, inlined into its caller (a call per
+    card, passing some 30 arrays as 200 words of arguments, was a tenth of the heuristic's time)."""
+    occ, cm, used, tgt, need = view
+    value, known, best_pos, best_grp, stale = cache
+    pos_start, bkt_start, bkt_grp, card_birds, most_birds = T.pos_start, T.bkt_start, T.bkt_grp, T.card_birds, \
+        T.most_birds
+    gm, gub, gbirds, gps, gpos = T.grp_mask, T.grp_ub, T.grp_birds, T.grp_pos_start, T.grp_pos
+    legality = (T.pos_mask, T.pos_halo, T.bird_all)
+    pm, ph, ba = legality
+    marks = (T.bird_ring, T.mark_colour, T.mark_all)
+    n_birds = T.bird_ring.shape[0]
     for i in range(n):
         card = cards[i]
         if is_fresh(card, known, stale):
@@ -195,7 +215,7 @@ def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_
                 if is_legal(best_pos[card], col, occ, cm, pm, ph, ba):
                     best = best_pos[card]
                 elif k0 >= 0:
-                    j = first_legal(k0, col, occ, cm, pm, ph, ba, gps, gpos, skip)
+                    j = first_legal(k0, col, occ, cm, legality, gps, gpos, skip)
                     if j >= 0:
                         best = gpos[j]
                 if best >= 0:
@@ -225,13 +245,12 @@ def usefulness(cards, n, occ, cm, used, tgt, need, value, known, best_pos, best_
                 if is_closed(k, m0, m1, m2, occ, gps, skip):
                     continue
                 if (m0 & need[0]) | (m1 & need[1]) | (m2 & need[2]):
-                    s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, gfoot, memo, bird_stamp,
-                                   version, moved)
+                    s = foot_score(k, col, (m0, m1, m2), gbirds[k], occ, tgt, marks, footmemo)
                 else:
                     s = 0
                 if u >= 0 and s <= u:
                     continue  # cannot improve, whatever is legal
-                j = first_legal(k, col, occ, cm, pm, ph, ba, gps, gpos, skip)
+                j = first_legal(k, col, occ, cm, legality, gps, gpos, skip)
                 if j >= 0:
                     u = s if s > 0 else 0
                     best = gpos[j]
@@ -270,9 +289,11 @@ def placed(g, occ, cm, value, known, best_pos, stale, T):
 
 
 @kernel(hot=True)
-def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
-    """BoardView.is_dead_end: would placing position g leave fewer than ``clear`` birds that can
-    still be scanned? occ2 and cm2 are scratch arrays (3,) and (5, 3)."""
+def is_dead_end(col, card, g, view, scratch, T):
+    """BoardView.is_dead_end: would placing position g leave fewer than the mission's ``clear``
+    birds that can still be scanned? ``scratch``: arrays (3,) and (5, 3)."""
+    occ, cm, used, _, _ = view
+    occ2, cm2 = scratch
     for k in range(5):  # a loop, not cm2[:, :] = cm: no reference counting here
         for w in range(3):
             cm2[k, w] = cm[k, w]
@@ -312,7 +333,7 @@ def is_dead_end(col, card, g, occ, cm, used, clear, occ2, cm2, T):
                         break
         if ok:
             alive += 1
-    return alive < clear
+    return alive < T.clear
 
 
 @kernel(hot=True)
@@ -323,14 +344,14 @@ def filler(piece, need, occ, cm, tgt, T):
     z0, z1, z2 = grow(need[0], need[1], need[2])
     z0, z1, z2 = grow(z0, z1, z2)
     pm, ph, ba, pb = T.pos_mask, T.pos_halo, T.bird_all, T.pos_birds
-    ring, mc, ma = T.bird_ring, T.mark_colour, T.mark_all
+    marks = (T.bird_ring, T.mark_colour, T.mark_all)
     best = -1
     best_cost = -1
     for g in range(T.pos_start[piece], T.pos_start[piece + 1]):
         if not is_legal(g, col, occ, cm, pm, ph, ba):
             continue
         touches = (pm[g, 0] & need[0]) | (pm[g, 1] & need[1]) | (pm[g, 2] & need[2])
-        if touches and score_mask(col, pm[g, 0], pm[g, 1], pm[g, 2], pb[g], occ, tgt, ring, mc, ma) > 0:
+        if touches and score_mask(col, (pm[g, 0], pm[g, 1], pm[g, 2]), pb[g], occ, tgt, marks) > 0:
             continue
         cost = popcount(pm[g, 0] & z0) + popcount(pm[g, 1] & z1) + popcount(pm[g, 2] & z2)
         if touches:
@@ -341,8 +362,7 @@ def filler(piece, need, occ, cm, tgt, T):
 
 
 @kernel(hot=True, always_inline=True)
-def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_g, useful_s, occ2, cm2, memo,
-                bird_stamp, version, moved, skip, T):
+def smart_place(piece, avoid_dead_ends, view, useful, scratch, footmemo, skip, T):
     """SmartBase.place: global id of the chosen position, -1 if none is legal.
 
     Useful positions (score > 0) go best score first, ties to the lower position, and only the
@@ -351,17 +371,19 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
     legality, a score at a time (checking every useful position was a sixth of the heuristic's
     time). ``useful_s`` holds a scoring group as score << 32 | group, ``useful_g`` the legal
     positions of one score."""
+    occ, cm, _, tgt, need = view
+    useful_g, useful_s = useful
     col = piece // 8
     gm, gbirds, gps, gpos = T.grp_mask, T.grp_birds, T.grp_pos_start, T.grp_pos
-    pm, ph, ba = T.pos_mask, T.pos_halo, T.bird_all
-    ring, mc, ma = T.bird_ring, T.mark_colour, T.mark_all
+    legality = (T.pos_mask, T.pos_halo, T.bird_all)
+    pm, ph, ba = legality
+    marks = (T.bird_ring, T.mark_colour, T.mark_all)
     n_groups = 0
     for k in range(T.grp_start[piece], T.grp_start[piece + 1]):
         m0, m1, m2 = gm[k, 0], gm[k, 1], gm[k, 2]
         if ((m0 & need[0]) | (m1 & need[1]) | (m2 & need[2])) == 0 or is_closed(k, m0, m1, m2, occ, gps, skip):
             continue  # scores nothing, or no position of it is legal
-        s = foot_score(k, col, m0, m1, m2, gbirds[k], occ, tgt, ring, mc, ma, T.grp_foot, memo, bird_stamp, version,
-                       moved)
+        s = foot_score(k, col, (m0, m1, m2), gbirds[k], occ, tgt, marks, footmemo)
         if s > 0:
             useful_s[n_groups] = (s << 32) | k
             n_groups += 1
@@ -380,7 +402,7 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
             if useful_s[i] >> 32 == level:
                 k = useful_s[i] & 0xFFFFFFFF
                 useful_s[i] = 0  # taken
-                first = first_legal(k, col, occ, cm, pm, ph, ba, gps, gpos, skip)
+                first = first_legal(k, col, occ, cm, legality, gps, gpos, skip)
                 if first < 0:
                     continue
                 useful_g[n_level] = gpos[first]
@@ -403,23 +425,25 @@ def smart_place(piece, avoid_dead_ends, occ, cm, used, tgt, need, clear, useful_
             if not avoid_dead_ends:
                 return g
             step += 1
-            if not is_dead_end(col, piece, g, occ, cm, used, clear, occ2, cm2, T):
+            if not is_dead_end(col, piece, g, view, scratch, T):
                 return g
     f = filler(piece, need, occ, cm, tgt, T)
     if f < 0:
         return top  # every legal placement is useful (or none is legal: -1)
     if n_useful == 0 or not avoid_dead_ends:
         return f
-    if not is_dead_end(col, piece, f, occ, cm, used, clear, occ2, cm2, T):
+    if not is_dead_end(col, piece, f, view, scratch, T):
         return f
     return top
 
 
 # ---------------------------------------------------------------- the heuristic's choices
 @kernel(hot=True, always_inline=True)
-def heuristic_card(legal, nl, trick, nt, trump, hand_row, seen, removed, uval):
+def heuristic_card(legal, nl, trick, nt, trump, accounted, uval):
     """HeuristicPolicy.play_card; uval must hold the usefulness of every legal and trick card.
-    ``trick`` is scratch: trick[nt] is written."""
+    ``trick`` is scratch: trick[nt] is written. ``accounted`` (hand_row, seen, removed): the cards
+    no other seat can hold (the seat's own, those played, those out of the game)."""
+    hand_row, seen, removed = accounted
     best = legal[0]
     best_value = 0
     best_card_value = 0

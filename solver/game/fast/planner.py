@@ -80,29 +80,31 @@ def plan_usefulness(card, u, occ, tgt, need, pair_bonus, T):
     if u == UNPLACEABLE:
         return u
     col = card // 8
-    pm, pb, ring, mc, ma = T.pos_mask, T.pos_birds, T.bird_ring, T.mark_colour, T.mark_all
+    pm, pb, marks = T.pos_mask, T.pos_birds, (T.bird_ring, T.mark_colour, T.mark_all)
     for j in range(T.card_pair_start[card], T.card_pair_start[card + 1]):
         if pair_bonus[j] > 0:
             g = T.pair_pos[j]
             s = pair_bonus[j]
             if (pm[g, 0] & need[0]) | (pm[g, 1] & need[1]) | (pm[g, 2] & need[2]):
-                s += score_mask(col, pm[g, 0], pm[g, 1], pm[g, 2], pb[g], occ, tgt, ring, mc, ma)
+                s += score_mask(col, (pm[g, 0], pm[g, 1], pm[g, 2]), pb[g], occ, tgt, marks)
             u = max(u, s)
     return u
 
 
 @kernel(hot=True, always_inline=True)
-def planner_place(piece, h, n_live, live, occ, cm, tgt, need, pair_bonus, T):
-    """PlannerPolicy.place given h, the heuristic's choice (-1 if the piece fits nowhere)."""
+def planner_place(piece, h, n_live, live, view, pair_bonus, T):
+    """PlannerPolicy.place given h, the heuristic's choice (-1 if the piece fits nowhere); ``view``
+    as the heuristic's (game/fast/heuristic.py)."""
     if h < 0:
         return -1
+    occ, cm, _, tgt, need = view
     col = piece // 8
     pm, ph, ba, pb = T.pos_mask, T.pos_halo, T.bird_all, T.pos_birds
-    ring, mc, ma = T.bird_ring, T.mark_colour, T.mark_all
+    marks = (T.bird_ring, T.mark_colour, T.mark_all)
     # a place a live solution has for it, or the heuristic's: the best planner score; ties to h,
     # then to the lower position
     h_touches = (pm[h, 0] & need[0]) | (pm[h, 1] & need[1]) | (pm[h, 2] & need[2])
-    h_score = score_mask(col, pm[h, 0], pm[h, 1], pm[h, 2], pb[h], occ, tgt, ring, mc, ma) if h_touches else 0
+    h_score = score_mask(col, (pm[h, 0], pm[h, 1], pm[h, 2]), pb[h], occ, tgt, marks) if h_touches else 0
     best, best_s = h, h_score
     aligned = False
     for j in range(T.card_pair_start[piece], T.card_pair_start[piece + 1]):
@@ -118,7 +120,7 @@ def planner_place(piece, h, n_live, live, occ, cm, tgt, need, pair_bonus, T):
             continue
         s = pair_bonus[j]
         if (pm[g, 0] & need[0]) | (pm[g, 1] & need[1]) | (pm[g, 2] & need[2]):
-            s += score_mask(col, pm[g, 0], pm[g, 1], pm[g, 2], pb[g], occ, tgt, ring, mc, ma)
+            s += score_mask(col, (pm[g, 0], pm[g, 1], pm[g, 2]), pb[g], occ, tgt, marks)
         if s > best_s or (s == best_s and best != h and g < best):
             best, best_s = g, s
     if aligned:

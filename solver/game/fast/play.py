@@ -48,8 +48,11 @@ def deal_game(seed, seat_seeds, S, T):
 
 
 @kernel(entry=True)
-def play_many(seeds, seat_seeds, spec, policy, T, results, rounds_played, scanned, traces):
-    """engine.play_game for each seed: the deal, then play_out (state and memory reused)."""
+def play_many(seeds, seat_seeds, spec, policy, T, out):
+    """engine.play_game for each seed: the deal, then play_out (state and memory reused); result
+    codes, rounds played, birds scanned and trace hashes into ``out`` (results, rounds_played,
+    scanned, traces)."""
+    results, rounds_played, scanned, traces = out
     S = new_state(spec)
     mem = new_memory(T)
     for i in range(seeds.shape[0]):

@@ -252,10 +252,7 @@ def board_slot(obs, mem):
 @kernel(hot=True, always_inline=True)
 def evaluate(cards, n, planner, obs, mem, T):
     """The usefulness of cards[:n] into mem.uval, and with ``planner`` the planner's into mem.puval."""
-    pos_start, pm, ph, ba, bkt_start, bkt_grp = T.pos_start, T.pos_mask, T.pos_halo, T.bird_all, T.bkt_start, T.bkt_grp
-    gm, gub, gbirds, gps, gpos = T.grp_mask, T.grp_ub, T.grp_birds, T.grp_pos_start, T.grp_pos
-    ring, mc, ma, card_birds, most_birds = T.bird_ring, T.mark_colour, T.mark_all, T.card_birds, T.most_birds
-    occ, cm, used, tgt, need = obs.occ, obs.cm, obs.used, mem.tgt, mem.need
+    occ, used, tgt, need = obs.occ, obs.used, mem.tgt, mem.need
     uval, known, best_pos, best_grp, stale = mem.uval, mem.known, mem.best_pos, mem.best_grp, mem.stale
     boards = mem.boards
     slot = board_slot(obs, mem)
@@ -268,9 +265,9 @@ def evaluate(cards, n, planner, obs, mem, T):
                 uval[c], best_pos[c], best_grp[c] = boards[slot, at], boards[slot, at + 1], boards[slot, at + 2]
                 known[c] = 1
                 stale[c] = 0
-    usefulness(cards, n, occ, cm, used, tgt, need, uval, known, best_pos, best_grp, stale, pos_start, pm, ph, ba,
-               bkt_start, bkt_grp, gm, gub, gbirds, gps, gpos, ring, mc, ma, card_birds, most_birds, T.grp_foot,
-               mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION], mem.mstate[M_MOVED], mem.grp_skip)
+    footmemo = (T.grp_foot, mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION], mem.mstate[M_MOVED])
+    usefulness(cards, n, (occ, obs.cm, used, tgt, need), (uval, known, best_pos, best_grp, stale), footmemo,
+               mem.grp_skip, T)
     if slot >= 0:
         for i in range(n):
             c = cards[i]
@@ -345,24 +342,24 @@ def decide(policy, obs, mem, T, rng):
         evaluate(mem.cards, n, planner, obs, mem, T)
         values = mem.puval if planner else mem.uval
         if phase == REVEAL:
-            return heuristic_card(mem.cards, nl, mem.trick, nt, info[I_TRUMP], obs.hand, obs.seen, obs.removed,
+            return heuristic_card(mem.cards, nl, mem.trick, nt, info[I_TRUMP], (obs.hand, obs.seen, obs.removed),
                                   values)
         return SELECT_BASE + heuristic_select(info[I_NOPT], obs.opts, values)
     piece = obs.opts[info[I_OPTION], OPT_A + info[I_NPLACED]]
+    view = (obs.occ, obs.cm, obs.used, mem.tgt, mem.need)
     slot = board_slot(obs, mem) if policy != GREEDY else -1  # the greedy player places otherwise
     at = B_CARD + B_CARD_SIZE * piece + 3
     if slot >= 0 and (mem.boards[slot, B_PLACED] >> piece) & 1:
         g = mem.boards[slot, at]
     else:
-        g = smart_place(piece, policy != GREEDY, obs.occ, obs.cm, obs.used, mem.tgt, mem.need, T.clear, mem.lp,
-                        mem.scores, mem.occ2, mem.cm2, mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION],
-                        mem.mstate[M_MOVED], mem.grp_skip, T)
+        footmemo = (T.grp_foot, mem.foot_memo, mem.bird_stamp, mem.mstate[M_VERSION], mem.mstate[M_MOVED])
+        g = smart_place(piece, policy != GREEDY, view, (mem.lp, mem.scores), (mem.occ2, mem.cm2), footmemo,
+                        mem.grp_skip, T)
         if slot >= 0:
             mem.boards[slot, at] = g
             mem.boards[slot, B_PLACED] |= np.int64(1) << piece
     if planner:
-        g = planner_place(piece, g, mem.mstate[M_NLIVE], mem.live, obs.occ, obs.cm, mem.tgt, mem.need,
-                          mem.pair_bonus, T)
+        g = planner_place(piece, g, mem.mstate[M_NLIVE], mem.live, view, mem.pair_bonus, T)
     return PLACE_BASE * (piece + 1) + g - T.pos_start[piece]
 
 

@@ -275,8 +275,8 @@ def plan_score(piece, g, obs, mem, T):
     pm, need = T.pos_mask, mem.need
     s = 0
     if (pm[g, 0] & need[0]) | (pm[g, 1] & need[1]) | (pm[g, 2] & need[2]):
-        s = score_mask(col, pm[g, 0], pm[g, 1], pm[g, 2], T.pos_birds[g], obs.occ, mem.tgt, T.bird_ring,
-                       T.mark_colour, T.mark_all)
+        s = score_mask(col, (pm[g, 0], pm[g, 1], pm[g, 2]), T.pos_birds[g], obs.occ, mem.tgt,
+                       (T.bird_ring, T.mark_colour, T.mark_all))
     for j in range(T.card_pair_start[piece], T.card_pair_start[piece + 1]):
         if T.pair_pos[j] == g and mem.pair_bonus[j] > 0:
             s += mem.pair_bonus[j]
@@ -407,25 +407,26 @@ KEYED = 2  # S0 played on, each decision's stream drawn from seeds[i] and the nu
 # alone, and its moves lead through the moments they reach (the review shares them)
 
 
-def search_many(seeds, seat_seeds, spec, samples, T, results, rounds_played, scanned, traces):
+def search_many(seeds, seat_seeds, spec, samples, T, out):
     """play.play_many for the search player: a deal, then the search player in every seat, per
     seed (``table_games`` dealing its games: one compiled kernel for every table of the search)."""
     players = int(spec[SPEC_PLAYERS])
-    table_games_py(new_state_py(spec), DEALT, seeds, seat_seeds, np.zeros(players, np.int64),
-                   np.full(2, SEARCH, np.int64), np.full(2, samples, np.int64), T, results, rounds_played, scanned,
-                   traces, np.zeros((0, 0), np.int64))
+    table = (np.zeros(players, np.int64), np.full(2, SEARCH, np.int64), np.full(2, samples, np.int64))
+    table_games_py(new_state_py(spec), DEALT, seeds, seat_seeds, table, T, out, np.zeros((0, 0), np.int64))
 
 
 @kernel()
-def table_games(S0, streams, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
-                scanned, traces, paths):
-    """A table of two groups of seats, once per seed: seat k plays ``group_policy[seat_group[k]]``
-    (a PolicyId; the search player with ``group_samples`` of its group), each group with a memory
-    of its own, as two policy objects of the Python engine. ``streams`` (DEALT, DRAWN, KEYED) says
-    where game i starts and its seats' streams come from: ``search_many`` deals; ``kakapo rate``'s
-    tables of the rated seats and the others play S0 on, DRAWN; the review's continuations, KEYED.
-    Result codes, rounds played, birds scanned and trace hashes into results .. traces; the first
-    moves of game i from S0 into paths[i] (as many as fit; -1 after its end)."""
+def table_games(S0, streams, seeds, seat_seeds, table, T, out, paths):
+    """A table of two groups of seats, once per seed: ``table`` is (seat_group, group_policy,
+    group_samples), seat k playing ``group_policy[seat_group[k]]`` (a PolicyId; the search player
+    with ``group_samples`` of its group), each group with a memory of its own, as two policy
+    objects of the Python engine. ``streams`` (DEALT, DRAWN, KEYED) says where game i starts and
+    its seats' streams come from: ``search_many`` deals; ``kakapo rate``'s tables of the rated
+    seats and the others play S0 on, DRAWN; the review's continuations, KEYED. Result codes,
+    rounds played, birds scanned and trace hashes into ``out`` (results, rounds_played, scanned,
+    traces); the first moves of game i from S0 into paths[i] (as many as fit; -1 after its end)."""
+    seat_group, group_policy, group_samples = table
+    results, rounds_played, scanned, traces = out
     S = new_state(S0.spec)
     mem_a = new_memory(T)
     mem_b = new_memory(T)
@@ -471,30 +472,29 @@ def table_games(S0, streams, seeds, seat_seeds, seat_group, group_policy, group_
 
 
 @kernel(entry=True)
-def table_games_py(S0, streams, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
-                   scanned, traces, paths):
+def table_games_py(S0, streams, seeds, seat_seeds, table, T, out, paths):
     """``table_games`` for Python callers (kernels call the other, kept as IR: runtime/linkonly.py)."""
-    table_games(S0, streams, seeds, seat_seeds, seat_group, group_policy, group_samples, T, results, rounds_played,
-                scanned, traces, paths)
+    table_games(S0, streams, seeds, seat_seeds, table, T, out, paths)
 
 
-def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results, streams=DRAWN, paths=None):
+def table_play_on(S0, seat_group, group_policy, group_samples, T, seeds, results, *, streams=DRAWN, paths=None):
     """S0 played on once per seed by a table of two groups of seats (``table_games``), the seats'
     streams DRAWN from the seed (or KEYED). Result codes into ``results``, the first moves of each
     game into ``paths`` (n rows) if given."""
     n = seeds.shape[0]
-    table_games_py(S0, streams, seeds, np.zeros((n, S0.spec[SPEC_PLAYERS]), np.uint64), seat_group, group_policy,
-                   group_samples, T, results, np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.uint64),
-                   np.zeros((0, 0), np.int64) if paths is None else paths)
+    out = (results, np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.uint64))
+    table_games_py(S0, streams, seeds, np.zeros((n, S0.spec[SPEC_PLAYERS]), np.uint64),
+                   (seat_group, group_policy, group_samples), T, out, np.zeros((0, 0), np.int64) if paths is None
+                   else paths)
 
 
-def search_play_on(S0, samples, T, seeds, results, streams=DRAWN, paths=None):
+def search_play_on(S0, samples, T, seeds, results, *, streams=DRAWN, paths=None):
     """search.play_on with the search player, once per seed: S0 played to the end, the seats'
     streams drawn from the seed (DRAWN or KEYED). Result codes into ``results``, the first moves
     into ``paths`` if given. (A table of one group.)"""
     group = np.zeros(S0.spec[SPEC_PLAYERS], np.int64)
-    table_play_on(S0, group, np.full(2, SEARCH, np.int64), np.full(2, samples, np.int64), T, seeds, results, streams,
-                  paths)
+    table_play_on(S0, group, np.full(2, SEARCH, np.int64), np.full(2, samples, np.int64), T, seeds, results,
+                  streams=streams, paths=paths)
 
 
 class SearchPlayer:

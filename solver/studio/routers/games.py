@@ -1,5 +1,5 @@
 """`/api/games`: a game at the studio's table, each person on their own seat link (a secret
-token), and `/api/review` of any game's log. The game itself is play/table.py's, the table of the
+token), and `/api/review` of any game's log. The game itself is play/tablegame.py's, the table of the
 folder studio/table.py's: handlers check, call and answer."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from solver.app.documents import Doc
-from solver.app.games import review_text
 from solver.app.inputs import mission_of_text, person_seats, table_size
+from solver.app.reviewing import review_text
 from solver.core.errors import InputError
-from solver.play.table import MAX_NAME, AnswerError, BrokenGame, StaleAnswer
+from solver.play.tablegame import MAX_NAME, AnswerError, BrokenGame, StaleAnswer
 from solver.studio.context import Ctx, HostAuthority, SeatGame, SeatNumber, StudioContext
 from solver.studio.errors import StudioError, refused
-from solver.studio.jobs import QueueFull
+from solver.studio.jobqueue import QueueFull
 from solver.studio.links import qr_rows
 from solver.studio.live import LiveGame
 from solver.studio.models import GameRequest, ReviewRequest, SeatAnswer, SeatBotRequest, SeatSettings
@@ -80,8 +80,8 @@ def start_game(body: GameRequest, ctx: Ctx, request: Request) -> Doc:
         raise refused(e) from None
     names = _names(body.names, body.human)
     try:
-        g, tokens = ctx.table.start(m, ctx.catalog, players, body.human, body.policy, body.samples, body.seed,
-                                    body.game, names)
+        g, tokens = ctx.table.start(m, ctx.catalog, players, body.human, policy=body.policy, samples=body.samples,
+                                    seed=body.seed, game=body.game, names=names)
     except TableFull as e:
         raise StudioError(429, f"{e}: a game of bots only waits until one of them ends",
                           "wait for one to end, or seat a person at this one") from None

@@ -11,15 +11,15 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
 from solver.app.documents import Doc
-from solver.app.games import calibration_cost, finished_games
 from solver.app.inputs import mission_of_text
 from solver.app.measuring import table_moment
+from solver.app.tables import calibration_cost, finished_games
 from solver.core.errors import InputError
 from solver.io.gamelog import parse_log
 from solver.io.loginputs import log_inputs
 from solver.studio.context import Ctx, HostAuthority, StudioContext
 from solver.studio.errors import StudioError, refused
-from solver.studio.jobs import FINAL, Job, QueueFull
+from solver.studio.jobqueue import FINAL, Job, QueueFull
 from solver.studio.models import JobRequest
 from solver.studio.responses import ERRORS, EVENTS, JobRow, JobStarted, JobState
 from solver.studio.store import token_hash, token_matches

@@ -11,9 +11,9 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from solver.app.documents import Doc
-from solver.app.games import finished_games
 from solver.app.pooling import export_text, import_pool, same_game
 from solver.app.sheets import in_folder
+from solver.app.tables import finished_games
 from solver.core.errors import InputError
 from solver.studio.context import Ctx, HostAuthority, StudioContext
 from solver.studio.errors import StudioError, refused

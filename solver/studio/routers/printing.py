@@ -13,7 +13,7 @@ from fastapi.responses import Response
 
 from solver.app.documents import Doc
 from solver.app.packs import make_pack, open_pack_into
-from solver.app.printing import print_text
+from solver.app.printed import print_text
 from solver.core.errors import InputError
 from solver.io.catalog import load_catalog
 from solver.studio.context import Ctx, HostAuthority

@@ -41,8 +41,9 @@ def start(body: RecordingRequest, ctx: Ctx) -> Doc:
     in seat order and who leads round one."""
     found = ctx.folder.mission(body.mission)
     pieces_text = ctx.folder.text(ctx.catalog_file) if ctx.catalog_file else None
-    return _answer(lambda: recordings.start(ctx.store.recordings, ctx.tapes, body.mission, found, ctx.catalog,
-                                            ctx.catalog_file, pieces_text, body.names, body.leader))
+    return _answer(lambda: recordings.start(ctx.store.recordings, ctx.tapes, body.mission, found, catalog=ctx.catalog,
+                                            catalog_file=ctx.catalog_file, pieces_text=pieces_text, names=body.names,
+                                            leader=body.leader))
 
 
 @router.get("", response_model=list[RecordingRow])

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from solver.app.documents import Doc
 from solver.app.glossary import GLOSSARY
-from solver.app.rules import rules_doc
+from solver.app.pagerules import rules_doc
 from solver.studio.responses import ERRORS, RulesDoc
 
 router = APIRouter(prefix="/api", tags=["rules"], responses=ERRORS)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from solver.app.documents import Doc
-from solver.app.games import tables_listing
+from solver.app.tables import tables_listing
 from solver.studio.context import Ctx
 from solver.studio.responses import ERRORS, TableRow
 

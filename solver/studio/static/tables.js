@@ -69,7 +69,7 @@ export function createTables() {
     st.events = followJob(res.doc.id, "tb", (_kind, doc) => show(doc), res.doc.token);
   }
 
-  // every sentence is the server's (doc.words: view/calibration.plain_words); the page only lays them out
+  // every sentence is the server's (doc.words: view/calibrate_text.plain_words); the page only lays them out
   function show(doc) {
     const w = doc.words;
     const said = new Map(w.tables.map((t) => [t.table, t]));
