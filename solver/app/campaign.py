@@ -4,10 +4,11 @@ catalog's shapes; the missions in order of their shortfall; and ``difficulty.jso
 the catalog's digest inside, so that what is compared later is compared with figures of the same
 shapes.
 
-The work is the batch report's (``analysis/report.py``): each rung's games, the open-hand
-ceiling and the fewest pieces are tasks, kept as they finish in a progress file of the output
-folder (``.campaign-DIGEST/``): Ctrl-C keeps them, the same command finishes the rest, and a
-Dask scheduler runs the same tasks with the same numbers.
+The work is ``analysis/campaign.py``'s: each row's rungs play batches of deals until its shortfall
+is known to the precision asked, then its open-hand ceiling and its fewest pieces; the tasks are
+kept as they finish in a progress file of the output folder (``.campaign-DIGEST/``): Ctrl-C keeps
+them, the same command finishes the rest, and a Dask scheduler runs the same tasks with the same
+numbers.
 """
 
 from __future__ import annotations
@@ -15,19 +16,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from solver.analysis.ladder import LADDER_SAMPLES, rung_games
 from solver.app.documents import Doc
-from solver.core.codes import BAND_POLICIES
 from solver.core.errors import InputError
 from solver.io.catalog import Catalog
-from solver.io.difficulty import data_digest, file_digest
 from solver.io.missionfile import mission_files, mission_fit
 from solver.io.packs import FolderFile
 from solver.io.paths import MISSIONS
 from solver.io.safefiles import read_regular, write_file
 
 DIFFICULTY = "difficulty.json"
-CEILING_TIME_LIMIT = 60.0  # seconds a deal of the ceiling, as `kakapo ladder`
 
 
 def campaign_missions(directory: Path | None) -> list[Path]:
@@ -60,26 +57,6 @@ def fitting_missions(paths: list[Path | FolderFile], catalog: Catalog
         else:
             skipped.append({"mission": stem, "why": why})
     return fit, skipped
-
-
-def difficulty_rows(rows: list[Doc], paths: dict[str, Path | FolderFile], games: int, seed: int) -> list[Doc]:
-    """The batch report's rows as ``difficulty.json``'s: each rung's rate, the ceiling, the
-    shortfall and the fewest pieces, with the digest of the mission file measured."""
-    out = []
-    for r in rows:
-        rates = {p: r[f"{p}_rate"] for p in BAND_POLICIES}
-        rates.update({f"search-{k}": r[f"search{k}_rate"] for k in LADDER_SAMPLES})
-        out.append({"mission": r["mission"], "mode": r["mode"], "players": int(r["players"]), "games": games,
-                    "seed": seed, "digest": _digest(paths[r["mission"]]), "rates": rates,
-                    "rung_games": {f"search-{k}": rung_games(k, games) for k in LADDER_SAMPLES
-                                   if rung_games(k, games) != games},
-                    "ceiling_rate": r["ceiling_rate"], "undecided": int(r["ceiling_undecided"]),
-                    "shortfall": r["shortfall"], "min_pieces": r["min_pieces"]})
-    return out
-
-
-def _digest(p: Path | FolderFile) -> str:
-    return data_digest(p.data) if isinstance(p, FolderFile) else file_digest(p)  # a pack's file, or a file
 
 
 def campaign_order(rows: list[Doc]) -> list[str]:

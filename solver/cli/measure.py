@@ -576,19 +576,26 @@ def run_kept(run, bar, state: dict, kept_in: Path, what: str):
 @click.argument("directory", required=False, type=click.Path())
 @pieces_option
 @click.option("--games", type=click.IntRange(min=1), default=500, show_default=True,
-              help="Deals per rung (the search player's 32 and 64 samples: the first 200 at most).")
+              help="The most deals a rung plays (a row stops sooner once its shortfall is known to --precision).")
+@click.option("--precision", type=click.FloatRange(min=0, max=1), default=0.025, show_default=True,
+              help="Each row's shortfall to within this (the half-width of its 95 % interval); 0: every rung "
+                   "plays --games deals.")
 @click.option("--players", "players", type=int, multiple=True,
               help="Measure only this table size (repeatable; default each mission's).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="A Dask scheduler (tcp://HOST:PORT): the same numbers as a local run.")
+@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              metavar="SECONDS", help="With --scheduler: give up (exit 2, the work kept) when no worker has been "
+                                      "connected this long.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where difficulty.json goes (default DIRECTORY; required for the bundled campaign).")
 @click.option("--force", is_flag=True, help="Replace a difficulty.json measured for another catalog.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def campaign(directory, pieces, games, players, seed, workers, scheduler, out_dir, force, as_json):
+def campaign(directory, pieces, games, precision, players, seed, workers, scheduler, worker_timeout, out_dir, force,
+             as_json):
     """Measure the campaign for your copy's pieces: the ladder of every mission of DIRECTORY (the
     bundled campaign when left out) for each player count, with --pieces FILE; the missions in
     order of shortfall; DIRECTORY/difficulty.json written with the catalog's digest inside.
@@ -604,13 +611,12 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     Example: kakapo campaign my_box --pieces my_box/mine.toml --games 200
     Example: kakapo campaign --pieces my_box/mine.toml --out my_box/campaign
     """
-    from solver.analysis.report import claim_folder, plan_report, report_identity, rows_of, run_plan  # heavy: pandas
+    from solver.analysis.campaign import plan_campaign, run_campaign  # heavy: the engines
+    from solver.analysis.report import claim_folder  # heavy: pandas
     from solver.app.campaign import (  # heavy: the ladder's analysis
-        CEILING_TIME_LIMIT,
         campaign_doc,
         campaign_missions,
         check_target,
-        difficulty_rows,
         fitting_missions,
         write_difficulty,
     )
@@ -644,39 +650,38 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     out = Path(out_dir or directory)
     check_writable(str(out), "--out", folder=True)
     check_target(out, digest, force)  # before any work, not after it
-    plan = plan_report(paths, catalog, catalog_bytes, games, seed, set(players) or None,
-                       BAND_POLICIES[1], CEILING_TIME_LIMIT, baseline=True, ceiling_games=games, ladder_games=games)
+    plan = plan_campaign(paths, catalog, catalog_bytes, games, seed, set(players) or None, precision)
     if not plan.rows:
         raise InputError("--players", "no mission of these is played by that many players", "check --players")
     work = out / f".campaign-{digest}"
-    claim_folder(work, report_identity(plan), force=True)  # the folder of this catalog's measurements
+    claim_folder(work, plan.identity(), force=True)  # the folder of this catalog's measurements
     bar = ProgressBar("campaign", enabled=not as_json)
     state = {"done": 0, "total": 0}
 
-    def tick(done, total, label):
-        if label is None and done and not as_json:
-            click.echo(f"resuming: {done} of {total} results already measured", err=True)
-        state.update(done=done, total=total)
+    def tick(done, total, label, tasks=(0, 0)):  # done and total in units of work (the bar's time left follows)
+        if label is None and tasks[0] and not as_json:
+            click.echo(f"resuming: {tasks[0]} results already measured", err=True)
+        state.update(done=tasks[0], total=tasks[1])
         bar.update(done, total, label)
 
-    progress = run_kept(lambda: run_plan(plan, work, workers or default_workers(), scheduler, tick), bar, state,
-                        work, "campaign")
-    rows = difficulty_rows(rows_of(plan, progress), {m.id: p for p, m in plan.missions}, games, seed)
+    rows = run_kept(lambda: run_campaign(plan, work, workers or default_workers(), scheduler, tick, worker_timeout,
+                                         cluster_status), bar, state, work, "campaign")
     name = Path(catalog.source).name if not is_bundled_catalog(catalog) else "bundled"
     elsewhere = folder is not None and folder.resolve() != out.resolve()  # --out: the rows say where their missions are
     doc = campaign_doc(rows, digest, name, skipped, folder if elsewhere else None)
     written = write_difficulty(out, doc, force)
     if as_json:
         emit_json({"pieces_digest": digest, "file": str(written),
-                   "rows": [{k: r[k] for k in ("mission", "players", "shortfall", "rates", "ceiling_rate",
-                                               "min_pieces")} for r in rows], "order": doc["order"],
+                   "rows": [{k: r[k] for k in ("mission", "players", "shortfall", "precision", "rates", "rung_games",
+                                               "ceiling_rate", "min_pieces")} for r in rows], "order": doc["order"],
                    "skipped": skipped})
         return
     names = {m.id: m.name for _, m in plan.missions}
     used = "the bundled catalog" if is_bundled_catalog(catalog) else catalog.source
-    click.echo(f"the campaign measured with {used} ({games} deals a rung, seed {seed}), easiest first:")
+    click.echo(f"the campaign measured with {used} (each shortfall to within its precision, 95 %; at most {games} "
+               f"deals a rung; seed {seed}), easiest first:")
     for k, mid in enumerate(doc["order"], start=1):
-        parts = [f"{r['players']}p {r['shortfall']:.3f}" for r in rows if r["mission"] == mid]
+        parts = [f"{r['players']}p {r['shortfall']:.3f} +/- {r['precision']:.3f}" for r in rows if r["mission"] == mid]
         click.echo(f"{k:>3}. {mid:<6} {names[mid]:<28} shortfall {', '.join(parts)}")
     if skipped:
         click.echo(f"skipped, {len(skipped)} mission(s) that do not fit this catalog (not measured):")
