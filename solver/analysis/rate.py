@@ -15,10 +15,14 @@ moment, from the seat's own observation and a stream of its own.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+from collections.abc import Iterable
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -37,14 +41,13 @@ from solver.game.resume import replay, start_of_log
 from solver.game.rng import SplitMix64
 from solver.game.roster import make_policy
 from solver.game.search import DEFAULT_SAMPLES
-from solver.game.seeds import game_seeds
 from solver.game.state import GameState, Observation
 from solver.io.catalog import Catalog
 from solver.io.difficulty import file_digest, file_key, find_campaign, games_places, no_campaign_text
-from solver.io.gamelog import GameLog, read_log
+from solver.io.gamelog import GameLog, digest, read_log
 from solver.io.missionfile import load_mission
 from solver.io.paths import mission_path
-from solver.io.records import log_inputs
+from solver.io.records import catalog_text, log_inputs, mission_text
 from solver.io.safefiles import save_figure
 from solver.runtime.workers import process_pool, stop_pool
 
@@ -78,6 +81,8 @@ class RatedGame:
     other_samples: int  # the other seats' search player's samples (when they play it)
     decisions: list[tuple[Observation, Action]] = field(default_factory=list)  # (observation, logged action)
     note: str | None = None
+    moves: tuple[Action, ...] = ()  # every move of the game, in order
+    deal: str = ""  # ``deal_digest``: what its streams and kept replays are keyed by
 
 
 def read_games(paths: list[str], seats: tuple[int, ...] | None, read=read_log) -> list[RatedGame]:
@@ -109,8 +114,10 @@ def read_games(paths: list[str], seats: tuple[int, ...] | None, read=read_log) -
                 decisions.append((walk.observation(seat), action))
             walk.apply(action)
         cleared = None if log.end is None else log.end["result"] == Result.CLEARED.label
-        games.append(RatedGame(str(path), log, inputs.mission, inputs.catalog, start, cleared, rated, other,
-                               int(log.meta.get("samples") or DEFAULT_SAMPLES), decisions, note))
+        game = RatedGame(str(path), log, inputs.mission, inputs.catalog, start, cleared, rated, other,
+                         int(log.meta.get("samples") or DEFAULT_SAMPLES), decisions, note, tuple(final.moves))
+        game.deal = deal_digest(game)
+        games.append(game)
     return games
 
 
@@ -122,7 +129,53 @@ def _arrays(game: RatedGame):
     return _ARRAYS[key]
 
 
-def _replays(game: RatedGame, index: int, policy: str, samples: int | None, plays: int, seed: int) -> int:
+# the sources that decide a replay (the rules, the engines, the players and their libraries): a kept replay made
+# by other code is never used
+REPLAY_SOURCES = ("core", "game", "runtime", "puzzle")
+REPLAY_FORMAT = 1  # raised when what a kept replay means changes
+REPLAY_STREAMS, AGREE_STREAMS = 11, 12  # the families of a game's streams: its replays, its agreement
+
+
+def _engine_stamp() -> str:
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for name in REPLAY_SOURCES:
+        for f in sorted((root / name).rglob("*.py")):
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+ENGINE_STAMP = _engine_stamp()
+
+
+def deal_digest(game: RatedGame) -> str:
+    """What a game was dealt and where: the mission (its text), the catalog (its shapes), the table,
+    the hands, the cards set aside and out of the game, who starts, the rounds and skills."""
+    s = game.start
+    doc = {"mission": digest(mission_text(game.mission)), "pieces": game.catalog.digest, "players": s.players,
+           "hands": [sorted(c.index for c in h) for h in s.hands], "set_aside": sorted(c.index for c in s.set_aside),
+           "removed": sorted(c.index for c in game.log.removed), "start": s.start_player,
+           "rounds": game.mission.rounds, "skills": game.mission.skills}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+def game_streams(game: RatedGame, seed: int, family: int, count: int) -> np.ndarray:
+    """The first ``count`` random streams of a family for this game: from the seed and the deal
+    alone, so that a game's replays are the same wherever it stands among the games rated (and a
+    kept replay stays right when other games come and go)."""
+    words = [int(game.deal[i:i + 8], 16) for i in range(0, 32, 8)]
+    return np.random.SeedSequence([seed, family, *words]).generate_state(max(1, count), np.uint64)[:count]
+
+
+def replay_key(game: RatedGame, rung: int, plays: int, seed: int) -> str:
+    """Everything that decides a rung's replays and agreement on a game: the deal, every move
+    played, the rated seats, the other seats' player, the rung, the replays, the seed and the code."""
+    doc = [REPLAY_FORMAT, ENGINE_STAMP, game.deal, [a.code for a in game.moves], list(game.seats), game.other,
+           game.other_samples, rung_label(*RUNGS[rung]), plays, seed]
+    return hashlib.sha256(json.dumps(doc).encode()).hexdigest()[:32]
+
+
+def _replays(game: RatedGame, policy: str, samples: int | None, plays: int, seed: int) -> int:
     """Clears of the logged deal in ``rung_plays`` replays (the first of the ``plays`` streams of
     this game), the rated seats played by (policy, samples)."""
     T = _arrays(game)
@@ -131,17 +184,17 @@ def _replays(game: RatedGame, index: int, policy: str, samples: int | None, play
     ks = np.array([samples or 0, game.other_samples if game.other == PolicyId.SEARCH.label else 0], np.int64)
     n = rung_plays(samples, plays)
     results = np.zeros(n, np.int64)
-    table_play_on(fast_state(game.start), group, pols, ks, T, game_seeds(seed, index * plays, n), results)
+    table_play_on(fast_state(game.start), group, pols, ks, T, game_streams(game, seed, REPLAY_STREAMS, n), results)
     return int((results == int(Result.CLEARED)).sum())
 
 
-def _agreement(game: RatedGame, index: int, policy: str, samples: int | None, seed: int) -> tuple[int, int]:
+def _agreement(game: RatedGame, policy: str, samples: int | None, seed: int) -> tuple[int, int]:
     """(decisions the rung makes too, decisions) over the rated seats' logged decisions."""
     key = (policy, samples)
     if key not in _PLAYERS:  # one player per rung and process: the search player keeps its arrays
         _PLAYERS[key] = make_policy(policy, samples or 0)
     player = _PLAYERS[key]
-    streams = game_seeds(seed + AGREE_STREAM, index * 1000, max(1, len(game.decisions)))
+    streams = game_streams(game, seed, AGREE_STREAMS, len(game.decisions))
     same = 0
     for (obs, action), s in zip(game.decisions, streams, strict=False):
         if player.act(obs, SplitMix64(int(s))) == action:
@@ -149,16 +202,40 @@ def _agreement(game: RatedGame, index: int, policy: str, samples: int | None, se
     return same, len(game.decisions)
 
 
+def replay_rung(game: RatedGame, rung: int, plays: int, seed: int) -> dict:
+    """One rung on one game: its clears in the replays (none for an unfinished game: its result
+    says nothing a replay could be compared with) and its agreement."""
+    policy, samples = RUNGS[rung]
+    clears = _replays(game, policy, samples, plays, seed) if game.cleared is not None else 0
+    same, total = _agreement(game, policy, samples, seed)
+    return {"clears": clears, "plays": rung_plays(samples, plays), "same": same, "decisions": total}
+
+
+def sound(value, game: RatedGame, rung: int, plays: int) -> bool:
+    """Whether a kept replay is one this game and rung can have made (else it is made again)."""
+    try:
+        n = rung_plays(RUNGS[rung][1], plays)
+        return (isinstance(value, dict) and value["plays"] == n and 0 <= value["clears"] <= n
+                and value["decisions"] == len(game.decisions) and 0 <= value["same"] <= value["decisions"]
+                and all(type(value[k]) is int for k in ("clears", "plays", "same", "decisions")))
+    except (KeyError, TypeError):
+        return False
+
+
 _JOB: dict = {}  # the games being rated: forked workers inherit them instead of unpickling them per task
 
 
-def _task(args) -> tuple[int, int, int, int, int]:
-    rung, index, stream, plays, seed = args
-    policy, samples = RUNGS[rung]
-    game = _JOB["games"][index]
-    clears = _replays(game, stream, policy, samples, plays, seed)
-    same, total = _agreement(game, stream, policy, samples, seed)
-    return rung, index, clears, same, total
+def _task(args) -> tuple[int, int, dict]:
+    rung, index, plays, seed = args
+    return rung, index, replay_rung(_JOB["games"][index], rung, plays, seed)
+
+
+class Replays(Protocol):
+    """Where replays are kept between runs (``io.replays.FolderReplays``; the studio's database)."""
+
+    def get(self, wanted: Iterable[tuple[str, str | None]]) -> dict[str, Any]: ...
+
+    def put(self, entries: Iterable[tuple[str, Any, str | None]]) -> None: ...
 
 
 @dataclass
@@ -169,23 +246,75 @@ class Measured:
     same: np.ndarray  # rungs x games
     decisions: np.ndarray  # rungs x games
     plays: int
+    kept: int = 0  # how many (rung, game) replays were kept from an earlier run
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A Dask scheduler to do the work on, and what to do while it has no worker (``cluster.Session``)."""
+
+    address: str
+    worker_timeout: float = 300.0
+    status: Any = None
 
 
 def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, progress=None,
-            streams: list[int] | None = None) -> Measured:
-    """Every rung on every game (the work of `rate`; a subset of games is summed from it).
-    ``streams[g]``: the index that picks game g's random streams (default g, its place in the
-    list; `calibrate` measures several tables at once, each game with its place in its table)."""
+            replays: Replays | None = None, cluster: Cluster | None = None) -> Measured:
+    """Every rung on every game (the work of `rate`; a subset of games is summed from it). A game's
+    replays depend on its deal and moves alone (``game_streams``), not on the other games or its
+    place among them. ``replays``: kept replays are taken from there, and new ones kept there.
+    ``cluster``: the replays are made on that Dask cluster's workers, with the same figures.
+    ``progress(done, total)`` in units of work (a search rung's replays weigh more)."""
     _JOB["games"] = games
-    streams = list(range(len(games))) if streams is None else streams
-    tasks = [(r, g, streams[g], plays, seed) for r in range(len(RUNGS)) for g in range(len(games))]
-    clears, same, decisions = (np.zeros((len(RUNGS), len(games)), np.int64) for _ in range(3))
-    out = Measured(clears, same, decisions, plays)
-    for done, (r, g, c, same, total) in enumerate(_run(tasks, workers), start=1):
-        out.clears[r, g], out.same[r, g], out.decisions[r, g] = c, same, total
+    shape = (len(RUNGS), len(games))
+    out = Measured(np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64), plays)
+    keys = {(r, g): replay_key(games[g], r, plays, seed) for r in range(len(RUNGS)) for g in range(len(games))}
+    kept = replays.get((k, games[g].path) for (r, g), k in keys.items()) if replays is not None else {}
+    todo = []
+    for (r, g), k in keys.items():
+        value = kept.get(k)
+        if value is not None and sound(value, games[g], r, plays):
+            out.clears[r, g], out.same[r, g], out.decisions[r, g] = (value["clears"], value["same"],
+                                                                     value["decisions"])
+            out.kept += 1
+        else:
+            todo.append((r, g, plays, seed))
+    weight = {t: _work(games[t[1]], t[0], plays) for t in todo}
+    total, done = sum(weight.values()), 0.0
+    if progress:
+        progress(0, max(1, round(total)))
+    fresh = []
+    for r, g, value in _run(todo, workers, cluster, games, keys):
+        out.clears[r, g], out.same[r, g], out.decisions[r, g] = value["clears"], value["same"], value["decisions"]
+        fresh.append((keys[(r, g)], value, games[g].path))
+        if replays is not None and len(fresh) >= 64:
+            replays.put(fresh)
+            fresh = []
+        done += weight[(r, g, plays, seed)]
         if progress:
-            progress(done, len(tasks))
+            progress(round(done), max(1, round(total)))
+    if replays is not None and fresh:
+        replays.put(fresh)
     return out
+
+
+def kept_games(games: list[RatedGame], plays: int, seed: int, replays: Replays | None) -> int:
+    """How many of these games have every rung's replays kept already (they cost next to nothing)."""
+    if replays is None or not games:
+        return 0
+    keys = {(r, g): replay_key(games[g], r, plays, seed) for r in range(len(RUNGS)) for g in range(len(games))}
+    kept = replays.get((k, games[g].path) for (r, g), k in keys.items())
+    return sum(all(sound(kept.get(keys[(r, g)]), games[g], r, plays) for r in range(len(RUNGS)))
+               for g in range(len(games)))
+
+
+def _work(game: RatedGame, rung: int, plays: int) -> float:
+    """About what a rung's replays and agreement on a game cost (for the time left): the search player's
+    samples, the replays and the decisions."""
+    samples = RUNGS[rung][1]
+    per_game = 0.03 if samples is None else 1.26 + 0.42 * samples
+    return per_game * (rung_plays(samples, plays) if game.cleared is not None else 0) + 0.1 * per_game * \
+        len(game.decisions) / 40
 
 
 def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) -> dict:
@@ -212,13 +341,14 @@ def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) 
 
 def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RATE_PLAYS, missions=(),
          seed: int = 1, workers: int = 1, progress=None, read=read_log, near: tuple[Path, ...] | None = None,
-         simulate: bool = True) -> dict:
+         simulate: bool = True, replays: Replays | None = None, cluster: Cluster | None = None) -> dict:
     """`kakapo rate`'s document. Each of ``missions`` is predicted with the catalog the games were
     played with (``predict``), its campaign looked for in the missions' folder and ``near`` (default:
     the games' folders: ``io.difficulty.games_places``); ``simulate``: a mission that campaign did
-    not measure is played there and then (else its prediction is null, with why)."""
+    not measure is played there and then (else its prediction is null, with why). ``replays``: where
+    the games' replays are kept between runs; ``cluster``: the work on a Dask cluster (the same figures)."""
     games = read_games(paths, seats, read)
-    j = judge(games, measure(games, plays, seed, workers, progress))
+    j = judge(games, measure(games, plays, seed, workers, progress, replays, cluster))
     rungs, best_i, plausible = j["rungs"], j["best_index"], j["plausible_index"]
     players = sorted({g.start.players for g in games})
     doc = {"games": len(games), "finished": j["finished"], "cleared": j["cleared"],
@@ -238,7 +368,7 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
         near = games_places(paths)
     if len(catalogs) == 1:
         (catalog,) = catalogs.values()
-        doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers, catalog, near, simulate)
+        doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers, catalog, near, simulate, cluster)
                               for m in missions]
     else:  # a prediction is made with the shapes the table played: these games played several
         why = (f"the games were played with {len(catalogs)} piece catalogs (digests {', '.join(sorted(catalogs))}): "
@@ -247,7 +377,23 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
     return doc
 
 
-def _run(tasks, workers: int):
+def _run(tasks, workers: int, cluster: Cluster | None = None, games: list[RatedGame] | None = None,
+         keys: dict | None = None):
+    """Yield (rung, game, value) as the tasks finish: here, in worker processes, or on a Dask cluster."""
+    if cluster is not None:
+        from solver.analysis.cluster import Session  # heavy: Dask
+
+        assert games is not None and keys is not None
+        session = Session(cluster.address, cluster.worker_timeout, cluster.status)
+        try:
+            for r, g, plays, seed in sorted(tasks, key=lambda t: -(RUNGS[t[0]][1] or 0)):
+                session.submit(f"kakapo-replay-{keys[(r, g)]}", (r, g), replay_rung, games[g], r, plays, seed)
+            while session.busy():
+                for (r, g), value in session.finished():
+                    yield r, g, value
+        finally:
+            session.close()
+        return
     if workers <= 1 or len(tasks) <= 1:
         for t in tasks:
             yield _task(t)
@@ -257,7 +403,7 @@ def _run(tasks, workers: int):
         # the heaviest tasks first (the search rungs), so that the last ones are short
         order = sorted(tasks, key=lambda t: -(RUNGS[t[0]][1] or 0))
         futures = [pool.submit(_task, t) for t in order]
-        for f in futures:
+        for f in as_completed(futures):
             yield f.result()
     except BaseException:
         stop_pool(pool)
@@ -272,7 +418,7 @@ def unpredicted(mission, why: str) -> dict:
 
 
 def predict(mission, best: int, plausible: list[int], players: list[int], seed: int, workers: int,
-            catalog, near: tuple[Path, ...] = (), simulate: bool = True) -> dict:
+            catalog, near: tuple[Path, ...] = (), simulate: bool = True, cluster: Cluster | None = None) -> dict:
     """The clear rate to expect at a mission from the best rung, with the catalog the table played
     (``catalog``; never another's figures). Its ``source``, the one rule of a prediction: the
     campaign measured for that catalog (``io.difficulty.find_campaign``: "bundled", or the path of
@@ -297,7 +443,7 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
         why = no_campaign_text(catalog) if campaign.source is None else \
             f"the campaign measured for this catalog ({campaign.source}) has no row for {m.id} with {n} players"
         return {**unpredicted(mission, why), "mission": m.id, "players": n, "shortfall": shortfall}
-    rates = {i: rung_rate(m, catalog, n, i, table, seed, workers) for i in needed}
+    rates = {i: rung_rate(m, catalog, n, i, table, seed, workers, cluster) for i in needed}
     lows, highs = [], []
     for rate_, games in rates.values():
         lo, hi = wilson(round(rate_ * games), games)
@@ -310,17 +456,27 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
             "shortfall": shortfall}
 
 
-def rung_rate(m: Mission, catalog, n: int, i: int, table, seed: int, workers: int) -> tuple[float, int]:
+def rung_rate(m: Mission, catalog, n: int, i: int, table, seed: int, workers: int,
+              cluster: Cluster | None = None) -> tuple[float, int]:
     """(clear rate, games) of rung ``i`` at mission ``m`` with ``n`` players: the campaign's
     measured row ``table`` (io.difficulty.MeasuredRow; None: not measured) where it has the rung,
-    else the rung plays the mission (PREDICT_GAMES games, the top rungs fewer)."""
+    else the rung plays the mission (PREDICT_GAMES games, the top rungs fewer; on ``cluster``'s
+    workers when given: the same games)."""
     policy, samples = RUNGS[i]
     label = rung_label(policy, samples)
     if table is not None and label in table.rates:
-        return table.rates[label], rung_games(samples, table.games)
+        return table.rates[label], table.deals(label)
     games = rung_games(samples, PREDICT_GAMES)
-    out = play_games(m, catalog, n, games, seed, policy, "numba", workers, samples=samples or 0)
-    return float((out.results == int(Result.CLEARED)).mean()), games
+    if cluster is not None:
+        from solver.analysis.cluster import ClusterWork  # heavy: Dask
+
+        work = ClusterWork(cluster.address, f"{m.id}.toml", mission_text(m).encode("utf-8"),
+                           catalog_text(catalog).encode("utf-8"), n, seed, worker_timeout=cluster.worker_timeout,
+                           status=cluster.status)
+        results = work.rungs([(policy, samples, games)])[0]
+    else:
+        results = play_games(m, catalog, n, games, seed, policy, "numba", workers, samples=samples or 0).results
+    return float((results == int(Result.CLEARED)).mean()), games
 
 
 def rate_lines(doc: dict) -> list[str]:

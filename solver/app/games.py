@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,10 +24,15 @@ from solver.io.catalog import Catalog
 from solver.io.gamelog import GameLog
 from solver.io.missionfile import mission_files
 from solver.io.paths import MISSIONS
+from solver.io.replays import FolderReplays
 
 if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
+    from solver.analysis.rate import Cluster, Replays
     from solver.analysis.review_types import Review
     from solver.play.games import PlayedGame
+
+
+WORKER_TIMEOUT = 300.0  # seconds without any Dask worker before `rate` and `calibrate` give up (--worker-timeout)
 
 
 @dataclass(frozen=True)
@@ -143,14 +148,29 @@ def review_text(text: str, name: str = "the log", time_limit: float = 10.0, prog
 
 
 def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: Iterable[str], seed: int, workers: int,
-         progress: Counted | None = None, near: tuple[Path, ...] | None = None, simulate: bool = True) -> Doc:
+         progress: Counted | None = None, near: tuple[Path, ...] | None = None, simulate: bool = True,
+         replays: Replays | None = None, scheduler: str | None = None, worker_timeout: float = WORKER_TIMEOUT,
+         status: Callable[[str | None], None] | None = None) -> Doc:
     """`kakapo rate`'s document: each mission predicted with the games' catalog (``analysis.rate.predict``;
-    the campaign looked for beside the games, or in ``near``)."""
+    the campaign looked for beside the games, or in ``near``). The games' replays are kept (``replays``;
+    by default beside the logs: ``io.replays.FolderReplays``), so that rating them again replays only
+    the new ones; ``scheduler``: the work on that Dask cluster, with the same figures."""
     from solver.analysis.rate import rate as run_rate  # heavy: Numba
 
     doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress, read=read_game_file, near=near,
-                        simulate=simulate)
+                        simulate=simulate, replays=FolderReplays() if replays is None else replays,
+                        cluster=on_cluster(scheduler, worker_timeout, status))
     return doc
+
+
+def on_cluster(scheduler: str | None, worker_timeout: float,
+               status: Callable[[str | None], None] | None = None) -> Cluster | None:
+    """`rate` and `calibrate`'s work for the Dask scheduler at ``scheduler`` (None: here)."""
+    if not scheduler:
+        return None
+    from solver.analysis.rate import Cluster  # heavy: Numba
+
+    return Cluster(scheduler, worker_timeout, status)
 
 
 STUDIO_PLAYS = 20  # the studio's rate and calibrate jobs: replays of each deal per rung (`--plays`' default)
@@ -184,7 +204,8 @@ def tables_listing(rows: list[Doc]) -> list[Doc]:
 
 
 def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None,
-                    target: float = 0.6, latest: int = LATEST, folder: Path | None = None) -> Doc:
+                    target: float = 0.6, latest: int = LATEST, folder: Path | None = None,
+                    replays: Replays | None = None) -> Doc:
     """The studio's Tables view: `kakapo calibrate` of the folder's finished games (their logs'
     texts by game id, oldest first), grouped into tables by the names of who played (the games
     naming nobody: one table, "unnamed"); each table's ``latest`` games learned from; the
@@ -202,7 +223,7 @@ def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | Non
         for game_id, text in logs.items():
             (games / f"{Path(game_id).name}.jsonl").write_text(text, encoding="utf-8")
         doc = calibrate([str(games)], STUDIO_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)),
-                        latest=latest, when=lambda p: order.get(p.stem, -1), near=near)
+                        latest=latest, when=lambda p: order.get(p.stem, -1), near=near, replays=replays)
     for t in doc["tables"]:  # called as the Tables list calls them, even when one table has every game
         if t["names"]:
             t["table"] = ", ".join(t["names"])
@@ -221,7 +242,7 @@ def calibration_cost(rows: list[Doc], workers: int, latest: int = LATEST) -> Doc
 
 
 def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None,
-               folder: Path | None = None) -> Doc:
+               folder: Path | None = None, replays: Replays | None = None) -> Doc:
     """The studio's "rate this table": `kakapo rate` of the folder's finished games (their logs'
     texts by game id; the people's seats), with the clear rate to expect at every bundled mission
     and every mission of ``folder``, from the campaign measured for the games' catalog (looked for
@@ -239,4 +260,4 @@ def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = N
             path.write_text(text, encoding="utf-8")
             paths.append(str(path))
         return rate(paths, None, STUDIO_PLAYS, missions, 1, workers, lambda d, t: tell(0.97 * d / max(t, 1)),
-                    near=() if folder is None else (folder,), simulate=False)
+                    near=() if folder is None else (folder,), simulate=False, replays=replays)

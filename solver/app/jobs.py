@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import as_completed
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solver.app.documents import Doc, Fraction, Shown
 from solver.app.games import calibrate_texts, rate_texts, review_text
@@ -19,12 +20,16 @@ from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
 from solver.runtime.workers import process_pool, stop_pool
 
+if TYPE_CHECKING:  # heavy at run time: Numba
+    from solver.analysis.rate import Replays
+
 
 def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | None = None,
-            shown: Shown | None = None) -> Doc:
+            shown: Shown | None = None, replays: Replays | None = None) -> Doc:
     """A job's document; ``request`` as the studio's job model gives it (its ``kind`` one of
     ``registry.JOBS``); ``shown(piece)`` the pieces of the answer known before the whole (a
-    review's decisions, as each is judged)."""
+    review's decisions, as each is judged); ``replays``: where the rate and calibrate jobs keep the
+    games' replays (the studio's database), so that the next job replays only new games."""
     kind = request["kind"]
     needs = JOBS[kind].needs
     folder = Path(request["folder"]) if request.get("folder") else None  # the studio's: where campaigns are found
@@ -33,9 +38,10 @@ def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | N
                            judged=shown)
     if kind == "calibrate":
         return calibrate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress,
-                               folder=folder)
+                               folder=folder, replays=replays)
     if needs == "games":
-        return rate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress, folder)
+        return rate_texts(dict(zip(request["names"], request["texts"], strict=True)), workers, progress, folder,
+                          replays)
     return mission_job(kind, request["text"], catalog, request.get("name"), request.get("players"),
                        request["games"], request["seed"], request.get("policy"), workers, progress, request, folder)
 

@@ -281,11 +281,17 @@ def review(log_file, mission, pieces, time_limit, samples, playouts, seed, worke
               help="A mission to predict this table's clear rate for (repeatable; a bundled id or a file).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Replay on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); the same figures "
+                   "as here.")
+@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              metavar="SECONDS", help="With --scheduler: give up (exit 2, the replays made kept) when no worker has "
+                                      "been connected this long.")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None,
               help="Draw the log-likelihood and the agreement across the rungs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
+def rate(logs, seats, plays, missions, seed, workers, scheduler, worker_timeout, png_path, as_json):
     """Which rung of the ladder a table plays like, from its games, and its clear rate elsewhere.
 
     The logs are games of one table (any missions). For each rung (greedy, heuristic, planner,
@@ -306,9 +312,13 @@ def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
         if not mission_path(m).exists():
             raise InputError("--mission", f"{m!r} is neither a mission file nor a bundled mission",
                              "give a bundled id (kakapo list) or a mission file")
+    from solver.cli.measure import cluster_status, no_workers_exit  # what every command on a cluster says
+
     bar = ProgressBar("rate", enabled=not as_json)
     try:
-        doc = run_rate(list(logs), rated, plays, missions, seed, workers or default_workers(), bar.update)
+        with no_workers_exit():
+            doc = run_rate(list(logs), rated, plays, missions, seed, workers or default_workers(), bar.update,
+                           scheduler=scheduler, worker_timeout=worker_timeout, status=cluster_status)
     finally:
         bar.close()
     if as_json:

@@ -27,11 +27,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from multiprocessing.queues import Queue
+from pathlib import Path
 from typing import Any
 
 from solver.app.documents import Doc
 from solver.core.errors import KakapoError
 from solver.io.catalog import load_catalog
+from solver.io.replays import StoredReplays
 from solver.runtime.cachedir import kernels_cached
 from solver.runtime.workers import watch_parent
 from solver.studio.store import Store, token_hash
@@ -86,11 +88,25 @@ def _job_main(request: Doc, pieces: str | None, workers: int, out: Queue[tuple[s
             out.put(("done", {}))
             return
         out.put(("done", run_job(request, load_catalog(request.get("pieces", pieces)), workers, progress=tell,
-                                 shown=lambda piece: out.put(("shown", piece)))))
+                                 shown=lambda piece: out.put(("shown", piece)), replays=_kept_replays(request))))
     except KakapoError as e:
         out.put(("failed", getattr(e, "problem", str(e))))
     except Exception as e:  # a bug of ours: said in the job, never a dead server
         out.put(("failed", f"{type(e).__name__}: {e}"))
+
+
+def _kept_replays(request: Doc) -> StoredReplays | None:
+    """The studio's database, where rate and calibrate keep the games' replays (None for other jobs,
+    or when it cannot be opened: the replays are then made and not kept)."""
+    if request["kind"] not in ("rate", "calibrate") or not request.get("folder"):
+        return None
+    from solver import __version__
+
+    try:
+        store = Store(Path(request["folder"]), __version__)
+    except (KakapoError, OSError):
+        return None
+    return StoredReplays(store.replays, store.keep_replays)
 
 
 class JobManager:

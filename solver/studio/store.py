@@ -68,6 +68,7 @@ CREATE TABLE IF NOT EXISTS retired_links (
 CREATE TABLE IF NOT EXISTS recordings (
     id TEXT PRIMARY KEY, created TEXT NOT NULL, updated TEXT NOT NULL, setup TEXT NOT NULL,
     entries TEXT NOT NULL, game_id TEXT);
+CREATE TABLE IF NOT EXISTS replays (key TEXT PRIMARY KEY, entry TEXT NOT NULL);
 """
 MIGRATIONS = {2: ["ALTER TABLE games ADD COLUMN broken TEXT"]}  # to schema N from N - 1
 
@@ -451,6 +452,22 @@ class Store:
             else:
                 db.execute("INSERT OR REPLACE INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
                            (game_id, handover.seat, token_hash_))
+
+    # ------------------------------------------------------------ replays (rate and calibrate keep them)
+    def replays(self, keys: Sequence[str]) -> dict[str, str]:
+        """The kept replays of these keys, as their sealed entries (``io.replays``: checked by the reader)."""
+        out: dict[str, str] = {}
+        with self.reading() as db:
+            for k in range(0, len(keys), 500):
+                part = list(keys[k:k + 500])
+                marks = ",".join("?" * len(part))
+                out.update(db.execute(f"SELECT key, entry FROM replays WHERE key IN ({marks})", part).fetchall())
+        return out
+
+    def keep_replays(self, entries: Sequence[tuple[str, str]]) -> None:
+        """Keep replays (key, sealed entry), in one transaction."""
+        with self.transaction() as db:
+            db.executemany("INSERT OR REPLACE INTO replays (key, entry) VALUES (?, ?)", list(entries))
 
     # ------------------------------------------------------------ jobs
     def add_job(self, job_id: str, kind: str, token_hash_: str, about: str) -> None:
