@@ -166,7 +166,9 @@ def band_line(parts: list[tuple[str, float]]) -> str:
 
 
 class ProgressBar:
-    """A progress bar with rate and time left on a terminal (stderr); nothing when it is not one."""
+    """A progress bar with rate and time left on a terminal (stderr); nothing when it is not one.
+    ``total`` may change as the work goes (a campaign foresees its batches as their results come):
+    the time left follows the work foreseen."""
 
     def __init__(self, label: str, enabled: bool = True):
         self.label = label
@@ -181,6 +183,9 @@ class ProgressBar:
             self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_eta=True,
                                          show_pos=True, item_show_func=lambda x: x)
             self.bar.__enter__()
+        if self.bar.length != total:
+            self.bar.length = total
+            self.bar.finished = self.shown >= total
         self.bar.update(max(0, done - self.shown), item)
         self.shown = max(done, self.shown)
 
