@@ -443,7 +443,11 @@ def measure_tables(tables: list[Table], plays: int, seed: int = 1, workers: int 
     """Every rung replaying every table's games (one pool for all; a game's replays depend on its
     deal and moves alone, so that a table's figures are those `rate` gives its logs alone)."""
     every = [g for t in tables for g in t.games]
-    return measure(every, plays, seed, workers, progress, replays, cluster)
+    places, start = [], 0
+    for t in tables:
+        places.append(list(range(start, start + len(t.games))))
+        start += len(t.games)
+    return measure(every, plays, seed, workers, progress, replays, cluster, places)
 
 
 def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, target: float = TARGET,

@@ -134,6 +134,8 @@ def _arrays(game: RatedGame):
 REPLAY_SOURCES = ("core", "game", "runtime", "puzzle")
 REPLAY_FORMAT = 1  # raised when what a kept replay means changes
 REPLAY_STREAMS, AGREE_STREAMS = 11, 12  # the families of a game's streams: its replays, its agreement
+EARLY = 4  # replays of a deal made first: all ending as the table's game did, the others are not made (settled)
+RULED_OUT = 12.0  # log-likelihood behind the best rung from which a rung's other replays are not made (ruled_out)
 
 
 def _engine_stamp() -> str:
@@ -170,21 +172,21 @@ def game_streams(game: RatedGame, seed: int, family: int, count: int) -> np.ndar
 def replay_key(game: RatedGame, rung: int, plays: int, seed: int) -> str:
     """Everything that decides a rung's replays and agreement on a game: the deal, every move
     played, the rated seats, the other seats' player, the rung, the replays, the seed and the code."""
-    doc = [REPLAY_FORMAT, ENGINE_STAMP, game.deal, [a.code for a in game.moves], list(game.seats), game.other,
+    doc = [REPLAY_FORMAT, ENGINE_STAMP, EARLY, game.deal, [a.code for a in game.moves], list(game.seats), game.other,
            game.other_samples, rung_label(*RUNGS[rung]), plays, seed]
     return hashlib.sha256(json.dumps(doc).encode()).hexdigest()[:32]
 
 
-def _replays(game: RatedGame, policy: str, samples: int | None, plays: int, seed: int) -> int:
-    """Clears of the logged deal in ``rung_plays`` replays (the first of the ``plays`` streams of
-    this game), the rated seats played by (policy, samples)."""
+def _replays(game: RatedGame, policy: str, samples: int | None, seed: int, lo: int, hi: int) -> int:
+    """Clears of the logged deal in its replays lo..hi-1 (of this game's streams), the rated seats
+    played by (policy, samples) and the others by the player the log names."""
     T = _arrays(game)
     group = np.array([0 if s in game.seats else 1 for s in range(game.start.players)], np.int64)
     pols = np.array([int(PolicyId.parse(policy)), int(PolicyId.parse(game.other))], np.int64)
     ks = np.array([samples or 0, game.other_samples if game.other == PolicyId.SEARCH.label else 0], np.int64)
-    n = rung_plays(samples, plays)
-    results = np.zeros(n, np.int64)
-    table_play_on(fast_state(game.start), group, pols, ks, T, game_streams(game, seed, REPLAY_STREAMS, n), results)
+    results = np.zeros(hi - lo, np.int64)
+    table_play_on(fast_state(game.start), group, pols, ks, T, game_streams(game, seed, REPLAY_STREAMS, hi)[lo:],
+                  results)
     return int((results == int(Result.CLEARED)).sum())
 
 
@@ -202,32 +204,98 @@ def _agreement(game: RatedGame, policy: str, samples: int | None, seed: int) -> 
     return same, len(game.decisions)
 
 
-def replay_rung(game: RatedGame, rung: int, plays: int, seed: int) -> dict:
-    """One rung on one game: its clears in the replays (none for an unfinished game: its result
-    says nothing a replay could be compared with) and its agreement."""
+def first_plays(samples: int | None, plays: int) -> int:
+    """The replays of a deal a rung makes first (``EARLY``, at most its ``rung_plays``)."""
+    return min(rung_plays(samples, plays), EARLY)
+
+
+def replay_part(game: RatedGame, rung: int, plays: int, seed: int, part: str) -> dict:
+    """One rung on one game. ``part`` "first": its first replays (none for an unfinished game: its
+    result says nothing a replay could be compared with) and its agreement; "rest": the others."""
     policy, samples = RUNGS[rung]
-    clears = _replays(game, policy, samples, plays, seed) if game.cleared is not None else 0
+    n, first = rung_plays(samples, plays), first_plays(samples, plays)
+    if part == "rest":
+        return {"rest": _replays(game, policy, samples, seed, first, n)}
+    made = first if game.cleared is not None else 0
     same, total = _agreement(game, policy, samples, seed)
-    return {"clears": clears, "plays": rung_plays(samples, plays), "same": same, "decisions": total}
+    return {"plays": n, "made": made, "first": _replays(game, policy, samples, seed, 0, made) if made else 0,
+            "same": same, "decisions": total}
 
 
 def sound(value, game: RatedGame, rung: int, plays: int) -> bool:
     """Whether a kept replay is one this game and rung can have made (else it is made again)."""
     try:
-        n = rung_plays(RUNGS[rung][1], plays)
-        return (isinstance(value, dict) and value["plays"] == n and 0 <= value["clears"] <= n
-                and value["decisions"] == len(game.decisions) and 0 <= value["same"] <= value["decisions"]
-                and all(type(value[k]) is int for k in ("clears", "plays", "same", "decisions")))
-    except (KeyError, TypeError):
+        samples = RUNGS[rung][1]
+        n, first = rung_plays(samples, plays), first_plays(samples, plays)
+        made = value["made"]
+        ints = all(type(value[k]) is int for k in ("plays", "made", "first", "same", "decisions"))
+        rest = value.get("rest", 0)
+        return (ints and type(rest) is int and value["plays"] == n and made == (first if game.cleared is not None
+                                                                                else 0)
+                and 0 <= value["first"] <= made and 0 <= rest <= n - made
+                and value["decisions"] == len(game.decisions) and 0 <= value["same"] <= value["decisions"])
+    except (KeyError, TypeError, AttributeError):
         return False
+
+
+def settled(value: dict, cleared: bool | None) -> bool:
+    """Whether a rung's replays of a deal are known from its first ones: there were all of them, or
+    every one ended as the table's game did (the others are then taken to end so too: that is what
+    nearly always happens, and where a rung is that sure of a deal, the likelihood hardly moves)."""
+    if cleared is None or value["made"] == value["plays"]:
+        return True
+    return value["first"] == (value["made"] if cleared else 0)
+
+
+def clears_of(value: dict, cleared: bool | None, ruled_out: bool) -> int:
+    """A rung's clears of a deal over its ``plays`` replays: all made; or settled by the first ones;
+    or, for a rung the table's games rule out (``ruled_out``), the first ones' share (its other
+    replays could not change a figure); else the first and the other replays."""
+    n, made, first = value["plays"], value["made"], value["first"]
+    if cleared is None:
+        return 0
+    if made == n:
+        return first
+    if settled(value, cleared):
+        return n if cleared else 0
+    if ruled_out:
+        return round(first * n / made)
+    return first + value["rest"]
+
+
+def ruled_out(values: dict, games: list[RatedGame], tables: list[list[int]], plays: int) -> set[tuple[int, int]]:
+    """The (rung, game) pairs whose other replays cannot change a figure: the rung's log-likelihood
+    over the table's finished games, the first replays taken as the share of all, is more than
+    RULED_OUT below the best rung's, over all its games and with any one of them left out (as
+    `calibrate` rates each game's table without it)."""
+    out = set()
+    for table in tables:
+        finished = [g for g in table if games[g].cleared is not None]
+        if not finished:
+            continue
+        won = np.array([bool(games[g].cleared) for g in finished])
+        ll = np.zeros((len(RUNGS), len(finished)))
+        for r, (_, samples) in enumerate(RUNGS):
+            n = rung_plays(samples, plays)
+            c = np.array([clears_of(values[(r, g)], games[g].cleared, True) for g in finished], float)
+            p = (c + 0.5) / (n + 1)
+            ll[r] = np.where(won, np.log(p), np.log1p(-p))
+        whole = ll.sum(axis=1)
+        behind = whole.max() - whole
+        for k in range(len(finished)):  # each game left out
+            without = whole - ll[:, k]
+            behind = np.minimum(behind, without.max() - without)
+        for r in np.flatnonzero(behind > RULED_OUT):
+            out.update((int(r), g) for g in table)
+    return out
 
 
 _JOB: dict = {}  # the games being rated: forked workers inherit them instead of unpickling them per task
 
 
-def _task(args) -> tuple[int, int, dict]:
-    rung, index, plays, seed = args
-    return rung, index, replay_rung(_JOB["games"][index], rung, plays, seed)
+def _task(args) -> tuple[int, int, str, dict]:
+    rung, index, plays, seed, part = args
+    return rung, index, part, replay_part(_JOB["games"][index], rung, plays, seed, part)
 
 
 class Replays(Protocol):
@@ -246,7 +314,8 @@ class Measured:
     same: np.ndarray  # rungs x games
     decisions: np.ndarray  # rungs x games
     plays: int
-    kept: int = 0  # how many (rung, game) replays were kept from an earlier run
+    kept: int = 0  # how many (rung, game) pairs' replays were kept from an earlier run
+    made: int = 0  # the replays made or kept (of len(RUNGS) x games x plays at most)
 
 
 @dataclass(frozen=True)
@@ -259,47 +328,62 @@ class Cluster:
 
 
 def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, progress=None,
-            replays: Replays | None = None, cluster: Cluster | None = None) -> Measured:
+            replays: Replays | None = None, cluster: Cluster | None = None,
+            tables: list[list[int]] | None = None) -> Measured:
     """Every rung on every game (the work of `rate`; a subset of games is summed from it). A game's
     replays depend on its deal and moves alone (``game_streams``), not on the other games or its
-    place among them. ``replays``: kept replays are taken from there, and new ones kept there.
-    ``cluster``: the replays are made on that Dask cluster's workers, with the same figures.
-    ``progress(done, total)`` in units of work (a search rung's replays weigh more)."""
+    place among them. Each rung first makes EARLY replays of a deal; the others only where they can
+    change a figure (``settled``, ``ruled_out``: by the games of each of ``tables``, lists of the
+    games' places, default one table of them all). ``replays``: kept replays are taken from there,
+    and new ones kept there; the same figures as made afresh. ``cluster``: the replays are made on
+    that Dask cluster's workers, with the same figures. ``progress(done, total)`` in units of work
+    (a search rung's replays weigh more; the total grows once the first replays tell what else is
+    needed)."""
     _JOB["games"] = games
     shape = (len(RUNGS), len(games))
     out = Measured(np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64), plays)
-    keys = {(r, g): replay_key(games[g], r, plays, seed) for r in range(len(RUNGS)) for g in range(len(games))}
-    kept = replays.get((k, games[g].path) for (r, g), k in keys.items()) if replays is not None else {}
-    todo = []
-    for (r, g), k in keys.items():
-        value = kept.get(k)
-        if value is not None and sound(value, games[g], r, plays):
-            out.clears[r, g], out.same[r, g], out.decisions[r, g] = (value["clears"], value["same"],
-                                                                     value["decisions"])
-            out.kept += 1
-        else:
-            todo.append((r, g, plays, seed))
-    weight = {t: _work(games[t[1]], t[0], plays) for t in todo}
-    total, done = sum(weight.values()), 0.0
+    pairs = [(r, g) for r in range(len(RUNGS)) for g in range(len(games))]
+    keys = {(r, g): replay_key(games[g], r, plays, seed) for r, g in pairs}
+    kept = replays.get((keys[p], games[p[1]].path) for p in pairs) if replays is not None else {}
+    values = {p: kept[keys[p]] for p in pairs if sound(kept.get(keys[p]), games[p[1]], p[0], plays)}
+    out.kept = len(values)
+    first = [(r, g, plays, seed, "first") for r, g in pairs if (r, g) not in values]
+    done, total = 0.0, sum(_work(games[g], r, plays, "first") for r, g, *_ in first)
     if progress:
         progress(0, max(1, round(total)))
-    fresh = []
-    for r, g, value in _run(todo, workers, cluster, games, keys):
-        out.clears[r, g], out.same[r, g], out.decisions[r, g] = value["clears"], value["same"], value["decisions"]
-        fresh.append((keys[(r, g)], value, games[g].path))
-        if replays is not None and len(fresh) >= 64:
+
+    def made(todo):
+        nonlocal done
+        fresh = []
+        for r, g, part, value in _run(todo, workers, cluster, games, keys):
+            values[(r, g)] = {**values[(r, g)], **value} if part == "rest" else value
+            fresh.append((keys[(r, g)], values[(r, g)], games[g].path))
+            if replays is not None and len(fresh) >= 64:
+                replays.put(fresh)
+                fresh = []
+            done += _work(games[g], r, plays, part)
+            if progress:
+                progress(round(done), max(1, round(total)))
+        if replays is not None and fresh:
             replays.put(fresh)
-            fresh = []
-        done += weight[(r, g, plays, seed)]
-        if progress:
-            progress(round(done), max(1, round(total)))
-    if replays is not None and fresh:
-        replays.put(fresh)
+
+    made(first)
+    out_of_it = ruled_out(values, games, tables or [list(range(len(games)))], plays)
+    rest = [(r, g, plays, seed, "rest") for r, g in pairs if not settled(values[(r, g)], games[g].cleared)
+            and (r, g) not in out_of_it and "rest" not in values[(r, g)]]
+    total = done + sum(_work(games[g], r, plays, "rest") for r, g, *_ in rest)
+    made(rest)
+    for r, g in pairs:
+        v = values[(r, g)]
+        out.clears[r, g] = clears_of(v, games[g].cleared, (r, g) in out_of_it)
+        out.same[r, g], out.decisions[r, g] = v["same"], v["decisions"]
+        others = not settled(v, games[g].cleared) and (r, g) not in out_of_it
+        out.made += v["made"] + (v["plays"] - v["made"] if others else 0)
     return out
 
 
 def kept_games(games: list[RatedGame], plays: int, seed: int, replays: Replays | None) -> int:
-    """How many of these games have every rung's replays kept already (they cost next to nothing)."""
+    """How many of these games have every rung's first replays kept already (they cost next to nothing)."""
     if replays is None or not games:
         return 0
     keys = {(r, g): replay_key(games[g], r, plays, seed) for r in range(len(RUNGS)) for g in range(len(games))}
@@ -308,13 +392,15 @@ def kept_games(games: list[RatedGame], plays: int, seed: int, replays: Replays |
                for g in range(len(games)))
 
 
-def _work(game: RatedGame, rung: int, plays: int) -> float:
-    """About what a rung's replays and agreement on a game cost (for the time left): the search player's
-    samples, the replays and the decisions."""
+def _work(game: RatedGame, rung: int, plays: int, part: str) -> float:
+    """About what a part of a rung's replays costs (for the time left): the search player's samples,
+    the replays and, with the first ones, the agreement's decisions."""
     samples = RUNGS[rung][1]
     per_game = 0.03 if samples is None else 1.26 + 0.42 * samples
-    return per_game * (rung_plays(samples, plays) if game.cleared is not None else 0) + 0.1 * per_game * \
-        len(game.decisions) / 40
+    if part == "rest":
+        return per_game * (rung_plays(samples, plays) - first_plays(samples, plays))
+    return per_game * (first_plays(samples, plays) if game.cleared is not None else 0) + \
+        0.1 * per_game * len(game.decisions) / 40
 
 
 def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) -> dict:
@@ -379,29 +465,29 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
 
 def _run(tasks, workers: int, cluster: Cluster | None = None, games: list[RatedGame] | None = None,
          keys: dict | None = None):
-    """Yield (rung, game, value) as the tasks finish: here, in worker processes, or on a Dask cluster."""
+    """Yield (rung, game, part, value) as the tasks finish: here, in worker processes, or on a Dask cluster."""
+    order = sorted(tasks, key=lambda t: -(RUNGS[t[0]][1] or 0))  # the heaviest first: the last ones are short
     if cluster is not None:
         from solver.analysis.cluster import Session  # heavy: Dask
 
         assert games is not None and keys is not None
         session = Session(cluster.address, cluster.worker_timeout, cluster.status)
         try:
-            for r, g, plays, seed in sorted(tasks, key=lambda t: -(RUNGS[t[0]][1] or 0)):
-                session.submit(f"kakapo-replay-{keys[(r, g)]}", (r, g), replay_rung, games[g], r, plays, seed)
+            for r, g, plays, seed, part in order:
+                session.submit(f"kakapo-replay-{part}-{keys[(r, g)]}", (r, g, part), replay_part, games[g], r, plays,
+                               seed, part)
             while session.busy():
-                for (r, g), value in session.finished():
-                    yield r, g, value
+                for (r, g, part), value in session.finished():
+                    yield r, g, part, value
         finally:
             session.close()
         return
     if workers <= 1 or len(tasks) <= 1:
-        for t in tasks:
+        for t in order:
             yield _task(t)
         return
     pool = process_pool(workers)
     try:
-        # the heaviest tasks first (the search rungs), so that the last ones are short
-        order = sorted(tasks, key=lambda t: -(RUNGS[t[0]][1] or 0))
         futures = [pool.submit(_task, t) for t in order]
         for f in as_completed(futures):
             yield f.result()
