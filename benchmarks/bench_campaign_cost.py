@@ -91,7 +91,8 @@ def main() -> None:
                                       "run_task": run_task})
     records.append({"mission": None, "players": None, "kind": "kernels loaded", "cpu": time.process_time() - t0})
     for path, m in plan.missions:
-        rows = [(mid, n, parts) for mid, n, parts in plan.rows if mid == m.id and (wanted is None or (mid, n) in wanted)]
+        rows = [(mid, n, parts) for mid, n, parts in plan.rows
+                if mid == m.id and (wanted is None or (mid, n) in wanted)]
         if not rows:
             continue
         if args.cold:

@@ -110,8 +110,8 @@ def project(doc: dict, workers: int, overhead: float) -> None:
     by_kind: dict = defaultdict(float)
     for r in records:
         by_kind[r["kind"]] += r["cpu"]
-    print(f"{len(records)} tasks, {total:.0f} CPU s in all: " + ", ".join(f"{k} {v:.0f} s" for k, v in
-                                                                            sorted(by_kind.items(), key=lambda e: -e[1])))
+    kinds = sorted(by_kind.items(), key=lambda e: -e[1])
+    print(f"{len(records)} tasks, {total:.0f} CPU s in all: " + ", ".join(f"{k} {v:.0f} s" for k, v in kinds))
     one = list_schedule(records, 1, overhead)
     path = longest_path(records, overhead)
     many = list_schedule(records, workers, overhead)

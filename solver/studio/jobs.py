@@ -61,10 +61,18 @@ class Job:
     token: str = field(default="", repr=False)
     shown: list[Doc] = field(default_factory=list)  # the answer's pieces so far (a review's decisions)
     host: bool = True  # asked by the host (else by a seat of a finished game)
+    started: float | None = field(default=None, repr=False)  # when it began to run (time.monotonic)
+
+    def left_seconds(self) -> float | None:
+        """The time left while it runs, from its progress so far (None until it has said enough)."""
+        if self.state != "running" or self.started is None or not 0.02 <= self.progress < 1:
+            return None
+        spent = time.monotonic() - self.started
+        return round(spent * (1 - self.progress) / self.progress, 1) if spent >= 2 else None
 
     def snapshot(self) -> Doc:
         return {"id": self.id, "kind": self.kind, "state": self.state, "progress": round(self.progress, 4),
-                "result": self.result, "error": self.error,
+                "left_s": self.left_seconds(), "result": self.result, "error": self.error,
                 "partial": None if self.state == "done" or not self.shown else list(self.shown)}
 
 
@@ -224,6 +232,7 @@ class JobManager:
                                                   name=f"kakapo-job-{job.id}", daemon=False)  # its games use workers
                 self._process.start()
                 job.state = "running"  # once its process exists: a running job always has one to stop
+                job.started = time.monotonic()
                 job.version += 1
                 if self.store is not None and job.id != "warmup":
                     with contextlib.suppress(Exception):
