@@ -268,7 +268,7 @@ def ruled_out(values: dict, games: list[RatedGame], tables: list[list[int]], pla
     over the table's finished games, the first replays taken as the share of all, is more than
     RULED_OUT below the best rung's, over all its games and with any one of them left out (as
     `calibrate` rates each game's table without it)."""
-    out = set()
+    out: set[tuple[int, int]] = set()
     for table in tables:
         finished = [g for g in table if games[g].cleared is not None]
         if not finished:
@@ -285,8 +285,8 @@ def ruled_out(values: dict, games: list[RatedGame], tables: list[list[int]], pla
         for k in range(len(finished)):  # each game left out
             without = whole - ll[:, k]
             behind = np.minimum(behind, without.max() - without)
-        for r in np.flatnonzero(behind > RULED_OUT):
-            out.update((int(r), g) for g in table)
+        for rung in np.flatnonzero(behind > RULED_OUT).tolist():
+            out.update((rung, g) for g in table)
     return out
 
 

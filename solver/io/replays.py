@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +59,7 @@ def read_entries(text: str) -> dict[str, Any]:
 class FolderReplays:
     """The replays kept beside the logs: each game's entries in its own folder's file."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.read: dict[Path, dict[str, Any]] = {}
 
     def _folder(self, where: str | None) -> Path | None:
@@ -99,7 +99,8 @@ class StoredReplays:
     ``keep([(key, sealed entry)])`` stores them; an entry that does not read or does not match its
     seal is taken as missing. A database that cannot be read or written costs only the replays."""
 
-    def __init__(self, fetch, keep):
+    def __init__(self, fetch: Callable[[list[str]], dict[str, str]],
+                 keep: Callable[[list[tuple[str, str]]], None]) -> None:
         self.fetch, self.keep = fetch, keep
 
     def get(self, wanted: Iterable[tuple[str, str | None]]) -> dict[str, Any]:
