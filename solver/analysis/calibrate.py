@@ -65,6 +65,7 @@ from solver.analysis.rate import (
     Measured,
     RatedGame,
     Replays,
+    agree,
     judge,
     measure,
     rung_plays,
@@ -447,7 +448,7 @@ def measure_tables(tables: list[Table], plays: int, seed: int = 1, workers: int 
     for t in tables:
         places.append(list(range(start, start + len(t.games))))
         start += len(t.games)
-    return measure(every, plays, seed, workers, progress, replays, cluster, places)
+    return measure(every, plays, seed, workers, progress, replays, cluster, places, agreement=False)
 
 
 def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, target: float = TARGET,
@@ -468,6 +469,11 @@ def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, 
         assert whole is not None
         m = Measured(whole.clears[:, cols], whole.same[:, cols], whole.decisions[:, cols], plays)
         j = judge(table.games, m)
+        top = max(r["log_likelihood"] for r in j["rungs"])
+        tied = [i for i, r in enumerate(j["rungs"]) if r["log_likelihood"] == top]
+        if len(tied) > 1 and whole.replayer is not None:  # the agreement breaks the tie: asked of those rungs only
+            agree(whole, tied, list(range(cols.start, cols.stop)))
+            j = judge(table.games, m)
         level = level_of(table.games, m, ladder)
         w = level.weights
         expected.append([float(w @ ladder.of(g).rates) for g in table.games])

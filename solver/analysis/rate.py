@@ -211,29 +211,30 @@ def first_plays(samples: int | None, plays: int) -> int:
 
 def replay_part(game: RatedGame, rung: int, plays: int, seed: int, part: str) -> dict:
     """One rung on one game. ``part`` "first": its first replays (none for an unfinished game: its
-    result says nothing a replay could be compared with) and its agreement; "rest": the others."""
+    result says nothing a replay could be compared with); "rest": the others; "agree": its agreement."""
     policy, samples = RUNGS[rung]
     n, first = rung_plays(samples, plays), first_plays(samples, plays)
     if part == "rest":
         return {"rest": _replays(game, policy, samples, seed, first, n)}
+    if part == "agree":
+        same, total = _agreement(game, policy, samples, seed)
+        return {"same": same, "decisions": total}
     made = first if game.cleared is not None else 0
-    same, total = _agreement(game, policy, samples, seed)
-    return {"plays": n, "made": made, "first": _replays(game, policy, samples, seed, 0, made) if made else 0,
-            "same": same, "decisions": total}
+    return {"plays": n, "made": made, "first": _replays(game, policy, samples, seed, 0, made) if made else 0}
 
 
 def sound(value, game: RatedGame, rung: int, plays: int) -> bool:
-    """Whether a kept replay is one this game and rung can have made (else it is made again)."""
+    """Whether a kept replay is one this game and rung can have made (else it is made again): its
+    first replays, and its other replays and its agreement where it has them."""
     try:
         samples = RUNGS[rung][1]
         n, first = rung_plays(samples, plays), first_plays(samples, plays)
         made = value["made"]
-        ints = all(type(value[k]) is int for k in ("plays", "made", "first", "same", "decisions"))
-        rest = value.get("rest", 0)
-        return (ints and type(rest) is int and value["plays"] == n and made == (first if game.cleared is not None
-                                                                                else 0)
+        rest, same, decisions = value.get("rest", 0), value.get("same", 0), value.get("decisions", len(game.decisions))
+        return (all(type(x) is int for x in (value["plays"], made, value["first"], rest, same, decisions))
+                and value["plays"] == n and made == (first if game.cleared is not None else 0)
                 and 0 <= value["first"] <= made and 0 <= rest <= n - made
-                and value["decisions"] == len(game.decisions) and 0 <= value["same"] <= value["decisions"])
+                and decisions == len(game.decisions) and 0 <= same <= decisions)
     except (KeyError, TypeError, AttributeError):
         return False
 
@@ -293,9 +294,9 @@ def ruled_out(values: dict, games: list[RatedGame], tables: list[list[int]], pla
 _JOB: dict = {}  # the games being rated: forked workers inherit them instead of unpickling them per task
 
 
-def _task(args) -> tuple[int, int, str, dict]:
+def _task(args) -> tuple[tuple[int, int, str], dict]:
     rung, index, plays, seed, part = args
-    return rung, index, part, replay_part(_JOB["games"][index], rung, plays, seed, part)
+    return (rung, index, part), replay_part(_JOB["games"][index], rung, plays, seed, part)
 
 
 class Replays(Protocol):
@@ -316,6 +317,7 @@ class Measured:
     plays: int
     kept: int = 0  # how many (rung, game) pairs' replays were kept from an earlier run
     made: int = 0  # the replays made or kept (of len(RUNGS) x games x plays at most)
+    replayer: Replayer | None = None  # what made them (``agree`` asks it for more)
 
 
 @dataclass(frozen=True)
@@ -327,59 +329,92 @@ class Cluster:
     status: Any = None
 
 
+class Replayer:
+    """The rungs' replays and agreement on some games, made where they are not kept yet, part by
+    part (``replay_part``): here, in worker processes, or on a Dask cluster; each part kept as it
+    comes (``replays``)."""
+
+    def __init__(self, games: list[RatedGame], plays: int, seed: int, workers: int = 1, progress=None,
+                 replays: Replays | None = None, cluster: Cluster | None = None):
+        self.games, self.plays, self.seed, self.workers = games, plays, seed, workers
+        self.progress, self.replays, self.cluster = progress, replays, cluster
+        _JOB["games"] = games
+        pairs = [(r, g) for r in range(len(RUNGS)) for g in range(len(games))]
+        self.keys = {(r, g): replay_key(games[g], r, plays, seed) for r, g in pairs}
+        kept = replays.get((self.keys[p], games[p[1]].path) for p in pairs) if replays is not None else {}
+        self.values: dict[tuple[int, int], dict] = {
+            p: kept[self.keys[p]] for p in pairs if sound(kept.get(self.keys[p]), games[p[1]], p[0], plays)}
+        self.kept = len(self.values)
+        self.done, self.total = 0.0, 0.0
+
+    def missing(self, pairs, part: str) -> list[tuple[int, int]]:
+        """The pairs whose ``part`` is not made yet."""
+        field = {"first": "made", "rest": "rest", "agree": "same"}[part]
+        return [p for p in pairs if field not in self.values.get(p, {})]
+
+    def make(self, wanted: dict[str, list[tuple[int, int]]], more: float = 0.0) -> None:
+        """Make these parts of these pairs (``more``: the work foreseen after them, for the time left)."""
+        todo = [(r, g, self.plays, self.seed, part) for part, pairs in wanted.items() for r, g in pairs]
+        self.total = self.done + sum(_work(self.games[g], r, self.plays, part) for r, g, _, _, part in todo) + more
+        self._tell()
+        fresh = []
+        for (r, g, part), value in _run(todo, self.workers, self.cluster, self.games, self.keys):
+            self.values[(r, g)] = {**self.values.get((r, g), {}), **value}
+            fresh.append((self.keys[(r, g)], self.values[(r, g)], self.games[g].path))
+            if self.replays is not None and len(fresh) >= 64:
+                self.replays.put(fresh)
+                fresh = []
+            self.done += _work(self.games[g], r, self.plays, part)
+            self._tell()
+        if self.replays is not None and fresh:
+            self.replays.put(fresh)
+
+    def _tell(self) -> None:
+        if self.progress:
+            self.progress(round(self.done), max(1, round(self.total)))
+
+
 def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, progress=None,
             replays: Replays | None = None, cluster: Cluster | None = None,
-            tables: list[list[int]] | None = None) -> Measured:
+            tables: list[list[int]] | None = None, agreement: bool = True) -> Measured:
     """Every rung on every game (the work of `rate`; a subset of games is summed from it). A game's
     replays depend on its deal and moves alone (``game_streams``), not on the other games or its
     place among them. Each rung first makes EARLY replays of a deal; the others only where they can
     change a figure (``settled``, ``ruled_out``: by the games of each of ``tables``, lists of the
-    games' places, default one table of them all). ``replays``: kept replays are taken from there,
-    and new ones kept there; the same figures as made afresh. ``cluster``: the replays are made on
-    that Dask cluster's workers, with the same figures. ``progress(done, total)`` in units of work
-    (a search rung's replays weigh more; the total grows once the first replays tell what else is
-    needed)."""
-    _JOB["games"] = games
-    shape = (len(RUNGS), len(games))
-    out = Measured(np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64), plays)
+    games' places, default one table of them all). ``agreement``: each rung's agreement with the
+    logged decisions too (`calibrate` asks only where it breaks a tie: ``agree``). ``replays``: kept
+    replays are taken from there, and new ones kept there; the same figures as made afresh.
+    ``cluster``: the work is done on that Dask cluster's workers, with the same figures.
+    ``progress(done, total)`` in units of work (a search rung's replays weigh more; the total grows
+    once the first replays tell what else is needed)."""
+    work = Replayer(games, plays, seed, workers, progress, replays, cluster)
     pairs = [(r, g) for r in range(len(RUNGS)) for g in range(len(games))]
-    keys = {(r, g): replay_key(games[g], r, plays, seed) for r, g in pairs}
-    kept = replays.get((keys[p], games[p[1]].path) for p in pairs) if replays is not None else {}
-    values = {p: kept[keys[p]] for p in pairs if sound(kept.get(keys[p]), games[p[1]], p[0], plays)}
-    out.kept = len(values)
-    first = [(r, g, plays, seed, "first") for r, g in pairs if (r, g) not in values]
-    done, total = 0.0, sum(_work(games[g], r, plays, "first") for r, g, *_ in first)
-    if progress:
-        progress(0, max(1, round(total)))
-
-    def made(todo):
-        nonlocal done
-        fresh = []
-        for r, g, part, value in _run(todo, workers, cluster, games, keys):
-            values[(r, g)] = {**values[(r, g)], **value} if part == "rest" else value
-            fresh.append((keys[(r, g)], values[(r, g)], games[g].path))
-            if replays is not None and len(fresh) >= 64:
-                replays.put(fresh)
-                fresh = []
-            done += _work(games[g], r, plays, part)
-            if progress:
-                progress(round(done), max(1, round(total)))
-        if replays is not None and fresh:
-            replays.put(fresh)
-
-    made(first)
-    out_of_it = ruled_out(values, games, tables or [list(range(len(games)))], plays)
-    rest = [(r, g, plays, seed, "rest") for r, g in pairs if not settled(values[(r, g)], games[g].cleared)
-            and (r, g) not in out_of_it and "rest" not in values[(r, g)]]
-    total = done + sum(_work(games[g], r, plays, "rest") for r, g, *_ in rest)
-    made(rest)
+    agree = work.missing(pairs, "agree") if agreement else []
+    foreseen = sum(_work(games[g], r, plays, "rest") for r, g in pairs) * 0.3  # about what the first replays leave
+    work.make({"first": work.missing(pairs, "first"), "agree": agree}, foreseen)
+    out_of_it = ruled_out(work.values, games, tables or [list(range(len(games)))], plays)
+    rest = [(r, g) for r, g in pairs if not settled(work.values[(r, g)], games[g].cleared) and (r, g) not in out_of_it]
+    work.make({"rest": work.missing(rest, "rest")})
+    shape = (len(RUNGS), len(games))
+    out = Measured(np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64), plays,
+                   kept=work.kept, replayer=work)
     for r, g in pairs:
-        v = values[(r, g)]
+        v = work.values[(r, g)]
         out.clears[r, g] = clears_of(v, games[g].cleared, (r, g) in out_of_it)
-        out.same[r, g], out.decisions[r, g] = v["same"], v["decisions"]
-        others = not settled(v, games[g].cleared) and (r, g) not in out_of_it
-        out.made += v["made"] + (v["plays"] - v["made"] if others else 0)
+        out.same[r, g], out.decisions[r, g] = v.get("same", 0), v.get("decisions", 0)
+        out.made += v["made"] + (v["plays"] - v["made"] if (r, g) in rest else 0)
     return out
+
+
+def agree(m: Measured, rungs: list[int], games: list[int]) -> None:
+    """Fill in these rungs' agreement on these games (of the games ``m`` was measured on), where
+    ``measure`` was asked for none."""
+    work = m.replayer
+    assert work is not None
+    pairs = [(r, g) for r in rungs for g in games]
+    work.make({"agree": work.missing(pairs, "agree")})
+    for r, g in pairs:
+        m.same[r, g], m.decisions[r, g] = work.values[(r, g)]["same"], work.values[(r, g)]["decisions"]
 
 
 def kept_games(games: list[RatedGame], plays: int, seed: int, replays: Replays | None) -> int:
@@ -393,14 +428,15 @@ def kept_games(games: list[RatedGame], plays: int, seed: int, replays: Replays |
 
 
 def _work(game: RatedGame, rung: int, plays: int, part: str) -> float:
-    """About what a part of a rung's replays costs (for the time left): the search player's samples,
-    the replays and, with the first ones, the agreement's decisions."""
+    """About what a part of a rung's work on a game costs (for the time left): the search player's
+    samples and the replays, or the decisions the agreement asks it about."""
     samples = RUNGS[rung][1]
     per_game = 0.03 if samples is None else 1.26 + 0.42 * samples
     if part == "rest":
         return per_game * (rung_plays(samples, plays) - first_plays(samples, plays))
-    return per_game * (first_plays(samples, plays) if game.cleared is not None else 0) + \
-        0.1 * per_game * len(game.decisions) / 40
+    if part == "agree":
+        return 0.05 * per_game * len(game.decisions) / 40
+    return per_game * (first_plays(samples, plays) if game.cleared is not None else 0)
 
 
 def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) -> dict:
@@ -465,8 +501,10 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
 
 def _run(tasks, workers: int, cluster: Cluster | None = None, games: list[RatedGame] | None = None,
          keys: dict | None = None):
-    """Yield (rung, game, part, value) as the tasks finish: here, in worker processes, or on a Dask cluster."""
+    """Yield ((rung, game, part), value) as the tasks finish: here, in worker processes, or on a Dask cluster."""
     order = sorted(tasks, key=lambda t: -(RUNGS[t[0]][1] or 0))  # the heaviest first: the last ones are short
+    if not order:
+        return
     if cluster is not None:
         from solver.analysis.cluster import Session  # heavy: Dask
 
@@ -477,8 +515,7 @@ def _run(tasks, workers: int, cluster: Cluster | None = None, games: list[RatedG
                 session.submit(f"kakapo-replay-{part}-{keys[(r, g)]}", (r, g, part), replay_part, games[g], r, plays,
                                seed, part)
             while session.busy():
-                for (r, g, part), value in session.finished():
-                    yield r, g, part, value
+                yield from session.finished()
         finally:
             session.close()
         return
