@@ -2,12 +2,13 @@
 *Rate this table* after one more game, and *Learn* again; each a job of the studio's job manager
 (its own process, as the page starts it), timed from the request to its answer. Usage:
 
-    python benchmarks/bench_tables_jobs.py [--games 10] [--workers 2] [--policy heuristic]
+    python benchmarks/bench_tables_jobs.py [--games 10] [--workers 2] [--policy heuristic] [--tree DIR]
 
 The family's games: two people (their names in the logs) playing Buddy missions b03 to b12 with
 ``--policy`` in both seats, deal I of seed 31. The studio's folder is new, so the first job
 replays every game; the replays are kept in its database, so the next jobs replay only what is
-new. The figures are wall seconds on this machine (say its load with them).
+new. The figures are wall seconds on this machine (say its load with them). ``--tree DIR``: the
+studio of another checkout (the version before a change), on the same games.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+TREE = Path(sys.argv[sys.argv.index("--tree") + 1]).resolve() if "--tree" in sys.argv else ROOT
+sys.path.insert(0, str(TREE))
 
 from solver.game.engine import play_game  # noqa: E402
 from solver.game.roster import make_policy  # noqa: E402
@@ -58,6 +60,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--policy", default="heuristic")
+    ap.add_argument("--tree", type=Path, default=ROOT)
     args = ap.parse_args()
     from solver import __version__
     from solver.studio.jobs import JobManager
