@@ -5,13 +5,21 @@ the wall time of each, and whether the two documents are the same (they must be:
 The catalog is the bundled one with two pieces no bundled mission places redrawn (green-6 and
 blue-5), so that every mission fits it and its planner libraries are built anew, as a user's are.
 
-    python benchmarks/bench_campaign.py [--games 200] [--workers 2] [--only local|cluster] [--out DIR]
+    python benchmarks/bench_campaign.py [--games 500] [--precision P] [--workers 2] [--only local|cluster]
+                                        [--tree DIR] [--out DIR]
+
+``--tree DIR``: the command of another checkout (its sources first on the path), e.g. the version
+before a change, timed on the same machine (locally; the cluster's workers run this checkout's);
+``--precision`` is passed only when given (an older version has none). The catalog's libraries
+are removed from the cache first (``--keep-libraries`` keeps them), so that each run builds them
+as a user's first run does.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -41,13 +49,27 @@ def other_catalog(folder: Path) -> Path:
     return path
 
 
-def run(pieces: Path, out: Path, games: int, workers: int, scheduler: str | None) -> tuple[dict, float]:
+def forget_libraries(pieces: Path, tree: Path) -> None:
+    """The catalog's planner and deal-solver libraries out of the cache (of ``tree``'s package)."""
+    code = ("import sys; from pathlib import Path; from solver.app.campaign import campaign_missions;"
+            "from solver.io.catalog import load_catalog; from solver.io.missionfile import load_mission;"
+            "from solver.puzzle import librarystore as s; c = load_catalog(sys.argv[1]);"
+            "[s.library_path(load_mission(p, c), c, k).unlink(missing_ok=True) for p in campaign_missions(None)"
+            " for k in ('planner', 'deal-2', 'deal-3', 'deal-4')]")
+    subprocess.run([sys.executable, "-c", code, str(pieces)], check=True, env={**os.environ, "PYTHONPATH": str(tree)},
+                   cwd=tree)
+
+
+def run(pieces: Path, out: Path, games: int, workers: int, scheduler: str | None, tree: Path = ROOT,
+        precision: float | None = None) -> tuple[dict, float]:
     cmd = [sys.executable, "-m", "solver.cli", "campaign", "--pieces", str(pieces), "--out", str(out), "--games",
            str(games), "--workers", str(workers), "--json"]
     if scheduler:
         cmd += ["--scheduler", scheduler]
+    if precision is not None:
+        cmd += ["--precision", str(precision)]
     t0 = time.perf_counter()
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    res = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tree)}, cwd=tree)
     wall = time.perf_counter() - t0
     if res.returncode != 0:
         raise SystemExit(res.stderr[-3000:])
@@ -56,16 +78,23 @@ def run(pieces: Path, out: Path, games: int, workers: int, scheduler: str | None
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--games", type=int, default=500)
+    ap.add_argument("--precision", type=float, default=None)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", choices=["local", "cluster"], default=None)
+    ap.add_argument("--tree", type=Path, default=ROOT)
+    ap.add_argument("--keep-libraries", action="store_true")
     ap.add_argument("--out", type=Path, default=Path("/tmp/kakapo-bench-campaign"))
     args = ap.parse_args()
+    args.out = args.out.resolve()
+    args.tree = args.tree.resolve()
     args.out.mkdir(parents=True, exist_ok=True)
     pieces = other_catalog(args.out)
     docs = {}
     if args.only in (None, "local"):
-        doc, wall = run(pieces, args.out / "local", args.games, args.workers, None)
+        if not args.keep_libraries:
+            forget_libraries(pieces, args.tree)
+        doc, wall = run(pieces, args.out / "local", args.games, args.workers, None, args.tree, args.precision)
         docs["local"] = doc
         print(f"local, {args.workers} processes: {len(doc['rows'])} rows in {wall:.0f} s", flush=True)
         (args.out / "local.json").write_text(json.dumps(doc, indent=1))
@@ -75,7 +104,10 @@ def main() -> None:
         cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                                            host="127.0.0.1", dashboard_address=None)
         try:
-            doc, wall = run(pieces, args.out / "cluster", args.games, args.workers, cluster.scheduler_address)
+            if not args.keep_libraries:
+                forget_libraries(pieces, args.tree)
+            doc, wall = run(pieces, args.out / "cluster", args.games, args.workers, cluster.scheduler_address,
+                            args.tree, args.precision)
         finally:
             cluster.close()
         docs["cluster"] = doc

@@ -58,8 +58,19 @@ from statistics import NormalDist
 
 import numpy as np
 
-from solver.analysis.ladder import RUNGS, rung_games, rung_label
-from solver.analysis.rate import PREDICT_GAMES, Measured, RatedGame, judge, measure, rung_plays, rung_rate
+from solver.analysis.ladder import RUNGS, rung_label
+from solver.analysis.rate import (
+    PREDICT_GAMES,
+    Cluster,
+    Measured,
+    RatedGame,
+    Replays,
+    agree,
+    judge,
+    measure,
+    rung_plays,
+    rung_rate,
+)
 from solver.core.errors import InputError
 from solver.core.stats import too_wide, wilson
 from solver.io.difficulty import (
@@ -176,7 +187,7 @@ def row_rates(row: MeasuredRow, source: str = "bundled") -> Rates:
     """The ladder from a campaign's measured row (``source``: where it was measured)."""
     labels = [rung_label(p, k) for p, k in RUNGS]
     return Rates(row.mission, row.players, np.array([row.rates[lab] for lab in labels], float),
-                 np.array([rung_games(k, row.games) for _, k in RUNGS], np.int64), source)
+                 np.array([row.deals(lab) for lab in labels], np.int64), source)
 
 
 class Ladder:
@@ -186,8 +197,8 @@ class Ladder:
     mission, catalog and player count. ``near``: where that campaign is looked for beside the
     catalog's places (``io.difficulty.find_campaign``: the games' folders)."""
 
-    def __init__(self, seed: int, workers: int, near: tuple[Path, ...] = ()):
-        self.seed, self.workers, self.near = seed, workers, tuple(near)
+    def __init__(self, seed: int, workers: int, near: tuple[Path, ...] = (), cluster: Cluster | None = None):
+        self.seed, self.workers, self.near, self.cluster = seed, workers, tuple(near), cluster
         self.campaign = campaign_difficulty()  # the bundled shapes' table, as shipped
         self.cache: dict[tuple, Rates] = {}
         self.found: dict[tuple, Campaign] = {}
@@ -215,7 +226,8 @@ class Ladder:
             if row is not None and all(rung_label(p, k) in row.rates for p, k in RUNGS):
                 self.cache[key] = row_rates(row, source or "bundled")
             else:
-                played = [rung_rate(m, game.catalog, n, i, None, self.seed, self.workers) for i in range(len(RUNGS))]
+                played = [rung_rate(m, game.catalog, n, i, None, self.seed, self.workers, self.cluster)
+                          for i in range(len(RUNGS))]
                 self.cache[key] = Rates(m.id, n, np.array([r for r, _ in played], float),
                                         np.array([g for _, g in played], np.int64),
                                         f"simulated, {PREDICT_GAMES} games")
@@ -427,23 +439,28 @@ def next_of(table: Table, level: Level, ladder: Ladder, target: float) -> dict:
     return {"next": sorted(out.values(), key=lambda e: (abs(e["predicted"] - target), e["mission"]))}
 
 
-def measure_tables(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, progress=None) -> Measured:
-    """Every rung replaying every table's games (one pool for all; each game's streams by its
-    place in its table, so that a table's figures are those `rate` gives its logs alone)."""
+def measure_tables(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, progress=None,
+                   replays: Replays | None = None, cluster: Cluster | None = None) -> Measured:
+    """Every rung replaying every table's games (one pool for all; a game's replays depend on its
+    deal and moves alone, so that a table's figures are those `rate` gives its logs alone)."""
     every = [g for t in tables for g in t.games]
-    streams = [i for t in tables for i in range(len(t.games))]
-    return measure(every, plays, seed, workers, progress, streams)
+    places, start = [], 0
+    for t in tables:
+        places.append(list(range(start, start + len(t.games))))
+        start += len(t.games)
+    return measure(every, plays, seed, workers, progress, replays, cluster, places, agreement=False)
 
 
 def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, target: float = TARGET,
               progress=None, whole: Measured | None = None, ladder: Ladder | None = None,
-              near: tuple[Path, ...] = ()) -> dict:
+              near: tuple[Path, ...] = (), replays: Replays | None = None, cluster: Cluster | None = None) -> dict:
     """`kakapo calibrate`'s document (``whole``: the replays, when measure_tables made them already;
     ``ladder``: where the rungs' rates are looked up, by default a ``Ladder`` looking for the
-    campaign measured for each game's catalog in ``near`` too)."""
+    campaign measured for each game's catalog in ``near`` too; ``replays``: where replays are kept
+    between runs; ``cluster``: the work on a Dask cluster, with the same figures)."""
     if whole is None and any(t.games for t in tables):
-        whole = measure_tables(tables, plays, seed, workers, progress)
-    ladder = Ladder(seed, workers, near) if ladder is None else ladder
+        whole = measure_tables(tables, plays, seed, workers, progress, replays, cluster)
+    ladder = Ladder(seed, workers, near, cluster) if ladder is None else ladder
     docs, predictions, expected = [], [], []
     start = 0
     for table in tables:
@@ -452,6 +469,11 @@ def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, 
         assert whole is not None
         m = Measured(whole.clears[:, cols], whole.same[:, cols], whole.decisions[:, cols], plays)
         j = judge(table.games, m)
+        top = max(r["log_likelihood"] for r in j["rungs"])
+        tied = [i for i, r in enumerate(j["rungs"]) if r["log_likelihood"] == top]
+        if len(tied) > 1 and whole.replayer is not None:  # the agreement breaks the tie: asked of those rungs only
+            agree(whole, tied, list(range(cols.start, cols.stop)))
+            j = judge(table.games, m)
         level = level_of(table.games, m, ladder)
         w = level.weights
         expected.append([float(w @ ladder.of(g).rates) for g in table.games])

@@ -41,14 +41,11 @@ def quiet_lost_results(client) -> None:
     loop.call_soon_threadsafe(loop.set_exception_handler, handler)
 
 
-def run_on_cluster(address: str, tasks, worker_timeout: float = WORKER_TIMEOUT, status=None):
-    """Yield (task, result) as the cluster finishes them. A worker lost in the middle of a task
-    is Dask's to handle: the task runs again on another worker (the same numbers: a task is
-    deterministic). While no worker is connected, ``status(text)`` says so and since when
-    (and ``status(None)`` when one is back); after ``worker_timeout`` seconds of that, NoWorkers
-    is raised, and what was yielded before is kept by the caller."""
+def connect(address: str):
+    """A Dask client of the scheduler at ``address`` (InputError when Dask is missing or nothing
+    answers there), its own words about lost results kept off the screen."""
     try:
-        from distributed import Client, as_completed  # the optional cluster extra
+        from distributed import Client  # the optional cluster extra
     except ImportError:
         raise InputError("--scheduler", "Dask's distributed package is not installed",
                          'install the cluster extra: pip install "kakapo[cluster]"') from None
@@ -59,41 +56,95 @@ def run_on_cluster(address: str, tasks, worker_timeout: float = WORKER_TIMEOUT, 
                          "start one with `dask scheduler` and workers with `dask worker ADDRESS`, "
                          "or check the address") from None
     quiet_lost_results(client)
-    alone_since: list = [None]  # when the last worker left, while none is connected
+    return client
 
-    def check_workers() -> None:
-        if client.nthreads():
-            if alone_since[0] is not None and status:
-                status(None)
-            alone_since[0] = None
+
+class Session:
+    """Work sent to a Dask cluster a piece at a time, as the caller decides what comes next (the
+    campaign's batches, `rate`'s replays): ``submit`` a function call under a key that names
+    everything that determines its result; ``finished`` waits for at least one. A worker lost in
+    the middle of a piece is Dask's to handle: the piece runs again on another worker (the same
+    numbers: every piece is deterministic). While no worker is connected, ``status(text)`` says
+    so and since when (``status(None)`` when one is back); after ``worker_timeout`` seconds of
+    that, NoWorkers is raised, and what was finished before is the caller's to keep."""
+
+    def __init__(self, address: str, worker_timeout: float = WORKER_TIMEOUT, status=None):
+        self.address, self.worker_timeout, self.status = address, worker_timeout, status
+        self.client = connect(address)
+        self.waiting: dict = {}  # future -> what the caller gave with it
+        self.kept: list = []  # futures other pieces take as arguments: kept on the cluster until the end
+        self.alone_since: float | None = None  # when the last worker left, while none is connected
+
+    def capacity(self) -> int:
+        """The threads the cluster's workers have now (at least 1)."""
+        return max(1, sum(self.client.nthreads().values()))
+
+    def submit(self, key: str, what, fn, *args, keep: bool = False):
+        """Run ``fn(*args)`` on a worker; ``what`` comes back with its result. ``args`` may hold a
+        future a ``keep`` submit returned: the worker gets its result (once per worker)."""
+        future = self.client.submit(fn, *args, key=key, pure=False)
+        self.waiting[future] = what
+        if keep:
+            self.kept.append(future)
+        return future
+
+    def busy(self) -> int:
+        return len(self.waiting)
+
+    def _check_workers(self) -> None:
+        if self.client.nthreads():
+            if self.alone_since is not None and self.status:
+                self.status(None)
+            self.alone_since = None
             return
         now = time.monotonic()
-        if alone_since[0] is None:
-            alone_since[0] = now
-            if status:
-                status(f"waiting: no worker connected to {address} since {time.strftime('%H:%M:%S')} "
-                       f"(start one with `dask worker {address}`; giving up after {worker_timeout:g} s)")
-        elif now - alone_since[0] >= worker_timeout:
-            raise NoWorkers(address, now - alone_since[0])
+        if self.alone_since is None:
+            self.alone_since = now
+            if self.status:
+                self.status(f"waiting: no worker connected to {self.address} since {time.strftime('%H:%M:%S')} "
+                            f"(start one with `dask worker {self.address}`; giving up after "
+                            f"{self.worker_timeout:g} s)")
+        elif now - self.alone_since >= self.worker_timeout:
+            raise NoWorkers(self.address, now - self.alone_since)
 
+    def finished(self) -> list:
+        """(what, result) of at least one piece (none when nothing is waiting)."""
+        from distributed import wait  # the optional cluster extra
+
+        while self.waiting:
+            try:
+                done = wait(list(self.waiting), timeout=POLL, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                self._check_workers()
+                continue
+            out = []
+            for future in done:
+                try:  # a result whose worker died before it was fetched is computed again: wait for it
+                    result = future.result(timeout=POLL)
+                except TimeoutError:
+                    self._check_workers()
+                    continue
+                out.append((self.waiting.pop(future), result))
+            if out:
+                self._check_workers()
+                return out
+        return []
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def run_on_cluster(address: str, tasks, worker_timeout: float = WORKER_TIMEOUT, status=None):
+    """Yield (task, result) as the cluster finishes these tasks (``Session``'s rules: a worker
+    lost is Dask's to handle; NoWorkers after ``worker_timeout`` seconds without any worker)."""
+    session = Session(address, worker_timeout, status)
     try:
-        futures = {client.submit(run_task, t, 1, key=f"kakapo-{t.kind}-{t.key}"): t for t in tasks}
-        pending = as_completed(futures)
-        while not pending.is_empty():
-            batch = pending.next_batch(block=False)
-            for future in batch:
-                while True:  # a result whose worker died before it was fetched is computed again: wait for it
-                    try:
-                        result = future.result(timeout=POLL)
-                        break
-                    except TimeoutError:
-                        check_workers()
-                yield futures[future], result
-            if not batch:
-                check_workers()
-                time.sleep(POLL)
+        for t in tasks:
+            session.submit(f"kakapo-{t.kind}-{t.key}", t, run_task, t, 1)
+        while session.busy():
+            yield from session.finished()
     finally:
-        client.close()
+        session.close()
 
 
 @dataclass

@@ -15,6 +15,9 @@ moment, from the seat's own observation and a stream of its own.
 
 from __future__ import annotations
 
+import hashlib
+import json
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,14 +39,14 @@ from solver.game.resume import replay, start_of_log
 from solver.game.rng import SplitMix64
 from solver.game.roster import make_policy
 from solver.game.search import DEFAULT_SAMPLES
-from solver.game.seeds import game_seeds
 from solver.game.state import GameState, Observation
 from solver.io.catalog import Catalog
 from solver.io.difficulty import file_digest, file_key, find_campaign, games_places, no_campaign_text
-from solver.io.gamelog import GameLog, read_log
-from solver.io.loginputs import log_inputs
+from solver.io.gamelog import GameLog, digest, read_log
+from solver.io.loginputs import catalog_text, log_inputs, mission_text
 from solver.io.missionfile import load_mission
 from solver.io.paths import mission_path
+from solver.io.replays import Replays
 from solver.runtime.workers import process_pool, stop_pool
 
 RATE_PLAYS = 20
@@ -76,6 +79,8 @@ class RatedGame:
     other_samples: int  # the other seats' search player's samples (when they play it)
     decisions: list[tuple[Observation, Action]] = field(default_factory=list)  # (observation, logged action)
     note: str | None = None
+    moves: tuple[Action, ...] = ()  # every move of the game, in order
+    deal: str = ""  # ``deal_digest``: what its streams and kept replays are keyed by
 
 
 def read_games(paths: list[str], seats: tuple[int, ...] | None, read=read_log) -> list[RatedGame]:
@@ -107,8 +112,10 @@ def read_games(paths: list[str], seats: tuple[int, ...] | None, read=read_log) -
                 decisions.append((walk.observation(seat), action))
             walk.apply(action)
         cleared = None if log.end is None else log.end["result"] == Result.CLEARED.label
-        games.append(RatedGame(str(path), log, inputs.mission, inputs.catalog, start, cleared, rated, other,
-                               int(log.meta.get("samples") or DEFAULT_SAMPLES), decisions, note))
+        game = RatedGame(str(path), log, inputs.mission, inputs.catalog, start, cleared, rated, other,
+                         int(log.meta.get("samples") or DEFAULT_SAMPLES), decisions, note, tuple(final.moves))
+        game.deal = deal_digest(game)
+        games.append(game)
     return games
 
 
@@ -120,26 +127,74 @@ def _arrays(game: RatedGame):
     return _ARRAYS[key]
 
 
-def _replays(game: RatedGame, index: int, policy: str, samples: int | None, plays: int, seed: int) -> int:
-    """Clears of the logged deal in ``rung_plays`` replays (the first of the ``plays`` streams of
-    this game), the rated seats played by (policy, samples)."""
+# the sources that decide a replay (the rules, the engines, the players and their libraries): a kept replay made
+# by other code is never used
+REPLAY_SOURCES = ("core", "game", "runtime", "puzzle")
+REPLAY_FORMAT = 1  # raised when what a kept replay means changes
+REPLAY_STREAMS, AGREE_STREAMS = 11, 12  # the families of a game's streams: its replays, its agreement
+EARLY = 4  # replays of a deal made first: all ending as the table's game did, the others are not made (settled)
+RULED_OUT = 12.0  # log-likelihood behind the best rung from which a rung's other replays are not made (ruled_out)
+
+
+def _engine_stamp() -> str:
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for name in REPLAY_SOURCES:
+        for f in sorted((root / name).rglob("*.py")):
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+ENGINE_STAMP = _engine_stamp()
+
+
+def deal_digest(game: RatedGame) -> str:
+    """What a game was dealt and where: the mission (its text), the catalog (its shapes), the table,
+    the hands, the cards set aside and out of the game, who starts, the rounds and skills."""
+    s = game.start
+    doc = {"mission": digest(mission_text(game.mission)), "pieces": game.catalog.digest, "players": s.players,
+           "hands": [sorted(c.index for c in h) for h in s.hands], "set_aside": sorted(c.index for c in s.set_aside),
+           "removed": sorted(c.index for c in game.log.removed), "start": s.start_player,
+           "rounds": game.mission.rounds, "skills": game.mission.skills}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+def game_streams(game: RatedGame, seed: int, family: int, count: int) -> np.ndarray:
+    """The first ``count`` random streams of a family for this game: from the seed and the deal
+    alone, so that a game's replays are the same wherever it stands among the games rated (and a
+    kept replay stays right when other games come and go)."""
+    words = [int(game.deal[i:i + 8], 16) for i in range(0, 32, 8)]
+    return np.random.SeedSequence([seed, family, *words]).generate_state(max(1, count), np.uint64)[:count]
+
+
+def replay_key(game: RatedGame, rung: int, plays: int, seed: int) -> str:
+    """Everything that decides a rung's replays and agreement on a game: the deal, every move
+    played, the rated seats, the other seats' player, the rung, the replays, the seed and the code."""
+    doc = [REPLAY_FORMAT, ENGINE_STAMP, EARLY, game.deal, [a.code for a in game.moves], list(game.seats), game.other,
+           game.other_samples, rung_label(*RUNGS[rung]), plays, seed]
+    return hashlib.sha256(json.dumps(doc).encode()).hexdigest()[:32]
+
+
+def _replays(game: RatedGame, policy: str, samples: int | None, seed: int, lo: int, hi: int) -> int:
+    """Clears of the logged deal in its replays lo..hi-1 (of this game's streams), the rated seats
+    played by (policy, samples) and the others by the player the log names."""
     T = _arrays(game)
     group = np.array([0 if s in game.seats else 1 for s in range(game.start.players)], np.int64)
     pols = np.array([int(PolicyId.parse(policy)), int(PolicyId.parse(game.other))], np.int64)
     ks = np.array([samples or 0, game.other_samples if game.other == PolicyId.SEARCH.label else 0], np.int64)
-    n = rung_plays(samples, plays)
-    results = np.zeros(n, np.int64)
-    table_play_on(fast_state(game.start), group, pols, ks, T, game_seeds(seed, index * plays, n), results)
+    results = np.zeros(hi - lo, np.int64)
+    table_play_on(fast_state(game.start), group, pols, ks, T, game_streams(game, seed, REPLAY_STREAMS, hi)[lo:],
+                  results)
     return int((results == int(Result.CLEARED)).sum())
 
 
-def _agreement(game: RatedGame, index: int, policy: str, samples: int | None, seed: int) -> tuple[int, int]:
+def _agreement(game: RatedGame, policy: str, samples: int | None, seed: int) -> tuple[int, int]:
     """(decisions the rung makes too, decisions) over the rated seats' logged decisions."""
     key = (policy, samples)
     if key not in _PLAYERS:  # one player per rung and process: the search player keeps its arrays
         _PLAYERS[key] = make_policy(policy, samples or 0)
     player = _PLAYERS[key]
-    streams = game_seeds(seed + AGREE_STREAM, index * 1000, max(1, len(game.decisions)))
+    streams = game_streams(game, seed, AGREE_STREAMS, len(game.decisions))
     same = 0
     for (obs, action), s in zip(game.decisions, streams, strict=False):
         if player.act(obs, SplitMix64(int(s))) == action:
@@ -147,16 +202,101 @@ def _agreement(game: RatedGame, index: int, policy: str, samples: int | None, se
     return same, len(game.decisions)
 
 
+def first_plays(samples: int | None, plays: int) -> int:
+    """The replays of a deal a rung makes first (``EARLY``, at most its ``rung_plays``)."""
+    return min(rung_plays(samples, plays), EARLY)
+
+
+def replay_part(game: RatedGame, rung: int, plays: int, seed: int, part: str) -> dict:
+    """One rung on one game. ``part`` "first": its first replays (none for an unfinished game: its
+    result says nothing a replay could be compared with); "rest": the others; "agree": its agreement."""
+    policy, samples = RUNGS[rung]
+    n, first = rung_plays(samples, plays), first_plays(samples, plays)
+    if part == "rest":
+        return {"rest": _replays(game, policy, samples, seed, first, n)}
+    if part == "agree":
+        same, total = _agreement(game, policy, samples, seed)
+        return {"same": same, "decisions": total}
+    made = first if game.cleared is not None else 0
+    return {"plays": n, "made": made, "first": _replays(game, policy, samples, seed, 0, made) if made else 0}
+
+
+def sound(value, game: RatedGame, rung: int, plays: int) -> bool:
+    """Whether a kept replay is one this game and rung can have made (else it is made again): its
+    first replays, and its other replays and its agreement where it has them."""
+    try:
+        samples = RUNGS[rung][1]
+        n, first = rung_plays(samples, plays), first_plays(samples, plays)
+        made = value["made"]
+        rest, same, decisions = value.get("rest", 0), value.get("same", 0), value.get("decisions", len(game.decisions))
+        return (all(type(x) is int for x in (value["plays"], made, value["first"], rest, same, decisions))
+                and value["plays"] == n and made == (first if game.cleared is not None else 0)
+                and 0 <= value["first"] <= made and 0 <= rest <= n - made
+                and decisions == len(game.decisions) and 0 <= same <= decisions)
+    except (KeyError, TypeError, AttributeError):
+        return False
+
+
+def settled(value: dict, cleared: bool | None) -> bool:
+    """Whether a rung's replays of a deal are known from its first ones: there were all of them, or
+    every one ended as the table's game did (the others are then taken to end so too: that is what
+    nearly always happens, and where a rung is that sure of a deal, the likelihood hardly moves)."""
+    if cleared is None or value["made"] == value["plays"]:
+        return True
+    return value["first"] == (value["made"] if cleared else 0)
+
+
+def clears_of(value: dict, cleared: bool | None, ruled_out: bool) -> int:
+    """A rung's clears of a deal over its ``plays`` replays: all made; or settled by the first ones;
+    or, for a rung the table's games rule out (``ruled_out``), the first ones' share (its other
+    replays could not change a figure); else the first and the other replays."""
+    n, made, first = value["plays"], value["made"], value["first"]
+    if cleared is None:
+        return 0
+    if made == n:
+        return first
+    if settled(value, cleared):
+        return n if cleared else 0
+    if ruled_out:
+        return round(first * n / made)
+    return first + value["rest"]
+
+
+def ruled_out(values: dict, games: list[RatedGame], tables: list[list[int]], plays: int) -> set[tuple[int, int]]:
+    """The (rung, game) pairs whose other replays cannot change a figure: the rung's log-likelihood
+    over the table's finished games, the first replays taken as the share of all, is more than
+    RULED_OUT below the best rung's, over all its games and with any one of them left out (as
+    `calibrate` rates each game's table without it)."""
+    out: set[tuple[int, int]] = set()
+    for table in tables:
+        finished = [g for g in table if games[g].cleared is not None]
+        if not finished:
+            continue
+        won = np.array([bool(games[g].cleared) for g in finished])
+        ll = np.zeros((len(RUNGS), len(finished)))
+        for r, (_, samples) in enumerate(RUNGS):
+            n = rung_plays(samples, plays)
+            c = np.array([clears_of(values[(r, g)], games[g].cleared, True) for g in finished], float)
+            p = (c + 0.5) / (n + 1)
+            ll[r] = np.where(won, np.log(p), np.log1p(-p))
+        whole = ll.sum(axis=1)
+        behind = whole.max() - whole
+        for k in range(len(finished)):  # each game left out
+            without = whole - ll[:, k]
+            behind = np.minimum(behind, without.max() - without)
+        for rung in np.flatnonzero(behind > RULED_OUT).tolist():
+            out.update((rung, g) for g in table)
+    return out
+
+
 _JOB: dict = {}  # the games being rated: forked workers inherit them instead of unpickling them per task
 
 
-def _task(args) -> tuple[int, int, int, int, int]:
-    rung, index, stream, plays, seed = args
-    policy, samples = RUNGS[rung]
-    game = _JOB["games"][index]
-    clears = _replays(game, stream, policy, samples, plays, seed)
-    same, total = _agreement(game, stream, policy, samples, seed)
-    return rung, index, clears, same, total
+def _task(args) -> tuple[tuple[int, int, str], dict]:
+    rung, index, plays, seed, part = args
+    return (rung, index, part), replay_part(_JOB["games"][index], rung, plays, seed, part)
+
+
 
 
 @dataclass
@@ -167,23 +307,128 @@ class Measured:
     same: np.ndarray  # rungs x games
     decisions: np.ndarray  # rungs x games
     plays: int
+    kept: int = 0  # how many (rung, game) pairs' replays were kept from an earlier run
+    made: int = 0  # the replays made or kept (of len(RUNGS) x games x plays at most)
+    replayer: Replayer | None = None  # what made them (``agree`` asks it for more)
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A Dask scheduler to do the work on, and what to do while it has no worker (``cluster.Session``)."""
+
+    address: str
+    worker_timeout: float = 300.0
+    status: Any = None
+
+
+class Replayer:
+    """The rungs' replays and agreement on some games, made where they are not kept yet, part by
+    part (``replay_part``): here, in worker processes, or on a Dask cluster; each part kept as it
+    comes (``replays``)."""
+
+    def __init__(self, games: list[RatedGame], plays: int, seed: int, workers: int = 1, progress=None,
+                 replays: Replays | None = None, cluster: Cluster | None = None):
+        self.games, self.plays, self.seed, self.workers = games, plays, seed, workers
+        self.progress, self.replays, self.cluster = progress, replays, cluster
+        _JOB["games"] = games
+        pairs = [(r, g) for r in range(len(RUNGS)) for g in range(len(games))]
+        self.keys = {(r, g): replay_key(games[g], r, plays, seed) for r, g in pairs}
+        kept = replays.get((self.keys[p], games[p[1]].path) for p in pairs) if replays is not None else {}
+        self.values: dict[tuple[int, int], dict] = {
+            p: kept[self.keys[p]] for p in pairs if sound(kept.get(self.keys[p]), games[p[1]], p[0], plays)}
+        self.kept = len(self.values)
+        self.done, self.total = 0.0, 0.0
+
+    def missing(self, pairs, part: str) -> list[tuple[int, int]]:
+        """The pairs whose ``part`` is not made yet."""
+        field = {"first": "made", "rest": "rest", "agree": "same"}[part]
+        return [p for p in pairs if field not in self.values.get(p, {})]
+
+    def make(self, wanted: dict[str, list[tuple[int, int]]], more: float = 0.0) -> None:
+        """Make these parts of these pairs (``more``: the work foreseen after them, for the time left)."""
+        todo = [(r, g, self.plays, self.seed, part) for part, pairs in wanted.items() for r, g in pairs]
+        self.total = self.done + sum(_work(self.games[g], r, self.plays, part) for r, g, _, _, part in todo) + more
+        self._tell()
+        fresh = []
+        for (r, g, part), value in _run(todo, self.workers, self.cluster, self.games, self.keys):
+            self.values[(r, g)] = {**self.values.get((r, g), {}), **value}
+            fresh.append((self.keys[(r, g)], self.values[(r, g)], self.games[g].path))
+            if self.replays is not None and len(fresh) >= 64:
+                self.replays.put(fresh)
+                fresh = []
+            self.done += _work(self.games[g], r, self.plays, part)
+            self._tell()
+        if self.replays is not None and fresh:
+            self.replays.put(fresh)
+
+    def _tell(self) -> None:
+        if self.progress:
+            self.progress(round(self.done), max(1, round(self.total)))
 
 
 def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, progress=None,
-            streams: list[int] | None = None) -> Measured:
-    """Every rung on every game (the work of `rate`; a subset of games is summed from it).
-    ``streams[g]``: the index that picks game g's random streams (default g, its place in the
-    list; `calibrate` measures several tables at once, each game with its place in its table)."""
-    _JOB["games"] = games
-    streams = list(range(len(games))) if streams is None else streams
-    tasks = [(r, g, streams[g], plays, seed) for r in range(len(RUNGS)) for g in range(len(games))]
-    clears, same, decisions = (np.zeros((len(RUNGS), len(games)), np.int64) for _ in range(3))
-    out = Measured(clears, same, decisions, plays)
-    for done, (r, g, c, same, total) in enumerate(_run(tasks, workers), start=1):
-        out.clears[r, g], out.same[r, g], out.decisions[r, g] = c, same, total
-        if progress:
-            progress(done, len(tasks))
+            replays: Replays | None = None, cluster: Cluster | None = None,
+            tables: list[list[int]] | None = None, agreement: bool = True) -> Measured:
+    """Every rung on every game (the work of `rate`; a subset of games is summed from it). A game's
+    replays depend on its deal and moves alone (``game_streams``), not on the other games or its
+    place among them. Each rung first makes EARLY replays of a deal; the others only where they can
+    change a figure (``settled``, ``ruled_out``: by the games of each of ``tables``, lists of the
+    games' places, default one table of them all). ``agreement``: each rung's agreement with the
+    logged decisions too (`calibrate` asks only where it breaks a tie: ``agree``). ``replays``: kept
+    replays are taken from there, and new ones kept there; the same figures as made afresh.
+    ``cluster``: the work is done on that Dask cluster's workers, with the same figures.
+    ``progress(done, total)`` in units of work (a search rung's replays weigh more; the total grows
+    once the first replays tell what else is needed)."""
+    work = Replayer(games, plays, seed, workers, progress, replays, cluster)
+    pairs = [(r, g) for r in range(len(RUNGS)) for g in range(len(games))]
+    agree = work.missing(pairs, "agree") if agreement else []
+    foreseen = sum(_work(games[g], r, plays, "rest") for r, g in pairs) * 0.3  # about what the first replays leave
+    work.make({"first": work.missing(pairs, "first"), "agree": agree}, foreseen)
+    out_of_it = ruled_out(work.values, games, tables or [list(range(len(games)))], plays)
+    rest = [(r, g) for r, g in pairs if not settled(work.values[(r, g)], games[g].cleared) and (r, g) not in out_of_it]
+    work.make({"rest": work.missing(rest, "rest")})
+    shape = (len(RUNGS), len(games))
+    out = Measured(np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64), plays,
+                   kept=work.kept, replayer=work)
+    for r, g in pairs:
+        v = work.values[(r, g)]
+        out.clears[r, g] = clears_of(v, games[g].cleared, (r, g) in out_of_it)
+        out.same[r, g], out.decisions[r, g] = v.get("same", 0), v.get("decisions", 0)
+        out.made += v["made"] + (v["plays"] - v["made"] if (r, g) in rest else 0)
     return out
+
+
+def agree(m: Measured, rungs: list[int], games: list[int]) -> None:
+    """Fill in these rungs' agreement on these games (of the games ``m`` was measured on), where
+    ``measure`` was asked for none."""
+    work = m.replayer
+    assert work is not None
+    pairs = [(r, g) for r in rungs for g in games]
+    work.make({"agree": work.missing(pairs, "agree")})
+    for r, g in pairs:
+        m.same[r, g], m.decisions[r, g] = work.values[(r, g)]["same"], work.values[(r, g)]["decisions"]
+
+
+def kept_games(games: list[RatedGame], plays: int, seed: int, replays: Replays | None) -> int:
+    """How many of these games have every rung's first replays kept already (they cost next to nothing)."""
+    if replays is None or not games:
+        return 0
+    keys = {(r, g): replay_key(games[g], r, plays, seed) for r in range(len(RUNGS)) for g in range(len(games))}
+    kept = replays.get((k, games[g].path) for (r, g), k in keys.items())
+    return sum(all(sound(kept.get(keys[(r, g)]), games[g], r, plays) for r in range(len(RUNGS)))
+               for g in range(len(games)))
+
+
+def _work(game: RatedGame, rung: int, plays: int, part: str) -> float:
+    """About what a part of a rung's work on a game costs (for the time left): the search player's
+    samples and the replays, or the decisions the agreement asks it about."""
+    samples = RUNGS[rung][1]
+    per_game = 0.03 if samples is None else 1.26 + 0.42 * samples
+    if part == "rest":
+        return per_game * (rung_plays(samples, plays) - first_plays(samples, plays))
+    if part == "agree":
+        return 0.05 * per_game * len(game.decisions) / 40
+    return per_game * (first_plays(samples, plays) if game.cleared is not None else 0)
 
 
 def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) -> dict:
@@ -210,13 +455,14 @@ def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) 
 
 def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RATE_PLAYS, missions=(),
          seed: int = 1, workers: int = 1, progress=None, read=read_log, near: tuple[Path, ...] | None = None,
-         simulate: bool = True) -> dict:
+         simulate: bool = True, replays: Replays | None = None, cluster: Cluster | None = None) -> dict:
     """`kakapo rate`'s document. Each of ``missions`` is predicted with the catalog the games were
     played with (``predict``), its campaign looked for in the missions' folder and ``near`` (default:
     the games' folders: ``io.difficulty.games_places``); ``simulate``: a mission that campaign did
-    not measure is played there and then (else its prediction is null, with why)."""
+    not measure is played there and then (else its prediction is null, with why). ``replays``: where
+    the games' replays are kept between runs; ``cluster``: the work on a Dask cluster (the same figures)."""
     games = read_games(paths, seats, read)
-    j = judge(games, measure(games, plays, seed, workers, progress))
+    j = judge(games, measure(games, plays, seed, workers, progress, replays, cluster))
     rungs, best_i, plausible = j["rungs"], j["best_index"], j["plausible_index"]
     players = sorted({g.start.players for g in games})
     doc = {"games": len(games), "finished": j["finished"], "cleared": j["cleared"],
@@ -236,7 +482,7 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
         near = games_places(paths)
     if len(catalogs) == 1:
         (catalog,) = catalogs.values()
-        doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers, catalog, near, simulate)
+        doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers, catalog, near, simulate, cluster)
                               for m in missions]
     else:  # a prediction is made with the shapes the table played: these games played several
         why = (f"the games were played with {len(catalogs)} piece catalogs (digests {', '.join(sorted(catalogs))}): "
@@ -245,17 +491,34 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
     return doc
 
 
-def _run(tasks, workers: int):
+def _run(tasks, workers: int, cluster: Cluster | None = None, games: list[RatedGame] | None = None,
+         keys: dict | None = None):
+    """Yield ((rung, game, part), value) as the tasks finish: here, in worker processes, or on a Dask cluster."""
+    order = sorted(tasks, key=lambda t: -(RUNGS[t[0]][1] or 0))  # the heaviest first: the last ones are short
+    if not order:
+        return
+    if cluster is not None:
+        from solver.analysis.cluster import Session  # heavy: Dask
+
+        assert games is not None and keys is not None
+        session = Session(cluster.address, cluster.worker_timeout, cluster.status)
+        try:
+            for r, g, plays, seed, part in order:
+                session.submit(f"kakapo-replay-{part}-{keys[(r, g)]}", (r, g, part), replay_part, games[g], r, plays,
+                               seed, part)
+            while session.busy():
+                yield from session.finished()
+        finally:
+            session.close()
+        return
     if workers <= 1 or len(tasks) <= 1:
-        for t in tasks:
+        for t in order:
             yield _task(t)
         return
     pool = process_pool(workers)
     try:
-        # the heaviest tasks first (the search rungs), so that the last ones are short
-        order = sorted(tasks, key=lambda t: -(RUNGS[t[0]][1] or 0))
         futures = [pool.submit(_task, t) for t in order]
-        for f in futures:
+        for f in as_completed(futures):
             yield f.result()
     except BaseException:
         stop_pool(pool)
@@ -270,7 +533,7 @@ def unpredicted(mission, why: str) -> dict:
 
 
 def predict(mission, best: int, plausible: list[int], players: list[int], seed: int, workers: int,
-            catalog, near: tuple[Path, ...] = (), simulate: bool = True) -> dict:
+            catalog, near: tuple[Path, ...] = (), simulate: bool = True, cluster: Cluster | None = None) -> dict:
     """The clear rate to expect at a mission from the best rung, with the catalog the table played
     (``catalog``; never another's figures). Its ``source``, the one rule of a prediction: the
     campaign measured for that catalog (``io.difficulty.find_campaign``: "bundled", or the path of
@@ -295,7 +558,7 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
         why = no_campaign_text(catalog) if campaign.source is None else \
             f"the campaign measured for this catalog ({campaign.source}) has no row for {m.id} with {n} players"
         return {**unpredicted(mission, why), "mission": m.id, "players": n, "shortfall": shortfall}
-    rates = {i: rung_rate(m, catalog, n, i, table, seed, workers) for i in needed}
+    rates = {i: rung_rate(m, catalog, n, i, table, seed, workers, cluster) for i in needed}
     lows, highs = [], []
     for rate_, games in rates.values():
         lo, hi = wilson(round(rate_ * games), games)
@@ -308,14 +571,24 @@ def predict(mission, best: int, plausible: list[int], players: list[int], seed: 
             "shortfall": shortfall}
 
 
-def rung_rate(m: Mission, catalog, n: int, i: int, table, seed: int, workers: int) -> tuple[float, int]:
+def rung_rate(m: Mission, catalog, n: int, i: int, table, seed: int, workers: int,
+              cluster: Cluster | None = None) -> tuple[float, int]:
     """(clear rate, games) of rung ``i`` at mission ``m`` with ``n`` players: the campaign's
     measured row ``table`` (io.difficulty.MeasuredRow; None: not measured) where it has the rung,
-    else the rung plays the mission (PREDICT_GAMES games, the top rungs fewer)."""
+    else the rung plays the mission (PREDICT_GAMES games, the top rungs fewer; on ``cluster``'s
+    workers when given: the same games)."""
     policy, samples = RUNGS[i]
     label = rung_label(policy, samples)
     if table is not None and label in table.rates:
-        return table.rates[label], rung_games(samples, table.games)
+        return table.rates[label], table.deals(label)
     games = rung_games(samples, PREDICT_GAMES)
-    out = play_games(m, catalog, n, games, seed, policy, "numba", workers, samples=samples or 0)
-    return float((out.results == int(Result.CLEARED)).mean()), games
+    if cluster is not None:
+        from solver.analysis.cluster import ClusterWork  # heavy: Dask
+
+        work = ClusterWork(cluster.address, f"{m.id}.toml", mission_text(m).encode("utf-8"),
+                           catalog_text(catalog).encode("utf-8"), n, seed, worker_timeout=cluster.worker_timeout,
+                           status=cluster.status)
+        results = work.rungs([(policy, samples, games)])[0]
+    else:
+        results = play_games(m, catalog, n, games, seed, policy, "numba", workers, samples=samples or 0).results
+    return float((results == int(Result.CLEARED)).mean()), games

@@ -107,10 +107,9 @@ class Plan:
         return list(out.values())
 
 
-def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
-                time_limit: float, baseline: bool = False, ceiling_games: int = 0, ladder_games: int = 0,
-                samples: int = DEFAULT_SAMPLES) -> Plan:
-    # every file checked before any work; a pack's files (``FolderFile``) are read from memory
+def read_missions(paths, catalog) -> list:
+    """(path, Mission) for every file, each checked before any work (a pack's files, ``FolderFile``,
+    read from memory); two files with one id are an input error."""
     missions = [(p, load_mission(p.label, catalog, text=p.text, mission_id=p.stem) if isinstance(p, FolderFile)
                  else load_mission(p, catalog)) for p in paths]
     seen: dict[str, Any] = {}
@@ -119,6 +118,13 @@ def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, pla
             raise InputError(_label(p), f"two missions share the id {m.id!r} ({_label(seen[m.id])} and {_label(p)})",
                              "rename one of the files: the id is the file name")
         seen[m.id] = p
+    return missions
+
+
+def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
+                time_limit: float, baseline: bool = False, ceiling_games: int = 0, ladder_games: int = 0,
+                samples: int = DEFAULT_SAMPLES) -> Plan:
+    missions = read_missions(paths, catalog)
     plan = Plan(missions, {}, [])
     for path, m in missions:
         # read and checked already: a mission file (or a pack's)

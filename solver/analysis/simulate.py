@@ -98,12 +98,18 @@ def play_games(mission, catalog, players: int, games: int, seed: int, policy: st
                     np.concatenate([p[3] for p in parts]), time.perf_counter() - t0)
 
 
+_ARRAYS: dict = {}  # (mission, catalog, with the library) -> its arrays: a process's pieces of one mission share them
+
+
 def play_range(mission, catalog, players: int, seed: int, first: int, count: int, policy: str,
                samples: int = DEFAULT_SAMPLES) -> np.ndarray:
     """The results of games first..first+count-1 of ``play_games`` with this seed (Numba engine),
-    in one process: a piece of a rung that a cluster's worker plays."""
-    solutions = planner_library(mission, catalog) if policy in (PolicyId.PLANNER.label, PolicyId.SEARCH.label) else ()
-    arrays = build_arrays(mission, catalog, solutions)
+    in one process: a piece of a rung that a worker plays."""
+    steered = policy in (PolicyId.PLANNER.label, PolicyId.SEARCH.label)
+    key = (mission, catalog.key, steered)
+    if key not in _ARRAYS:
+        _ARRAYS[key] = build_arrays(mission, catalog, planner_library(mission, catalog) if steered else ())
+    arrays = _ARRAYS[key]
     results, _, _, _ = fast.run(arrays, spec_array(GameSpec.of(mission, players)), game_seeds(seed, first, count),
                                 policy, samples)
     return results

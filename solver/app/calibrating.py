@@ -26,6 +26,7 @@ from solver.app.sheets import read_game_file
 from solver.core.errors import InputError
 from solver.io.difficulty import games_places
 from solver.io.gamelog import GameLog, people_of
+from solver.io.replays import FolderReplays, Replays
 
 Key = tuple[str, object]  # a table's key: ("names", the names) or ("arg", the argument's index)
 Found_ = list[tuple[str, list[str], list[str]]]  # (table name, its game files, its names)
@@ -157,14 +158,18 @@ def keep_latest(found: Found_, latest: int, when: Callable[[Path], float] = modi
 
 def calibrate(args: list[str], plays: int, seed: int, workers: int, target: float,
               progress: Counted | None = None, latest: int = LATEST, when: Callable[[Path], float] = modified,
-              said: Callable[[str], None] | None = None, near: tuple[Path, ...] | None = None) -> Doc:
+              said: Callable[[str], None] | None = None, near: tuple[Path, ...] | None = None,
+              replays: Replays | None = None, scheduler: str | None = None, worker_timeout: float = 300.0,
+              status: Callable[[str | None], None] | None = None) -> Doc:
     """`kakapo calibrate`'s document: each table's ``latest`` games (0: all) learned from; ``said``
-    hears the estimate of the time it will take before the work starts; each game's expectations
-    from the campaign measured for the catalog it was played with, looked for in ``near``
-    (default: the games' folders and the folders above them, ``io.difficulty.games_places``)."""
+    hears the estimate of the time it will take before the work starts (the games whose replays
+    are kept, by default beside their logs: ``replays``, cost next to nothing); each game's
+    expectations from the campaign measured for the catalog it was played with, looked for in
+    ``near`` (default: the games' folders and the folders above them,
+    ``io.difficulty.games_places``); ``scheduler``: the work on that Dask cluster, the same figures."""
     from solver.analysis.calibrate import Table  # heavy: Numba
     from solver.analysis.calibrate import calibrate as fit  # heavy: Numba
-    from solver.analysis.rate import read_games  # heavy: Numba
+    from solver.analysis.rate import Cluster, kept_games, read_games  # heavy: Numba
 
     found, logs, notes = find_tables(args)
     if not found:
@@ -172,16 +177,20 @@ def calibrate(args: list[str], plays: int, seed: int, workers: int, target: floa
                          "give the folders or files of finished games (a log with an end line, a whole sheet)")
     found, cut = keep_latest(found, latest, when)
     games = sum(len(paths) for _, paths, _ in found)
-    estimate = estimate_seconds(games, plays, workers)
     left = sum(n for _, n, _ in cut)
-    if said is not None:
-        said(f"calibrate: {games} game(s) of {len(found)} table(s), {in_words(estimate)} on {workers} worker(s)"
-             + (f" ({left} older game(s) left out: each table's latest {latest} are learned from)" if left else ""))
     tables = [Table(name, read_games(paths, None, read=lambda p: logs[str(p)]), names)
               for name, paths, names in found]
+    replays = FolderReplays() if replays is None else replays
+    kept = kept_games([g for t in tables for g in t.games], plays, seed, replays)
+    estimate = estimate_seconds(games - kept, plays, workers)
+    if said is not None:
+        said(f"calibrate: {games} game(s) of {len(found)} table(s)"
+             + (f" ({kept} replayed before, kept)" if kept else "") + f", {in_words(estimate)} on {workers} worker(s)"
+             + (f" ({left} older game(s) left out: each table's latest {latest} are learned from)" if left else ""))
     if near is None:
         near = games_places([p for _, paths, _ in found for p in paths])
-    doc: Doc = fit(tables, plays, seed, workers, target, progress, near=near)
+    cluster = Cluster(scheduler, worker_timeout, status) if scheduler else None
+    doc: Doc = fit(tables, plays, seed, workers, target, progress, near=near, replays=replays, cluster=cluster)
     doc["latest"] = latest or None
     doc["left_out"] = left
     doc["estimate_seconds"] = round(estimate, 1)

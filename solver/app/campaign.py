@@ -4,10 +4,11 @@ catalog's shapes; the missions in order of their shortfall; and ``difficulty.jso
 the catalog's digest inside, so that what is compared later is compared with figures of the same
 shapes.
 
-The work is the batch report's (``analysis/report.py``): each rung's games, the open-hand
-ceiling and the fewest pieces are tasks, kept as they finish in a progress file of the output
-folder (``.campaign-DIGEST/``): Ctrl-C keeps them (``reporting.KeptWork``), the same command
-finishes the rest, and a Dask scheduler runs the same tasks with the same numbers.
+The work is ``analysis/campaign.py``'s: each row's rungs play batches of deals until its shortfall
+is known to the precision asked, then its open-hand ceiling and its fewest pieces; the tasks are
+kept as they finish in a progress file of the output folder (``.campaign-DIGEST/``): Ctrl-C keeps
+them, the same command finishes the rest, and a Dask scheduler runs the same tasks with the same
+numbers.
 """
 
 from __future__ import annotations
@@ -17,23 +18,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.analysis.ladder import LADDER_SAMPLES, rung_games
 from solver.app.documents import Doc, Said, Ticked
 from solver.app.inputs import missions_catalog
 from solver.app.outputs import check_writable
 from solver.app.packs import pack_campaign_inputs
 from solver.app.reporting import Tally, run_kept
-from solver.core.codes import BAND_POLICIES
 from solver.core.errors import InputError
 from solver.io.catalog import Catalog
-from solver.io.difficulty import data_digest, file_digest, is_bundled_catalog
+from solver.io.difficulty import is_bundled_catalog
 from solver.io.missionfile import mission_files, mission_fit
 from solver.io.packs import FolderFile
 from solver.io.paths import MISSIONS
 from solver.io.safefiles import read_regular, write_file
 
 DIFFICULTY = "difficulty.json"
-CEILING_TIME_LIMIT = 60.0  # seconds a deal of the ceiling, as `kakapo ladder`
 
 
 def campaign_missions(directory: Path | None) -> list[Path]:
@@ -66,26 +64,6 @@ def fitting_missions(paths: list[Path | FolderFile], catalog: Catalog
         else:
             skipped.append({"mission": stem, "why": why})
     return fit, skipped
-
-
-def difficulty_rows(rows: list[Doc], paths: dict[str, Path | FolderFile], games: int, seed: int) -> list[Doc]:
-    """The batch report's rows as ``difficulty.json``'s: each rung's rate, the ceiling, the
-    shortfall and the fewest pieces, with the digest of the mission file measured."""
-    out = []
-    for r in rows:
-        rates = {p: r[f"{p}_rate"] for p in BAND_POLICIES}
-        rates.update({f"search-{k}": r[f"search{k}_rate"] for k in LADDER_SAMPLES})
-        out.append({"mission": r["mission"], "mode": r["mode"], "players": int(r["players"]), "games": games,
-                    "seed": seed, "digest": _digest(paths[r["mission"]]), "rates": rates,
-                    "rung_games": {f"search-{k}": rung_games(k, games) for k in LADDER_SAMPLES
-                                   if rung_games(k, games) != games},
-                    "ceiling_rate": r["ceiling_rate"], "undecided": int(r["ceiling_undecided"]),
-                    "shortfall": r["shortfall"], "min_pieces": r["min_pieces"]})
-    return out
-
-
-def _digest(p: Path | FolderFile) -> str:
-    return data_digest(p.data) if isinstance(p, FolderFile) else file_digest(p)  # a pack's file, or a file
 
 
 def campaign_order(rows: list[Doc]) -> list[str]:
@@ -140,7 +118,7 @@ class MeasuredCampaign:
 
     def summary(self) -> Doc:
         """`kakapo campaign --json`'s document."""
-        keys = ("mission", "players", "shortfall", "rates", "ceiling_rate", "min_pieces")
+        keys = ("mission", "players", "shortfall", "precision", "rates", "rung_games", "ceiling_rate", "min_pieces")
         return {"pieces_digest": self.doc["pieces_digest"], "file": str(self.file),
                 "rows": [{k: r[k] for k in keys} for r in self.doc["rows"]], "order": self.doc["order"],
                 "skipped": self.doc["skipped"]}
@@ -148,14 +126,18 @@ class MeasuredCampaign:
 
 def measure_campaign(directory: str | None, *, pieces: str | None, games: int, players: Sequence[int], seed: int,
                      workers: int, scheduler: str | None, out_dir: str | None, force: bool,
-                     progress: Ticked | None = None, said: Said | None = None,
-                     noted: Said | None = None) -> MeasuredCampaign:
+                     precision: float, worker_timeout: float,
+                     progress: Ticked | None = None, said: Said | None = None, noted: Said | None = None,
+                     status: Said | None = None) -> MeasuredCampaign:
     """`kakapo campaign`: the ladder of every mission of ``directory`` (a folder or a pack; None:
     the bundled campaign) that fits the catalog, for ``players`` (none: each mission's table
-    sizes), written as ``difficulty.json`` into ``out_dir`` (default ``directory``). Everything
-    is checked before any work (``noted(note)``: what the reader should know of the inputs);
-    ``said(line)``: that earlier work is resumed; a stop keeps the work (``reporting.KeptWork``)."""
-    from solver.analysis.report import claim_folder, plan_report, report_identity, rows_of, run_plan  # heavy: pandas
+    sizes), each row's rungs playing at most ``games`` deals and stopping once its shortfall is
+    known to within ``precision`` (95 %), written as ``difficulty.json`` into ``out_dir`` (default
+    ``directory``). Everything is checked before any work (``noted(note)``: what the reader
+    should know of the inputs); ``said(line)``: that earlier work is resumed; ``status(line)``: a
+    Dask cluster's state; a stop keeps the work (``reporting.KeptWork``)."""
+    from solver.analysis.campaign import plan_campaign, run_campaign  # heavy: the engines
+    from solver.analysis.report import claim_folder  # heavy: pandas
 
     if directory is None and out_dir is None:
         raise InputError("--out", "the bundled campaign is measured into a folder of yours",
@@ -188,20 +170,19 @@ def measure_campaign(directory: str | None, *, pieces: str | None, games: int, p
     out = Path(out_dir or str(directory))
     check_writable(str(out), "--out", folder=True)
     check_target(out, digest, force)  # before any work, not after it
-    plan = plan_report(paths, catalog, catalog_bytes, games, seed, set(players) or None,
-                       BAND_POLICIES[1], CEILING_TIME_LIMIT, baseline=True, ceiling_games=games, ladder_games=games)
+    plan = plan_campaign(paths, catalog, catalog_bytes, games, seed, set(players) or None, precision)
     if not plan.rows:
         raise InputError("--players", "no mission of these is played by that many players", "check --players")
     work = out / f".campaign-{digest}"
-    claim_folder(work, report_identity(plan), force=True)  # the folder of this catalog's measurements
+    claim_folder(work, plan.identity(), force=True)  # the folder of this catalog's measurements
 
     def resumed(done: int, total: int) -> None:
         if said is not None:
-            said(f"resuming: {done} of {total} results already measured")
+            said(f"resuming: {done} results already measured")
 
     tally = Tally(progress, resumed)
-    kept = run_kept(lambda: run_plan(plan, work, workers, scheduler, tally), tally, work, "campaign")
-    rows = difficulty_rows(rows_of(plan, kept), {m.id: p for p, m in plan.missions}, games, seed)
+    rows = run_kept(lambda: run_campaign(plan, work, workers, scheduler, tally, worker_timeout, status), tally, work,
+                    "campaign")
     name = Path(catalog.source).name if not is_bundled_catalog(catalog) else "bundled"
     elsewhere = folder is not None and folder.resolve() != out.resolve()  # --out: the rows say where their missions are
     doc = campaign_doc(rows, digest, name, skipped, folder if elsewhere else None)

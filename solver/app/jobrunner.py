@@ -14,15 +14,17 @@ from solver.game.state import deal
 from solver.io.catalog import Catalog
 from solver.io.missionfile import load_mission
 from solver.io.paths import bundled_mission
+from solver.io.replays import Replays
 from solver.runtime.workers import process_pool, stop_pool
 
 
 def run_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction | None = None,
-            shown: Shown | None = None) -> Doc:
+            shown: Shown | None = None, replays: Replays | None = None) -> Doc:
     """A job's document: its kind's runner (``registry.JOBS``) on ``request`` as the studio's job
     model gives it; ``shown(piece)`` the pieces of the answer known before the whole (a review's
-    decisions, as each is judged)."""
-    return JOBS[request["kind"]].run(request, catalog, workers, progress or (lambda _f: None), shown)
+    decisions, as each is judged); ``replays``: where the rate and calibrate jobs keep the games'
+    replays (the studio's database), so that the next job replays only the new games."""
+    return JOBS[request["kind"]].run(request, catalog, workers, progress or (lambda _f: None), shown, replays)
 
 
 # what the jobs compile, in parts that compile side by side (the longest first): the engine's kernel

@@ -43,6 +43,7 @@ from solver.io.loginputs import catalog_text
 from solver.io.missionfile import check_file
 from solver.io.packs import FolderFile
 from solver.io.paths import mission_path
+from solver.io.replays import Replays
 from solver.io.safefiles import MAX_FILE_BYTES, read_regular
 
 if TYPE_CHECKING:  # heavy at run time: Numba
@@ -185,7 +186,8 @@ def _fraction(progress: Fraction) -> Counted:
     return lambda done, total: progress(done / max(total, 1))
 
 
-def simulate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+def simulate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None,
+               replays: Replays | None = None) -> Doc:
     """`kakapo simulate`'s document; ``policy``: the request's (default the batch commands')."""
     m, source = _job_mission(request, catalog)
     players = table_size(m, request.get("players"), source)
@@ -195,7 +197,8 @@ def simulate_job(request: Doc, catalog: Catalog, workers: int, progress: Fractio
     return doc
 
 
-def ceiling_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+def ceiling_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None,
+               replays: Replays | None = None) -> Doc:
     """`kakapo ceiling`'s document, with the mission, table, games and seed it was measured for."""
     m, source = _job_mission(request, catalog)
     players = table_size(m, request.get("players"), source)
@@ -204,7 +207,8 @@ def ceiling_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction
     return {"mission": m.id, "players": players, "games": games, "seed": seed, **doc}
 
 
-def ladder_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+def ladder_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None,
+               replays: Replays | None = None) -> Doc:
     """`kakapo ladder`'s document, placed among the missions of the campaign found from the
     request's ``folder`` (the studio's); the progress of the rungs one after the other."""
     from solver.analysis.ladder import RUNGS  # heavy: Numba and OR-Tools
@@ -223,7 +227,8 @@ def ladder_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction,
                   folder=job_folder(request))
 
 
-def chance_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+def chance_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None,
+               replays: Replays | None = None) -> Doc:
     """`kakapo chance`'s document from the moment the request describes (``exclude``: the cards
     gone, ``rounds`` and ``skills`` left, ``trump``, ``hand``: the asking seat's cards)."""
     m, source = _job_mission(request, catalog)

@@ -28,12 +28,14 @@ from solver.app.policychoices import BATCH_DEFAULT, ONE_STEP, PLAY_POLICIES, POL
 from solver.app.reviewing import review_job
 from solver.app.tables import calibrate_job, rate_job
 from solver.io.catalog import Catalog
+from solver.io.replays import Replays
 
 __all__ = ["BATCH_DEFAULT", "JOBS", "JOB_KINDS", "NEEDS", "ONE_STEP", "PLAY_POLICIES", "POLICIES", "TABLE_DEFAULT",
            "JobKind", "JobRunner"]
 
-# runner(request, catalog, workers, progress(fraction), shown(piece) or None) -> the result document
-JobRunner = Callable[[Doc, Catalog, int, Fraction, Shown | None], Doc]
+# runner(request, catalog, workers, progress(fraction), shown(piece) or None, the games' kept replays or None)
+# -> the result document
+JobRunner = Callable[[Doc, Catalog, int, Fraction, Shown | None, Replays | None], Doc]
 NEEDS = ("mission", "log", "games")  # what a request carries: a mission's text, a log's, the folder's games
 
 

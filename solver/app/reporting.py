@@ -45,10 +45,13 @@ class Tally:
         self.done = self.total = 0
         self.progress, self.resumed = progress, resumed
 
-    def __call__(self, done: int, total: int, label: str | None) -> None:
-        if label is None and done and self.resumed is not None:
-            self.resumed(done, total)
-        self.done, self.total = done, total
+    def __call__(self, done: int, total: int, label: str | None, tasks: tuple[int, int] | None = None) -> None:
+        """``tasks``: (finished, foreseen) when ``done`` and ``total`` count units of work, not tasks
+        (a campaign's: its bar's time left follows the work foreseen; what is kept counts tasks)."""
+        finished, foreseen = tasks if tasks is not None else (done, total)
+        if label is None and finished and self.resumed is not None:
+            self.resumed(finished, foreseen)
+        self.done, self.total = finished, foreseen
         if self.progress is not None:
             self.progress(done, total, label)
 

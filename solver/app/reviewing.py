@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from solver.app.documents import Doc, Fraction, Said, Shown
 from solver.app.inputs import LoggedGame, logged_text
 from solver.io.catalog import Catalog
+from solver.io.replays import Replays
 
 if TYPE_CHECKING:  # heavy at run time: Numba, OR-Tools
     from solver.analysis.review_types import Review
@@ -52,7 +53,8 @@ def review_text(text: str, name: str = "the log", time_limit: float = 10.0, prog
 
 # each job answers the document of the command of its name with --json (``registry.JOBS``); its
 # request as the studio's job model gives it; ``progress(fraction)``
-def review_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+def review_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None,
+               replays: Replays | None = None) -> Doc:
     """`kakapo review --json` of the log in the request's ``text``; ``shown(decision)`` as each is
     judged."""
     return review_text(request["text"], request.get("name") or "the log", progress=progress, workers=workers,

@@ -4,8 +4,9 @@ finished games, which count, grouped into tables by who played; rated and calibr
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solver.app.calibrating import LATEST, calibrate, estimate_seconds, in_words, people_key
 from solver.app.documents import Counted, Doc, Fraction, Shown
@@ -15,14 +16,21 @@ from solver.core.errors import InputError
 from solver.io.catalog import Catalog
 from solver.io.packs import scan_folder
 from solver.io.paths import MISSIONS, mission_path
+from solver.io.replays import FolderReplays, Replays
+
+if TYPE_CHECKING:  # heavy at run time: Numba
+    from solver.analysis.rate import Cluster
 
 
 def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: Iterable[str], *, seed: int,
          workers: int, progress: Counted | None = None, near: tuple[Path, ...] | None = None,
-         simulate: bool = True) -> Doc:
+         simulate: bool = True, replays: Replays | None = None, scheduler: str | None = None,
+         worker_timeout: float = 300.0, status: Callable[[str | None], None] | None = None) -> Doc:
     """`kakapo rate`'s document: each mission predicted with the games' catalog (``analysis.rate.predict``;
     the campaign looked for beside the games, or in ``near``); InputError, before any work, for a
-    mission that is neither a file nor a bundled one."""
+    mission that is neither a file nor a bundled one. The games' replays are kept (``replays``; by
+    default beside the logs: ``io.replays.FolderReplays``), so that rating them again replays only
+    the new ones; ``scheduler``: the work on that Dask cluster, with the same figures."""
     missions = list(missions)
     for m in missions:
         if not mission_path(m).exists():
@@ -31,8 +39,19 @@ def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: 
     from solver.analysis.rate import rate as run_rate  # heavy: Numba
 
     doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress, read=read_game_file, near=near,
-                        simulate=simulate)
+                        simulate=simulate, replays=FolderReplays() if replays is None else replays,
+                        cluster=on_cluster(scheduler, worker_timeout, status))
     return doc
+
+
+def on_cluster(scheduler: str | None, worker_timeout: float,
+               status: Callable[[str | None], None] | None = None) -> Cluster | None:
+    """`rate` and `calibrate`'s work for the Dask scheduler at ``scheduler`` (None: here)."""
+    if not scheduler:
+        return None
+    from solver.analysis.rate import Cluster  # heavy: Numba
+
+    return Cluster(scheduler, worker_timeout, status)
 
 
 STUDIO_PLAYS = 20  # the studio's rate and calibrate jobs: replays of each deal per rung (`--plays`' default)
@@ -71,7 +90,8 @@ def tables_listing(rows: list[Doc]) -> list[Doc]:
 
 
 def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None,
-                    target: float = 0.6, latest: int = LATEST, folder: Path | None = None) -> Doc:
+                    target: float = 0.6, latest: int = LATEST, folder: Path | None = None,
+                    replays: Replays | None = None) -> Doc:
     """The studio's Tables view: `kakapo calibrate` of the folder's finished games (their logs'
     texts by game id, oldest first), grouped into tables by the names of who played (the games
     naming nobody: one table, "unnamed"); each table's ``latest`` games learned from; the
@@ -89,7 +109,7 @@ def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | Non
         for game_id, text in logs.items():
             (games / f"{Path(game_id).name}.jsonl").write_text(text, encoding="utf-8")
         doc = calibrate([str(games)], STUDIO_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)),
-                        latest=latest, when=lambda p: order.get(p.stem, -1), near=near)
+                        latest=latest, when=lambda p: order.get(p.stem, -1), near=near, replays=replays)
     for t in doc["tables"]:  # called as the Tables list calls them, even when one table has every game
         if t["names"]:
             t["table"] = ", ".join(t["names"])
@@ -108,7 +128,7 @@ def calibration_cost(rows: list[Doc], workers: int, latest: int = LATEST) -> Doc
 
 
 def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = None,
-               folder: Path | None = None) -> Doc:
+               folder: Path | None = None, replays: Replays | None = None) -> Doc:
     """The studio's "rate this table": `kakapo rate` of the folder's finished games (their logs'
     texts by game id; the people's seats), with the clear rate to expect at every bundled mission
     and every mission of ``folder``, from the campaign measured for the games' catalog (looked for
@@ -126,7 +146,7 @@ def rate_texts(logs: dict[str, str], workers: int, progress: Fraction | None = N
             paths.append(str(path))
         return rate(paths, None, STUDIO_PLAYS, missions, seed=1, workers=workers,
                     progress=lambda d, t: tell(0.97 * d / max(t, 1)), near=() if folder is None else (folder,),
-                    simulate=False)
+                    simulate=False, replays=replays)
 
 
 # each job answers the document of the command of its name with --json (``registry.JOBS``); its
@@ -136,12 +156,13 @@ def _games_of(request: Doc) -> dict[str, str]:
     return dict(zip(request["names"], request["texts"], strict=True))
 
 
-def rate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None) -> Doc:
+def rate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction, shown: Shown | None = None,
+             replays: Replays | None = None) -> Doc:
     """`kakapo rate --json` of the folder's finished games (``rate_texts``)."""
-    return rate_texts(_games_of(request), workers, progress, job_folder(request))
+    return rate_texts(_games_of(request), workers, progress, job_folder(request), replays)
 
 
 def calibrate_job(request: Doc, catalog: Catalog, workers: int, progress: Fraction,
-                  shown: Shown | None = None) -> Doc:
+                  shown: Shown | None = None, replays: Replays | None = None) -> Doc:
     """`kakapo calibrate --json` of the folder's finished games (``calibrate_texts``)."""
-    return calibrate_texts(_games_of(request), workers, progress, folder=job_folder(request))
+    return calibrate_texts(_games_of(request), workers, progress, folder=job_folder(request), replays=replays)

@@ -4,6 +4,7 @@ before any work by ``app.outputs``)."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import itertools
@@ -16,7 +17,7 @@ import click
 
 from solver.app.inputs import load_inputs
 from solver.core.codes import PolicyId
-from solver.core.errors import InputError, KakapoError
+from solver.core.errors import InputError, KakapoError, NoWorkers
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.safefiles import replacing
 
@@ -147,7 +148,8 @@ def band_line(parts: list[tuple[str, float]]) -> str:
 
 class ProgressBar:
     """A progress bar with rate and time left on a terminal (stderr); nothing when it is not one.
-    Closed when its ``with`` block ends, however it ends."""
+    Closed when its ``with`` block ends, however it ends. ``total`` may change as the work goes (a
+    campaign foresees its batches as their results come): the time left follows the work foreseen."""
 
     def __init__(self, label: str, enabled: bool = True):
         self.label = label
@@ -162,6 +164,9 @@ class ProgressBar:
             self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_eta=True,
                                          show_pos=True, item_show_func=lambda x: x)
             self.bar.__enter__()
+        if self.bar.length != total:
+            self.bar.length = total
+            self.bar.finished = self.shown >= total
         self.bar.update(max(0, done - self.shown), item)
         self.shown = max(done, self.shown)
 
@@ -202,3 +207,19 @@ class RungBars:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def cluster_status(text: str | None) -> None:
+    click.echo(text or "a worker is connected again", err=True)
+
+
+@contextlib.contextmanager
+def no_workers_exit():
+    """No Dask worker for the whole --worker-timeout: say so and how to go on, exit 2."""
+    try:
+        yield
+    except NoWorkers as e:
+        click.echo(f"error: {e}", err=True)
+        click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again, or run it "
+                   "without --scheduler", err=True)
+        sys.exit(2)

@@ -25,8 +25,10 @@ from solver.cli.common import (
     EXIT_OK,
     POLICY_HELP,
     ProgressBar,
+    cluster_status,
     emit_json,
     from_option,
+    no_workers_exit,
     pieces_option,
     print_answer,
     round_option,
@@ -254,11 +256,17 @@ def review(*, log_file, mission, pieces, time_limit, samples, playouts, seed, wo
               help="A mission to predict this table's clear rate for (repeatable; a bundled id or a file).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Replay on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); the same figures "
+                   "as here.")
+@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              metavar="SECONDS", help="With --scheduler: give up (exit 2, the replays made kept) when no worker has "
+                                      "been connected this long.")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None,
               help="Draw the log-likelihood and the agreement across the rungs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
+def rate(logs, seats, plays, missions, seed, workers, scheduler, worker_timeout, png_path, as_json):
     """Which rung of the ladder a table plays like, from its games, and its clear rate elsewhere.
 
     The logs are games of one table (any missions). For each rung (greedy, heuristic, planner,
@@ -275,9 +283,9 @@ def rate(logs, seats, plays, missions, seed, workers, png_path, as_json):
 
     check_output_path(png_path, list(logs), ".png", "--png")
     rated = None if seats is None else rated_seats(seats)
-    with ProgressBar("rate", enabled=not as_json) as bar:
+    with ProgressBar("rate", enabled=not as_json) as bar, no_workers_exit():
         doc = run_rate(list(logs), rated, plays, missions, seed=seed, workers=workers or default_workers(),
-                       progress=bar.update)
+                       progress=bar.update, scheduler=scheduler, worker_timeout=worker_timeout, status=cluster_status)
     print_answer(doc, as_json, rate_lines)
     if png_path:
         likelihood_plot(doc, Path(png_path))

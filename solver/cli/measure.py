@@ -35,7 +35,9 @@ from solver.cli.common import (
     ProgressBar,
     RungBars,
     band_line,
+    cluster_status,
     emit_json,
+    no_workers_exit,
     pieces_option,
     read_inputs,
     samples_option,
@@ -46,7 +48,6 @@ from solver.cli.common import (
 )
 from solver.cli.group import main
 from solver.core.codes import BAND_POLICIES, RESULT_NAMES
-from solver.core.errors import NoWorkers
 from solver.io.catalog import load_catalog
 from solver.io.difficulty import campaign_line, placement_phrase
 from solver.io.paths import mission_path
@@ -162,22 +163,6 @@ def cluster_options(command):
     return click.option("--scheduler", default=None, metavar="ADDRESS",
                         help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); "
                              "the same numbers as here.")(command)
-
-
-def cluster_status(text: str | None) -> None:
-    click.echo(text or "a worker is connected again", err=True)
-
-
-@contextlib.contextmanager
-def no_workers_exit():
-    """No Dask worker for the whole --worker-timeout: say so and how to go on, exit 2."""
-    try:
-        yield
-    except NoWorkers as e:
-        click.echo(f"error: {e}", err=True)
-        click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again, or run it "
-                   "without --scheduler", err=True)
-        sys.exit(2)
 
 
 # ---------------------------------------------------------------- ceiling
@@ -512,19 +497,26 @@ def _kept_exit(e: KeptWork) -> NoReturn:
 @click.argument("directory", required=False, type=click.Path())
 @pieces_option
 @click.option("--games", type=click.IntRange(min=1), default=500, show_default=True,
-              help="Deals per rung (the search player's 32 and 64 samples: the first 200 at most).")
+              help="The most deals a rung plays (a row stops sooner once its shortfall is known to --precision).")
+@click.option("--precision", type=click.FloatRange(min=0, max=1), default=0.025, show_default=True,
+              help="Each row's shortfall to within this (the half-width of its 95 % interval); 0: every rung "
+                   "plays --games deals.")
 @click.option("--players", "players", type=int, multiple=True,
               help="Measure only this table size (repeatable; default each mission's).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="A Dask scheduler (tcp://HOST:PORT): the same numbers as a local run.")
+@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              metavar="SECONDS", help="With --scheduler: give up (exit 2, the work kept) when no worker has been "
+                                      "connected this long.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where difficulty.json goes (default DIRECTORY; required for the bundled campaign).")
 @click.option("--force", is_flag=True, help="Replace a difficulty.json measured for another catalog.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def campaign(directory, pieces, games, players, seed, workers, scheduler, out_dir, force, as_json):
+def campaign(directory, pieces, games, precision, players, seed, workers, scheduler, worker_timeout, out_dir, force,
+             as_json):
     """Measure the campaign for your copy's pieces: the ladder of every mission of DIRECTORY (the
     bundled campaign when left out) for each player count, with --pieces FILE; the missions in
     order of shortfall; DIRECTORY/difficulty.json written with the catalog's digest inside.
@@ -545,15 +537,17 @@ def campaign(directory, pieces, games, players, seed, workers, scheduler, out_di
     with ProgressBar("campaign", enabled=not as_json) as bar, kept_work_exit(bar):
         measured = measure_campaign(directory, pieces=pieces, games=games, players=players, seed=seed,
                                     workers=workers or default_workers(), scheduler=scheduler, out_dir=out_dir,
-                                    force=force, progress=bar.update, said=None if as_json else say_err,
-                                    noted=say_note)
+                                    force=force, precision=precision, worker_timeout=worker_timeout,
+                                    progress=bar.update, said=None if as_json else say_err, noted=say_note,
+                                    status=cluster_status)
     if as_json:
         emit_json(measured.summary())
         return
     doc, rows = measured.doc, measured.doc["rows"]
-    click.echo(f"the campaign measured with {measured.catalog} ({games} deals a rung, seed {seed}), easiest first:")
+    click.echo(f"the campaign measured with {measured.catalog} (each shortfall to within its precision, 95 %; at "
+               f"most {games} deals a rung; seed {seed}), easiest first:")
     for k, mid in enumerate(doc["order"], start=1):
-        parts = [f"{r['players']}p {r['shortfall']:.3f}" for r in rows if r["mission"] == mid]
+        parts = [f"{r['players']}p {r['shortfall']:.3f} +/- {r['precision']:.3f}" for r in rows if r["mission"] == mid]
         click.echo(f"{k:>3}. {mid:<6} {measured.names[mid]:<28} shortfall {', '.join(parts)}")
     if doc["skipped"]:
         click.echo(f"skipped, {len(doc['skipped'])} mission(s) that do not fit this catalog (not measured):")

@@ -46,6 +46,12 @@ class MeasuredRow:
     shortfall: float
     min_pieces: int | None = None  # fewest new pieces that clear it at this table (None: not measured)
     digest: str | None = None  # the digest of the mission file measured
+    rung_games: dict[str, int] | None = None  # the deals behind each rung's rate, where not ``games``
+    precision: float | None = None  # the half-width of the shortfall's 95 % interval (None: not written)
+
+    def deals(self, label: str) -> int:
+        """The deals behind a rung's rate (``rung_label``)."""
+        return (self.rung_games or {}).get(label, self.games)
 
 
 MAX_DOC = 50_000_000  # a `kakapo calibrate --json` document: far above any
@@ -127,7 +133,9 @@ def table_of(text: str, pieces_digest: str | None, mission_bytes: Callable[[str,
             row = MeasuredRow(mid, str(r["mode"]), int(r["players"]), int(r["games"]), int(r["seed"]),
                               {str(k): float(v) for k, v in r["rates"].items()}, float(r["ceiling_rate"]),
                               int(r["undecided"]), float(r["shortfall"]),
-                              None if r.get("min_pieces") is None else int(r["min_pieces"]), str(r["digest"]))
+                              None if r.get("min_pieces") is None else int(r["min_pieces"]), str(r["digest"]),
+                              {str(k): int(v) for k, v in (r.get("rung_games") or {}).items()},
+                              None if r.get("precision") is None else float(r["precision"]))
         except (KeyError, TypeError, ValueError, AttributeError, OSError):
             continue
         out[(row.mission, row.players)] = row

@@ -102,10 +102,32 @@ def _document(mission: Mission, catalog, solutions, kind: str) -> dict:
             "solutions": [[p.to_json() for p in s.placements] for s in solutions]}
 
 
+def document(mission: Mission, catalog, solutions, kind: str = PLANNER) -> dict:
+    """The library as the cache keeps it: what a cluster's workers are given (``install``)."""
+    return _document(mission, catalog, solutions, kind)
+
+
+_INSTALLED: set[str] = set()  # the libraries this process has installed or found in its cache
+
+
+def install(mission: Mission, catalog, doc: dict, kind: str = PLANNER) -> None:
+    """Keep a library another process built (``document``) in this machine's cache, unless a good
+    one is there already; a document for another key is ignored. Read as any file of the cache is:
+    checked solution by solution before it is used."""
+    key = library_key(mission, catalog, kind)
+    if key in _INSTALLED or not isinstance(doc, dict) or doc.get("key") != key:
+        return
+    _INSTALLED.add(key)
+    if _read(library_path(mission, catalog, kind), mission, catalog, kind) is None:
+        _write(library_path(mission, catalog, kind), doc)
+
+
 def save(mission: Mission, catalog, solutions, kind: str = PLANNER) -> None:
     """Write the library; a cache that cannot be written only costs a rebuild next time."""
-    path = library_path(mission, catalog, kind)
-    doc = _document(mission, catalog, solutions, kind)
+    _write(library_path(mission, catalog, kind), _document(mission, catalog, solutions, kind))
+
+
+def _write(path: Path, doc: dict) -> None:
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")

@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS retired_links (
 CREATE TABLE IF NOT EXISTS recordings (
     id TEXT PRIMARY KEY, created TEXT NOT NULL, updated TEXT NOT NULL, setup TEXT NOT NULL,
     entries TEXT NOT NULL, game_id TEXT);
+CREATE TABLE IF NOT EXISTS replays (key TEXT PRIMARY KEY, entry TEXT NOT NULL);
 """
 MIGRATIONS = {2: ["ALTER TABLE games ADD COLUMN broken TEXT"]}  # to schema N from N - 1
 

@@ -27,12 +27,15 @@ from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from multiprocessing.queues import Queue
+from pathlib import Path
 from typing import Any
 
+from solver import __version__
 from solver.app.documents import Doc
 from solver.app.registry import JOBS
 from solver.core.errors import KakapoError
 from solver.io.catalog import load_catalog
+from solver.io.replays import DatabaseReplays
 from solver.runtime.cachedir import kernels_cached
 from solver.runtime.workers import watch_parent
 from solver.studio.store import Store, token_hash
@@ -77,12 +80,20 @@ class Job:
     token: str = field(default="", repr=False)
     shown: list[Doc] = field(default_factory=list)  # the answer's pieces so far (a review's decisions)
     host: bool = True  # asked by the host (else by a seat of a finished game)
+    started: float | None = field(default=None, repr=False)  # when it began to run (time.monotonic)
+
+    def left_seconds(self) -> float | None:
+        """The time left while it runs, from its progress so far (None until it has said enough)."""
+        if self.state != "running" or self.started is None or not 0.02 <= self.progress < 1:
+            return None
+        spent = time.monotonic() - self.started
+        return round(spent * (1 - self.progress) / self.progress, 1) if spent >= 2 else None
 
     def snapshot(self) -> Doc:
         """The job as the page sees it; a finished one with its result's ``words`` (its kind's)."""
         words = result_words(self.kind, self.result) if self.state == "done" and self.result is not None else None
         return {"id": self.id, "kind": self.kind, "state": self.state, "progress": round(self.progress, 4),
-                "result": self.result, "error": self.error,
+                "left_s": self.left_seconds(), "result": self.result, "error": self.error,
                 "partial": None if self.state == "done" or not self.shown else list(self.shown), "words": words}
 
 
@@ -106,11 +117,23 @@ def _job_main(request: Doc, pieces: str | None, workers: int, out: Queue[tuple[s
             out.put(("done", {}))
             return
         out.put(("done", run_job(request, load_catalog(request.get("pieces", pieces)), workers, progress=tell,
-                                 shown=lambda piece: out.put(("shown", piece)))))
+                                 shown=lambda piece: out.put(("shown", piece)), replays=_kept_replays(request))))
     except KakapoError as e:
         out.put(("failed", getattr(e, "problem", str(e))))
     except Exception as e:  # a bug of ours: said in the job, never a dead server
         out.put(("failed", f"{type(e).__name__}: {e}"))
+
+
+def _kept_replays(request: Doc) -> DatabaseReplays | None:
+    """The studio's database, where rate and calibrate keep the games' replays (None for other jobs,
+    or when it cannot be opened: the replays are then made and not kept)."""
+    if JOBS[request["kind"]].needs != "games" or not request.get("folder"):
+        return None
+    try:
+        store = Store(Path(request["folder"]), __version__)
+    except (KakapoError, OSError):
+        return None
+    return DatabaseReplays(store.replays.get, store.replays.keep)
 
 
 class JobManager:
@@ -228,6 +251,7 @@ class JobManager:
                                                   name=f"kakapo-job-{job.id}", daemon=False)  # its games use workers
                 self._process.start()
                 job.state = "running"  # once its process exists: a running job always has one to stop
+                job.started = time.monotonic()
                 job.version += 1
                 if self.store is not None and job.id != "warmup":
                     with contextlib.suppress(Exception):

@@ -188,6 +188,7 @@ class JobState(BaseModel):
     kind: str
     state: Literal["queued", "running", "done", "failed", "cancelled"]
     progress: float
+    left_s: float | None = None  # while it runs: about how many seconds are left, from its progress so far
     result: dict[str, Any] | None
     error: str | None
     partial: list[dict[str, Any]] | None = None  # a review's decisions judged so far, while it runs

@@ -1,7 +1,8 @@
 """The studio's state: what its database (``database.py``: one SQLite file in a private folder of
 ``--dir``) keeps, by concern, each part one class: the table's games (``stored_games``), their
 seats and hand-overs (``stored_seats``), the jobs' history (``stored_jobs``), the Record tab's
-recordings (``stored_recordings``) and the files of ``games/`` taken in (``stored_imports``).
+recordings (``stored_recordings``), the files of ``games/`` taken in (``stored_imports``) and
+the replays `rate` and `calibrate` made of the games (``stored_replays``).
 Every seat or job token is kept only as its SHA-256 hash, compared in constant time; a copied
 file is never read as a game."""
 
@@ -16,6 +17,7 @@ from solver.studio.stored_games import StoredGames
 from solver.studio.stored_imports import StoredImports
 from solver.studio.stored_jobs import StoredJobs
 from solver.studio.stored_recordings import StoredRecordings
+from solver.studio.stored_replays import StoredReplays
 from solver.studio.stored_seats import StoredSeats
 
 
@@ -40,3 +42,4 @@ class Store(Database):
         self.jobs = StoredJobs(self)
         self.recordings = StoredRecordings(self)
         self.imports = StoredImports(self)
+        self.replays = StoredReplays(self)

@@ -255,7 +255,7 @@ def test_calibrate_document_text_and_picture(tmp_path):
     assert min(e["predicted"] for e in strong) > max(e["predicted"] for e in weak)
     assert png.stat().st_size > 5000
     # the same numbers on two workers; each table's replays are those `rate` makes of its logs alone
-    games = [read_games(sorted(str(p) for p in (tmp_path / n).iterdir()), None) for n in ("strong", "weak")]
+    games = [read_games(sorted(str(p) for p in (tmp_path / n).glob("*.jsonl")), None) for n in ("strong", "weak")]
     two = calibrate([Table("strong", games[0]), Table("weak", games[1])], 2, 1, 2)
     assert two["tables"][1]["predictions"] == doc["tables"][1]["predictions"]
     assert two["calibration"] == c and two["missions"] == doc["missions"]

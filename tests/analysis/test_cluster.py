@@ -62,7 +62,7 @@ def test_unreachable_scheduler_is_an_input_error(tmp_path, monkeypatch):
     assert res.exit_code == 2 and "scheduler" in res.output and "Traceback" not in res.output
 
 
-TIMING = ("seconds", "games_per_second", "workers", "cpu_seconds", "elapsed")
+TIMING = ("seconds", "games_per_second", "workers", "cpu_seconds", "elapsed", "estimate_seconds")
 
 
 def _without_timing(doc):
@@ -131,3 +131,53 @@ def test_a_campaign_on_the_cluster_gives_the_local_numbers(tmp_path, scheduler):
                                        "--scheduler", scheduler, "--json"])
     assert local.exit_code == 0 and remote.exit_code == 0, (local.output, remote.output)
     assert {**json.loads(remote.output), "file": None} == {**json.loads(local.output), "file": None}
+
+
+@pytest.mark.parametrize("command", ["rate", "calibrate"])
+def test_rate_and_calibrate_on_a_cluster_give_the_local_figures(scheduler, tmp_path, command):
+    """`rate` and `calibrate --scheduler`: the replays made on the cluster's workers, the same
+    document as here (each copy of the logs in a folder of its own: nothing kept from the other)."""
+    import json
+    import shutil
+
+    from click.testing import CliRunner
+
+    from solver.cli import main
+    from tests.helpers.commands import bot_logs
+
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    bot_logs(here, "b05", "planner", 2)
+    shutil.copytree(here, there)
+
+    def args(folder):
+        logs = [str(folder)] if command == "calibrate" else sorted(str(p) for p in folder.glob("*.jsonl"))
+        return [command, *logs, "--plays", "2", "--json"]
+
+    local = CliRunner().invoke(main, [*args(here), "--workers", "1"])
+    remote = CliRunner().invoke(main, [*args(there), "--scheduler", scheduler])
+    assert local.exit_code == 0 and remote.exit_code == 0, (local.output + remote.output)[-2000:]
+    a, b = json.loads(local.stdout), json.loads(remote.stdout)
+    if command == "calibrate":  # the folders' names and places differ, not the figures
+        for doc in (a, b):
+            for t in doc["tables"]:
+                t.pop("table")
+                for e in t["predictions"]:
+                    e.pop("game")
+    assert _without_timing(a) == _without_timing(b)
+
+
+def test_a_rating_with_no_worker_gives_up_with_exit_2(tmp_path):
+    from click.testing import CliRunner
+
+    from solver.cli import main
+    from tests.helpers.commands import bot_logs
+
+    logs = bot_logs(tmp_path, "b01", "planner", 1)
+    cluster = distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=":0")
+    try:
+        res = CliRunner().invoke(main, ["rate", *map(str, logs), "--plays", "2", "--scheduler",
+                                        cluster.scheduler_address, "--worker-timeout", "1"])
+    finally:
+        cluster.close()
+    assert res.exit_code == 2 and "no Dask worker" in res.output and "Traceback" not in res.output, res.output

@@ -48,9 +48,9 @@ def b05():
     return {"id": "b05", "file": str(path), "text": path.read_text(encoding="utf-8")}
 
 
-def kind(call, *args) -> str:
+def kind(call, *args, **kwargs) -> str:
     with pytest.raises(RecordingRefused) as info:
-        call(*args)
+        call(*args, **kwargs)
     return info.value.kind
 
 
@@ -79,11 +79,13 @@ def test_a_recording_start_to_discard_without_a_studio(catalog):
 
 def test_bad_setups_and_a_full_store_are_refused(catalog):
     store, tapes = DictStore(), TapeCache()
-    assert kind(recordings.start, store, tapes, "b05", b05(), catalog, None, None, ["Ann", "Ann"], 0) == \
+    assert kind(recordings.start, store, tapes, "b05", b05(), catalog=catalog, catalog_file=None,
+                pieces_text=None, names=["Ann", "Ann"], leader=0) == \
         recordings.INVALID
     for k in range(recordings.MAX_RECORDINGS):
         store.add_recording(f"r{k}", {})
-    assert kind(recordings.start, store, tapes, "b05", b05(), catalog, None, None, ["Ann", "Ben"], 0) == \
+    assert kind(recordings.start, store, tapes, "b05", b05(), catalog=catalog, catalog_file=None,
+                pieces_text=None, names=["Ann", "Ben"], leader=0) == \
         recordings.FULL
 
 

@@ -82,6 +82,14 @@ function saveBlob(blob, filename) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+// A running job's progress in words: its share done and, once it can be told, the time left.
+export function runningWords(j) {
+  const done = `${Math.round(100 * (j.progress || 0))} %`;
+  if (j.left_s === null || j.left_s === undefined) return done;
+  const left = j.left_s < 90 ? `${Math.max(1, Math.round(j.left_s))} s` : `${Math.round(j.left_s / 60)} min`;
+  return `${done}, about ${left} left`;
+}
+
 // A job's progress into the panel whose elements are PREFIX-progress, PREFIX-state and
 // PREFIX-cancel, until it ends; onDone(kind, result) when it is done; onPartial(pieces) while
 // it runs, with the pieces of the answer known so far (a review's decisions). ``token``: the
@@ -99,7 +107,7 @@ export function followJob(id, prefix, onDone, token, onPartial, canCancel = true
     const j = JSON.parse(m.data);
     $(`${prefix}-progress`).value = j.progress;
     const line = $(`${prefix}-state`);
-    line.textContent = `${j.kind}: ${j.state}` + (j.state === "running" ? ` (${Math.round(100 * j.progress)} %)` : "")
+    line.textContent = `${j.kind}: ${j.state}` + (j.state === "running" ? ` (${runningWords(j)})` : "")
       + (j.error ? `: ${j.error}` : "");
     line.dataset.state = j.state;
     if (onPartial && j.partial) onPartial(j.partial);

@@ -2,7 +2,7 @@
 // finished, each as an element data-job="ID" with data-state; one chosen shows its result (GET
 // /api/jobs/ID), or, while it runs, its progress until it ends. The list follows the jobs while
 // one of them is unfinished, and is read again when a job is started on the page.
-import { api, message } from "./api.js";
+import { api, message, runningWords } from "./api.js";
 import { $, button, el } from "./dom.js";
 import { showResult } from "./results.js";
 
@@ -18,7 +18,7 @@ function when(stamp) {
 }
 
 function stateWords(j) {
-  if (j.state === "running") return `running (${Math.round(100 * (j.progress || 0))} %)`;
+  if (j.state === "running") return `running (${runningWords(j)})`;
   return j.state + (j.error ? `: ${j.error}` : "");
 }
 
