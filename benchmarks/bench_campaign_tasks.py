@@ -77,16 +77,22 @@ def longest_path(records: list[dict], overhead: float) -> float:
     return max(finish, default=0.0)
 
 
+def order(record: dict) -> tuple:
+    """A task's place in the driver's order (an older record without it: libraries, then the longest)."""
+    return tuple(record["priority"]) if "priority" in record else (record["kind"] != "library", -record["cpu"])
+
+
 def list_schedule(records: list[dict], workers: int, overhead: float) -> float:
     """The makespan of a greedy list schedule: whenever a worker is free it takes the ready task
-    first in the driver's order (libraries, then the longest)."""
+    first in the driver's order (``CampaignRun._priority`` as each task was queued: libraries, then
+    the pieces of the rows with the most work foreseen, the fewest pieces last)."""
     preds = predecessors(records)
     waiting = [len(p) for p in preds]
     after: dict = defaultdict(list)
     for i, ps in enumerate(preds):
         for j in ps:
             after[j].append(i)
-    ready = [((records[i]["kind"] != "library", -records[i]["cpu"]), i) for i in range(len(records)) if not waiting[i]]
+    ready = [(order(records[i]), i) for i in range(len(records)) if not waiting[i]]
     heapq.heapify(ready)
     running: list = []  # (end, task)
     now, free = 0.0, workers
@@ -100,7 +106,7 @@ def list_schedule(records: list[dict], workers: int, overhead: float) -> float:
         for k in after[i]:
             waiting[k] -= 1
             if waiting[k] == 0:
-                heapq.heappush(ready, ((records[k]["kind"] != "library", -records[k]["cpu"]), k))
+                heapq.heappush(ready, (order(records[k]), k))
     return now
 
 

@@ -37,7 +37,7 @@ from solver.core.codes import PolicyId, Result
 from solver.core.stats import wilson
 from solver.io.difficulty import data_digest
 from solver.io.packs import FolderFile
-from solver.io.safefiles import read_regular
+from solver.io.safefiles import MAX_FILE_BYTES, read_regular
 from solver.openhand.deal import ANSWERS, CLEARABLE, DEFAULT_TIME_LIMIT
 from solver.runtime.workers import process_pool, stop_pool
 
@@ -49,6 +49,7 @@ LABELS = [rung_label(p, k) for p, k in RUNGS]
 PIECE = {"greedy": 100, "heuristic": 100, "planner": 100, "search-2": 25, "search-4": 25, "search-8": 25,
          "search-16": 25, "search-32": 5, "search-64": 5}
 OPENHAND_PIECE = 2  # deals a task of the ceiling decides: a deal that needs the exact proof takes seconds
+CEILING_UNITS = 60.0  # a row's ceiling as foreseen before its rungs are in (about 20 deals no rung cleared)
 SOLVE_TIME_LIMIT = 60.0  # seconds for the fewest pieces, as `kakapo solve`'s default
 NEEDS_LIBRARY = {PolicyId.PLANNER.label, PolicyId.SEARCH.label}
 
@@ -91,7 +92,7 @@ def plan_campaign(paths, catalog, catalog_bytes: bytes, games: int, seed: int, p
     missions = read_missions(paths, catalog)
     rows = []
     for path, m in missions:
-        text = path.data if isinstance(path, FolderFile) else read_regular(path, 1_000_000)
+        text = path.data if isinstance(path, FolderFile) else read_regular(path, MAX_FILE_BYTES)
         name = path.name if isinstance(path, FolderFile) else Path(path).name
         rows += [Row(m.id, m.mode, n, name, text) for n in m.player_counts()
                  if not players_filter or n in players_filter]
@@ -205,6 +206,7 @@ class RowRun:
     min_pieces: Any = "?"
     phase: str = "library"  # library, rungs, ceiling, done
     seconds_a_unit: float | None = None  # CPU seconds per unit of RUNG_COST a deal, as its pieces took
+    left_units: float = 0.0  # the work its chain is still foreseen to need (its order among the rows' tasks)
 
     def won(self) -> list[np.ndarray]:
         return [r[:n] == int(Result.CLEARED) for r, n in zip(self.results, self.deals, strict=True)]
@@ -226,6 +228,7 @@ class CampaignRun:
         self.tasks_done = 0
         self.per_unit = 0.004  # CPU seconds a unit, by the pieces finished (for the time left and the order)
         self.units_seen = [0.0, 0.0]
+        self.priorities: dict[str, tuple] = {}  # each task's place in the order when queued (kept for ``record``)
 
     # ------------------------------------------------ tasks
     def _task(self, row: Row, kind: str, **fields) -> Task:
@@ -245,10 +248,22 @@ class CampaignRun:
         if kept is not None:
             self._take(task, what, {"result": kept, "cpu": 0.0}, kept_already=True)
             return
+        priority = self._priority(task, what)
+        if self.record is not None:
+            self.priorities[task.key] = priority
+        heapq.heappush(self.ready, (priority, next(self.order), task, what))
+
+    def _priority(self, task: Task, what) -> tuple[int, float, float]:
+        """The order of the ready tasks (never a figure: the same seed gives the same rows in any
+        order): a library first, as every piece of its mission waits for it; then the pieces of the
+        rows with the most work still foreseen on their chain (batch after batch, then the ceiling),
+        so that on many workers the long rows do not finish last alone; the fewest pieces, which
+        nothing waits for, last; the longest piece first among equals."""
         row = what[1] if isinstance(what[1], RowRun) else None
         rate = row.seconds_a_unit if row is not None and row.seconds_a_unit else self.per_unit
-        first = 0 if task.kind == "library" else 1  # a library first: every piece of its mission waits for it
-        heapq.heappush(self.ready, ((first, -self._units(task) * rate), next(self.order), task, what))
+        group = 0 if task.kind == "library" else 2 if task.kind == "solve" else 1
+        chain = row.left_units * rate if row is not None and group == 1 else 0.0
+        return group, -round(chain, 6), -round(self._units(task) * rate, 6)
 
     def _queue_row(self, rr: RowRun, old: list[int], new: list[int]) -> None:
         """The pieces of a row's next batch (each rung from its ``old`` deals to its ``new``)."""
@@ -260,6 +275,9 @@ class CampaignRun:
                       for a in range(old[k], new[k], piece)]
         rr.deals = list(new)
         rr.waiting += len(tasks)
+        later = 0.0 if not max(old) else float(COSTS @ np.maximum(0, wanted_deals(rr.won(), self.plan.games,
+                                                                                   self.plan.precision) - new))
+        rr.left_units = sum(self._units(t) for t, _ in tasks) + later + CEILING_UNITS
         for task, what in tasks:
             self._push(task, what)
 
@@ -327,6 +345,7 @@ class CampaignRun:
                                 "mission": Path(task.mission_name).stem,
                                 "row": None if row is None else f"{row.row.mission}/{row.row.players}",
                                 "batch": None if row is None or task.kind != "deals" else row.batches,
+                                "priority": list(self.priorities.pop(task.key, (1, 0.0, 0.0))),
                                 "cpu": out["cpu"]})
 
     def _batch_in(self, rr: RowRun) -> None:
@@ -348,6 +367,7 @@ class CampaignRun:
             task = self._task(rr.row, "openhand", deals=tuple(todo[a:a + OPENHAND_PIECE]),
                               time_limit=self.plan.time_limit)
             rr.waiting += 1
+            rr.left_units = self._units(task) * -(-len(todo) // OPENHAND_PIECE)
             self._push(task, ("openhand", rr))
         if not todo:
             rr.phase = "ceiling-in"
