@@ -48,11 +48,11 @@ def main() -> None:
                 events = play_game(m, catalog, players, 10 + seed, make_policy("planner"), log=True).events
                 (table / f"{m.id}-{seed}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
         games = len(ROWS) * args.seeds
-        calibrate([str(table)], 1, 1, 1, 0.6, latest=0)  # the kernels compiled and the libraries built first
+        calibrate([str(table)], 1, 1, 1, target=0.6, latest=0)  # the kernels compiled and the libraries built first
         points = []
         for plays in args.plays:
             t0, w0 = time.process_time(), time.perf_counter()
-            calibrate([str(table)], plays, 1, 1, 0.6, latest=0)
+            calibrate([str(table)], plays, 1, 1, target=0.6, latest=0)
             cpu, wall = time.process_time() - t0, time.perf_counter() - w0
             points.append((plays, cpu / games))
             print(f"plays {plays}: {games} games, {cpu:.1f} CPU s ({wall:.1f} s wall): {cpu / games:.3f} CPU s a game")

@@ -81,8 +81,9 @@ def main() -> None:
     catalog = load_catalog(pieces)
     wanted = None if args.rows is None else {(r.split("/")[0], int(r.split("/")[1])) for r in args.rows.split(",")}
     paths = [p for p in campaign_missions(None) if wanted is None or p.stem in {m for m, _ in wanted}]
-    plan = plan_report(paths, catalog, catalog.text.encode("utf-8"), args.games, 1, None, "heuristic",
-                       CEILING_TIME_LIMIT, baseline=True, ceiling_games=args.games, ladder_games=args.games)
+    plan = plan_report(paths, catalog, catalog.text.encode("utf-8"), args.games, seed=1, players_filter=None,
+                       policy="heuristic", time_limit=CEILING_TIME_LIMIT, baseline=True, ceiling_games=args.games,
+                       ladder_games=args.games)
     records = []
     t_all = time.process_time()
     t0 = time.process_time()

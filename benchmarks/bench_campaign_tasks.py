@@ -9,10 +9,10 @@ removed from the cache first, so that they are built as a user's are. The campai
 process's driver with ``--workers`` processes (``analysis.campaign.run_campaign``, the command's
 own code), each task's CPU seconds recorded where it ran. Then, from those seconds, a projection
 (not a measurement): the longest chain of tasks that wait for each other (a mission's library,
-then each batch of a row after the one before, then its ceiling), and a greedy list schedule of
-every task on ``--project`` workers (each worker takes the next ready task as the driver orders
-them: the libraries first, then the longest), with ``--overhead`` seconds added to each task for
-sending it and its answer. ``--from FILE``: the projection of an earlier ``--out`` only.
+then each batch of a row after the one before, a task of the ceiling after the batch it followed),
+and a greedy list schedule of every task on ``--project`` workers (each worker takes the next
+ready task in the driver's order, as recorded with each task), with ``--overhead`` seconds added
+to each task for sending it and its answer. ``--from FILE``: the projection of an earlier ``--out`` only.
 """
 
 from __future__ import annotations
@@ -33,44 +33,43 @@ from benchmarks.bench_campaign import other_catalog  # noqa: E402
 
 
 def chains(records: list[dict]) -> dict:
-    """Each task's predecessors' group: a task waits for its mission's library (not the fewest
-    pieces, which waits for nothing) and for every task of its row's batch before it; the ceiling
-    waits for the row's last batch."""
-    groups: dict = defaultdict(list)  # (row, step) -> task indices; step 0: the library of the mission
+    """The tasks by what waits for them: a mission's library; each batch of a row (its deals tasks)."""
+    groups: dict = defaultdict(list)  # ("library", mission) or (row, batch) -> task indices
     for i, r in enumerate(records):
         if r["kind"] == "library":
             groups[("library", r["mission"])].append(i)
         elif r["kind"] == "deals":
             groups[(r["row"], r["batch"])].append(i)
-        elif r["kind"] == "openhand":
-            groups[(r["row"], 10_000)].append(i)
     return groups
 
 
 def predecessors(records: list[dict]) -> list[list[int]]:
+    """What each task waits for: a row's first batch, its mission's library; a later batch, the batch
+    before it; a task of the ceiling, the batch it followed (an older record without it: the last);
+    the fewest pieces and the libraries, nothing."""
     groups = chains(records)
-    steps: dict = defaultdict(list)
+    batches: dict = defaultdict(list)
     for (row, step) in groups:
         if row != "library":
-            steps[row].append(step)
+            batches[row].append(step)
     out: list[list[int]] = []
     for r in records:
         if r["kind"] in ("library", "solve"):
             out.append([])
-            continue
-        row = r["row"]
-        step = r["batch"] if r["kind"] == "deals" else 10_000
-        earlier = [s for s in steps[row] if s < step]
-        before = groups[(row, max(earlier))] if earlier else groups[("library", r["mission"])]
-        out.append(list(before))
+        elif r["kind"] == "deals":
+            earlier = [b for b in batches[r["row"]] if b < r["batch"]]
+            out.append(list(groups[(r["row"], max(earlier))] if earlier else groups[("library", r["mission"])]))
+        else:
+            after = r.get("batch") or max(batches[r["row"]])
+            out.append(list(groups[(r["row"], after)]))
     return out
 
 
 def longest_path(records: list[dict], overhead: float) -> float:
     preds = predecessors(records)
     order = sorted(range(len(records)), key=lambda i: (records[i]["kind"] != "library",
-                                                       records[i].get("batch") or 0,
-                                                       records[i]["kind"] == "openhand"))
+                                                       (records[i].get("batch") or 10_000)
+                                                       + 0.5 * (records[i]["kind"] == "openhand")))
     finish = [0.0] * len(records)
     for i in order:
         finish[i] = max((finish[j] for j in preds[i]), default=0.0) + records[i]["cpu"] + overhead

@@ -448,10 +448,11 @@ def measure_tables(tables: list[Table], plays: int, seed: int = 1, workers: int 
     for t in tables:
         places.append(list(range(start, start + len(t.games))))
         start += len(t.games)
-    return measure(every, plays, seed, workers, progress, replays, cluster, places, agreement=False)
+    return measure(every, plays, seed, workers, progress=progress, replays=replays, cluster=cluster, tables=places,
+                   agreement=False)
 
 
-def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, target: float = TARGET,
+def calibrate(tables: list[Table], plays: int, seed: int = 1, workers: int = 1, *, target: float = TARGET,
               progress=None, whole: Measured | None = None, ladder: Ladder | None = None,
               near: tuple[Path, ...] = (), replays: Replays | None = None, cluster: Cluster | None = None) -> dict:
     """`kakapo calibrate`'s document (``whole``: the replays, when measure_tables made them already;

@@ -203,6 +203,8 @@ class RowRun:
     waiting: int = 0  # tasks of the row not in yet
     batches: int = 0
     answers: np.ndarray | None = None  # the ceiling's, per deal (ANSWERS' index; -1: not in yet)
+    ceiling_from: int = 0  # the deals before it are cleared by a rung or sent to the ceiling
+    ceiling_waiting: int = 0  # the ceiling's tasks not in yet
     min_pieces: Any = "?"
     phase: str = "library"  # library, rungs, ceiling, done
     seconds_a_unit: float | None = None  # CPU seconds per unit of RUNG_COST a deal, as its pieces took
@@ -229,6 +231,7 @@ class CampaignRun:
         self.per_unit = 0.004  # CPU seconds a unit, by the pieces finished (for the time left and the order)
         self.units_seen = [0.0, 0.0]
         self.priorities: dict[str, tuple] = {}  # each task's place in the order when queued (kept for ``record``)
+        self.sent_after: dict[str, int] = {}  # a ceiling task: the row's batch it followed (kept for ``record``)
 
     # ------------------------------------------------ tasks
     def _task(self, row: Row, kind: str, **fields) -> Task:
@@ -324,10 +327,8 @@ class CampaignRun:
             assert rr.answers is not None
             for i, a in result["answers"]:
                 rr.answers[int(i)] = ANSWERS.index(str(a))
-            rr.waiting -= 1
-            if rr.waiting == 0:
-                rr.phase = "ceiling-in"
-                self._maybe_done(rr)
+            rr.ceiling_waiting -= 1
+            self._maybe_done(rr)
 
     def _learn(self, task: Task, what, out: dict) -> None:
         """What a finished task says about the time the rest takes (never about a figure)."""
@@ -344,37 +345,46 @@ class CampaignRun:
             self.record.append({"label": task.label(), "kind": task.kind, "deals": task.games or len(task.deals),
                                 "mission": Path(task.mission_name).stem,
                                 "row": None if row is None else f"{row.row.mission}/{row.row.players}",
-                                "batch": None if row is None or task.kind != "deals" else row.batches,
+                                "batch": (row.batches if task.kind == "deals" else self.sent_after.pop(task.key, None))
+                                if row is not None else None,
                                 "priority": list(self.priorities.pop(task.key, (1, 0.0, 0.0))),
                                 "cpu": out["cpu"]})
 
     def _batch_in(self, rr: RowRun) -> None:
-        """A row's batch is in: the next batch, or its ceiling."""
+        """A row's batch is in: the ceiling of the deals every rung has played and none cleared
+        (no later batch replays them: they are the ceiling's for sure), then the next batch; or,
+        when the row is known well enough, the ceiling of the rest of its deals."""
         grown = next_deals(rr.won(), self.plan.games, self.plan.precision)
         if grown is not None:
-            rr.batches += 1
+            self._send_ceiling(rr, min(rr.deals))  # started now, not after the last batch: its longest deals
+            rr.batches += 1                         # would otherwise end the campaign alone
             self._queue_row(rr, rr.deals, grown)
             return
         rr.phase = "ceiling"
-        span = max(rr.deals)
-        cleared = np.zeros(span, bool)
+        self._send_ceiling(rr, max(rr.deals))
+        self._maybe_done(rr)
+
+    def _send_ceiling(self, rr: RowRun, upto: int) -> None:
+        """The ceiling's tasks for the deals from ``rr.ceiling_from`` to ``upto`` that no rung cleared
+        (each deal decided on its own: the answers do not depend on when or with which others)."""
+        if rr.answers is None:
+            rr.answers = np.full(self.plan.games, -1, np.int64)
+        cleared = np.zeros(upto, bool)
         for w in rr.won():
-            cleared[:len(w)] |= w
-        rr.answers = np.full(span, -1, np.int64)
-        rr.answers[cleared] = ANSWERS.index(CLEARABLE)
-        todo = [i for i in range(span) if not cleared[i]]
-        for a in range(0, len(todo), OPENHAND_PIECE):
-            task = self._task(rr.row, "openhand", deals=tuple(todo[a:a + OPENHAND_PIECE]),
-                              time_limit=self.plan.time_limit)
-            rr.waiting += 1
-            rr.left_units = self._units(task) * -(-len(todo) // OPENHAND_PIECE)
+            cleared[:min(len(w), upto)] |= w[:upto]
+        rr.answers[rr.ceiling_from:upto][cleared[rr.ceiling_from:upto]] = ANSWERS.index(CLEARABLE)
+        todo = [i for i in range(rr.ceiling_from, upto) if not cleared[i]]
+        rr.ceiling_from = max(rr.ceiling_from, upto)
+        tasks = [self._task(rr.row, "openhand", deals=tuple(todo[a:a + OPENHAND_PIECE]),
+                            time_limit=self.plan.time_limit) for a in range(0, len(todo), OPENHAND_PIECE)]
+        rr.ceiling_waiting += len(tasks)
+        for task in tasks:
+            if self.record is not None:
+                self.sent_after[task.key] = rr.batches
             self._push(task, ("openhand", rr))
-        if not todo:
-            rr.phase = "ceiling-in"
-            self._maybe_done(rr)
 
     def _maybe_done(self, rr: RowRun) -> None:
-        if rr.phase == "ceiling-in" and rr.min_pieces != "?":
+        if rr.phase == "ceiling" and rr.ceiling_waiting == 0 and rr.min_pieces != "?":
             rr.phase = "done"
 
     # ------------------------------------------------ the loop
@@ -434,9 +444,10 @@ def row_document(rr: RowRun, plan: CampaignPlan) -> dict:
     (``precision``), and the fewest pieces."""
     won = rr.won()
     assert rr.answers is not None
-    clearable = rr.answers == ANSWERS.index(CLEARABLE)
+    answers = rr.answers[:max(rr.deals)]  # the deals the rungs played, the ceiling's on each
+    clearable = answers == ANSWERS.index(CLEARABLE)
     got = estimate(won, clearable)
-    span = len(rr.answers)
+    span = len(answers)
     rates = {label: float(w.mean()) for label, w in zip(LABELS, won, strict=True)}
     lo, hi = got.interval
     ceiling_lo, ceiling_hi = wilson(int(clearable.sum()), span)
@@ -444,7 +455,7 @@ def row_document(rr: RowRun, plan: CampaignPlan) -> dict:
             "seed": plan.seed, "digest": data_digest(rr.row.text), "rates": rates,
             "rung_games": dict(zip(LABELS, rr.deals, strict=True)),
             "ceiling_rate": float(clearable.mean()), "ceiling_ci95": [ceiling_lo, ceiling_hi],
-            "undecided": int((rr.answers == ANSWERS.index("undecided")).sum()),
+            "undecided": int((answers == ANSWERS.index("undecided")).sum()),
             "shortfall": got.shortfall, "precision": got.half_width, "shortfall_ci95": [lo, hi],
             "min_pieces": rr.min_pieces}
 

@@ -42,7 +42,7 @@ def rung_label(policy: str, samples: int | None) -> str:
     return policy if samples is None else f"{policy}-{samples}"
 
 
-def ladder(mission, catalog, players: int, games: int, seed: int, workers: int = 1, progress=None,
+def ladder(mission, catalog, players: int, games: int, *, seed: int, workers: int = 1, progress=None,
            time_limit: float | None = None, cluster=None) -> dict:
     """`kakapo ladder`'s document. ``progress(label, done, total)`` follows each rung.
     ``cluster``: a Dask cluster's workers play the rungs and decide the ceiling's deals

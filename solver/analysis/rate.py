@@ -366,7 +366,7 @@ class Replayer:
             self.progress(round(self.done), max(1, round(self.total)))
 
 
-def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, progress=None,
+def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, *, progress=None,
             replays: Replays | None = None, cluster: Cluster | None = None,
             tables: list[list[int]] | None = None, agreement: bool = True) -> Measured:
     """Every rung on every game (the work of `rate`; a subset of games is summed from it). A game's
@@ -454,7 +454,7 @@ def judge(games: list[RatedGame], m: Measured, subset: list[int] | None = None) 
 
 
 def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RATE_PLAYS, missions=(),
-         seed: int = 1, workers: int = 1, progress=None, read=read_log, near: tuple[Path, ...] | None = None,
+         *, seed: int = 1, workers: int = 1, progress=None, read=read_log, near: tuple[Path, ...] | None = None,
          simulate: bool = True, replays: Replays | None = None, cluster: Cluster | None = None) -> dict:
     """`kakapo rate`'s document. Each of ``missions`` is predicted with the catalog the games were
     played with (``predict``), its campaign looked for in the missions' folder and ``near`` (default:
@@ -462,7 +462,7 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
     not measure is played there and then (else its prediction is null, with why). ``replays``: where
     the games' replays are kept between runs; ``cluster``: the work on a Dask cluster (the same figures)."""
     games = read_games(paths, seats, read)
-    j = judge(games, measure(games, plays, seed, workers, progress, replays, cluster))
+    j = judge(games, measure(games, plays, seed, workers, progress=progress, replays=replays, cluster=cluster))
     rungs, best_i, plausible = j["rungs"], j["best_index"], j["plausible_index"]
     players = sorted({g.start.players for g in games})
     doc = {"games": len(games), "finished": j["finished"], "cleared": j["cleared"],
@@ -482,7 +482,8 @@ def rate(paths: list[str], seats: tuple[int, ...] | None = None, plays: int = RA
         near = games_places(paths)
     if len(catalogs) == 1:
         (catalog,) = catalogs.values()
-        doc["predictions"] = [predict(m, best_i, plausible, players, seed, workers, catalog, near, simulate, cluster)
+        doc["predictions"] = [predict(m, best_i, plausible, players, seed=seed, workers=workers, catalog=catalog,
+                                      near=near, simulate=simulate, cluster=cluster)
                               for m in missions]
     else:  # a prediction is made with the shapes the table played: these games played several
         why = (f"the games were played with {len(catalogs)} piece catalogs (digests {', '.join(sorted(catalogs))}): "
@@ -532,7 +533,7 @@ def unpredicted(mission, why: str) -> dict:
             "source": None, "shortfall": None, "why": why}
 
 
-def predict(mission, best: int, plausible: list[int], players: list[int], seed: int, workers: int,
+def predict(mission, best: int, plausible: list[int], players: list[int], *, seed: int, workers: int,
             catalog, near: tuple[Path, ...] = (), simulate: bool = True, cluster: Cluster | None = None) -> dict:
     """The clear rate to expect at a mission from the best rung, with the catalog the table played
     (``catalog``; never another's figures). Its ``source``, the one rule of a prediction: the

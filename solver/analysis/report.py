@@ -121,7 +121,7 @@ def read_missions(paths, catalog) -> list:
     return missions
 
 
-def plan_report(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
+def plan_report(paths, catalog, catalog_bytes: bytes, games: int, *, seed: int, players_filter, policy: str,
                 time_limit: float, baseline: bool = False, ceiling_games: int = 0, ladder_games: int = 0,
                 samples: int = DEFAULT_SAMPLES) -> Plan:
     missions = read_missions(paths, catalog)
@@ -270,13 +270,14 @@ def rows_of(plan: Plan, progress: Progress) -> list[dict]:
     return rows
 
 
-def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, seed: int, players_filter, policy: str,
+def compute_rows(paths, catalog, catalog_bytes: bytes, games: int, *, seed: int, players_filter, policy: str,
                  workers: int, time_limit: float, out_dir: Path, echo=lambda s: None, baseline: bool = False,
                  ceiling_games: int = 0, scheduler: str | None = None, tick=None, ladder_games: int = 0,
                  samples: int = DEFAULT_SAMPLES) -> list[dict]:
     """One row per (mission, players): the policy's clear rate and the fewest pieces; with
     ``baseline`` the rates of every band policy, with ``ceiling_games`` the open-hand ceiling."""
-    plan = plan_report(paths, catalog, catalog_bytes, games, seed, players_filter, policy, time_limit, baseline,
-                       ceiling_games, ladder_games, samples)
+    plan = plan_report(paths, catalog, catalog_bytes, games, seed=seed, players_filter=players_filter, policy=policy,
+                       time_limit=time_limit, baseline=baseline, ceiling_games=ceiling_games,
+                       ladder_games=ladder_games, samples=samples)
     progress = run_plan(plan, out_dir, workers, scheduler, tick)
     return rows_of(plan, progress)

@@ -115,7 +115,7 @@ def play_range(mission, catalog, players: int, seed: int, first: int, count: int
     return results
 
 
-def summarise(mission, players: int, policy: str, games: int, seed: int, out: Outcomes,
+def summarise(mission, players: int, policy: str, games: int, *, seed: int, out: Outcomes,
               engine: str, workers: int, samples: int = DEFAULT_SAMPLES) -> dict:
     seconds = out.seconds
     cleared = int((out.results == Result.CLEARED).sum())

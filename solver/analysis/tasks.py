@@ -165,8 +165,8 @@ def run_task(task: Task, workers: int = 1, library: dict | None = None) -> dict:
                 "ceiling_ci95_high": doc["ci95"][1], "ceiling_undecided": doc["undecided"]}
     out = simulate.play_games(m, catalog, task.players, task.games, task.seed, task.policy, "numba", workers,
                               samples=task.samples)
-    doc = simulate.summarise(m, task.players, task.policy, task.games, task.seed, out, "numba", workers,
-                             task.samples)
+    doc = simulate.summarise(m, task.players, task.policy, task.games, seed=task.seed, out=out, engine="numba",
+                             workers=workers, samples=task.samples)
     return {"mission": m.id, "name": m.name, "mode": m.mode, "players": task.players, "games": task.games,
             "cleared": doc["cleared"], "clear_rate": doc["clear_rate"], "ci95_low": doc["ci95"][0],
             "ci95_high": doc["ci95"][1], "rounds_exhausted": doc["failures"]["rounds_exhausted"],

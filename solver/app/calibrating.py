@@ -156,7 +156,7 @@ def keep_latest(found: Found_, latest: int, when: Callable[[Path], float] = modi
     return out, cut
 
 
-def calibrate(args: list[str], plays: int, seed: int, workers: int, target: float,
+def calibrate(args: list[str], plays: int, seed: int, workers: int, *, target: float,
               progress: Counted | None = None, latest: int = LATEST, when: Callable[[Path], float] = modified,
               said: Callable[[str], None] | None = None, near: tuple[Path, ...] | None = None,
               replays: Replays | None = None, scheduler: str | None = None, worker_timeout: float = 300.0,
@@ -190,7 +190,8 @@ def calibrate(args: list[str], plays: int, seed: int, workers: int, target: floa
     if near is None:
         near = games_places([p for _, paths, _ in found for p in paths])
     cluster = Cluster(scheduler, worker_timeout, status) if scheduler else None
-    doc: Doc = fit(tables, plays, seed, workers, target, progress, near=near, replays=replays, cluster=cluster)
+    doc: Doc = fit(tables, plays, seed, workers, target=target, progress=progress, near=near, replays=replays,
+                   cluster=cluster)
     doc["latest"] = latest or None
     doc["left_out"] = left
     doc["estimate_seconds"] = round(estimate, 1)

@@ -56,7 +56,8 @@ def simulate(m: Mission, catalog: Catalog, players: int, games: int, *, seed: in
     from solver.analysis.simulate import play_games, summarise  # heavy: Numba
 
     out = play_games(m, catalog, players, games, seed, policy, engine, workers, progress=progress, samples=samples)
-    return summarise(m, players, policy, games, seed, out, engine, workers, samples), out
+    return summarise(m, players, policy, games, seed=seed, out=out, engine=engine, workers=workers,
+                     samples=samples), out
 
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ def ladder(m: Mission, catalog: Catalog, players: int, games: int, *, seed: int,
     places, the studio's folder)."""
     from solver.analysis.ladder import ladder as run_ladder  # heavy: Numba and OR-Tools
 
-    doc = run_ladder(m, catalog, players, games, seed, workers, progress=progress, time_limit=time_limit,
+    doc = run_ladder(m, catalog, players, games, seed=seed, workers=workers, progress=progress, time_limit=time_limit,
                      cluster=cluster)
     place_in_campaign(doc, m, catalog, players, folder, near)
     return doc

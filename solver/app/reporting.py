@@ -112,8 +112,9 @@ def make_report(targets: Sequence[str], *, pieces: str | None, games: int, seed:
             noted(note)
     check_writable(out_dir, "--out", folder=True)
     out = Path(out_dir)
-    plan = plan_report(paths, catalog, catalog.text.encode("utf-8"), games, seed, wanted, policy,
-                       time_limit, baseline, ceiling_games, ladder_games, samples)
+    plan = plan_report(paths, catalog, catalog.text.encode("utf-8"), games, seed=seed, players_filter=wanted,
+                       policy=policy, time_limit=time_limit, baseline=baseline, ceiling_games=ceiling_games,
+                       ladder_games=ladder_games, samples=samples)
     if not plan.rows:
         raise InputError(out_dir, "no (mission, players) pair matches --players", "check --players and the missions")
     claim_folder(out, report_identity(plan), force)

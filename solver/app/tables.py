@@ -38,8 +38,9 @@ def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: 
                              "give a bundled id (kakapo list) or a mission file")
     from solver.analysis.rate import rate as run_rate  # heavy: Numba
 
-    doc: Doc = run_rate(paths, seats, plays, list(missions), seed, workers, progress, read=read_game_file, near=near,
-                        simulate=simulate, replays=FolderReplays() if replays is None else replays,
+    doc: Doc = run_rate(paths, seats, plays, list(missions), seed=seed, workers=workers, progress=progress,
+                        read=read_game_file, near=near, simulate=simulate,
+                        replays=FolderReplays() if replays is None else replays,
                         cluster=on_cluster(scheduler, worker_timeout, status))
     return doc
 
@@ -108,7 +109,8 @@ def calibrate_texts(logs: dict[str, str], workers: int, progress: Fraction | Non
         games.mkdir()
         for game_id, text in logs.items():
             (games / f"{Path(game_id).name}.jsonl").write_text(text, encoding="utf-8")
-        doc = calibrate([str(games)], STUDIO_PLAYS, 1, workers, target, lambda d, t: tell(0.97 * d / max(t, 1)),
+        doc = calibrate([str(games)], STUDIO_PLAYS, 1, workers, target=target,
+                        progress=lambda d, t: tell(0.97 * d / max(t, 1)),
                         latest=latest, when=lambda p: order.get(p.stem, -1), near=near, replays=replays)
     for t in doc["tables"]:  # called as the Tables list calls them, even when one table has every game
         if t["names"]:

@@ -11,6 +11,7 @@ import itertools
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -223,3 +224,20 @@ def no_workers_exit():
         click.echo(f"  fix: start workers (`dask worker {e.address}`) and run the same command again, or run it "
                    "without --scheduler", err=True)
         sys.exit(2)
+
+
+WORKER_TIMEOUT = 300.0  # seconds with no Dask worker before a command gives up (--worker-timeout)
+
+
+def cluster_options(kept: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--scheduler and --worker-timeout, as every command that runs on Dask takes them; ``kept``:
+    what a command that gives up keeps, in words."""
+    def add(command: Callable[..., Any]) -> Callable[..., Any]:
+        command = click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True),
+                               default=WORKER_TIMEOUT, show_default=True, metavar="SECONDS",
+                               help=f"With --scheduler: give up (exit 2{', ' + kept if kept else ''}) when no worker "
+                                    "has been connected this long.")(command)
+        return click.option("--scheduler", default=None, metavar="ADDRESS",
+                            help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster "
+                                 "extra); the same numbers as here.")(command)
+    return add

@@ -25,6 +25,7 @@ from solver.cli.common import (
     EXIT_OK,
     POLICY_HELP,
     ProgressBar,
+    cluster_options,
     cluster_status,
     emit_json,
     from_option,
@@ -256,17 +257,12 @@ def review(*, log_file, mission, pieces, time_limit, samples, playouts, seed, wo
               help="A mission to predict this table's clear rate for (repeatable; a bundled id or a file).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Replay on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); the same figures "
-                   "as here.")
-@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
-              metavar="SECONDS", help="With --scheduler: give up (exit 2, the replays made kept) when no worker has "
-                                      "been connected this long.")
+@cluster_options("the replays made kept")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None,
               help="Draw the log-likelihood and the agreement across the rungs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def rate(logs, seats, plays, missions, seed, workers, scheduler, worker_timeout, png_path, as_json):
+def rate(logs, seats, plays, missions, *, seed, workers, scheduler, worker_timeout, png_path, as_json):
     """Which rung of the ladder a table plays like, from its games, and its clear rate elsewhere.
 
     The logs are games of one table (any missions). For each rung (greedy, heuristic, planner,

@@ -35,6 +35,7 @@ from solver.cli.common import (
     ProgressBar,
     RungBars,
     band_line,
+    cluster_options,
     cluster_status,
     emit_json,
     no_workers_exit,
@@ -70,7 +71,7 @@ from solver.runtime.workers import default_workers
               help="Write one CSV row per game: game,result,rounds.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def simulate(mission, players, games, seed, policy, workers, engine, samples, pieces, results_path, as_json):
+def simulate(mission, players, games, seed, *, policy, workers, engine, samples, pieces, results_path, as_json):
     """Play many games of MISSION with simulated players and estimate the clear rate.
 
     \b
@@ -122,7 +123,7 @@ def simulate(mission, players, games, seed, policy, workers, engine, samples, pi
 @pieces_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def chance(mission, exclude, players, rounds, skills, trump, hand, games, seed, samples, pieces, as_json):
+def chance(mission, exclude, players, rounds, *, skills, trump, hand, games, seed, samples, pieces, as_json):
     """The chance a careful table clears a game from where it stands.
 
     MISSION is the board in front of the players: its [[placed]] pieces are those on the board,
@@ -153,16 +154,6 @@ def chance(mission, exclude, players, rounds, skills, trump, hand, games, seed, 
                f"{doc['clear_rate']:.1%} (95% interval {lo:.1%} .. {hi:.1%}) of {games} deals of the unseen cards")
 
 
-# ---------------------------------------------------------------- on a cluster (ladder, ceiling)
-def cluster_options(command):
-    """--scheduler and --worker-timeout, as the ladder and the ceiling take them."""
-    command = click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0,
-                           show_default=True, metavar="SECONDS",
-                           help="With --scheduler: give up (exit 2) when no worker has been connected this "
-                                "long.")(command)
-    return click.option("--scheduler", default=None, metavar="ADDRESS",
-                        help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); "
-                             "the same numbers as here.")(command)
 
 
 # ---------------------------------------------------------------- ceiling
@@ -178,10 +169,10 @@ def cluster_options(command):
                    "work: the same answer on any machine, however busy).")
 @click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
               help="Write one CSV row per deal: game,result.")
-@cluster_options
+@cluster_options()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_path, scheduler, worker_timeout,
+def ceiling(mission, players, games, seed, *, workers, pieces, time_limit, results_path, scheduler, worker_timeout,
             as_json):
     """The open-hand ceiling: how many deals a team that sees every hand could clear.
 
@@ -225,10 +216,10 @@ def ceiling(mission, players, games, seed, workers, pieces, time_limit, results_
               help="Budget per deal for the open-hand ceiling's exact solver, in seconds of CP-SAT's "
                    "deterministic time (the same answer on any machine).")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None, help="Draw the curve into this PNG.")
-@cluster_options
+@cluster_options()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path, scheduler, worker_timeout, as_json):
+def ladder(mission, players, games, seed, *, workers, pieces, time_limit, png_path, scheduler, worker_timeout, as_json):
     """The clear rate on the same deals for tables of growing strength.
 
     Rungs: greedy, heuristic, planner, and the search player with 2, 4, 8, 16, 32 and 64 samples
@@ -287,7 +278,7 @@ def ladder(mission, players, games, seed, workers, pieces, time_limit, png_path,
 @pieces_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces, as_json):
+def generate(mode, band, players, policy, *, count, seed, out_dir, workers, pieces, as_json):
     """Write new valid, solvable missions whose clear rate lies in a band.
 
     Random candidates are solved, measured and steered (harder when too easy, easier when
@@ -338,7 +329,7 @@ def generate(mode, band, players, policy, count, seed, out_dir, workers, pieces,
                    "them; they take the longest).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def validate(files, pieces, games, seed, policy, workers, time_limit, ceiling_games, ladder_games, as_json):
+def validate(files, pieces, games, seed, *, policy, workers, time_limit, ceiling_games, ladder_games, as_json):
     """Check fan missions: errors, warnings, solvability, fewest pieces, difficulty.
 
     Exit 0 when every file is valid and solvable, 1 when one is valid but
@@ -435,17 +426,13 @@ def print_invalid(d: dict) -> None:
               help="Add the ladder's search rungs (2 to 64 samples; 32 and 64 on at most 200 deals) over this many "
                    "deals (0: none); with --baseline the page draws each mission's curve.")
 @samples_option
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run the work on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra).")
-@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
-              metavar="SECONDS", help="With --scheduler: give up (exit 2, finished rows kept) when no worker has "
-                                      "been connected this long.")
+@cluster_options("finished rows kept")
 @pieces_option
 @click.option("--observed", type=click.Path(dir_okay=False), default=None,
               help="A `kakapo calibrate --json` document: each mission's clear rate as tables found it, beside the "
                    "simulated players' (where it rests on 5 games or more from 2 tables or more).")
 @user_errors
-def report(targets, games, seed, players_list, policy, workers, out_dir, force, time_limit, baseline, ceiling_games,
+def report(targets, games, seed, players_list, *, policy, workers, out_dir, force, time_limit, baseline, ceiling_games,
            ladder_games, samples, scheduler, worker_timeout, pieces, observed):
     """Batch difficulty report of missions (files or folders; default: the bundled ones).
 
@@ -505,17 +492,13 @@ def _kept_exit(e: KeptWork) -> NoReturn:
               help="Measure only this table size (repeatable; default each mission's).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="A Dask scheduler (tcp://HOST:PORT): the same numbers as a local run.")
-@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
-              metavar="SECONDS", help="With --scheduler: give up (exit 2, the work kept) when no worker has been "
-                                      "connected this long.")
+@cluster_options("the work kept")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where difficulty.json goes (default DIRECTORY; required for the bundled campaign).")
 @click.option("--force", is_flag=True, help="Replace a difficulty.json measured for another catalog.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def campaign(directory, pieces, games, precision, players, seed, workers, scheduler, worker_timeout, out_dir, force,
+def campaign(directory, pieces, games, precision, *, players, seed, workers, scheduler, worker_timeout, out_dir, force,
              as_json):
     """Measure the campaign for your copy's pieces: the ladder of every mission of DIRECTORY (the
     bundled campaign when left out) for each player count, with --pieces FILE; the missions in

@@ -10,7 +10,15 @@ import click
 from solver.app.calibrating import LATEST
 from solver.app.calibrating import calibrate as run_calibrate
 from solver.app.outputs import check_output_path
-from solver.cli.common import ProgressBar, cluster_status, no_workers_exit, print_answer, say_err, user_errors
+from solver.cli.common import (
+    ProgressBar,
+    cluster_options,
+    cluster_status,
+    no_workers_exit,
+    print_answer,
+    say_err,
+    user_errors,
+)
 from solver.cli.group import main
 from solver.runtime.workers import default_workers
 
@@ -24,12 +32,7 @@ from solver.runtime.workers import default_workers
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes (default: all cores; the same figures for any number).")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Replay on a Dask cluster, e.g. tcp://127.0.0.1:8786 (needs the cluster extra); the same figures "
-                   "as here.")
-@click.option("--worker-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
-              metavar="SECONDS", help="With --scheduler: give up (exit 2, the replays made kept) when no worker has "
-                                      "been connected this long.")
+@cluster_options("the replays made kept")
 @click.option("--latest", type=click.IntRange(min=0), default=LATEST, show_default=True, metavar="N",
               help="Learn from each table's latest N finished games (by the files' modification times); the older "
                    "ones are left out, and said so. 0: every game.")
@@ -37,7 +40,7 @@ from solver.runtime.workers import default_workers
               help="Draw the reliability diagram: predicted against observed clear rates.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @user_errors
-def calibrate(tables, target, plays, seed, workers, scheduler, worker_timeout, latest, png_path, as_json):
+def calibrate(tables, target, plays, seed, *, workers, scheduler, worker_timeout, latest, png_path, as_json):
     """Each table's level from all its games, checked against what it then did, and what to play next.
 
     Each TABLE is a folder of one table's finished games (logs or sheets) or one log or sheet;
@@ -58,7 +61,7 @@ def calibrate(tables, target, plays, seed, workers, scheduler, worker_timeout, l
     """
     check_output_path(png_path, list(tables), ".png", "--png")
     with ProgressBar("calibrate", enabled=not as_json) as bar, no_workers_exit():
-        doc = run_calibrate(list(tables), plays, seed, workers or default_workers(), target, bar.update,
+        doc = run_calibrate(list(tables), plays, seed, workers or default_workers(), target=target, progress=bar.update,
                             latest=latest, said=None if as_json else say_err, scheduler=scheduler,
                             worker_timeout=worker_timeout, status=cluster_status)
     from solver.view.calibrate_text import calibrate_lines, reliability_plot  # heavy: Numba (the fit's modules)

@@ -34,17 +34,21 @@ def test_cluster_report_equals_local_and_resumes(tmp_path, scheduler):
     catalog = load_catalog()
     paths = [ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/party/p01.toml"]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
-    args = (catalog, cat_bytes, 300, 5, None, "heuristic", 1, 20.0)
-    local = compute_rows(paths, *args, tmp_path / "local", baseline=True, ceiling_games=3, ladder_games=4)
+    head, args = (catalog, cat_bytes, 300), dict(seed=5, players_filter=None, policy="heuristic", workers=1,
+                                                 time_limit=20.0)
+    local = compute_rows(paths, *head, **args, out_dir=tmp_path / "local", baseline=True, ceiling_games=3,
+                         ladder_games=4)
     assert "search16_rate" in local[0] and "shortfall" in local[0]
     # begun locally (two tasks done), finished on the cluster (every other task played there): the same rows
-    plan = plan_report(paths, catalog, cat_bytes, 300, 5, None, "heuristic", 20.0, True, 3, ladder_games=4)
+    plan = plan_report(paths, catalog, cat_bytes, 300, seed=5, players_filter=None, policy="heuristic",
+                       time_limit=20.0, baseline=True, ceiling_games=3, ladder_games=4)
     whole = Progress(tmp_path / "local" / "report.progress.jsonl")
     (tmp_path / "mixed").mkdir()
     part = Progress(tmp_path / "mixed" / "report.progress.jsonl")
     for task in plan.tasks()[:2]:
         part.put(task.key, whole.get(task.key))
-    mixed = compute_rows(paths, *args, tmp_path / "mixed", baseline=True, ceiling_games=3, ladder_games=4,
+    mixed = compute_rows(paths, *head, **args, out_dir=tmp_path / "mixed", baseline=True, ceiling_games=3,
+                         ladder_games=4,
                          scheduler=scheduler)
     assert mixed == local
 

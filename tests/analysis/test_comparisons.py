@@ -200,19 +200,22 @@ def test_a_prediction_comes_from_the_campaign_of_the_games_catalog_or_says_why(t
 
     d, mine = box(tmp_path)
     best, plausible = 3, [3, 4]
-    bundled = predict("b14", best, plausible, [2], 1, 1, load_catalog())
+    bundled = predict("b14", best, plausible, [2], seed=1, workers=1, catalog=load_catalog())
     assert bundled["source"] == "bundled" and bundled["clear_rate"] is not None
     # played with other shapes: never the bundled shapes' figure
-    none = predict("b14", best, plausible, [2], 1, 1, mine, (d,), simulate=False)
+    none = predict("b14", best, plausible, [2], seed=1, workers=1, catalog=mine, near=(d,), simulate=False)
     assert none["clear_rate"] is None and "no campaign measured for this catalog" in none["why"]
     source = write_campaign(d / "campaign", mine, {"b14": 0.4})
-    found = predict("b14", best, plausible, [2], 1, 1, mine, (d,), simulate=False)
+    found = predict("b14", best, plausible, [2], seed=1, workers=1, catalog=mine, near=(d,), simulate=False)
     assert found["source"] == str(source) and found["clear_rate"] == 0.6
-    assert predict("b09", best, plausible, [2], 1, 1, mine, (d,))["why"].startswith("it does not fit")
-    own = predict(str(d / "own_b05.toml"), best, plausible, [2], 1, 1, mine, (), simulate=False)
+    assert predict("b09", best, plausible, [2], seed=1, workers=1, catalog=mine,
+                   near=(d,))["why"].startswith("it does not fit")
+    own = predict(str(d / "own_b05.toml"), best, plausible, [2], seed=1, workers=1, catalog=mine, near=(),
+                  simulate=False)
     assert own["clear_rate"] is None and own["mission"] == "own_b05"  # its campaign has no row for it
     write_campaign(d, mine, {"own_b05": 0.5})
-    assert predict(str(d / "own_b05.toml"), best, plausible, [2], 1, 1, mine)["source"] == str(d / "difficulty.json")
+    assert predict(str(d / "own_b05.toml"), best, plausible, [2], seed=1, workers=1,
+                   catalog=mine)["source"] == str(d / "difficulty.json")
 
 
 def test_calibrate_looks_up_the_campaign_of_each_games_catalog(tmp_path):

@@ -90,7 +90,7 @@ def test_a_row_is_what_kakapo_ladder_measures(catalog):
     table = campaign_difficulty(catalog.key, catalog.key)
     row = min(table.values(), key=lambda r: (r.shortfall, r.mission))
     m = load_mission(bundled_mission(row.mission), catalog)
-    doc = ladder(m, catalog, row.players, row.games, row.seed, workers=2)
+    doc = ladder(m, catalog, row.players, row.games, seed=row.seed, workers=2)
     assert {rung_label(r["policy"], r["samples"]): r["clear_rate"] for r in doc["rungs"]} == row.rates
     assert doc["difficulty"]["value"] == pytest.approx(row.shortfall)
 

@@ -104,8 +104,9 @@ def test_interrupted_report_resumes_to_the_same_result(tmp_path, monkeypatch):
     paths = [ROOT / f"tests/missions/{n}.toml" for n in ("buddy/b01", "buddy/b03", "buddy/b04", "party/p01",
                                                          "party/p02")]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
-    args = (catalog, cat_bytes, 150, 4, None, "heuristic", 1, 30.0)
-    whole = compute_rows(paths, *args, tmp_path / "whole")
+    head, args = (catalog, cat_bytes, 150), dict(seed=4, players_filter=None, policy="heuristic", workers=1,
+                                                 time_limit=30.0)
+    whole = compute_rows(paths, *head, **args, out_dir=tmp_path / "whole")
 
     real = simulate.play_games
     calls = {"n": 0}
@@ -118,11 +119,11 @@ def test_interrupted_report_resumes_to_the_same_result(tmp_path, monkeypatch):
 
     monkeypatch.setattr(simulate, "play_games", flaky)
     with pytest.raises(KeyboardInterrupt):
-        compute_rows(paths, *args, tmp_path / "cut")
+        compute_rows(paths, *head, **args, out_dir=tmp_path / "cut")
     monkeypatch.setattr(simulate, "play_games", real)
     done = len((tmp_path / "cut" / "report.progress.jsonl").read_text().splitlines())
     assert done >= 3  # the finished work was kept
-    resumed = compute_rows(paths, *args, tmp_path / "cut")
+    resumed = compute_rows(paths, *head, **args, out_dir=tmp_path / "cut")
     assert resumed == whole
     write_outputs(whole, tmp_path / "whole")
     write_outputs(resumed, tmp_path / "cut")
@@ -253,8 +254,10 @@ def test_report_tasks_side_by_side_equal_one_after_the_other(tmp_path):
     catalog = load_catalog()
     paths = [ROOT / f"tests/missions/{n}.toml" for n in ("buddy/b01", "buddy/b04", "party/p01")]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
-    serial = compute_rows(paths, catalog, cat_bytes, 120, 7, None, "planner", 1, 30.0, tmp_path / "one")
-    parallel = compute_rows(paths, catalog, cat_bytes, 120, 7, None, "planner", 2, 30.0, tmp_path / "two")
+    serial = compute_rows(paths, catalog, cat_bytes, 120, seed=7, players_filter=None, policy="planner", workers=1,
+                          time_limit=30.0, out_dir=tmp_path / "one")
+    parallel = compute_rows(paths, catalog, cat_bytes, 120, seed=7, players_filter=None, policy="planner", workers=2,
+                            time_limit=30.0, out_dir=tmp_path / "two")
     assert parallel == serial and len(serial) == 4
 
 
@@ -263,7 +266,8 @@ def test_report_plans_each_task_once():
 
     paths = [ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/party/p01.toml"]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
-    plan = plan_report(paths, load_catalog(), cat_bytes, 100, 1, None, "heuristic", 5.0, baseline=True)
+    plan = plan_report(paths, load_catalog(), cat_bytes, 100, seed=1, players_filter=None, policy="heuristic",
+                       time_limit=5.0, baseline=True)
     tasks = plan.tasks()
     # a solve per row (with 3 players purple-1 is out) + 3 rows x (greedy, heuristic, planner): the main
     # policy is the band's heuristic

@@ -250,15 +250,7 @@ def test_the_package_keeps_small_rooms():
 
 # the batch measurements' entry points and their commands, still positional: each goes keyword-only
 # with its callers, and leaves this list then (it never grows)
-STILL_POSITIONAL = {
-    "solver/analysis/calibrate.py:calibrate", "solver/analysis/ladder.py:ladder", "solver/analysis/rate.py:rate",
-    "solver/analysis/rate.py:predict", "solver/analysis/report.py:plan_report",
-    "solver/analysis/report.py:compute_rows", "solver/analysis/simulate.py:play_games",
-    "solver/analysis/simulate.py:summarise", "solver/app/calibrating.py:calibrate", "solver/cli/measure.py:simulate",
-    "solver/cli/measure.py:chance", "solver/cli/measure.py:ceiling", "solver/cli/measure.py:ladder",
-    "solver/cli/measure.py:generate", "solver/cli/measure.py:validate", "solver/cli/measure.py:report",
-    "solver/cli/measure.py:campaign",
-}
+STILL_POSITIONAL = {"solver/analysis/simulate.py:play_games"}
 MOST_POSITIONAL = 8  # parameters a call may give by position: after the fourth, keyword-only
 
 

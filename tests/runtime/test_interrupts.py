@@ -72,8 +72,9 @@ def test_report_interrupted_mid_solve_then_rerun_equals_a_straight_run(tmp_path,
     paths = [ROOT / "tests/missions/buddy/b01.toml", ROOT / "tests/missions/buddy/b04.toml",
              ROOT / "tests/missions/party/p01.toml"]
     cat_bytes = (ROOT / "missions/pieces.toml").read_bytes()
-    args = (catalog, cat_bytes, 100, 3, None, "heuristic", 1, 30.0)
-    straight = compute_rows(paths, *args, tmp_path / "straight")
+    head, args = (catalog, cat_bytes, 100), dict(seed=3, players_filter=None, policy="heuristic", workers=1,
+                                                 time_limit=30.0)
+    straight = compute_rows(paths, *head, **args, out_dir=tmp_path / "straight")
     for moment in (1, 3):  # the 1st and 3rd solve of a run receive Ctrl-C while CP-SAT works
         real = cpsat.solve_model
         calls = {"n": 0}
@@ -86,11 +87,11 @@ def test_report_interrupted_mid_solve_then_rerun_equals_a_straight_run(tmp_path,
 
         monkeypatch.setattr(cpsat, "solve_model", interrupted)
         with pytest.raises(KeyboardInterrupt):
-            compute_rows(paths, *args, tmp_path / "cut")
+            compute_rows(paths, *head, **args, out_dir=tmp_path / "cut")
         monkeypatch.setattr(cpsat, "solve_model", real)
         kept = (tmp_path / "cut" / "report.progress.jsonl")
         assert "unknown" not in (kept.read_text() if kept.exists() else "")
-    resumed = compute_rows(paths, *args, tmp_path / "cut")
+    resumed = compute_rows(paths, *head, **args, out_dir=tmp_path / "cut")
     assert resumed == straight
     write_outputs(straight, tmp_path / "straight")
     write_outputs(resumed, tmp_path / "cut")
