@@ -40,7 +40,7 @@ def make(out: Path, games: int, workers: int) -> None:
 
     from solver.analysis.rate import _agreement, _replays, read_games
     from solver.app.calibrating import find_tables
-    from solver.app.recording import read_game_file
+    from solver.app.sheets import read_game_file
 
     folder = Path(tempfile.mkdtemp(prefix="calibrate-design-"))
     make_tables(folder, games, 100, workers)
