@@ -119,6 +119,10 @@ pieces_option = click.option("--pieces", "pieces", type=click.Path(dir_okay=Fals
                              help="Piece catalog TOML (default: the bundled missions/pieces.toml).")
 from_option = click.option("--from", "from_log", type=click.Path(dir_okay=False), default=None, metavar="LOG",
                            help="A game log (`play --log`): start from the moment of --round in it.")
+seed_option = click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
+                              help="Processes (default: all cores).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 samples_option = click.option("--samples", type=click.IntRange(min=0, max=4096), default=None, metavar="K",
                                help=f"The search player's look-ahead deals per decision (default {DEFAULT_SAMPLES}; "
                                     "0 plays the planner itself).")

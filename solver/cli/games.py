@@ -29,13 +29,16 @@ from solver.cli.common import (
     cluster_status,
     emit_json,
     from_option,
+    json_option,
     no_workers_exit,
     pieces_option,
     print_answer,
     round_option,
     samples_option,
     say_note,
+    seed_option,
     user_errors,
+    workers_option,
 )
 from solver.cli.group import main
 from solver.core.codes import OPEN_HAND
@@ -255,12 +258,12 @@ def review(*, log_file, mission, pieces, time_limit, samples, playouts, seed, wo
               help="Replays of each logged deal per rung (other streams for the seats each time).")
 @click.option("--mission", "missions", multiple=True, metavar="M",
               help="A mission to predict this table's clear rate for (repeatable; a bundled id or a file).")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@seed_option
+@workers_option
 @cluster_options("the replays made kept")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None,
               help="Draw the log-likelihood and the agreement across the rungs.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def rate(logs, seats, plays, missions, *, seed, workers, scheduler, worker_timeout, png_path, as_json):
     """Which rung of the ladder a table plays like, from its games, and its clear rate elsewhere.
@@ -293,7 +296,7 @@ def rate(logs, seats, plays, missions, *, seed, workers, scheduler, worker_timeo
               help="Write the game's log here (default: standard output).")
 @click.option("--sheet-of", "sheet_of_log", type=click.Path(), default=None, metavar="LOG",
               help="Instead: print the sheet of a game's log (or sheet).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def record(sheet, log_path, sheet_of_log, as_json):
     """Record a game played with the printed cards from its sheet, as a log.

@@ -38,13 +38,16 @@ from solver.cli.common import (
     cluster_options,
     cluster_status,
     emit_json,
+    json_option,
     no_workers_exit,
     pieces_option,
     read_inputs,
     samples_option,
     say_err,
     say_note,
+    seed_option,
     user_errors,
+    workers_option,
     write_csv,
 )
 from solver.cli.group import main
@@ -60,16 +63,16 @@ from solver.runtime.workers import default_workers
 @click.argument("mission", type=click.Path())
 @click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
 @click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@seed_option
 @click.option("--policy", type=click.Choice(POLICIES), default=BATCH_DEFAULT, show_default=True,
               help=f"The simulated players ({POLICY_HELP}).")
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@workers_option
 @click.option("--engine", type=click.Choice(["numba", "python"]), default="numba", show_default=True)
 @samples_option
 @pieces_option
 @click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
               help="Write one CSV row per game: game,result,rounds.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def simulate(mission, players, games, seed, *, policy, workers, engine, samples, pieces, results_path, as_json):
     """Play many games of MISSION with simulated players and estimate the clear rate.
@@ -118,10 +121,10 @@ def simulate(mission, players, games, seed, *, policy, workers, engine, samples,
               help="The cards you hold: yours in every deal; only the other unseen cards are dealt anew.")
 @click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
               help="Deals of the cards nobody has seen.")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@seed_option
 @samples_option
 @pieces_option
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def chance(mission, exclude, players, rounds, *, skills, trump, hand, games, seed, samples, pieces, as_json):
     """The chance a careful table clears a game from where it stands.
@@ -161,8 +164,8 @@ def chance(mission, exclude, players, rounds, *, skills, trump, hand, games, see
 @click.argument("mission", type=click.Path())
 @click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@seed_option
+@workers_option
 @pieces_option
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Budget per deal for the exact solver, in seconds of CP-SAT's deterministic time (a count of "
@@ -170,7 +173,7 @@ def chance(mission, exclude, players, rounds, *, skills, trump, hand, games, see
 @click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
               help="Write one CSV row per deal: game,result.")
 @cluster_options()
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def ceiling(mission, players, games, seed, *, workers, pieces, time_limit, results_path, scheduler, worker_timeout,
             as_json):
@@ -209,15 +212,15 @@ def ceiling(mission, players, games, seed, *, workers, pieces, time_limit, resul
 @click.argument("mission", type=click.Path())
 @click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
 @click.option("--games", type=click.IntRange(min=1), default=500, show_default=True, help="Deals per rung.")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@seed_option
+@workers_option
 @pieces_option
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Budget per deal for the open-hand ceiling's exact solver, in seconds of CP-SAT's "
                    "deterministic time (the same answer on any machine).")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None, help="Draw the curve into this PNG.")
 @cluster_options()
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def ladder(mission, players, games, seed, *, workers, pieces, time_limit, png_path, scheduler, worker_timeout, as_json):
     """The clear rate on the same deals for tables of growing strength.
@@ -272,11 +275,11 @@ def ladder(mission, players, games, seed, *, workers, pieces, time_limit, png_pa
 @click.option("--players", type=int, default=None, help="2 for buddy; 3 or 4 for party (default 2 / 4).")
 @click.option("--policy", type=click.Choice(POLICIES), default=BATCH_DEFAULT, show_default=True)
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True, help="Missions to write.")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@seed_option
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="generated", show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes for the games.")
 @pieces_option
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def generate(mode, band, players, policy, *, count, seed, out_dir, workers, pieces, as_json):
     """Write new valid, solvable missions whose clear rate lies in a band.
@@ -317,9 +320,9 @@ def generate(mode, band, players, policy, *, count, seed, out_dir, workers, piec
 @pieces_option
 @click.option("--games", type=click.IntRange(min=0), default=2000, show_default=True,
               help="Games per player count for the difficulty estimate (0: skip it).")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@seed_option
 @click.option("--policy", type=click.Choice(POLICIES), default=BATCH_DEFAULT, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@workers_option
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds for the solver, per file.")
 @click.option("--ceiling-games", type=click.IntRange(min=0), default=50, show_default=True,
@@ -327,7 +330,7 @@ def generate(mode, band, players, policy, *, count, seed, out_dir, workers, piec
 @click.option("--ladder-games", type=click.IntRange(min=0), default=40, show_default=True,
               help="Deals for the ladder's search rungs, 2 to 64 samples (32 and 64 on at most 200 of them; 0: skip "
                    "them; they take the longest).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def validate(files, pieces, games, seed, *, policy, workers, time_limit, ceiling_games, ladder_games, as_json):
     """Check fan missions: errors, warnings, solvability, fewest pieces, difficulty.
@@ -409,11 +412,11 @@ def print_invalid(d: dict) -> None:
 @main.command()
 @click.argument("targets", nargs=-1, type=click.Path())
 @click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@seed_option
 @click.option("--players", "players_list", default=None, metavar="LIST",
               help="Player counts to include, e.g. 2,3 (default: those of each mission's mode).")
 @click.option("--policy", type=click.Choice(POLICIES), default=BATCH_DEFAULT, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@workers_option
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True,
               help="The report's folder. One that holds a report of other missions or settings is refused.")
 @click.option("--force", is_flag=True, help="Replace the report files of another report in --out.")
@@ -490,13 +493,13 @@ def _kept_exit(e: KeptWork) -> NoReturn:
                    "plays --games deals.")
 @click.option("--players", "players", type=int, multiple=True,
               help="Measure only this table size (repeatable; default each mission's).")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@seed_option
+@workers_option
 @cluster_options("the work kept")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where difficulty.json goes (default DIRECTORY; required for the bundled campaign).")
 @click.option("--force", is_flag=True, help="Replace a difficulty.json measured for another catalog.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def campaign(directory, pieces, games, precision, *, players, seed, workers, scheduler, worker_timeout, out_dir, force,
              as_json):

@@ -10,7 +10,12 @@ import click
 from solver.app.outputs import check_output_path, check_writable
 from solver.app.packs import make_pack, mission_sources, output_error, refuse_existing, unpack, write_output
 from solver.app.printed import PAPERS, SOLVE_SECONDS, check_layout, print_cards, print_sheets
-from solver.cli.common import emit_json, pieces_option, user_errors
+from solver.cli.common import (
+    emit_json,
+    json_option,
+    pieces_option,
+    user_errors,
+)
 from solver.cli.group import main
 from solver.core.errors import InputError
 
@@ -29,7 +34,7 @@ from solver.core.errors import InputError
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=SOLVE_SECONDS, show_default=True,
               help="Seconds to solve each mission for its fewest new pieces.")
 @click.option("--force", is_flag=True, help="Replace FILE if it exists.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def print_missions(*, missions, pdf_path, paper, per_page, sheet, players, pieces, time_limit, force, as_json):
     """Print MISSIONs for the table: a card per mission to set up the board (the board to scale
@@ -77,7 +82,7 @@ def print_missions(*, missions, pdf_path, paper, per_page, sheet, players, piece
               help="The pack to write (FILE.kakapo; an existing file is kept unless --force).")
 @pieces_option
 @click.option("--force", is_flag=True, help="Replace FILE if it exists.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def pack(directory, out_path, pieces, force, as_json):
     """Make DIRECTORY's missions one file to share (a zip): the missions, the catalog they were
@@ -114,7 +119,7 @@ def pack(directory, out_path, pieces, force, as_json):
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
               help="The folder to write the pack's files into (created if missing).")
 @click.option("--force", is_flag=True, help="Replace files of the same name in DIR.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def unpack_pack(pack_file, out_dir, force, as_json):
     """Write a pack's files into DIR: never outside it, never over a file without --force. A pack

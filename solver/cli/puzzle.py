@@ -19,6 +19,7 @@ from solver.cli.common import (
     count_line,
     emit_json,
     from_option,
+    json_option,
     pieces_option,
     read_inputs,
     round_option,
@@ -43,7 +44,7 @@ from solver.view.render import LEGEND, draw, shape_strip, use_colour
 @click.option("--max-pieces", type=click.IntRange(min=0), default=None, help="Use at most N new pieces.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds for the search.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the solution.")
 @click.option("--players", type=int, default=None,
               help="2 for buddy; 3 or 4 for party (default 2 / 4); with 3 players purple-1 is out of the game.")
@@ -129,7 +130,7 @@ def solve(*, mission, pieces, exclude, max_pieces, time_limit, as_json, png, pla
 @click.argument("mission", type=click.Path())
 @pieces_option
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help="Save a picture of the mission.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def show(mission, pieces, png, as_json):
     """Draw MISSION in the terminal (and with --png save a picture).
@@ -196,7 +197,7 @@ def pieces(pieces, as_json, png):
 @click.option("--observed", type=click.Path(dir_okay=False), default=None,
               help="A `kakapo calibrate --json` document: each mission's difficulty as tables found it, beside the "
                    "ladder's (where it rests on 5 games or more from 2 tables or more).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def list_missions(directory, pieces, observed, as_json):
     """The missions of DIRECTORY (a folder or a pack; the bundled ones, in campaign order, when

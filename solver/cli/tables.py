@@ -14,9 +14,11 @@ from solver.cli.common import (
     ProgressBar,
     cluster_options,
     cluster_status,
+    json_option,
     no_workers_exit,
     print_answer,
     say_err,
+    seed_option,
     user_errors,
 )
 from solver.cli.group import main
@@ -29,7 +31,7 @@ from solver.runtime.workers import default_workers
               help="The clear rate to aim at: each table's next missions, nearest it first.")
 @click.option("--plays", type=click.IntRange(min=1, max=10000), default=20, show_default=True,
               help="Replays of each logged deal per rung (other streams for the seats each time).")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@seed_option
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes (default: all cores; the same figures for any number).")
 @cluster_options("the replays made kept")
@@ -38,7 +40,7 @@ from solver.runtime.workers import default_workers
                    "ones are left out, and said so. 0: every game.")
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None,
               help="Draw the reliability diagram: predicted against observed clear rates.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @user_errors
 def calibrate(tables, target, plays, seed, *, workers, scheduler, worker_timeout, latest, png_path, as_json):
     """Each table's level from all its games, checked against what it then did, and what to play next.
