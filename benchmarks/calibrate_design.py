@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bench_calibrate import TABLES, CampaignLadder, expected, make_tables, saved_tables  # noqa: E402
 from solver.analysis.calibrate import calibrate  # noqa: E402
 from solver.analysis.ladder import RUNGS, rung_label  # noqa: E402
-from solver.analysis.rate import EARLY, Measured, clears_of, ruled_out, rung_plays, settled  # noqa: E402
+from solver.analysis.rate import EARLY, Measured, clears_of, near_best, ruled_out, rung_plays, settled  # noqa: E402
 
 PLAYS = 20
 
@@ -97,11 +97,14 @@ def judged(dump: dict, design: bool) -> tuple[dict, float, float]:
         places.append(list(range(start, start + len(t.games))))
         start += len(t.games)
     out = ruled_out(values, fake, places, PLAYS) if design else set()
+    near = near_best(values, fake, places, PLAYS, out) if design else set()  # every replay, as `measure` makes them
     made = cpu = 0.0
     per_replay = [c / (len(games) * PLAYS) for c in dump["cpu"]]
     for (r, i), v in values.items():
-        clears[r, i] = clears_of(v, games[i]["cleared"], (r, i) in out)
-        n = v["made"] + (0 if settled(v, games[i]["cleared"]) or (r, i) in out else v["plays"] - v["made"])
+        complete = (r, i) in near and games[i]["cleared"] is not None
+        clears[r, i] = clears_of(v, games[i]["cleared"], (r, i) in out, complete=complete)
+        skipped = not complete and (settled(v, games[i]["cleared"]) or (r, i) in out)
+        n = v["made"] + (0 if skipped else v["plays"] - v["made"])
         made += n
         cpu += n * per_replay[r] + dump["cpu_agree"][r] / len(games)
     doc = calibrate(tables, PLAYS, 1, 1, whole=Measured(clears, same, decisions, PLAYS), ladder=CampaignLadder(1, 1))

@@ -134,6 +134,7 @@ REPLAY_FORMAT = 1  # raised when what a kept replay means changes
 REPLAY_STREAMS, AGREE_STREAMS = 11, 12  # the families of a game's streams: its replays, its agreement
 EARLY = 4  # replays of a deal made first: all ending as the table's game did, the others are not made (settled)
 RULED_OUT = 12.0  # log-likelihood behind the best rung from which a rung's other replays are not made (ruled_out)
+NEAR_BEST = 6.0  # log-likelihood behind the best rung within which a rung makes every replay (near_best)
 
 
 def _engine_stamp() -> str:
@@ -246,20 +247,56 @@ def settled(value: dict, cleared: bool | None) -> bool:
     return value["first"] == (value["made"] if cleared else 0)
 
 
-def clears_of(value: dict, cleared: bool | None, ruled_out: bool) -> int:
-    """A rung's clears of a deal over its ``plays`` replays: all made; or settled by the first ones;
-    or, for a rung the table's games rule out (``ruled_out``), the first ones' share (its other
-    replays could not change a figure); else the first and the other replays."""
+def clears_of(value: dict, cleared: bool | None, ruled_out: bool, complete: bool = False) -> int:
+    """A rung's clears of a deal over its ``plays`` replays: all made (``complete``: the other
+    replays made too, settled or not); or settled by the first ones; or, for a rung the table's
+    games rule out (``ruled_out``), the first ones' share (its other replays could not change a
+    figure); else the first and the other replays."""
     n, made, first = value["plays"], value["made"], value["first"]
     if cleared is None:
         return 0
     if made == n:
         return first
+    if complete:
+        return first + value["rest"]
     if settled(value, cleared):
         return n if cleared else 0
     if ruled_out:
         return round(first * n / made)
     return first + value["rest"]
+
+
+def _table_likelihood(values: dict, games: list[RatedGame], finished: list[int], plays: int,
+                      out: set[tuple[int, int]] | None) -> np.ndarray:
+    """Each rung's log-likelihood of each finished game of a table (rungs x games), from the replays
+    made so far (``out``: the pairs ruled out; None: every pair taken as ruled out, its first
+    replays the share of all)."""
+    won = np.array([bool(games[g].cleared) for g in finished])
+    ll = np.zeros((len(RUNGS), len(finished)))
+    for r, (_, samples) in enumerate(RUNGS):
+        n = rung_plays(samples, plays)
+        c = np.array([clears_of(values[(r, g)], games[g].cleared, out is None or (r, g) in out) for g in finished],
+                     float)
+        p = (c + 0.5) / (n + 1)
+        ll[r] = np.where(won, np.log(p), np.log1p(-p))
+    return ll
+
+
+def near_best(values: dict, games: list[RatedGame], tables: list[list[int]], plays: int,
+              out: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The (rung, game) pairs of the rungs within NEAR_BEST of their table's best rung (its
+    log-likelihood over the table's finished games): they make every replay, settled or not, so
+    that the best rung, the plausible ones and the table's level are those every replay gives (the
+    settled shortcut moves a rung's likelihood a little; far from the best, that changes nothing)."""
+    near: set[tuple[int, int]] = set()
+    for table in tables:
+        finished = [g for g in table if games[g].cleared is not None]
+        if not finished:
+            continue
+        whole = _table_likelihood(values, games, finished, plays, out).sum(axis=1)
+        for rung in np.flatnonzero(whole.max() - whole <= NEAR_BEST).tolist():
+            near.update((rung, g) for g in table)
+    return near
 
 
 def ruled_out(values: dict, games: list[RatedGame], tables: list[list[int]], plays: int) -> set[tuple[int, int]]:
@@ -272,13 +309,7 @@ def ruled_out(values: dict, games: list[RatedGame], tables: list[list[int]], pla
         finished = [g for g in table if games[g].cleared is not None]
         if not finished:
             continue
-        won = np.array([bool(games[g].cleared) for g in finished])
-        ll = np.zeros((len(RUNGS), len(finished)))
-        for r, (_, samples) in enumerate(RUNGS):
-            n = rung_plays(samples, plays)
-            c = np.array([clears_of(values[(r, g)], games[g].cleared, True) for g in finished], float)
-            p = (c + 0.5) / (n + 1)
-            ll[r] = np.where(won, np.log(p), np.log1p(-p))
+        ll = _table_likelihood(values, games, finished, plays, None)
         whole = ll.sum(axis=1)
         behind = whole.max() - whole
         for k in range(len(finished)):  # each game left out
@@ -384,17 +415,22 @@ def measure(games: list[RatedGame], plays: int, seed: int, workers: int = 1, *, 
     agree = work.missing(pairs, "agree") if agreement else []
     foreseen = sum(_work(games[g], r, plays, "rest") for r, g in pairs) * 0.3  # about what the first replays leave
     work.make({"first": work.missing(pairs, "first"), "agree": agree}, foreseen)
-    out_of_it = ruled_out(work.values, games, tables or [list(range(len(games)))], plays)
+    places = tables or [list(range(len(games)))]
+    out_of_it = ruled_out(work.values, games, places, plays)
     rest = [(r, g) for r, g in pairs if not settled(work.values[(r, g)], games[g].cleared) and (r, g) not in out_of_it]
     work.make({"rest": work.missing(rest, "rest")})
+    near = near_best(work.values, games, places, plays, out_of_it)  # from every replay the others left to make
+    whole = set(rest) | {(r, g) for r, g in near
+                         if games[g].cleared is not None and work.values[(r, g)]["made"] < work.values[(r, g)]["plays"]}
+    work.make({"rest": work.missing(sorted(whole - set(rest)), "rest")})
     shape = (len(RUNGS), len(games))
     out = Measured(np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64), plays,
                    kept=work.kept, replayer=work)
     for r, g in pairs:
         v = work.values[(r, g)]
-        out.clears[r, g] = clears_of(v, games[g].cleared, (r, g) in out_of_it)
+        out.clears[r, g] = clears_of(v, games[g].cleared, (r, g) in out_of_it, complete=(r, g) in whole)
         out.same[r, g], out.decisions[r, g] = v.get("same", 0), v.get("decisions", 0)
-        out.made += v["made"] + (v["plays"] - v["made"] if (r, g) in rest else 0)
+        out.made += v["made"] + (v["plays"] - v["made"] if (r, g) in whole else 0)
     return out
 
 
