@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bench_calibrate import TABLES, CampaignLadder, expected, make_tables, saved_tables  # noqa: E402
 from solver.analysis.calibrate import calibrate  # noqa: E402
 from solver.analysis.ladder import RUNGS, rung_label  # noqa: E402
-from solver.analysis.rate import EARLY, Measured, clears_of, near_best, ruled_out, rung_plays, settled  # noqa: E402
+from solver.analysis.rate import Measured  # noqa: E402
+from solver.analysis.replayplan import EARLY, clears_of, near_best, ruled_out, rung_plays, settled  # noqa: E402
 
 PLAYS = 20
 

@@ -87,19 +87,19 @@ def test_replays_are_the_games_own_kept_and_made_again_when_damaged(tmp_path):
 
 @pytest.mark.slow  # every rung replays eight games eight times, twice
 def test_the_rungs_near_the_best_make_every_replay_and_judge_as_every_replay_does(tmp_path, monkeypatch):
-    from solver.analysis import rate
+    from solver.analysis import rate, replayplan
 
     (tmp_path / "t").mkdir()
     # a greedy table on a mission where the rungs spread: the strong rungs are far from its best
     games = read_games([str(p) for p in bot_logs(tmp_path / "t", "b14", "greedy", 8)], None)
     plays = 8  # more than the first replays, so that some are left unmade where they cannot change a figure
     shortcut = measure(games, plays, 1)
-    monkeypatch.setattr(rate, "EARLY", 10_000)  # every replay made first
+    monkeypatch.setattr(replayplan, "EARLY", 10_000)  # every replay made first
     every = measure(games, plays, 1)
     assert shortcut.made < every.made  # the shortcut left replays unmade ...
     table = [list(range(len(games)))]
     values = shortcut.replayer.values
-    near = rate.near_best(values, games, table, plays, rate.ruled_out(values, games, table, plays))
+    near = replayplan.near_best(values, games, table, plays, replayplan.ruled_out(values, games, table, plays))
     assert near and len({r for r, _ in near}) < len(RUNGS)  # the best rung is near itself; not every rung is
     for r, g in near:  # ... but none of a rung near the best
         assert shortcut.clears[r, g] == every.clears[r, g]
