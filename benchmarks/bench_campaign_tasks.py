@@ -140,9 +140,9 @@ def main() -> None:
         project(json.loads(args.source.read_text()), args.project, args.overhead)
         return
     from solver.analysis.campaign import plan_campaign, run_campaign
-    from solver.analysis.sequential import PRECISION
     from solver.app.campaign import campaign_missions
     from solver.io.catalog import load_catalog
+    from solver.io.difficulty import PRECISION
     from solver.io.missionfile import load_mission
     from solver.puzzle import librarystore
 

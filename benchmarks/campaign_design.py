@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_ladder import spearman  # noqa: E402
 from solver.analysis.ladder import RUNGS, rung_label  # noqa: E402
-from solver.analysis.sequential import PRECISION, estimate, first_deals, next_deals  # noqa: E402
+from solver.analysis.sequential import estimate, first_deals, next_deals  # noqa: E402
+from solver.io.difficulty import PRECISION  # noqa: E402
 
 LABELS = [rung_label(p, k) for p, k in RUNGS]
 # this version's CPU seconds for 200 deals of b19 with 2 players (search rungs), to rescale the reference's

@@ -18,11 +18,11 @@ import numpy as np
 from solver.analysis.ladder import rung_label
 from solver.analysis.tasks import Task, run_task
 from solver.core.errors import InputError, NoWorkers
+from solver.runtime.workers import WORKER_TIMEOUT
 
 CONNECT_TIMEOUT = "10s"
 RUNG_PIECE = {True: 25, False: 250}  # deals a task plays: the search player's rungs, the others
 DECIDE_PIECE = 4  # deals a task of the ceiling decides
-WORKER_TIMEOUT = 300.0  # seconds without any worker before a run gives up (--worker-timeout)
 POLL = 1.0  # seconds between looks at the scheduler while nothing finishes
 
 

@@ -56,7 +56,7 @@ from solver.io.loginputs import catalog_text, log_inputs, mission_text
 from solver.io.missionfile import load_mission
 from solver.io.paths import mission_path
 from solver.io.replays import Replays
-from solver.runtime.workers import process_pool, stop_pool
+from solver.runtime.workers import WORKER_TIMEOUT, process_pool, stop_pool
 
 RATE_PLAYS = 20
 LR_BOUND = 1.92  # half of chi-square(1)'s 95 % point (3.84): a rung this close to the best stays plausible
@@ -260,7 +260,7 @@ class Cluster:
     """A Dask scheduler to do the work on, and what to do while it has no worker (``cluster.Session``)."""
 
     address: str
-    worker_timeout: float = 300.0
+    worker_timeout: float = WORKER_TIMEOUT
     status: Any = None
 
 

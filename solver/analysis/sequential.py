@@ -31,7 +31,6 @@ import numpy as np
 from solver.analysis.ladder import RUNGS, rung_label
 
 Z95 = 1.959964
-PRECISION = 0.025  # the default: each row's shortfall to +/- 2.5 points (95 %), as 200 deals give the hardest rows
 FIRST = {False: 100, True: 25}  # the deals a rung plays first: the one-step players, the search player
 STEP = FIRST  # and the steps its deals grow by
 # what a deal costs each rung, relative (the search player: about 1.26 + 0.42 K, K its samples; measured on

@@ -27,6 +27,7 @@ from solver.core.errors import InputError
 from solver.io.difficulty import games_places
 from solver.io.gamelog import GameLog, people_of
 from solver.io.replays import FolderReplays, Replays
+from solver.runtime.workers import WORKER_TIMEOUT
 
 Key = tuple[str, object]  # a table's key: ("names", the names) or ("arg", the argument's index)
 Found_ = list[tuple[str, list[str], list[str]]]  # (table name, its game files, its names)
@@ -159,7 +160,7 @@ def keep_latest(found: Found_, latest: int, when: Callable[[Path], float] = modi
 def calibrate(args: list[str], plays: int, seed: int, workers: int, *, target: float,
               progress: Counted | None = None, latest: int = LATEST, when: Callable[[Path], float] = modified,
               said: Callable[[str], None] | None = None, near: tuple[Path, ...] | None = None,
-              replays: Replays | None = None, scheduler: str | None = None, worker_timeout: float = 300.0,
+              replays: Replays | None = None, scheduler: str | None = None, worker_timeout: float = WORKER_TIMEOUT,
               status: Callable[[str | None], None] | None = None) -> Doc:
     """`kakapo calibrate`'s document: each table's ``latest`` games (0: all) learned from; ``said``
     hears the estimate of the time it will take before the work starts (the games whose replays

@@ -17,6 +17,7 @@ from solver.io.catalog import Catalog
 from solver.io.packs import scan_folder
 from solver.io.paths import MISSIONS, mission_path
 from solver.io.replays import FolderReplays, Replays
+from solver.runtime.workers import WORKER_TIMEOUT
 
 if TYPE_CHECKING:  # heavy at run time: Numba
     from solver.analysis.rate import Cluster
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # heavy at run time: Numba
 def rate(paths: list[str], seats: tuple[int, ...] | None, plays: int, missions: Iterable[str], *, seed: int,
          workers: int, progress: Counted | None = None, near: tuple[Path, ...] | None = None,
          simulate: bool = True, replays: Replays | None = None, scheduler: str | None = None,
-         worker_timeout: float = 300.0, status: Callable[[str | None], None] | None = None) -> Doc:
+         worker_timeout: float = WORKER_TIMEOUT, status: Callable[[str | None], None] | None = None) -> Doc:
     """`kakapo rate`'s document: each mission predicted with the games' catalog (``analysis.rate.predict``;
     the campaign looked for beside the games, or in ``near``); InputError, before any work, for a
     mission that is neither a file nor a bundled one. The games' replays are kept (``replays``; by

@@ -21,6 +21,7 @@ from solver.core.codes import PolicyId
 from solver.core.errors import InputError, KakapoError, NoWorkers
 from solver.game.search import DEFAULT_SAMPLES
 from solver.io.safefiles import replacing
+from solver.runtime.workers import WORKER_TIMEOUT
 
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -229,8 +230,6 @@ def no_workers_exit():
                    "without --scheduler", err=True)
         sys.exit(2)
 
-
-WORKER_TIMEOUT = 300.0  # seconds with no Dask worker before a command gives up (--worker-timeout)
 
 
 def cluster_options(kept: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:

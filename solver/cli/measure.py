@@ -53,7 +53,7 @@ from solver.cli.common import (
 from solver.cli.group import main
 from solver.core.codes import BAND_POLICIES, RESULT_NAMES
 from solver.io.catalog import load_catalog
-from solver.io.difficulty import campaign_line, placement_phrase
+from solver.io.difficulty import PRECISION, campaign_line, placement_phrase
 from solver.io.paths import mission_path
 from solver.runtime.workers import default_workers
 
@@ -488,7 +488,7 @@ def _kept_exit(e: KeptWork) -> NoReturn:
 @pieces_option
 @click.option("--games", type=click.IntRange(min=1), default=500, show_default=True,
               help="The most deals a rung plays (a row stops sooner once its shortfall is known to --precision).")
-@click.option("--precision", type=click.FloatRange(min=0, max=1), default=0.025, show_default=True,
+@click.option("--precision", type=click.FloatRange(min=0, max=1), default=PRECISION, show_default=True,
               help="Each row's shortfall to within this (the half-width of its 95 % interval); 0: every rung "
                    "plays --games deals.")
 @click.option("--players", "players", type=int, multiple=True,

@@ -29,6 +29,7 @@ from solver.io.paths import MISSIONS, bundled_mission
 from solver.io.safefiles import MAX_FILE_BYTES, read_regular
 
 DIFFICULTY_FILE = MISSIONS / "difficulty.json"
+PRECISION = 0.025  # a campaign row's shortfall known to +/- this (95 %) by default (`campaign --precision`)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1
+WORKER_TIMEOUT = 300.0  # seconds with no Dask worker connected before a run gives up (--worker-timeout)
 
 
 def _die_with_parent(parent: int) -> None:

@@ -62,6 +62,12 @@ class Inbox:
         self._scanned_at = now
         self.start()
 
+    def wait(self, seconds: float) -> None:
+        """Let an import under way end (it stops at its next file once the table is closed), so that
+        the database is not closed under it."""
+        if self._importing.acquire(timeout=seconds):
+            self._importing.release()
+
     def import_records(self) -> None:
         with self._importing:  # one import at a time: each file joins once
             self._old_records()

@@ -36,6 +36,8 @@ from solver.studio.turns import BOT_PACE, Turns
 
 MAX_BOT_GAMES = 4  # unfinished games played by bots only (each keeps a worker busy)
 
+CLOSE_WAIT = 5.0  # seconds an import under way may take to stop when the studio stops
+
 
 class TableFull(Exception):
     """Too many games of bots only are unfinished already."""
@@ -228,6 +230,7 @@ class Table:
     # ------------------------------------------------------------ stopping and going on
     def close(self) -> None:
         self.turns.closed = True
+        self.inbox.wait(CLOSE_WAIT)
 
     def resume(self) -> None:
         """Think on for every game in memory after ``close`` (what was being thought was dropped)."""

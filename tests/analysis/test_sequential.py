@@ -11,7 +11,8 @@ import json
 import numpy as np
 
 from solver.analysis.ladder import RUNGS, rung_label, shortfall
-from solver.analysis.sequential import FIRST, PRECISION, estimate, first_deals, next_deals
+from solver.analysis.sequential import FIRST, estimate, first_deals, next_deals
+from solver.io.difficulty import PRECISION
 from tests.helpers.paths import ROOT
 
 LABELS = [rung_label(p, k) for p, k in RUNGS]
