@@ -49,7 +49,11 @@ LABELS = [rung_label(p, k) for p, k in RUNGS]
 PIECE = {"greedy": 100, "heuristic": 100, "planner": 100, "search-2": 25, "search-4": 25, "search-8": 25,
          "search-16": 25, "search-32": 5, "search-64": 5}
 OPENHAND_PIECE = 2  # deals a task of the ceiling decides: a deal that needs the exact proof takes seconds
-CEILING_UNITS = 60.0  # a row's ceiling as foreseen before its rungs are in (about 20 deals no rung cleared)
+# the work of a task in units of RUNG_COST a deal (what the time left and the order of the tasks go by), as
+# measured on a new catalog's campaign (benchmarks/bench_campaign_tasks.py): a deal of the ceiling about 20,
+# a planner's library about 500, the fewest pieces about 200
+OPENHAND_UNITS, LIBRARY_UNITS, SOLVE_UNITS = 20.0, 500.0, 200.0
+CEILING_UNITS = 20 * OPENHAND_UNITS  # a row's ceiling as foreseen before its rungs are in (about 20 deals)
 SOLVE_TIME_LIMIT = 60.0  # seconds for the fewest pieces, as `kakapo solve`'s default
 NEEDS_LIBRARY = {PolicyId.PLANNER.label, PolicyId.SEARCH.label}
 
@@ -242,8 +246,8 @@ class CampaignRun:
         if task.kind == "deals":
             return float(COSTS[LABELS.index(rung_label(task.policy, task.samples or None))]) * task.games
         if task.kind == "openhand":
-            return 3.0 * len(task.deals)
-        return 40.0  # a library, the fewest pieces: a few seconds
+            return OPENHAND_UNITS * len(task.deals)
+        return LIBRARY_UNITS if task.kind == "library" else SOLVE_UNITS
 
     def _push(self, task: Task, what) -> None:
         """Queue a task, unless the journal has its result already."""
@@ -392,6 +396,8 @@ class CampaignRun:
         """The work still to do, as now foreseen: what is queued or running, and each row's batches to come."""
         left = sum(self._units(t) for _, _, t, _ in self.ready)
         for rr in self.rows:
+            if rr.phase in ("library", "rungs"):
+                left += CEILING_UNITS  # its ceiling, foreseen
             if rr.phase == "library":
                 left += float(COSTS @ np.array(first_deals(self.plan.games)))
             elif rr.phase == "rungs" and rr.waiting == 0 and max(rr.deals):
